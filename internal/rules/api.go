@@ -1,0 +1,256 @@
+// Package rules holds the referee's rule engine: board topologies, pieces built
+// from shared movement primitives, and one Position type per variant behind a
+// common interface. It does no I/O and never draws random numbers: die rolls
+// are inputs (see Roller).
+package rules
+
+import "fmt"
+
+// Color is a side: White acts first in every game (RULES.md §1).
+type Color uint8
+
+// The two sides.
+const (
+	White Color = 0
+	Black Color = 1
+)
+
+// Other returns the opposing side.
+func (c Color) Other() Color { return c ^ 1 }
+
+// String returns "White" or "Black".
+func (c Color) String() string {
+	if c == White {
+		return "White"
+	}
+	return "Black"
+}
+
+// Square is an index into a board's rectangular grid: file + rank*Width, both
+// 0-based (a1 is 0). Use Board.Exists to know whether the square is part of
+// the board (Cuarenta and Toto40 have holes).
+type Square int16
+
+// NoSquare marks an absent square (e.g. the origin of a drop).
+const NoSquare Square = -1
+
+// Piece is one piece on a square or in a hand. The zero value is an empty
+// square. The low byte is the piece letter in upper case ('K', 'Q', 'P', 'V',
+// ...), bit 8 is set for Black, and bit 9 marks a pawn that moves toward lower
+// ranks whatever its colour (the downward pawns of RULES.md §4, written P').
+type Piece uint16
+
+// NoPiece is an empty square.
+const NoPiece Piece = 0
+
+const (
+	pieceBlack Piece = 1 << 8
+	pieceDown  Piece = 1 << 9
+)
+
+// MakePiece returns the piece with the given upper-case letter and colour.
+func MakePiece(letter byte, c Color) Piece {
+	p := Piece(letter)
+	if c == Black {
+		p |= pieceBlack
+	}
+	return p
+}
+
+// WithDown returns p marked as moving toward lower ranks (or not).
+func (p Piece) WithDown(down bool) Piece {
+	if down {
+		return p | pieceDown
+	}
+	return p &^ pieceDown
+}
+
+// Letter returns the piece's upper-case letter, or 0 for NoPiece.
+func (p Piece) Letter() byte { return byte(p) }
+
+// Color returns the piece's side. It is meaningless for NoPiece.
+func (p Piece) Color() Color {
+	if p&pieceBlack != 0 {
+		return Black
+	}
+	return White
+}
+
+// Down reports whether the piece moves toward lower ranks because it carries
+// its own direction (RULES.md §4 pawns written P'); ordinary Black pieces
+// are not marked Down.
+func (p Piece) Down() bool { return p&pieceDown != 0 }
+
+// FENLetter returns the letter as a position string writes it: upper case for
+// White, lower case for Black (the ' of a downward pawn is not included).
+func (p Piece) FENLetter() byte {
+	if p == NoPiece {
+		return 0
+	}
+	if p.Color() == Black {
+		return p.Letter() + ('a' - 'A')
+	}
+	return p.Letter()
+}
+
+// MoveKind says what kind of action a Move is.
+type MoveKind uint8
+
+// The kinds of action. Every variant uses a subset.
+const (
+	// Normal moves a piece From -> To, capturing what stands on To (or en
+	// passant); Promo is the promotion letter or 0.
+	Normal MoveKind = iota
+	// Castle: From is the king's square, To the king's destination (the
+	// coordinate form is the king's move, RULES.md §9; in Cuarenta e2h1).
+	Castle
+	// Drop places Piece (a letter) from the mover's hand on To.
+	Drop
+	// Deploy places all of Place[:NPlace] (Toe-to-Toe phase 1).
+	Deploy
+	// Swap exchanges the pieces on From and To (Toe-to-Toe phase 2).
+	Swap
+	// PromoteInPlace replaces the pawn on From (== To) by Promo (Toe-to-Toe).
+	PromoteInPlace
+	// Checker is a Chec Toe Checker leap From -> To (never captures).
+	Checker
+	// Wizard is a Chec Toe Wizard move From -> To.
+	Wizard
+	// Reroll asks for the Chec Toe re-roll of the turn's first roll.
+	Reroll
+	// Roll asks for the Chec Toe apocalypse roll after a double six.
+	Roll
+	// Pass ends the turn without acting (Chec Toe).
+	Pass
+)
+
+// Placement is one piece placed from hand during a deployment.
+type Placement struct {
+	Piece byte // upper-case letter
+	To    Square
+}
+
+// Move is one action of the player to act. Moves are comparable with ==:
+// two moves are the same action exactly when they are equal (RULES.md §1: a
+// move is identified by its origin or kind, destination and promotion).
+// Unused fields are zero (From is NoSquare for drops and commands).
+type Move struct {
+	Kind   MoveKind
+	From   Square
+	To     Square
+	Promo  byte // promotion letter (upper case), or 0
+	Piece  byte // dropped piece letter (upper case), or 0
+	NPlace uint8
+	Place  [2]Placement // deployments, in the canonical order of RULES.md §9
+}
+
+// Result is how a game ended, or the zero value while it goes on.
+type Result struct {
+	Over   bool
+	Draw   bool
+	Winner Color // meaningful when Over && !Draw
+	Reason string // e.g. "checkmate", "stalemate", "fivefold repetition", "king captured"
+}
+
+// Score returns "1-0", "0-1", "1/2-1/2", or "*" while the game goes on.
+func (r Result) Score() string {
+	switch {
+	case !r.Over:
+		return "*"
+	case r.Draw:
+		return "1/2-1/2"
+	case r.Winner == White:
+		return "1-0"
+	default:
+		return "0-1"
+	}
+}
+
+// String describes the result for people, e.g. "White wins by checkmate".
+func (r Result) String() string {
+	switch {
+	case !r.Over:
+		return "game in progress"
+	case r.Draw:
+		return fmt.Sprintf("draw (%s)", r.Reason)
+	default:
+		return fmt.Sprintf("%s wins (%s)", r.Winner, r.Reason)
+	}
+}
+
+// Variant is one game the referee hosts. Implementations are immutable values
+// safe for concurrent use.
+type Variant interface {
+	// Name is the short name used on the command line and in subjects:
+	// chess, toroidal, cylindrical, klein, cuarenta, toto40, toetotoe, chectoe.
+	Name() string
+	// Title is the name for people, e.g. "Toroidal chess".
+	Title() string
+	// Summary is one line describing the game, for `referee variants`.
+	Summary() string
+	// Board is the topology the game is played on.
+	Board() *Board
+	// Start returns the initial position.
+	Start() Position
+	// ParsePosition reads a position string (RULES.md §2). A position read
+	// this way starts its own history (repetition, superko) there.
+	ParsePosition(s string) (Position, error)
+	// HasCheck reports whether the game knows check (SAN writes + and #).
+	HasCheck() bool
+}
+
+// Position is the whole state of a game at one moment, including whatever
+// history its rules need (repetition counts, superko). Positions are
+// immutable: Play returns a new one.
+type Position interface {
+	Variant() Variant
+	// String returns the position string (RULES.md §2).
+	String() string
+	// Turn is the side to act.
+	Turn() Color
+	// MoveNumber is the move number field of the position string.
+	MoveNumber() int
+	// At returns the piece on sq (NoPiece when empty or not on the board).
+	At(sq Square) Piece
+	// Hand returns the letters (upper case) in c's hand, in canonical order.
+	Hand(c Color) []byte
+	// Legal returns every legal action of the side to act, each once, in a
+	// deterministic order. It is empty when the game is over or when the
+	// position waits for a die roll (see Roller).
+	Legal() []Move
+	// Play returns the position after m, or an error (wrapping ErrIllegal)
+	// when m is not legal here.
+	Play(m Move) (Position, error)
+	// Result is the automatic result of the game (mate, stalemate, 75-move
+	// rule, fivefold repetition, insufficient material, king captured, a Toe
+	// that survived, ...), or the zero Result.
+	Result() Result
+	// Claimable names a draw the side to act may claim now ("threefold
+	// repetition", "fifty-move rule"), or "" when there is none.
+	Claimable() string
+	// InCheck reports whether the side to act is in check (false in games
+	// without check).
+	InCheck() bool
+	// IsCapture reports whether the legal move m captures.
+	IsCapture(m Move) bool
+}
+
+// Roller is implemented by positions of games with a die (Chec Toe). While
+// NeedsRoll is true the referee must roll and call Roll before anyone acts.
+type Roller interface {
+	NeedsRoll() bool
+	// Roll returns the position after the die showed v (1..6).
+	Roll(v int) (Position, error)
+	// DieState is the die field of the position string ("-", "3", "r63", "6?").
+	DieState() string
+}
+
+// Prompter is implemented by positions that can say in one sentence what the
+// side to act is expected to do now, beyond "your move" (Toe-to-Toe's
+// deployment and swap phases, Chec Toe's die).
+type Prompter interface {
+	Prompt() string
+}
+
+// ErrIllegal is wrapped by every error about an illegal action.
+var ErrIllegal = fmt.Errorf("illegal action")
