@@ -1,0 +1,430 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"referee/internal/app"
+	"referee/internal/dice"
+	"referee/internal/game"
+	"referee/internal/rules"
+)
+
+// newFlags returns a flag set that reports errors instead of exiting, with a
+// usage text naming the command.
+func newFlags(name, synopsis, about string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("referee "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: referee %s %s\n\n%s\n", name, synopsis, about)
+		var has bool
+		fs.VisitAll(func(*flag.Flag) { has = true })
+		if has {
+			fmt.Fprintln(stderr, "\nFlags:")
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args; it returns an exit code and false when the caller
+// should stop (help asked, or bad flags).
+func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, false
+		}
+		return exitUsage, false
+	}
+	return exitOK, true
+}
+
+func dbFlag(fs *flag.FlagSet) *string {
+	def := os.Getenv("REFEREE_DB")
+	if def == "" {
+		def = "referee.db"
+	}
+	return fs.String("db", def, "SQLite database `path` (env REFEREE_DB)")
+}
+
+func addressFlag(fs *flag.FlagSet) *string {
+	def := os.Getenv("REFEREE_ADDRESS")
+	if def == "" {
+		def = "referee@example.test"
+	}
+	return fs.String("address", def, "the referee's own mail `address`; players reply to plus-addresses of it (env REFEREE_ADDRESS)")
+}
+
+func openApp(ctx context.Context, db, address string, stderr io.Writer) (*app.App, int) {
+	a, err := app.Open(ctx, app.Options{DB: db, Address: address})
+	if err != nil {
+		fmt.Fprintf(stderr, "referee: %v\n", err)
+		return nil, exitFail
+	}
+	return a, exitOK
+}
+
+func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("init", "[--db PATH]", "Creates the database (or upgrades its schema) and the referee's Ed25519 signing key.", stderr)
+	db := dbFlag(fs)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	a, code := openApp(ctx, *db, "", stderr)
+	if a == nil {
+		return code
+	}
+	defer a.Close()
+	fmt.Fprintf(stdout, "database %s is ready; referee key %s\n", *db, a.PublicKeyHex())
+	return exitOK
+}
+
+func runKey(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("key", "[--db PATH]", "Prints the referee's public Ed25519 key (hex), which signs every die roll.", stderr)
+	db := dbFlag(fs)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	a, code := openApp(ctx, *db, "", stderr)
+	if a == nil {
+		return code
+	}
+	defer a.Close()
+	fmt.Fprintln(stdout, a.PublicKeyHex())
+	return exitOK
+}
+
+func runVariants(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("variants", "", "Lists the games the referee hosts: name and one line each.", stderr)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	for _, v := range rules.Variants() {
+		fmt.Fprintf(stdout, "%-12s %s\n", v.Name(), v.Summary())
+	}
+	return exitOK
+}
+
+func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--seed HEX]",
+		"Starts a game, prints its id, and queues the opening mail to both players.", stderr)
+	db := dbFlag(fs)
+	address := addressFlag(fs)
+	variant := fs.String("variant", "", "the game: "+variantNames())
+	white := fs.String("white", "", "White's mail `address`")
+	black := fs.String("black", "", "Black's mail `address`")
+	seedHex := fs.String("seed", "", "fix the die seed (64 hex digits) — for tests and demos only")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "referee new: unexpected argument %q; every value goes with a flag (--variant, --white, --black).\n", fs.Arg(0))
+		return exitUsage
+	}
+	var seed *dice.Seed
+	if *seedHex != "" {
+		s, err := dice.ParseSeed(*seedHex)
+		if err != nil {
+			fmt.Fprintf(stderr, "referee new: --seed %q: %v\n", *seedHex, err)
+			return exitUsage
+		}
+		seed = &s
+	}
+	a, code := openApp(ctx, *db, *address, stderr)
+	if a == nil {
+		return code
+	}
+	defer a.Close()
+	g, err := a.NewGame(ctx, *variant, *white, *black, seed)
+	if err != nil {
+		fmt.Fprintf(stderr, "referee new: %v\n", err)
+		if errors.Is(err, app.ErrInput) {
+			return exitUsage
+		}
+		return exitFail
+	}
+	fmt.Fprintln(stdout, g.ID)
+	return exitOK
+}
+
+func runList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("list", "[--status active|finished|aborted]", "Lists games, newest first.", stderr)
+	db := dbFlag(fs)
+	status := fs.String("status", "", "only games with this status: active, finished or aborted")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	switch *status {
+	case "", "active", "finished", "aborted":
+	default:
+		fmt.Fprintf(stderr, "referee list: --status %q is not a status; use active, finished or aborted.\n", *status)
+		return exitUsage
+	}
+	a, code := openApp(ctx, *db, "", stderr)
+	if a == nil {
+		return code
+	}
+	defer a.Close()
+	games, err := a.Games(ctx, *status)
+	if err != nil {
+		fmt.Fprintf(stderr, "referee list: %v\n", err)
+		return exitFail
+	}
+	if len(games) == 0 {
+		fmt.Fprintln(stdout, "no games")
+		return exitOK
+	}
+	fmt.Fprintf(stdout, "%-6s %-11s %-9s %-8s %-5s %s\n", "ID", "VARIANT", "STATUS", "RESULT", "PLY", "PLAYERS")
+	for _, g := range games {
+		res := g.Result
+		if res == "" {
+			res = "-"
+		}
+		fmt.Fprintf(stdout, "%-6d %-11s %-9s %-8s %-5d %s - %s\n", g.ID, g.Variant.Name(), g.Status, res, g.Ply(),
+			g.Players[0].Address, g.Players[1].Address)
+	}
+	return exitOK
+}
+
+// gameArg reads the one GAME argument (with or without '#').
+func gameArg(fs *flag.FlagSet, stderr io.Writer) (int64, bool) {
+	if fs.NArg() != 1 {
+		fmt.Fprintf(stderr, "%s: give exactly one game id (as printed by \"referee new\" or \"referee list\"), e.g. %s 17\n", fs.Name(), fs.Name())
+		return 0, false
+	}
+	raw := strings.TrimPrefix(fs.Arg(0), "#")
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id <= 0 {
+		fmt.Fprintf(stderr, "%s: %q is not a game id; game ids are positive numbers like 17 (see \"referee list\").\n", fs.Name(), fs.Arg(0))
+		return 0, false
+	}
+	return id, true
+}
+
+// interleave puts flags after positional arguments first, so that
+// "referee abort 17 --reason x" works as well as "referee abort --reason x 17".
+func interleave(args []string) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			flags = append(flags, a)
+			if !strings.Contains(a, "=") && i+1 < len(args) && !isBoolFlag(a) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+			continue
+		}
+		pos = append(pos, a)
+	}
+	return append(flags, pos...)
+}
+
+func isBoolFlag(a string) bool {
+	switch strings.TrimLeft(a, "-") {
+	case "h", "help", "record", "once", "divide", "json":
+		return true
+	}
+	return false
+}
+
+func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("show", "GAME", "Shows one game: players, state, the board, the move list and whose turn it is.", stderr)
+	db := dbFlag(fs)
+	if code, ok := parseFlags(fs, interleave(args)); !ok {
+		return code
+	}
+	id, ok := gameArg(fs, stderr)
+	if !ok {
+		return exitUsage
+	}
+	a, code := openApp(ctx, *db, "", stderr)
+	if a == nil {
+		return code
+	}
+	defer a.Close()
+	text, err := a.Show(ctx, id)
+	if err != nil {
+		fmt.Fprintf(stderr, "referee show: %v\n", err)
+		if errors.Is(err, app.ErrInput) {
+			return exitUsage
+		}
+		return exitFail
+	}
+	fmt.Fprint(stdout, text)
+	return exitOK
+}
+
+func runAbort(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("abort", "GAME --reason TEXT", "Ends a game without a result and queues a notice to both players.", stderr)
+	db := dbFlag(fs)
+	address := addressFlag(fs)
+	reason := fs.String("reason", "", "why the game is aborted (told to both players)")
+	if code, ok := parseFlags(fs, interleave(args)); !ok {
+		return code
+	}
+	id, ok := gameArg(fs, stderr)
+	if !ok {
+		return exitUsage
+	}
+	if strings.TrimSpace(*reason) == "" {
+		fmt.Fprintln(stderr, "referee abort: say why with --reason \"...\"; both players are told.")
+		return exitUsage
+	}
+	a, code := openApp(ctx, *db, *address, stderr)
+	if a == nil {
+		return code
+	}
+	defer a.Close()
+	if err := a.Abort(ctx, id, *reason); err != nil {
+		fmt.Fprintf(stderr, "referee abort: %v\n", err)
+		if errors.Is(err, app.ErrInput) {
+			return exitUsage
+		}
+		return exitFail
+	}
+	fmt.Fprintf(stdout, "game #%d aborted; both players will be told\n", id)
+	return exitOK
+}
+
+func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("export", "GAME", "Prints the game's record: PGN-style tags, the moves in canonical notation, die rolls as comments, the result.", stderr)
+	db := dbFlag(fs)
+	if code, ok := parseFlags(fs, interleave(args)); !ok {
+		return code
+	}
+	id, ok := gameArg(fs, stderr)
+	if !ok {
+		return exitUsage
+	}
+	a, code := openApp(ctx, *db, "", stderr)
+	if a == nil {
+		return code
+	}
+	defer a.Close()
+	rec, err := a.Export(ctx, id)
+	if err != nil {
+		fmt.Fprintf(stderr, "referee export: %v\n", err)
+		if errors.Is(err, app.ErrInput) {
+			return exitUsage
+		}
+		return exitFail
+	}
+	if _, err := rec.WriteTo(stdout); err != nil {
+		fmt.Fprintf(stderr, "referee export: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+func readRecord(path string) (*game.Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the record: %w", err)
+	}
+	defer f.Close()
+	return game.ParseRecord(f)
+}
+
+func runReplay(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("replay", "FILE", "Re-validates a game record (as written by \"referee export\") move by move and reports the first illegal move, if any.", stderr)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "referee replay: give the record file, e.g. referee replay game17.pgn (\"-\" reads standard input)")
+		return exitUsage
+	}
+	var rec *game.Record
+	var err error
+	if fs.Arg(0) == "-" {
+		rec, err = game.ParseRecord(os.Stdin)
+	} else {
+		rec, err = readRecord(fs.Arg(0))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "referee replay: %v\n", err)
+		return exitUsage
+	}
+	rep, err := app.ReplayRecord(rec)
+	if err != nil {
+		fmt.Fprintf(stderr, "referee replay: %v\n", err)
+		return exitUsage
+	}
+	fmt.Fprintf(stdout, "%d actions replayed, all legal; final position %s\n", len(rep.Plies), rep.Final.String())
+	if res := rep.Final.Result(); res.Over {
+		fmt.Fprintf(stdout, "result: %s %s\n", res.Score(), res)
+		if want := rec.Result; want != "" && want != "*" && want != res.Score() {
+			fmt.Fprintf(stdout, "note: the record says %s\n", want)
+		}
+	}
+	return exitOK
+}
+
+func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("verify", "GAME | --record FILE", "Recomputes every die roll of a game from its revealed seed, checks the seed against the commitment mailed at the start, and checks the referee's signature on every roll.", stderr)
+	db := dbFlag(fs)
+	record := fs.Bool("record", false, "read an exported record FILE instead of the database (no database needed)")
+	if code, ok := parseFlags(fs, interleave(args)); !ok {
+		return code
+	}
+	var rep dice.Report
+	if *record {
+		if fs.NArg() != 1 {
+			fmt.Fprintln(stderr, "referee verify --record: give the record file, e.g. referee verify --record game17.pgn")
+			return exitUsage
+		}
+		rec, err := readRecord(fs.Arg(0))
+		if err != nil {
+			fmt.Fprintf(stderr, "referee verify: %v\n", err)
+			return exitUsage
+		}
+		r, err := app.VerifyRecord(rec)
+		if err != nil {
+			fmt.Fprintf(stderr, "referee verify: %v\n", err)
+			return exitUsage
+		}
+		rep = r
+	} else {
+		id, ok := gameArg(fs, stderr)
+		if !ok {
+			return exitUsage
+		}
+		a, code := openApp(ctx, *db, "", stderr)
+		if a == nil {
+			return code
+		}
+		defer a.Close()
+		r, err := a.Verify(ctx, id)
+		if err != nil {
+			fmt.Fprintf(stderr, "referee verify: %v\n", err)
+			if errors.Is(err, app.ErrInput) {
+				return exitUsage
+			}
+			return exitFail
+		}
+		rep = r
+	}
+	fmt.Fprint(stdout, rep.String())
+	if !strings.HasSuffix(rep.String(), "\n") {
+		fmt.Fprintln(stdout)
+	}
+	if !rep.OK() {
+		return exitFail
+	}
+	return exitOK
+}
+
+func variantNames() string {
+	var names []string
+	for _, v := range rules.Variants() {
+		names = append(names, v.Name())
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,92 @@
+// Command referee is a play-by-email referee for chess variants: a daemon
+// (`referee serve`) that reads moves from a mailbox and answers with the new
+// board, and an admin command line on the same binary.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// command is one subcommand of the referee binary.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+// Exit statuses shared by every subcommand.
+const (
+	exitOK    = 0 // done
+	exitFail  = 1 // a runtime failure (database, network, ...)
+	exitUsage = 2 // bad arguments or input; nothing was changed
+)
+
+func commands() []command {
+	plain := func(f func(args []string, stdout, stderr io.Writer) int) func(context.Context, []string, io.Writer, io.Writer) int {
+		return func(_ context.Context, args []string, stdout, stderr io.Writer) int { return f(args, stdout, stderr) }
+	}
+	return []command{
+		{"serve", "run the referee daemon against a mailbox (an embedded one by default)", runServe},
+		{"demo", "play a short scripted game through the embedded mail server and print it", runDemo},
+		{"init", "create the database and the referee's signing key", runInit},
+		{"new", "start a game and mail both players", runNew},
+		{"list", "list games", runList},
+		{"show", "show one game: players, board, moves, whose turn", runShow},
+		{"abort", "end a game without a result and tell both players", runAbort},
+		{"export", "print a game's record (PGN-style, with die rolls)", runExport},
+		{"replay", "re-validate a game record move by move", runReplay},
+		{"verify", "check a game's die rolls against the commitment and signatures", runVerify},
+		{"key", "print the referee's public signing key", runKey},
+		{"inspect", "show how the referee reads one mail (JSON), changing nothing", runInspect},
+		{"variants", "list the games the referee hosts", runVariants},
+		{"perft", "count the leaf nodes of the legal-move tree", plain(runPerft)},
+		{"moves", "list the legal moves of a position", plain(runMoves)},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout, cmds)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range cmds {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	names := make([]string, 0, len(cmds))
+	for _, c := range cmds {
+		names = append(names, c.name)
+	}
+	sort.Strings(names)
+	fmt.Fprintf(stderr, "referee: unknown command %q. Commands: %s. Run \"referee help\" for a summary.\n",
+		args[0], strings.Join(names, ", "))
+	return exitUsage
+}
+
+func usage(w io.Writer, cmds []command) {
+	fmt.Fprintln(w, "referee: a play-by-email referee for chess variants.")
+	fmt.Fprintln(w, "\nUsage: referee COMMAND [flags]   (referee COMMAND --help for its flags)")
+	fmt.Fprintln(w, "\nCommands:")
+	for _, c := range cmds {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+}

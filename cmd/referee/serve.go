@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"referee/internal/app"
+	"referee/internal/daemon"
+	"referee/internal/mail/embedded"
+	"referee/internal/mail/imapin"
+	"referee/internal/mail/smtpout"
+)
+
+// serveFlags are the settings of `referee serve`.
+type serveFlags struct {
+	db, address, config                                  string
+	imapAddr, imapUser, imapPass, imapPassFile, imapTLS  string
+	smtpAddr, smtpUser, smtpPass, smtpPassFile, smtpTLS  string
+	doneFolder, trustedAuthServ, logLevel, embeddedIMAP  string
+	embeddedSMTP                                         string
+	poll                                                 time.Duration
+	once, requireAuth                                    bool
+}
+
+func (s *serveFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&s.config, "config", "", "read settings from this `file` (lines \"name = value\", names as the flags)")
+	fs.StringVar(&s.db, "db", "referee.db", "SQLite database `path`")
+	fs.StringVar(&s.address, "address", "referee@example.test", "the referee's own mail `address`; players reply to plus-addresses of it")
+	fs.StringVar(&s.imapAddr, "imap", "", "IMAP server `host:port`; empty runs the embedded mail server")
+	fs.StringVar(&s.imapUser, "imap-user", "", "IMAP user (default: the --address)")
+	fs.StringVar(&s.imapPass, "imap-pass", "", "IMAP password")
+	fs.StringVar(&s.imapPassFile, "imap-pass-file", "", "read the IMAP password from this `file`")
+	fs.StringVar(&s.imapTLS, "imap-tls", "tls", "IMAP transport security: none (loopback only), starttls or tls")
+	fs.StringVar(&s.smtpAddr, "smtp", "", "SMTP server `host:port` for replies")
+	fs.StringVar(&s.smtpUser, "smtp-user", "", "SMTP user (empty: no AUTH)")
+	fs.StringVar(&s.smtpPass, "smtp-pass", "", "SMTP password")
+	fs.StringVar(&s.smtpPassFile, "smtp-pass-file", "", "read the SMTP password from this `file`")
+	fs.StringVar(&s.smtpTLS, "smtp-tls", "starttls", "SMTP transport security: none (loopback only), starttls or tls")
+	fs.DurationVar(&s.poll, "poll", time.Minute, "polling interval when the server has no IDLE (and IDLE refresh)")
+	fs.StringVar(&s.doneFolder, "done-folder", "", "move processed mail to this folder (default: flag it $RefereeDone)")
+	fs.BoolVar(&s.once, "once", false, "process the mailbox once, deliver the outbox, and exit (for cron and tests)")
+	fs.BoolVar(&s.requireAuth, "require-auth", false, "accept only mail whose Authentication-Results (from --trusted-authserv) show DKIM or SPF passing")
+	fs.StringVar(&s.trustedAuthServ, "trusted-authserv", "", "the authserv-id of your own mail server's Authentication-Results header")
+	fs.StringVar(&s.logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.StringVar(&s.embeddedIMAP, "embedded-imap", "127.0.0.1:1143", "listen `address` of the embedded IMAP server")
+	fs.StringVar(&s.embeddedSMTP, "embedded-smtp", "127.0.0.1:1025", "listen `address` of the embedded SMTP server")
+}
+
+// applyEnvAndFile fills every flag not given on the command line from the
+// environment (REFEREE_IMAP_USER for --imap-user, ...), then from the config
+// file. Command line beats environment beats file.
+func applyEnvAndFile(fs *flag.FlagSet, config string) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	fileVals := map[string]string{}
+	if config != "" {
+		f, err := os.Open(config)
+		if err != nil {
+			return fmt.Errorf("--config: %w", err)
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for n := 1; sc.Scan(); n++ {
+			line := strings.TrimSpace(sc.Text())
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			k, v, ok := strings.Cut(line, "=")
+			k = strings.TrimSpace(k)
+			if !ok || fs.Lookup(k) == nil {
+				return fmt.Errorf("%s line %d: %q is not a setting; write \"name = value\" with a flag name such as imap or smtp-user", config, n, line)
+			}
+			fileVals[k] = strings.Trim(strings.TrimSpace(v), `"`)
+		}
+		if err := sc.Err(); err != nil {
+			return fmt.Errorf("reading %s: %w", config, err)
+		}
+	}
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		if err != nil || given[f.Name] || f.Name == "config" {
+			return
+		}
+		env := "REFEREE_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		if v, ok := os.LookupEnv(env); ok {
+			if e := fs.Set(f.Name, v); e != nil {
+				err = fmt.Errorf("%s=%q: %w", env, v, e)
+			}
+			return
+		}
+		if v, ok := fileVals[f.Name]; ok {
+			if e := fs.Set(f.Name, v); e != nil {
+				err = fmt.Errorf("%s: %s = %q: %w", config, f.Name, v, e)
+			}
+		}
+	})
+	return err
+}
+
+func readSecret(value, file, what string) (string, error) {
+	if file == "" {
+		return value, nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", fmt.Errorf("--%s-file: %w", what, err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+func newLogger(w io.Writer, level string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+}
+
+func checkTLS(name, mode, addr string) error {
+	switch mode {
+	case "tls", "starttls":
+		return nil
+	case "none":
+		host, _, err := net.SplitHostPort(addr)
+		if err != nil {
+			return fmt.Errorf("--%s %q is not host:port", name, addr)
+		}
+		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			return fmt.Errorf("--%s-tls none sends passwords in clear text, so it is allowed only on loopback, not %s; use starttls or tls", name, host)
+		}
+		return nil
+	}
+	return fmt.Errorf("--%s-tls %q: use none, starttls or tls", name, mode)
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var s serveFlags
+	fs := newFlags("serve", "[flags]", "Runs the referee against a mailbox. With no --imap it starts an embedded IMAP and SMTP\nserver on localhost, so that any mail client can play at once.", stderr)
+	s.register(fs)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if err := applyEnvAndFile(fs, s.config); err != nil {
+		fmt.Fprintf(stderr, "referee serve: %v\n", err)
+		return exitUsage
+	}
+	log, err := newLogger(stderr, s.logLevel)
+	if err != nil {
+		fmt.Fprintf(stderr, "referee serve: %v\n", err)
+		return exitUsage
+	}
+	cfg := daemon.Config{Once: s.once, Logger: log}
+	if s.imapAddr == "" {
+		srv, err := embedded.Start(ctx, embedded.Options{Domain: domainOf(s.address), IMAPAddr: s.embeddedIMAP, SMTPAddr: s.embeddedSMTP, Logger: log.With("part", "embedded")})
+		if err != nil {
+			fmt.Fprintf(stderr, "referee serve: starting the embedded mail server: %v\n(use --embedded-imap/--embedded-smtp for other ports, or --imap/--smtp for a real mail server)\n", err)
+			return exitFail
+		}
+		defer srv.Close()
+		srv.EnsureUser(s.address)
+		fmt.Fprintln(stdout, srv.Instructions())
+		cfg.IMAP = imapin.Config{Addr: srv.IMAPAddr(), User: s.address, Password: srv.Password(), TLS: "none", Poll: s.poll}
+		cfg.SMTP = smtpout.Config{Addr: srv.SMTPAddr(), TLS: "none"}
+	} else {
+		if s.smtpAddr == "" {
+			fmt.Fprintln(stderr, "referee serve: --imap is set but --smtp is not; the referee needs both to read moves and send replies")
+			return exitUsage
+		}
+		if err := checkTLS("imap", s.imapTLS, s.imapAddr); err != nil {
+			fmt.Fprintf(stderr, "referee serve: %v\n", err)
+			return exitUsage
+		}
+		if err := checkTLS("smtp", s.smtpTLS, s.smtpAddr); err != nil {
+			fmt.Fprintf(stderr, "referee serve: %v\n", err)
+			return exitUsage
+		}
+		ipass, err := readSecret(s.imapPass, s.imapPassFile, "imap-pass")
+		if err != nil {
+			fmt.Fprintf(stderr, "referee serve: %v\n", err)
+			return exitUsage
+		}
+		spass, err := readSecret(s.smtpPass, s.smtpPassFile, "smtp-pass")
+		if err != nil {
+			fmt.Fprintf(stderr, "referee serve: %v\n", err)
+			return exitUsage
+		}
+		user := s.imapUser
+		if user == "" {
+			user = s.address
+		}
+		cfg.IMAP = imapin.Config{Addr: s.imapAddr, User: user, Password: ipass, TLS: s.imapTLS, Poll: s.poll, DoneFolder: s.doneFolder}
+		cfg.SMTP = smtpout.Config{Addr: s.smtpAddr, User: s.smtpUser, Password: spass, TLS: s.smtpTLS}
+	}
+	a, err := app.Open(ctx, app.Options{DB: s.db, Address: s.address, Logger: log, RequireAuth: s.requireAuth, TrustedAuthServ: s.trustedAuthServ})
+	if err != nil {
+		fmt.Fprintf(stderr, "referee serve: %v\n", err)
+		return exitFail
+	}
+	defer a.Close()
+	log.Info("referee serving", "address", s.address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "db", s.db, "once", s.once)
+	if err := daemon.Run(ctx, a, cfg); err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "referee serve: %v\n", err)
+		return exitFail
+	}
+	log.Info("referee stopped")
+	return exitOK
+}
+
+func domainOf(addr string) string {
+	if at := strings.LastIndexByte(addr, '@'); at >= 0 {
+		return addr[at+1:]
+	}
+	return "example.test"
+}

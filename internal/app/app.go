@@ -1,0 +1,479 @@
+// Package app ties the referee's parts together for the command line and the
+// daemon: it opens the store, loads the signing key, and runs each game
+// change — the core's decision, the new record and the mails it causes — in
+// one SQLite transaction.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/mail"
+	"strings"
+	"time"
+
+	"referee/internal/dice"
+	"referee/internal/game"
+	mailreader "referee/internal/mail/reader"
+	"referee/internal/referee"
+	"referee/internal/render"
+	"referee/internal/rules"
+	"referee/internal/store"
+)
+
+// ErrInput is wrapped by errors caused by what the user gave (an unknown
+// variant, a bad address, an unknown game): nothing was changed.
+var ErrInput = errors.New("bad input")
+
+const keySetting = "referee_ed25519_key"
+
+// Options configure an App.
+type Options struct {
+	DB      string // database path
+	Address string // the referee's own address ("" for read-only commands)
+	// RequireAuth and TrustedAuthServ: see referee.Config.
+	RequireAuth     bool
+	TrustedAuthServ string
+	Logger          *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now    func() time.Time
+	Limits mailreader.Limits
+}
+
+// App is an open referee: its store, key and core.
+type App struct {
+	st     *store.Store
+	key    dice.Key
+	ref    *referee.Referee
+	opts   Options
+	log    *slog.Logger
+	limits mailreader.Limits
+}
+
+// Open opens (creating if needed) the database and the referee's key.
+func Open(ctx context.Context, o Options) (*App, error) {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Address == "" {
+		o.Address = "referee@example.test"
+	}
+	if o.Limits == (mailreader.Limits{}) {
+		o.Limits = mailreader.DefaultLimits()
+	}
+	st, err := store.Open(ctx, o.DB)
+	if err != nil {
+		return nil, fmt.Errorf("opening database %s: %w", o.DB, err)
+	}
+	key, err := loadKey(ctx, st)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	ref := referee.New(referee.Config{Address: o.Address, Key: key, RequireAuth: o.RequireAuth, TrustedAuthServ: o.TrustedAuthServ})
+	return &App{st: st, key: key, ref: ref, opts: o, log: o.Logger, limits: o.Limits}, nil
+}
+
+func loadKey(ctx context.Context, st *store.Store) (dice.Key, error) {
+	raw, err := st.Setting(ctx, keySetting)
+	if err == nil && len(raw) > 0 {
+		k, err := dice.KeyFromBytes(raw)
+		if err != nil {
+			return dice.Key{}, fmt.Errorf("the referee key stored in the database is damaged: %w", err)
+		}
+		return k, nil
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return dice.Key{}, fmt.Errorf("reading the referee key: %w", err)
+	}
+	k, err := dice.NewKey()
+	if err != nil {
+		return dice.Key{}, fmt.Errorf("creating the referee key: %w", err)
+	}
+	err = st.Update(ctx, func(tx *store.Tx) error {
+		// Another process may have created it meanwhile: keep the first.
+		if raw, err := tx.Setting(keySetting); err == nil && len(raw) > 0 {
+			if k2, err := dice.KeyFromBytes(raw); err == nil {
+				k = k2
+				return nil
+			}
+		}
+		if err := tx.SetSetting(keySetting, k.Bytes()); err != nil {
+			return err
+		}
+		return tx.Audit(nil, "key-created", "referee Ed25519 key "+k.PublicHex())
+	})
+	if err != nil {
+		return dice.Key{}, fmt.Errorf("saving the referee key: %w", err)
+	}
+	return k, nil
+}
+
+// Close closes the store.
+func (a *App) Close() error { return a.st.Close() }
+
+// Store returns the store (for the daemon's outbox sender).
+func (a *App) Store() *store.Store { return a.st }
+
+// Referee returns the core.
+func (a *App) Referee() *referee.Referee { return a.ref }
+
+// PublicKeyHex is the referee's public key.
+func (a *App) PublicKeyHex() string { return a.key.PublicHex() }
+
+// NewGame starts a game of variant between white and black, queues the
+// opening mails and returns the game.
+func (a *App) NewGame(ctx context.Context, variant, white, black string, seed *dice.Seed) (*referee.Game, error) {
+	v, err := rules.Lookup(variant)
+	if err != nil {
+		if variant == "" {
+			return nil, fmt.Errorf("%w: no --variant given; choose one of %s", ErrInput, names())
+		}
+		return nil, fmt.Errorf("%w: %v", ErrInput, err)
+	}
+	w, err := cleanAddress("--white", white)
+	if err != nil {
+		return nil, err
+	}
+	b, err := cleanAddress("--black", black)
+	if err != nil {
+		return nil, err
+	}
+	if w == b {
+		return nil, fmt.Errorf("%w: White and Black have the same address %s; each player needs their own address", ErrInput, w)
+	}
+	if w == strings.ToLower(a.opts.Address) || b == strings.ToLower(a.opts.Address) {
+		return nil, fmt.Errorf("%w: a player's address is the referee's own (%s); use the players' addresses", ErrInput, a.opts.Address)
+	}
+	s := dice.Seed{}
+	if seed != nil {
+		s = *seed
+	} else if s, err = dice.NewSeed(); err != nil {
+		return nil, fmt.Errorf("drawing the die seed: %w", err)
+	}
+	start := v.Start()
+	g := &referee.Game{
+		Variant: v, Status: referee.StatusActive, Start: start.String(), Seed: s, Created: a.opts.Now().UTC(),
+		Players: [2]referee.Player{{Address: w, Secret: newSecret()}, {Address: b, Secret: newSecret()}},
+	}
+	if _, ok := start.(rules.Roller); ok {
+		g.Commitment = s.Commitment()
+	}
+	err = a.st.Update(ctx, func(tx *store.Tx) error {
+		id, err := tx.CreateGame(toStoreGame(g))
+		if err != nil {
+			return err
+		}
+		g.ID = id
+		ng, rolls, mails, err := a.ref.Start(g, a.opts.Now().UTC().Truncate(time.Second))
+		if err != nil {
+			return err
+		}
+		if err := a.saveRolls(tx, ng.ID, rolls); err != nil {
+			return err
+		}
+		if err := tx.UpdateGame(toStoreGame(ng)); err != nil {
+			return err
+		}
+		if err := a.queue(tx, ng.ID, mails); err != nil {
+			return err
+		}
+		*g = *ng
+		return tx.Audit(&g.ID, "created", fmt.Sprintf("%s: %s (White) v %s (Black)", v.Name(), w, b))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("creating the game: %w", err)
+	}
+	return g, nil
+}
+
+func names() string {
+	var out []string
+	for _, v := range rules.Variants() {
+		out = append(out, v.Name())
+	}
+	return strings.Join(out, ", ")
+}
+
+func cleanAddress(flag, s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", fmt.Errorf("%w: %s is missing; give the player's mail address, e.g. %s alice@example.org", ErrInput, flag, flag)
+	}
+	addr, err := mail.ParseAddress(s)
+	if err != nil || !strings.Contains(addr.Address, "@") {
+		return "", fmt.Errorf("%w: %s %q is not a mail address; write it like alice@example.org", ErrInput, flag, s)
+	}
+	at := strings.LastIndexByte(addr.Address, '@')
+	if !strings.Contains(addr.Address[at+1:], ".") && addr.Address[at+1:] != "localhost" {
+		return "", fmt.Errorf("%w: %s %q has no domain with a dot; write it like alice@example.org", ErrInput, flag, s)
+	}
+	return strings.ToLower(addr.Address), nil
+}
+
+// newSecret returns 10 random lower-case base32 characters (50 bits).
+func newSecret() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
+	var b [10]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(fmt.Sprintf("crypto/rand failed: %v", err)) // never happens on Linux
+	}
+	for i := range b {
+		b[i] = alphabet[b[i]&31]
+	}
+	return string(b[:])
+}
+
+// Game loads one game.
+func (a *App) Game(ctx context.Context, id int64) (*referee.Game, error) {
+	sg, err := a.st.Game(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("%w: there is no game #%d; \"referee list\" shows the games", ErrInput, id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("loading game #%d: %w", id, err)
+	}
+	return a.load(ctx, sg)
+}
+
+// Games lists games with the given status ("" for all).
+func (a *App) Games(ctx context.Context, status string) ([]*referee.Game, error) {
+	sgs, err := a.st.Games(ctx, status)
+	if err != nil {
+		return nil, fmt.Errorf("listing games: %w", err)
+	}
+	out := make([]*referee.Game, 0, len(sgs))
+	for i := range sgs {
+		g, err := a.load(ctx, &sgs[i])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// Show describes one game for the organiser.
+func (a *App) Show(ctx context.Context, id int64) (string, error) {
+	g, err := a.Game(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	rep, err := g.Replay()
+	if err != nil {
+		return "", err
+	}
+	pos := rep.Final
+	var b strings.Builder
+	fmt.Fprintf(&b, "Game #%d: %s (%s)\n", g.ID, g.Variant.Title(), g.Variant.Name())
+	fmt.Fprintf(&b, "White: %s\nBlack: %s\n", g.Players[0].Address, g.Players[1].Address)
+	switch g.Status {
+	case referee.StatusActive:
+		fmt.Fprintf(&b, "Status: active, move %d, %s to play", pos.MoveNumber(), pos.Turn())
+		if r, ok := pos.(rules.Roller); ok {
+			fmt.Fprintf(&b, ", die %s", r.DieState())
+		}
+		b.WriteString("\n")
+		if g.DrawOffer != nil {
+			fmt.Fprintf(&b, "Draw offered by %s\n", g.DrawOffer.By)
+		}
+	case referee.StatusFinished:
+		fmt.Fprintf(&b, "Status: finished, %s (%s)\n", g.Result, g.ResultReason)
+	case referee.StatusAborted:
+		fmt.Fprintf(&b, "Status: aborted (%s)\n", g.AbortReason)
+	}
+	fmt.Fprintf(&b, "Position: %s\n\n", pos.String())
+	b.WriteString(render.Text(pos, rules.White))
+	b.WriteString("\n")
+	b.WriteString("Moves: ")
+	if len(g.Actions) == 0 {
+		b.WriteString("none yet")
+	}
+	for i, act := range g.Actions {
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "%d. ", i/2+1)
+		}
+		b.WriteString(act.SAN + " ")
+	}
+	b.WriteString("\n")
+	if g.Commitment != "" {
+		fmt.Fprintf(&b, "Die: %d rolls; commitment %s\n", len(g.Rolls), g.Commitment)
+	}
+	return b.String(), nil
+}
+
+// Abort ends a game without a result and queues the notices.
+func (a *App) Abort(ctx context.Context, id int64, reason string) error {
+	return a.st.Update(ctx, func(tx *store.Tx) error {
+		sg, err := tx.Game(id)
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("%w: there is no game #%d; \"referee list\" shows the games", ErrInput, id)
+		}
+		if err != nil {
+			return err
+		}
+		g, err := a.loadTx(tx, sg)
+		if err != nil {
+			return err
+		}
+		if g.Status != referee.StatusActive {
+			return fmt.Errorf("%w: game #%d is %s already; only active games can be aborted", ErrInput, id, g.Status)
+		}
+		ng, mails, err := a.ref.Abort(g, reason, a.opts.Now().UTC().Truncate(time.Second))
+		if err != nil {
+			return err
+		}
+		if err := tx.UpdateGame(toStoreGame(ng)); err != nil {
+			return err
+		}
+		if err := a.queue(tx, id, mails); err != nil {
+			return err
+		}
+		return tx.Audit(&id, "aborted", reason)
+	})
+}
+
+// Export returns the game's record.
+func (a *App) Export(ctx context.Context, id int64) (*game.Record, error) {
+	g, err := a.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return a.record(g)
+}
+
+func (a *App) record(g *referee.Game) (*game.Record, error) {
+	rep, err := g.Replay()
+	if err != nil {
+		return nil, err
+	}
+	rec := &game.Record{}
+	rec.SetTag("Event", fmt.Sprintf("Correspondence game #%d", g.ID))
+	rec.SetTag("Site", a.opts.Address)
+	rec.SetTag("Date", g.Created.Format("2006.01.02"))
+	rec.SetTag("Round", "-")
+	rec.SetTag("White", g.Players[0].Address)
+	rec.SetTag("Black", g.Players[1].Address)
+	res := g.Result
+	if res == "" {
+		res = "*"
+	}
+	rec.SetTag("Result", res)
+	rec.SetTag("Variant", g.Variant.Name())
+	rec.SetTag("GameId", fmt.Sprint(g.ID))
+	if g.Start != g.Variant.Start().String() || g.Variant.Name() != "chess" {
+		rec.SetTag("SetUp", "1")
+		rec.SetTag("FEN", g.Start)
+	}
+	switch {
+	case g.Status == referee.StatusAborted:
+		rec.SetTag("Termination", "aborted: "+g.AbortReason)
+	case g.ResultReason != "":
+		rec.SetTag("Termination", g.ResultReason)
+	}
+	if g.Commitment != "" {
+		rec.SetTag("DieCommitment", g.Commitment)
+		rec.SetTag("RefereeKey", a.key.PublicHex())
+		if g.SeedRevealed {
+			rec.SetTag("DieSeed", g.Seed.Hex())
+		}
+	}
+	rollIdx := 0
+	for i, p := range rep.Plies {
+		rollIdx += len(p.Rolls)
+		rec.Moves = append(rec.Moves, g.Actions[i].SAN)
+		rec.RollsBefore = append(rec.RollsBefore, rollIdx)
+	}
+	for _, r := range g.Rolls {
+		rec.Rolls = append(rec.Rolls, game.RecordRoll{N: r.N, Value: r.Value, Sig: hex.EncodeToString(r.Sig)})
+	}
+	rec.Result = res
+	return rec, nil
+}
+
+// ReplayRecord re-validates a record move by move.
+func ReplayRecord(rec *game.Record) (*game.Replay, error) {
+	name := rec.Tag("Variant")
+	if name == "" {
+		name = "chess"
+	}
+	v, err := rules.Lookup(name)
+	if err != nil {
+		return nil, fmt.Errorf("the record's Variant tag: %w", err)
+	}
+	start := v.Start()
+	if fen := rec.Tag("FEN"); fen != "" {
+		if start, err = v.ParsePosition(fen); err != nil {
+			return nil, fmt.Errorf("the record's FEN tag: %w", err)
+		}
+	}
+	rep, err := game.Play(start, rec.Moves, rec.Values(), true)
+	if err != nil {
+		var me *game.MoveError
+		if errors.As(err, &me) {
+			return rep, fmt.Errorf("action %d (%q) is not legal: %v", me.Index, me.Input, me.Err)
+		}
+		return rep, err
+	}
+	return rep, nil
+}
+
+// VerifyRecord checks the die rolls of a record against its tags.
+func VerifyRecord(rec *game.Record) (dice.Report, error) {
+	r := dice.Record{GameID: rec.Tag("GameId"), Commitment: rec.Tag("DieCommitment")}
+	if r.GameID == "" || r.Commitment == "" {
+		return dice.Report{}, fmt.Errorf("the record has no GameId or DieCommitment tag: it is not a game with a die, or the tags were removed")
+	}
+	pub, err := hex.DecodeString(rec.Tag("RefereeKey"))
+	if err != nil || len(pub) != 32 {
+		return dice.Report{}, fmt.Errorf("the record's RefereeKey tag %q is not a 32-byte hex Ed25519 key", rec.Tag("RefereeKey"))
+	}
+	r.PublicKey = pub
+	if s := rec.Tag("DieSeed"); s != "" {
+		seed, err := dice.ParseSeed(s)
+		if err != nil {
+			return dice.Report{}, fmt.Errorf("the record's DieSeed tag: %w", err)
+		}
+		r.Seed = &seed
+	}
+	for _, x := range rec.Rolls {
+		sig, err := hex.DecodeString(x.Sig)
+		if err != nil {
+			sig = []byte(x.Sig) // let Verify report it as a bad signature
+		}
+		r.Rolls = append(r.Rolls, dice.RolledValue{N: x.N, Value: x.Value, Sig: sig})
+	}
+	return dice.Verify(r), nil
+}
+
+// Verify checks a stored game's rolls.
+func (a *App) Verify(ctx context.Context, id int64) (dice.Report, error) {
+	g, err := a.Game(ctx, id)
+	if err != nil {
+		return dice.Report{}, err
+	}
+	if g.Commitment == "" {
+		return dice.Report{}, fmt.Errorf("%w: game #%d (%s) has no die; there is nothing to verify", ErrInput, id, g.Variant.Name())
+	}
+	rec := dice.Record{GameID: fmt.Sprint(g.ID), Commitment: g.Commitment, PublicKey: a.key.Public()}
+	// The organiser's own check uses the seed whether or not it was revealed
+	// to the players yet.
+	seed := g.Seed
+	rec.Seed = &seed
+	for _, r := range g.Rolls {
+		rec.Rolls = append(rec.Rolls, dice.RolledValue{N: r.N, Value: r.Value, Sig: r.Sig})
+	}
+	return dice.Verify(rec), nil
+}
+
+func digest(raw []byte) string {
+	h := sha256.Sum256(raw)
+	return hex.EncodeToString(h[:])
+}

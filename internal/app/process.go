@@ -1,0 +1,108 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	mailreader "referee/internal/mail/reader"
+	"referee/internal/referee"
+)
+
+// Processed is what became of one inbound message.
+type Processed struct {
+	Duplicate bool // seen before (same Message-ID or same mailbox UID): nothing done again
+	Verdict   referee.Verdict
+	Detail    string
+	GameID    int64
+	Mails     int // mails queued
+}
+
+// Process records one raw inbound message, lets the core decide, and stores
+// the decision — the inbound record, the game's change, and every mail it
+// causes — in ONE transaction. uidValidity and uid identify the message in
+// its mailbox (0 when it did not come from IMAP). A message seen before is
+// recognised and not applied again. The caller may mark the message done in
+// its mailbox only after Process returned without error.
+func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) (Processed, error) {
+	m, readErr := mailreader.Read(raw, a.opts.Address, a.limits)
+	in := referee.Inbound{Mail: m, ReadErr: readErr, Digest: digest(raw)}
+	var res Processed
+	err := a.st.Update(ctx, func(tx *store.Tx) error {
+		rec := store.Inbound{UIDValidity: uidValidity, UID: uid, Digest: in.Digest, Received: a.opts.Now().UTC()}
+		if m != nil {
+			rec.MessageID, rec.From, rec.Subject = m.MessageID, m.From, m.Subject
+		}
+		inID, dup, err := tx.RecordInbound(rec)
+		if err != nil {
+			return err
+		}
+		if dup {
+			res = Processed{Duplicate: true, Verdict: referee.Ignored, Detail: "already processed"}
+			return nil
+		}
+		var g *referee.Game
+		if m != nil && m.Token != nil {
+			sg, err := tx.Game(m.Token.GameID)
+			switch {
+			case errors.Is(err, store.ErrNotFound):
+			case err != nil:
+				return err
+			default:
+				if g, err = a.loadTx(tx, sg); err != nil {
+					return err
+				}
+			}
+		}
+		recent := 0
+		if m != nil && m.From != "" {
+			if recent, err = tx.RecentRepliesTo(m.From, a.opts.Now().Add(-time.Hour)); err != nil {
+				return err
+			}
+		}
+		now := a.opts.Now().UTC().Truncate(time.Second)
+		out := a.ref.Handle(in, g, referee.Env{Now: now, RecentReplies: recent})
+		var gameID *int64
+		if g != nil {
+			id := g.ID
+			gameID = &id
+			res.GameID = id
+		}
+		if out.Game != nil {
+			if err := a.saveChange(tx, inID, out); err != nil {
+				return err
+			}
+		}
+		if err := a.queue(tx, res.GameID, out.Mails); err != nil {
+			return err
+		}
+		if err := tx.SetInboundOutcome(inID, string(out.Verdict), out.Detail, gameID); err != nil {
+			return err
+		}
+		res.Verdict, res.Detail, res.Mails = out.Verdict, out.Detail, len(out.Mails)
+		return nil
+	})
+	if err != nil {
+		return Processed{}, fmt.Errorf("processing inbound message: %w", err)
+	}
+	a.log.Info("inbound", "verdict", res.Verdict, "detail", res.Detail, "game", res.GameID, "mails", res.Mails, "duplicate", res.Duplicate)
+	return res, nil
+}
+
+// saveChange writes a changed game with its new actions and rolls.
+func (a *App) saveChange(tx *store.Tx, inboundID int64, out referee.Outcome) error {
+	g := out.Game
+	for _, act := range out.NewActions {
+		if err := tx.AppendAction(toStoreAction(g.ID, act, inboundID, a.opts.Now().UTC())); err != nil {
+			return err
+		}
+	}
+	if err := a.saveRolls(tx, g.ID, out.NewRolls); err != nil {
+		return err
+	}
+	if err := tx.UpdateGame(toStoreGame(g)); err != nil {
+		return err
+	}
+	return tx.Audit(&g.ID, "action", out.Detail)
+}

@@ -1,0 +1,256 @@
+package game
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Record is a game as `referee export` writes it: PGN-style tags, then the
+// actions in canonical notation with die rolls as comments before the action
+// they belong to, then the result.
+//
+//	[Variant "chectoe"]
+//	...
+//	1. {die 1 = 3 sig 9f0c...} P@b2 {die 2 = 5 sig ...} N@c3 ...
+type Record struct {
+	Tags  []Tag // in order of appearance
+	Moves []string
+	// Rolls are the die rolls in order, each with its signature (hex) when
+	// known.
+	Rolls []RecordRoll
+	// RollsBefore[i] is how many rolls come before Moves[i].
+	RollsBefore []int
+	Result      string
+}
+
+// Tag is one PGN tag pair.
+type Tag struct{ Name, Value string }
+
+// RecordRoll is one die roll in a record.
+type RecordRoll struct {
+	N     int
+	Value int
+	Sig   string // hex Ed25519 signature, or ""
+}
+
+// Tag returns the value of the named tag, or "".
+func (r *Record) Tag(name string) string {
+	for _, t := range r.Tags {
+		if strings.EqualFold(t.Name, name) {
+			return t.Value
+		}
+	}
+	return ""
+}
+
+// SetTag sets (or adds) a tag.
+func (r *Record) SetTag(name, value string) {
+	for i, t := range r.Tags {
+		if strings.EqualFold(t.Name, name) {
+			r.Tags[i].Value = value
+			return
+		}
+	}
+	r.Tags = append(r.Tags, Tag{name, value})
+}
+
+// Values returns the roll values in order.
+func (r *Record) Values() []int {
+	out := make([]int, len(r.Rolls))
+	for i, x := range r.Rolls {
+		out[i] = x.Value
+	}
+	return out
+}
+
+// WriteTo writes the record in its text form.
+func (r *Record) WriteTo(w io.Writer) (int64, error) {
+	var b strings.Builder
+	for _, t := range r.Tags {
+		fmt.Fprintf(&b, "[%s %s]\n", t.Name, strconv.Quote(t.Value))
+	}
+	b.WriteString("\n")
+	line := 0
+	emit := func(tok string) {
+		if line > 0 && line+1+len(tok) > 79 {
+			b.WriteString("\n")
+			line = 0
+		}
+		if line > 0 {
+			b.WriteString(" ")
+			line++
+		}
+		b.WriteString(tok)
+		line += len(tok)
+	}
+	roll := 0
+	for i, m := range r.Moves {
+		if i%2 == 0 {
+			emit(fmt.Sprintf("%d.", i/2+1))
+		}
+		upto := roll
+		if i < len(r.RollsBefore) {
+			upto = r.RollsBefore[i]
+		}
+		for ; roll < upto && roll < len(r.Rolls); roll++ {
+			emit(rollComment(r.Rolls[roll]))
+		}
+		emit(moveToken(m))
+	}
+	for ; roll < len(r.Rolls); roll++ {
+		emit(rollComment(r.Rolls[roll]))
+	}
+	res := r.Result
+	if res == "" {
+		res = "*"
+	}
+	emit(res)
+	b.WriteString("\n")
+	n, err := io.WriteString(w, b.String())
+	return int64(n), err
+}
+
+func rollComment(x RecordRoll) string {
+	if x.Sig == "" {
+		return fmt.Sprintf("{die %d = %d}", x.N, x.Value)
+	}
+	return fmt.Sprintf("{die %d = %d sig %s}", x.N, x.Value, x.Sig)
+}
+
+// moveToken keeps a move one token: a deployment written with spaces in
+// canonical notation ("K@e1 G@d1") is joined with commas, which the reader
+// accepts too.
+func moveToken(m string) string { return strings.Join(strings.Fields(m), ",") }
+
+// ParseRecord reads a record written by WriteTo (and tolerates ordinary PGN:
+// move numbers, comments, NAGs, a result token).
+func ParseRecord(rd io.Reader) (*Record, error) {
+	r := &Record{}
+	sc := bufio.NewScanner(rd)
+	sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
+	var movetext strings.Builder
+	lineNo := 0
+	for sc.Scan() {
+		lineNo++
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]") && movetext.Len() == 0 {
+			inner := strings.TrimSpace(line[1 : len(line)-1])
+			sp := strings.IndexFunc(inner, unicode.IsSpace)
+			if sp < 0 {
+				return nil, fmt.Errorf("record line %d: tag %q has no value; write it as [Name \"value\"]", lineNo, line)
+			}
+			name, raw := inner[:sp], strings.TrimSpace(inner[sp:])
+			val, err := strconv.Unquote(raw)
+			if err != nil {
+				return nil, fmt.Errorf("record line %d: the value of tag %s is not a quoted string (%s); write it as [%s \"value\"]", lineNo, name, raw, name)
+			}
+			r.Tags = append(r.Tags, Tag{name, val})
+			continue
+		}
+		movetext.WriteString(line)
+		movetext.WriteString("\n")
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading record: %w", err)
+	}
+	text := movetext.String()
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
+			i++
+		case c == '{':
+			end := strings.IndexByte(text[i:], '}')
+			if end < 0 {
+				return nil, fmt.Errorf("record: a comment opened with { is never closed; close it with }")
+			}
+			if err := r.comment(text[i+1 : i+end]); err != nil {
+				return nil, err
+			}
+			i += end + 1
+		case c == ';':
+			end := strings.IndexByte(text[i:], '\n')
+			if end < 0 {
+				end = len(text) - i
+			}
+			i += end
+		default:
+			end := strings.IndexAny(text[i:], " \n\t\r{")
+			if end < 0 {
+				end = len(text) - i
+			}
+			tok := text[i : i+end]
+			i += end
+			r.token(tok)
+		}
+	}
+	if r.Result == "" {
+		r.Result = r.Tag("Result")
+	}
+	return r, nil
+}
+
+func (r *Record) comment(c string) error {
+	f := strings.Fields(c)
+	if len(f) < 4 || f[0] != "die" || f[2] != "=" {
+		return nil // an ordinary comment
+	}
+	n, err1 := strconv.Atoi(f[1])
+	v, err2 := strconv.Atoi(f[3])
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("record: die comment {%s} is not of the form {die N = V sig HEX}", c)
+	}
+	x := RecordRoll{N: n, Value: v}
+	if len(f) >= 6 && f[4] == "sig" {
+		x.Sig = f[5]
+	}
+	r.Rolls = append(r.Rolls, x)
+	return nil
+}
+
+func (r *Record) token(tok string) {
+	switch tok {
+	case "1-0", "0-1", "1/2-1/2", "½-½", "*":
+		r.Result = strings.ReplaceAll(tok, "½-½", "1/2-1/2")
+		return
+	}
+	if strings.HasPrefix(tok, "$") {
+		return // a NAG
+	}
+	// Move numbers: "12." or "12..." possibly glued to the move ("12.e4").
+	j := 0
+	for j < len(tok) && tok[j] >= '0' && tok[j] <= '9' {
+		j++
+	}
+	if j > 0 && j < len(tok) && tok[j] == '.' {
+		tok = strings.TrimLeft(tok[j:], ".")
+		if tok == "" {
+			return
+		}
+	}
+	r.RollsBefore = append(r.RollsBefore, len(r.Rolls))
+	r.Moves = append(r.Moves, tok)
+}
+
+// SortedTags returns the tags with the seven PGN roster tags first.
+func SortedTags(tags []Tag) []Tag {
+	order := map[string]int{"Event": 0, "Site": 1, "Date": 2, "Round": 3, "White": 4, "Black": 5, "Result": 6}
+	out := append([]Tag(nil), tags...)
+	sort.SliceStable(out, func(i, j int) bool {
+		oi, ok1 := order[out[i].Name]
+		oj, ok2 := order[out[j].Name]
+		if !ok1 {
+			oi = 100
+		}
+		if !ok2 {
+			oj = 100
+		}
+		return oi < oj
+	})
+	return out
+}

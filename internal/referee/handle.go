@@ -1,0 +1,294 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"referee/internal/dice"
+	"referee/internal/mail/reader"
+	"referee/internal/notation"
+	"referee/internal/rules"
+)
+
+// Handle decides what to do with one inbound mail. g is the game the mail's
+// token names (nil when there is no token or no such game). It never panics
+// on hostile input and never changes g: a changed game is returned in the
+// Outcome.
+func (r *Referee) Handle(in Inbound, g *Game, env Env) Outcome {
+	m := in.Mail
+	if m == nil {
+		return Outcome{Verdict: Ignored, Detail: fmt.Sprintf("unreadable mail: %v", in.ReadErr)}
+	}
+	if m.Automatic != "" {
+		return Outcome{Verdict: Ignored, Detail: "automatic mail, never answered: " + m.Automatic}
+	}
+	if m.From == "" || sameMailbox(m.From, r.cfg.Address) {
+		return Outcome{Verdict: Ignored, Detail: "no usable sender, or the referee's own address"}
+	}
+	if in.ReadErr != nil {
+		return r.refuse(env, m, nil, 0, fmt.Sprintf("unreadable mail: %v", in.ReadErr),
+			"Your mail could not be read: "+in.ReadErr.Error()+".",
+			"Send a short plain-text mail with your move on the first line.")
+	}
+	if m.Token == nil {
+		return r.refuse(env, m, nil, 0, "no game token",
+			"This address is a chess referee. Your mail was not tied to a game: it has no game "+
+				"reference (the address you wrote to, or the subject, carries one when you reply "+
+				"to a mail from the referee).",
+			"To play, reply to the last mail the referee sent you for your game, keeping its "+
+				"subject, with your move on the first line. To start a game, ask the organiser.")
+	}
+	if g == nil || g.ID != m.Token.GameID {
+		return r.refuse(env, m, nil, 0, fmt.Sprintf("unknown game #%d", m.Token.GameID),
+			fmt.Sprintf("Your mail names game #%d, which this referee does not know.", m.Token.GameID),
+			"Reply to the last mail the referee sent you for your game, keeping its subject.")
+	}
+	color, ok := g.PlayerOf(m.Token.Secret)
+	if !ok {
+		return r.refuse(env, m, nil, 0, fmt.Sprintf("game #%d: wrong secret", g.ID),
+			fmt.Sprintf("Your mail names game #%d, but its reply code is not valid for that game.", g.ID),
+			"Reply to the last mail the referee sent you for your game, keeping its subject and "+
+				"the address it came from.")
+	}
+	player := g.Players[color]
+	if !sameMailbox(m.From, player.Address) {
+		return r.refuse(env, m, nil, 0,
+			fmt.Sprintf("game #%d: %s's reply code used from %s", g.ID, color, m.From),
+			fmt.Sprintf("Your mail for game #%d came from %s, but the reply code it carries belongs to "+
+				"another address. Moves are accepted only from the player's own address.", g.ID, m.From),
+			"Send your move from the address the referee writes to.")
+	}
+	if r.cfg.RequireAuth {
+		if ok, why := reader.AuthVerdict(m, r.cfg.TrustedAuthServ); !ok {
+			return r.refuse(env, m, g, color, fmt.Sprintf("game #%d: authentication failed: %s", g.ID, why),
+				"Your mail was not accepted because the mail server could not confirm it really comes "+
+					"from "+m.From+" ("+why+").",
+				"Send it again from your usual mail account (the one that signs its mail with DKIM).")
+		}
+	}
+	out := r.act(m, g, color, env)
+	out.Player = strings.ToLower(color.String())
+	out.Auth = "ok: the reply code belongs to " + out.Player + " and From is " + player.Address
+	if r.cfg.RequireAuth {
+		out.Auth += ", and " + r.cfg.TrustedAuthServ + " confirmed DKIM or SPF"
+	}
+	return out
+}
+
+// act carries out the authenticated player's action.
+func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outcome {
+	action := strings.TrimSpace(m.Action)
+	word := strings.ToLower(strings.Trim(action, " .!"))
+	rep, err := g.Replay()
+	if err != nil {
+		return Outcome{Verdict: Ignored, Detail: err.Error()}
+	}
+	pos := rep.Final
+
+	switch word {
+	case "help", "?":
+		return r.answer(g, color, pos, m, env.Now, "help", "Here is how to play by mail.", helpSection(g, pos, color))
+	case "board", "show", "status":
+		return r.answer(g, color, pos, m, env.Now, "board", "Here is the board of your game.", nil)
+	case "moves", "legal", "list":
+		return r.answer(g, color, pos, m, env.Now, "moves", "Here are the moves you can make now.", movesSection(pos, color))
+	}
+	if g.Status != StatusActive {
+		return r.rejectAction(g, color, pos, m, env.Now, fmt.Sprintf("game #%d is over", g.ID),
+			fmt.Sprintf("Your action %q was not played: game #%d is over (%s).", action, g.ID, gameOverText(g)),
+			"Nothing more can be played in it. You can still ask for \"board\" or \"help\".")
+	}
+	if action == "" {
+		return r.rejectAction(g, color, pos, m, env.Now, "empty action",
+			"Your mail had no move or command on its first line.",
+			"Reply with your move on the first line, or \"help\".")
+	}
+	if m.Token.Ply != g.Ply() {
+		return r.rejectAction(g, color, pos, m,
+			fmt.Sprintf("stale: sent against ply %d, game at ply %d", m.Token.Ply, g.Ply()),
+			fmt.Sprintf("Your action %q was not played: you replied to an older mail (it showed the game "+
+				"after %d actions; %d have been played since). The board below is the current one.",
+				action, m.Token.Ply, g.Ply()-m.Token.Ply),
+			"Check the board, then reply to THIS mail with your action.")
+	}
+	switch word {
+	case "resign":
+		return r.finish(g, color, pos, m, env.Now, rules.Result{Over: true, Winner: color.Other(), Reason: color.String() + " resigned"},
+			fmt.Sprintf("%s resigned.", color))
+	case "draw", "draw?", "offer draw", "accept draw", "accept", "claim draw", "claim":
+		return r.draw(g, color, pos, m, env.Now)
+	}
+	return r.move(g, color, pos, m, action, env.Now)
+}
+
+// move reads and plays a move.
+func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, action string, now time.Time) Outcome {
+	if pos.Turn() != color {
+		return r.rejectAction(g, color, pos, m, now, "not your turn",
+			fmt.Sprintf("Your move %q (game #%d) was not played: it is %s's turn.", action, g.ID, pos.Turn()),
+			"Wait for the referee's mail saying it is your move.")
+	}
+	mv, err := notation.Parse(pos, action)
+	if err != nil {
+		return r.rejectAction(g, color, pos, m, now, "illegal or unreadable: "+err.Error(),
+			fmt.Sprintf("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), sentence(err.Error())),
+			"Reply with another move, or \"moves\" for the full list.")
+	}
+	san := notation.SAN(pos, mv)
+	coord := notation.Coord(pos, mv)
+	next, err := pos.Play(mv)
+	if err != nil {
+		return r.rejectAction(g, color, pos, m, now, "illegal: "+err.Error(),
+			fmt.Sprintf("Your move %q (game #%d) was not played: %s", action, g.ID, sentence(err.Error())),
+			"Reply with another move, or \"moves\" for the full list.")
+	}
+	ng := g.clone()
+	ng.DrawOffer = nil // any action other than accepting declines or withdraws an offer (RULES §1)
+	var rolls []Roll
+	next, rolls = r.rollAsNeeded(ng, next)
+	act := Action{Ply: g.Ply(), Color: color, SAN: san, Coord: coord, Position: next.String(), Message: m.Message}
+	ng.Actions = append(ng.Actions, act)
+	ng.Rolls = append(ng.Rolls, rolls...)
+	headline := fmt.Sprintf("%s played %s.", color, san)
+	if res := next.Result(); res.Over {
+		ng.setResult(res)
+		headline += " " + capital(res.String()) + "."
+	}
+	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s played %s", g.ID, color, san),
+		Game: ng, NewActions: []Action{act}, NewRolls: rolls}
+	out.Mails = r.boardMails(ng, next, headline, color, m, rolls, now)
+	return out
+}
+
+// draw handles offers, acceptances and claims.
+func (r *Referee) draw(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, now time.Time) Outcome {
+	if o := g.DrawOffer; o != nil && o.By == color.Other() {
+		return r.finish(g, color, pos, m, now, rules.Result{Over: true, Draw: true, Reason: "agreed"},
+			fmt.Sprintf("%s accepted %s's draw offer.", color, color.Other()))
+	}
+	if pos.Turn() == color {
+		if claim := pos.Claimable(); claim != "" {
+			return r.finish(g, color, pos, m, now, rules.Result{Over: true, Draw: true, Reason: claim + " (claimed)"},
+				fmt.Sprintf("%s claimed a draw by %s.", color, claim))
+		}
+	}
+	if o := g.DrawOffer; o != nil && o.By == color {
+		return r.rejectAction(g, color, pos, m, now, "draw already offered",
+			"You have already offered a draw; your opponent has not answered yet.",
+			"Wait for their answer, or play on.")
+	}
+	ng := g.clone()
+	ng.DrawOffer = &DrawOffer{By: color, Ply: g.Ply()}
+	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s offers a draw", g.ID, color), Game: ng}
+	out.Mails = r.boardMails(ng, pos, fmt.Sprintf("%s offers a draw. To accept, reply \"draw\"; any other action declines it.", color), color, m, nil, now)
+	return out
+}
+
+// finish ends the game with res, by an action that is not a move.
+func (r *Referee) finish(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, now time.Time, res rules.Result, headline string) Outcome {
+	ng := g.clone()
+	ng.DrawOffer = nil
+	ng.setResult(res)
+	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s", g.ID, res), Game: ng}
+	out.Mails = r.boardMails(ng, pos, headline+" "+capital(res.String())+".", color, m, nil, now)
+	return out
+}
+
+func (g *Game) setResult(res rules.Result) {
+	g.Status = StatusFinished
+	g.Result = res.Score()
+	g.ResultReason = res.Reason
+	g.SeedRevealed = true
+}
+
+// rollAsNeeded rolls the die for as long as the position waits for a roll.
+func (r *Referee) rollAsNeeded(g *Game, pos rules.Position) (rules.Position, []Roll) {
+	var rolls []Roll
+	for {
+		roller, ok := pos.(rules.Roller)
+		if !ok || !roller.NeedsRoll() {
+			return pos, rolls
+		}
+		n := len(g.Rolls) + len(rolls) + 1
+		id := fmt.Sprint(g.ID)
+		v := dice.Roll(g.Seed, id, n)
+		next, err := roller.Roll(v)
+		if err != nil {
+			// The rules asked for a roll and refused a die value: a bug in the
+			// rules, never the player's doing. Stop rolling rather than loop.
+			return pos, rolls
+		}
+		rolls = append(rolls, Roll{N: n, Ply: len(g.Actions), Value: v, Sig: r.cfg.Key.Sign(id, n, v)})
+		pos = next
+	}
+}
+
+func (g *Game) clone() *Game {
+	ng := *g
+	ng.Actions = append([]Action(nil), g.Actions...)
+	ng.Rolls = append([]Roll(nil), g.Rolls...)
+	if g.DrawOffer != nil {
+		o := *g.DrawOffer
+		ng.DrawOffer = &o
+	}
+	return &ng
+}
+
+func gameOverText(g *Game) string {
+	switch g.Status {
+	case StatusAborted:
+		if g.AbortReason != "" {
+			return "aborted by the organiser: " + g.AbortReason
+		}
+		return "aborted by the organiser"
+	default:
+		return resultText(g)
+	}
+}
+
+func resultText(g *Game) string {
+	switch g.Result {
+	case "1-0":
+		return "White won, " + g.ResultReason
+	case "0-1":
+		return "Black won, " + g.ResultReason
+	case "1/2-1/2":
+		return "drawn, " + g.ResultReason
+	}
+	return "finished"
+}
+
+func sameMailbox(a, b string) bool {
+	na, nb := strings.ToLower(strings.TrimSpace(a)), strings.ToLower(strings.TrimSpace(b))
+	strip := func(s string) string {
+		at := strings.LastIndexByte(s, '@')
+		if at < 0 {
+			return s
+		}
+		local := s[:at]
+		if p := strings.IndexByte(local, '+'); p >= 0 {
+			local = local[:p]
+		}
+		return local + s[at:]
+	}
+	return strip(na) == strip(nb)
+}
+
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

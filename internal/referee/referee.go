@@ -1,0 +1,178 @@
+// Package referee is the referee's core: it turns one inbound mail and the
+// state of the game it names into a decision (apply, reject, ignore), the new
+// actions and die rolls, and the mails to send. It does no I/O: the caller
+// loads the game, and stores the outcome and queues the mails in one
+// transaction.
+package referee
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"referee/internal/dice"
+	"referee/internal/game"
+	"referee/internal/mail/reader"
+	"referee/internal/rules"
+)
+
+// Config is what the core needs to know about its deployment.
+type Config struct {
+	// Address is the referee's own address, e.g. referee@example.test;
+	// players reply to plus-addresses built from it.
+	Address string
+	// Name is the display name on outgoing mail.
+	Name string
+	// RequireAuth makes the core accept only mail whose
+	// Authentication-Results from TrustedAuthServ show DKIM or SPF passing.
+	RequireAuth     bool
+	TrustedAuthServ string
+	// MaxRepliesPerHour caps replies to one sender about mail that was not
+	// applied (errors, unknown games), so a loop or a flood cannot make the
+	// referee a spam cannon. 0 means 10.
+	MaxRepliesPerHour int
+	// Key signs die rolls.
+	Key dice.Key
+}
+
+// Status of a game.
+const (
+	StatusActive   = "active"
+	StatusFinished = "finished"
+	StatusAborted  = "aborted"
+)
+
+// Player is one side of a game.
+type Player struct {
+	Address string // lower case
+	Name    string
+	Secret  string
+}
+
+// Roll is one die roll of a game.
+type Roll struct {
+	N     int
+	Ply   int // the number of actions played before it
+	Value int
+	Sig   []byte
+}
+
+// Action is one stored action of a game.
+type Action struct {
+	Ply      int
+	Color    rules.Color
+	SAN      string
+	Coord    string
+	Position string // position string after it (and after the rolls it caused)
+	Message  string // relayed to the opponent
+}
+
+// DrawOffer is a standing draw offer.
+type DrawOffer struct {
+	By  rules.Color
+	Ply int // the number of actions played when it was made
+}
+
+// Game is the state of one game as the core sees it.
+type Game struct {
+	ID           int64
+	Variant      rules.Variant
+	Status       string
+	Players      [2]Player
+	Start        string // position string of the start
+	Actions      []Action
+	Rolls        []Roll
+	Seed         dice.Seed
+	Commitment   string
+	SeedRevealed bool
+	Result       string // "1-0", "0-1", "1/2-1/2" or ""
+	ResultReason string
+	AbortReason  string
+	DrawOffer    *DrawOffer
+	Created      time.Time
+}
+
+// Ply is the number of actions played.
+func (g *Game) Ply() int { return len(g.Actions) }
+
+// Replay re-validates the stored actions and rolls and returns the state.
+func (g *Game) Replay() (*game.Replay, error) {
+	start, err := g.Variant.ParsePosition(g.Start)
+	if err != nil {
+		return nil, fmt.Errorf("game #%d: stored start position: %w", g.ID, err)
+	}
+	moves := make([]string, len(g.Actions))
+	for i, a := range g.Actions {
+		moves[i] = a.Coord
+	}
+	vals := make([]int, len(g.Rolls))
+	for i, r := range g.Rolls {
+		vals[i] = r.Value
+	}
+	rep, err := game.Play(start, moves, vals, true)
+	if err != nil {
+		return nil, fmt.Errorf("game #%d: stored record does not replay: %w", g.ID, err)
+	}
+	return rep, nil
+}
+
+// PlayerOf returns the colour whose secret is secret.
+func (g *Game) PlayerOf(secret string) (rules.Color, bool) {
+	for c := range 2 {
+		if g.Players[c].Secret != "" && strings.EqualFold(g.Players[c].Secret, secret) {
+			return rules.Color(c), true
+		}
+	}
+	return 0, false
+}
+
+// Verdict is what became of an inbound mail.
+type Verdict string
+
+// The verdicts stored with every inbound message.
+const (
+	Applied  Verdict = "applied"  // it changed a game
+	Answered Verdict = "answered" // a command that changed nothing (board, moves, help)
+	Rejected Verdict = "rejected" // refused, with a reply saying why
+	Ignored  Verdict = "ignored"  // nothing done, no reply (automatic mail, flood)
+)
+
+// Outcome is the decision about one inbound mail or admin action.
+type Outcome struct {
+	Verdict Verdict
+	Detail  string // one line for the inbound record and the log
+	// Player is the authenticated player ("white", "black") or "".
+	Player string
+	// Auth says how the sender was (or was not) authenticated.
+	Auth string
+	// Game is the game's new state when it changed, else nil.
+	Game *Game
+	// NewActions and NewRolls are to be appended to the game's record.
+	NewActions []Action
+	NewRolls   []Roll
+	Mails      []Mail
+}
+
+// Mail is one outgoing message, complete and ready for SMTP.
+type Mail struct {
+	To        string
+	From      string
+	MessageID string
+	Raw       []byte
+}
+
+// Inbound is one inbound mail as the reader read it.
+type Inbound struct {
+	Mail *reader.Mail
+	// ReadErr is set when the mail could not be read at all; Mail may then
+	// hold only headers, or be nil.
+	ReadErr error
+	Digest  string
+}
+
+// Env is what the core may know beyond the game: the time, and how many
+// replies the sender got recently.
+type Env struct {
+	Now           time.Time
+	RecentReplies int
+}

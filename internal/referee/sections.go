@@ -1,0 +1,128 @@
+package referee
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"referee/internal/notation"
+	"referee/internal/render"
+	"referee/internal/rules"
+)
+
+func notationSAN(pos rules.Position, m rules.Move) string { return notation.SAN(pos, m) }
+
+func helpSection(g *Game, pos rules.Position, c rules.Color) []render.Section {
+	var b strings.Builder
+	b.WriteString("Reply to the referee's latest mail. The FIRST line of your reply is your action; ")
+	b.WriteString("anything on the lines after it is passed on to your opponent. Quoted text and ")
+	b.WriteString("signatures are ignored.\n\n")
+	b.WriteString("Moves: algebraic notation, e.g. \"Nf3\", \"Ng1-f3\", \"g1f3\", \"exd5\", \"e8=Q\", \"O-O\".")
+	if len(pos.Hand(rules.White))+len(pos.Hand(rules.Black)) > 0 || g.Variant.Name() == "chectoe" || g.Variant.Name() == "toetotoe" {
+		b.WriteString(" Drops and placements: \"N@b3\".")
+	}
+	b.WriteString("\n\nCommands: board (the board again), moves (your legal moves), draw (offer, accept or claim a draw), resign, help.")
+	if _, ok := pos.(rules.Roller); ok {
+		b.WriteString(" With the die: reroll (once a turn, to replace the first roll), roll (the apocalypse roll after a double six), pass.")
+	}
+	return []render.Section{
+		{Title: "How to play by mail", Body: b.String()},
+		{Title: "The rules in short", Body: render.Summary(g.Variant)},
+	}
+}
+
+func movesSection(pos rules.Position, c rules.Color) []render.Section {
+	if pos.Turn() != c {
+		return []render.Section{{Title: "Legal moves", Body: fmt.Sprintf("It is %s's turn, not yours: you have no moves to make now.", pos.Turn())}}
+	}
+	legal := pos.Legal()
+	if len(legal) == 0 {
+		return []render.Section{{Title: "Legal moves", Body: "None."}}
+	}
+	list := make([]string, len(legal))
+	for i, m := range legal {
+		list[i] = notation.SAN(pos, m)
+	}
+	sort.Strings(list)
+	return []render.Section{{Title: fmt.Sprintf("Legal moves (%d)", len(list)), Body: strings.Join(list, "  ")}}
+}
+
+func (r *Referee) rollSection(g *Game, rolls []Roll) render.Section {
+	var b strings.Builder
+	for _, x := range rolls {
+		fmt.Fprintf(&b, "Roll %d: %d   signature %x\n", x.N, x.Value, x.Sig)
+	}
+	fmt.Fprintf(&b, "Each roll is signed with the referee's Ed25519 key %s over the text \"referee-roll:%d:<n>:<value>\". ",
+		r.cfg.Key.PublicHex(), g.ID)
+	fmt.Fprintf(&b, "The die seed's SHA-256 commitment is %s; the seed is revealed when the game ends, so that every roll can be checked.", g.Commitment)
+	return render.Section{Title: "The die", Body: b.String()}
+}
+
+func (r *Referee) revealSection(g *Game) render.Section {
+	return render.Section{Title: "The die seed, revealed", Body: fmt.Sprintf(
+		"Seed: %s\nCommitment (SHA-256 of the seed): %s\nReferee key: %s\n"+
+			"Roll n is recomputed as HMAC-SHA256(seed, \"%d:<n>:<c>\") for c = 0, 1, ...: the first byte b "+
+			"below 252 gives b mod 6 + 1. `referee verify` does this for you.",
+		g.Seed.Hex(), g.Commitment, r.cfg.Key.PublicHex(), g.ID)}
+}
+
+// Start begins a new game: it rolls the die where the first turn needs a
+// roll, and returns the game with those rolls and the opening mails. Each
+// player learns the game, the rules in short, their colour, and (with a die)
+// the commitment and the referee's key.
+func (r *Referee) Start(g *Game, now time.Time) (*Game, []Roll, []Mail, error) {
+	rep, err := g.Replay()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ng := g.clone()
+	pos, rolls := r.rollAsNeeded(ng, rep.Final)
+	ng.Rolls = append(ng.Rolls, rolls...)
+	g = ng
+	var out []Mail
+	for _, c := range []rules.Color{rules.White, rules.Black} {
+		opp := g.Players[c.Other()]
+		body := render.Mail{
+			Headline: fmt.Sprintf("A new game of %s: you play %s against %s.", g.Variant.Title(), c, opp.Address),
+			Sections: []render.Section{{Title: "The rules in short", Body: render.Summary(g.Variant)}},
+		}
+		if g.Commitment != "" {
+			body.Sections = append(body.Sections, render.Section{Title: "The die", Body: fmt.Sprintf(
+				"The referee rolls the die for you. Its secret seed is fixed now; its SHA-256 commitment is\n%s\n"+
+					"Every roll is signed with the referee's Ed25519 key\n%s\n"+
+					"The seed is revealed when the game ends, so that anyone can recompute every roll.",
+				g.Commitment, r.cfg.Key.PublicHex())})
+		}
+		if len(rolls) > 0 {
+			body.Sections = append(body.Sections, r.rollSection(g, rolls))
+		}
+		out = append(out, r.boardMail(g, pos, c, body, "", nil, "opening", "", now))
+	}
+	return ng, rolls, out, nil
+}
+
+// Abort ends g without a result and tells both players why.
+func (r *Referee) Abort(g *Game, reason string, now time.Time) (*Game, []Mail, error) {
+	if g.Status != StatusActive {
+		return nil, nil, fmt.Errorf("game #%d is %s already: nothing to abort", g.ID, g.Status)
+	}
+	rep, err := g.Replay()
+	if err != nil {
+		return nil, nil, err
+	}
+	ng := g.clone()
+	ng.Status = StatusAborted
+	ng.AbortReason = reason
+	ng.DrawOffer = nil
+	ng.SeedRevealed = true
+	var out []Mail
+	for _, c := range []rules.Color{rules.White, rules.Black} {
+		body := render.Mail{Headline: "The organiser aborted this game: " + reason + ". It ends without a result."}
+		if ng.Commitment != "" {
+			body.Sections = append(body.Sections, r.revealSection(ng))
+		}
+		out = append(out, r.boardMail(ng, rep.Final, c, body, "", nil, "abort", reason, now))
+	}
+	return ng, out, nil
+}
