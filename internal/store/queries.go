@@ -1,0 +1,383 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+const gameColumns = `id, variant, status, start_position, position, ply, COALESCE(result, ''), result_reason,
+	abort_reason, die_seed, die_commitment, seed_revealed, COALESCE(time_control, ''), draw_offer_by,
+	COALESCE(draw_offer_ply, 0), created, updated`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanGame(row scanner) (*Game, error) {
+	var g Game
+	var created, updated int64
+	var offer sql.NullInt64
+	err := row.Scan(&g.ID, &g.Variant, &g.Status, &g.StartPosition, &g.Position, &g.Ply, &g.Result, &g.ResultReason,
+		&g.AbortReason, &g.DieSeed, &g.DieCommitment, &g.SeedRevealed, &g.TimeControl, &offer, &g.DrawOfferPly, &created, &updated)
+	if err != nil {
+		return nil, err
+	}
+	if offer.Valid {
+		c := int(offer.Int64)
+		g.DrawOfferBy = &c
+	}
+	g.Created, g.Updated = fromMS(created), fromMS(updated)
+	return &g, nil
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// CreateGame inserts g with its players and returns the new id.
+func (t *Tx) CreateGame(g *Game) (int64, error) {
+	now := time.Now()
+	if g.Created.IsZero() {
+		g.Created = now
+	}
+	g.Updated = g.Created
+	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO games (variant, status, start_position, position, ply, result,
+		result_reason, abort_reason, die_seed, die_commitment, seed_revealed, time_control, draw_offer_by, draw_offer_ply,
+		created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.Variant, g.Status, g.StartPosition, g.Position, g.Ply, nullable(g.Result), g.ResultReason, g.AbortReason,
+		g.DieSeed, g.DieCommitment, g.SeedRevealed, nullable(g.TimeControl), g.DrawOfferBy, g.DrawOfferPly,
+		ms(g.Created), ms(g.Updated))
+	if err != nil {
+		return 0, fmt.Errorf("inserting the game: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, fmt.Errorf("inserting the game: %w", err)
+	}
+	for c, p := range g.Players {
+		if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO players (game_id, color, address, name, secret) VALUES (?, ?, ?, ?, ?)`,
+			id, c, p.Address, p.Name, p.Secret); err != nil {
+			return 0, fmt.Errorf("inserting the players of game #%d: %w", id, err)
+		}
+	}
+	g.ID = id
+	return id, nil
+}
+
+// Game loads one game with its players.
+func (t *Tx) Game(id int64) (*Game, error) {
+	g, err := scanGame(t.tx.QueryRowContext(t.ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("game #%d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("loading game #%d: %w", id, err)
+	}
+	if err := t.players(g); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+func (t *Tx) players(g *Game) error {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT color, address, name, secret FROM players WHERE game_id = ? ORDER BY color`, g.ID)
+	if err != nil {
+		return fmt.Errorf("loading the players of game #%d: %w", g.ID, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p Player
+		if err := rows.Scan(&p.Color, &p.Address, &p.Name, &p.Secret); err != nil {
+			return fmt.Errorf("loading the players of game #%d: %w", g.ID, err)
+		}
+		if p.Color == 0 || p.Color == 1 {
+			g.Players[p.Color] = p
+		}
+	}
+	return rows.Err()
+}
+
+// Games lists games with status ("" for all), newest first.
+func (t *Tx) Games(status string) ([]Game, error) {
+	q := `SELECT ` + gameColumns + ` FROM games`
+	var args []any
+	if status != "" {
+		q += ` WHERE status = ?`
+		args = append(args, status)
+	}
+	rows, err := t.tx.QueryContext(t.ctx, q+` ORDER BY id DESC`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("listing games: %w", err)
+	}
+	var out []Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("listing games: %w", err)
+		}
+		out = append(out, *g)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if err := t.players(&out[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// UpdateGame writes g's mutable fields (not its players).
+func (t *Tx) UpdateGame(g *Game) error {
+	g.Updated = time.Now()
+	res, err := t.tx.ExecContext(t.ctx, `UPDATE games SET status = ?, position = ?, ply = ?, result = ?, result_reason = ?,
+		abort_reason = ?, seed_revealed = ?, time_control = ?, draw_offer_by = ?, draw_offer_ply = ?, updated = ?
+		WHERE id = ?`,
+		g.Status, g.Position, g.Ply, nullable(g.Result), g.ResultReason, g.AbortReason, g.SeedRevealed,
+		nullable(g.TimeControl), g.DrawOfferBy, g.DrawOfferPly, ms(g.Updated), g.ID)
+	if err != nil {
+		return fmt.Errorf("updating game #%d: %w", g.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("updating game #%d: %w", g.ID, ErrNotFound)
+	}
+	return nil
+}
+
+// AppendAction records one action.
+func (t *Tx) AppendAction(a Action) error {
+	if a.Kind == "" {
+		a.Kind = "move"
+	}
+	if a.Created.IsZero() {
+		a.Created = time.Now()
+	}
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO actions (game_id, ply, color, kind, notation, coord, position, message,
+		inbound_id, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		a.GameID, a.Ply, a.Color, a.Kind, a.Notation, a.Coord, a.Position, a.Message, a.InboundID, ms(a.Created))
+	if err != nil {
+		return fmt.Errorf("recording action %d of game #%d: %w", a.Ply, a.GameID, err)
+	}
+	return nil
+}
+
+// Actions lists a game's actions by ply.
+func (t *Tx) Actions(gameID int64) ([]Action, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT game_id, ply, color, kind, notation, coord, position, message, inbound_id,
+		created FROM actions WHERE game_id = ? ORDER BY ply`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("loading the actions of game #%d: %w", gameID, err)
+	}
+	defer rows.Close()
+	var out []Action
+	for rows.Next() {
+		var a Action
+		var created int64
+		var in sql.NullInt64
+		if err := rows.Scan(&a.GameID, &a.Ply, &a.Color, &a.Kind, &a.Notation, &a.Coord, &a.Position, &a.Message, &in, &created); err != nil {
+			return nil, fmt.Errorf("loading the actions of game #%d: %w", gameID, err)
+		}
+		if in.Valid {
+			a.InboundID = &in.Int64
+		}
+		a.Created = fromMS(created)
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// AppendRoll records one die roll.
+func (t *Tx) AppendRoll(r Roll) error {
+	if r.Created.IsZero() {
+		r.Created = time.Now()
+	}
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO rolls (game_id, n, ply, value, signature, created) VALUES (?, ?, ?, ?, ?, ?)`,
+		r.GameID, r.N, r.Ply, r.Value, r.Signature, ms(r.Created))
+	if err != nil {
+		return fmt.Errorf("recording roll %d of game #%d: %w", r.N, r.GameID, err)
+	}
+	return nil
+}
+
+// Rolls lists a game's rolls by n.
+func (t *Tx) Rolls(gameID int64) ([]Roll, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT game_id, n, ply, value, signature, created FROM rolls WHERE game_id = ? ORDER BY n`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("loading the rolls of game #%d: %w", gameID, err)
+	}
+	defer rows.Close()
+	var out []Roll
+	for rows.Next() {
+		var r Roll
+		var created int64
+		if err := rows.Scan(&r.GameID, &r.N, &r.Ply, &r.Value, &r.Signature, &created); err != nil {
+			return nil, fmt.Errorf("loading the rolls of game #%d: %w", gameID, err)
+		}
+		r.Created = fromMS(created)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// RecordInbound records a received message before it is acted on. When the
+// message is already known — the same non-empty Message-ID, or the same
+// mailbox UIDVALIDITY and UID — nothing is inserted and dup is true.
+func (t *Tx) RecordInbound(m Inbound) (id int64, dup bool, err error) {
+	if m.MessageID != "" {
+		err := t.tx.QueryRowContext(t.ctx, `SELECT id FROM inbound WHERE message_id = ?`, m.MessageID).Scan(&id)
+		if err == nil {
+			return id, true, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return 0, false, fmt.Errorf("looking up message %s: %w", m.MessageID, err)
+		}
+	}
+	if m.UIDValidity != 0 && m.UID != 0 {
+		err := t.tx.QueryRowContext(t.ctx, `SELECT id FROM inbound WHERE uidvalidity = ? AND uid = ?`, m.UIDValidity, m.UID).Scan(&id)
+		if err == nil {
+			return id, true, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return 0, false, fmt.Errorf("looking up UID %d/%d: %w", m.UIDValidity, m.UID, err)
+		}
+	}
+	if m.Received.IsZero() {
+		m.Received = time.Now()
+	}
+	if m.Outcome == "" {
+		m.Outcome = "pending"
+	}
+	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO inbound (message_id, uidvalidity, uid, digest, from_addr, subject,
+		received, outcome, detail, game_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		m.MessageID, m.UIDValidity, m.UID, m.Digest, m.From, m.Subject, ms(m.Received), m.Outcome, m.Detail, m.GameID)
+	if err != nil {
+		return 0, false, fmt.Errorf("recording inbound message: %w", err)
+	}
+	id, err = res.LastInsertId()
+	return id, false, err
+}
+
+// SetInboundOutcome records what became of a message.
+func (t *Tx) SetInboundOutcome(id int64, outcome, detail string, gameID *int64) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE inbound SET outcome = ?, detail = ?, game_id = ? WHERE id = ?`, outcome, detail, gameID, id)
+	if err != nil {
+		return fmt.Errorf("recording the outcome of inbound message %d: %w", id, err)
+	}
+	return nil
+}
+
+// Inbound loads one inbound record by id.
+func (t *Tx) Inbound(id int64) (*Inbound, error) {
+	var m Inbound
+	var received int64
+	var gid sql.NullInt64
+	err := t.tx.QueryRowContext(t.ctx, `SELECT id, message_id, uidvalidity, uid, digest, from_addr, subject, received, outcome,
+		detail, game_id FROM inbound WHERE id = ?`, id).Scan(&m.ID, &m.MessageID, &m.UIDValidity, &m.UID, &m.Digest, &m.From,
+		&m.Subject, &received, &m.Outcome, &m.Detail, &gid)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("inbound message %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("loading inbound message %d: %w", id, err)
+	}
+	m.Received = fromMS(received)
+	if gid.Valid {
+		m.GameID = &gid.Int64
+	}
+	return &m, nil
+}
+
+// Enqueue adds a message to the outbox, due at once.
+func (t *Tx) Enqueue(o Outgoing) (int64, error) {
+	if o.Created.IsZero() {
+		o.Created = time.Now()
+	}
+	if o.NextAttempt.IsZero() {
+		o.NextAttempt = o.Created
+	}
+	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO outbox (game_id, to_addr, from_addr, message_id, raw, created, next_attempt)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, o.GameID, o.To, o.From, o.MessageID, o.Raw, ms(o.Created), ms(o.NextAttempt))
+	if err != nil {
+		return 0, fmt.Errorf("queueing mail to %s: %w", o.To, err)
+	}
+	return res.LastInsertId()
+}
+
+// RecentRepliesTo counts the messages queued to addr since the given time.
+func (t *Tx) RecentRepliesTo(addr string, since time.Time) (int, error) {
+	var n int
+	err := t.tx.QueryRowContext(t.ctx, `SELECT COUNT(*) FROM outbox WHERE to_addr = ? AND created >= ?`, addr, ms(since)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("counting replies to %s: %w", addr, err)
+	}
+	return n, nil
+}
+
+// Audit appends a line to the audit log.
+func (t *Tx) Audit(gameID *int64, event, detail string) error {
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO audit (time, game_id, event, detail) VALUES (?, ?, ?, ?)`,
+		ms(time.Now()), gameID, event, detail)
+	if err != nil {
+		return fmt.Errorf("writing the audit log: %w", err)
+	}
+	return nil
+}
+
+// AuditLog lists the audit entries of a game (nil: all), oldest first.
+func (t *Tx) AuditLog(gameID *int64) ([]AuditEntry, error) {
+	q := `SELECT id, time, game_id, event, detail FROM audit`
+	var args []any
+	if gameID != nil {
+		q += ` WHERE game_id = ?`
+		args = append(args, *gameID)
+	}
+	rows, err := t.tx.QueryContext(t.ctx, q+` ORDER BY id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("reading the audit log: %w", err)
+	}
+	defer rows.Close()
+	var out []AuditEntry
+	for rows.Next() {
+		var e AuditEntry
+		var tm int64
+		var gid sql.NullInt64
+		if err := rows.Scan(&e.ID, &tm, &gid, &e.Event, &e.Detail); err != nil {
+			return nil, fmt.Errorf("reading the audit log: %w", err)
+		}
+		e.Time = fromMS(tm)
+		if gid.Valid {
+			e.GameID = &gid.Int64
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// Setting reads a setting.
+func (t *Tx) Setting(key string) ([]byte, error) {
+	var v []byte
+	err := t.tx.QueryRowContext(t.ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("setting %s: %w", key, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading setting %s: %w", key, err)
+	}
+	return v, nil
+}
+
+// SetSetting writes a setting.
+func (t *Tx) SetSetting(key string, value []byte) error {
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO settings (key, value) VALUES (?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+	if err != nil {
+		return fmt.Errorf("writing setting %s: %w", key, err)
+	}
+	return nil
+}

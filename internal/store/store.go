@@ -1,0 +1,230 @@
+// Package store keeps the referee's state in SQLite: games, players, actions,
+// die rolls, inbound messages, the outbox, settings and an audit log. Every
+// change goes through Update, which runs in one transaction, so that a game's
+// change and the mails it causes are written together or not at all.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
+
+	"referee"
+)
+
+// ErrNotFound is wrapped by lookups that find nothing.
+var ErrNotFound = errors.New("not found")
+
+// migrations[i] brings a database from user_version i to i+1.
+func migrations() []string {
+	return []string{referee.Schema}
+}
+
+// Store is an open database.
+type Store struct {
+	db *sql.DB
+}
+
+// Open opens (creating if needed) the database at path and brings its schema
+// up to date.
+func Open(ctx context.Context, path string) (*Store, error) {
+	q := url.Values{}
+	q.Set("_journal_mode", "WAL")
+	q.Set("_busy_timeout", "5000")
+	q.Set("_foreign_keys", "on")
+	q.Set("_synchronous", "NORMAL")
+	q.Set("_txlock", "immediate") // writers take the lock at BEGIN: no deadlock on upgrade
+	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	s := &Store{db: db}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	var version int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("reading the schema version: %w", err)
+	}
+	ms := migrations()
+	if version > len(ms) {
+		return fmt.Errorf("the database has schema version %d, but this referee knows only up to %d: use a newer referee binary", version, len(ms))
+	}
+	for v := version; v < len(ms); v++ {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("migrating to schema version %d: %w", v+1, err)
+		}
+		// Another process may have migrated meanwhile.
+		var now int
+		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&now); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("reading the schema version: %w", err)
+		}
+		if now > v {
+			tx.Rollback()
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, ms[v]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migrating to schema version %d: %w", v+1, err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("setting schema version %d: %w", v+1, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migrating to schema version %d: %w", v+1, err)
+		}
+	}
+	return nil
+}
+
+// Version returns the schema version of the database.
+func (s *Store) Version(ctx context.Context) (int, error) {
+	var v int
+	err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	return v, err
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Tx is one transaction; every change is a method of Tx.
+type Tx struct {
+	ctx context.Context
+	tx  *sql.Tx
+}
+
+// Update runs fn in one transaction and commits it only when fn returns nil.
+func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
+	sqlTx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("beginning a transaction: %w", err)
+	}
+	if err := fn(&Tx{ctx: ctx, tx: sqlTx}); err != nil {
+		sqlTx.Rollback()
+		return err
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return fmt.Errorf("committing: %w", err)
+	}
+	return nil
+}
+
+// view runs fn in a read transaction.
+func (s *Store) view(ctx context.Context, fn func(tx *Tx) error) error {
+	sqlTx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("beginning a read: %w", err)
+	}
+	defer sqlTx.Rollback()
+	return fn(&Tx{ctx: ctx, tx: sqlTx})
+}
+
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+// Player is one side of a game.
+type Player struct {
+	Color   int // 0 White, 1 Black
+	Address string
+	Name    string
+	Secret  string
+}
+
+// Game is one game's row with its two players.
+type Game struct {
+	ID            int64
+	Variant       string
+	Status        string // active, finished, aborted
+	StartPosition string
+	Position      string
+	Ply           int
+	Result        string // "1-0", "0-1", "1/2-1/2" or ""
+	ResultReason  string
+	AbortReason   string
+	DieSeed       []byte
+	DieCommitment string
+	SeedRevealed  bool
+	TimeControl   string
+	DrawOfferBy   *int // colour that offered a draw, or nil
+	DrawOfferPly  int
+	Created       time.Time
+	Updated       time.Time
+	Players       [2]Player
+}
+
+// Action is one applied action.
+type Action struct {
+	GameID    int64
+	Ply       int
+	Color     int
+	Kind      string
+	Notation  string
+	Coord     string
+	Position  string
+	Message   string
+	InboundID *int64
+	Created   time.Time
+}
+
+// Roll is one die roll.
+type Roll struct {
+	GameID    int64
+	N         int
+	Ply       int
+	Value     int
+	Signature []byte
+	Created   time.Time
+}
+
+// Inbound is one received message.
+type Inbound struct {
+	ID          int64
+	MessageID   string
+	UIDValidity uint32
+	UID         uint32
+	Digest      string
+	From        string
+	Subject     string
+	Received    time.Time
+	Outcome     string
+	Detail      string
+	GameID      *int64
+}
+
+// Outgoing is one message of the outbox.
+type Outgoing struct {
+	ID          int64
+	GameID      *int64
+	To          string
+	From        string
+	MessageID   string
+	Raw         []byte
+	Created     time.Time
+	Attempts    int
+	NextAttempt time.Time
+	LastError   string
+	Sent        *time.Time
+}
+
+// AuditEntry is one line of the audit log.
+type AuditEntry struct {
+	ID     int64
+	Time   time.Time
+	GameID *int64
+	Event  string
+	Detail string
+}
