@@ -1,0 +1,116 @@
+package rules
+
+// Direction sets of the ordinary square board.
+var (
+	orthogonal = []Vec{{0, 1}, {1, 0}, {0, -1}, {-1, 0}}
+	diagonal   = []Vec{{1, 1}, {1, -1}, {-1, -1}, {-1, 1}}
+	knightVecs = Symmetric(1, 2)
+)
+
+// The chess pieces (FIDE), shared by the variants of RULES.md §3 and §4.
+var (
+	chessKing   = &PieceType{Letter: 'K', Name: "king", Royal: true, Moves: []Prim{Steps(Both, Join(orthogonal, diagonal)...)}}
+	chessQueen  = &PieceType{Letter: 'Q', Name: "queen", Moves: []Prim{Rides(0, Join(orthogonal, diagonal)...)}}
+	chessRook   = &PieceType{Letter: 'R', Name: "rook", Moves: []Prim{Rides(0, orthogonal...)}}
+	chessBishop = &PieceType{Letter: 'B', Name: "bishop", Moves: []Prim{Rides(0, diagonal...)}}
+	chessKnight = &PieceType{Letter: 'N', Name: "knight", Moves: []Prim{Leaps(knightVecs...)}}
+	chessPawn   = &PieceType{Letter: 'P', Name: "pawn", Moves: []Prim{
+		ForwardSteps(MoveOnly, Vec{0, 1}),
+		ForwardSteps(CaptureOnly, Vec{-1, 1}, Vec{1, 1}),
+	}}
+)
+
+func pieceTable(pts ...*PieceType) (table [128]*PieceType, letters []byte) {
+	for _, pt := range pts {
+		table[pt.Letter] = pt
+		letters = append(letters, pt.Letter)
+	}
+	return table, letters
+}
+
+// standardCastles are O-O and O-O-O of the FIDE laws, on an 8-file board
+// whose back ranks are white and black (0-based).
+func standardCastles(b *Board, white, black int) []castleRule {
+	var out []castleRule
+	for _, side := range []struct {
+		c    Color
+		rank int
+		k, q byte
+	}{{White, white, 'K', 'Q'}, {Black, black, 'k', 'q'}} {
+		sq := func(f int) Square { return b.Sq(f, side.rank) }
+		out = append(out,
+			castleRule{color: side.c, letter: side.k, kingFrom: sq(4), kingTo: sq(6), rookFrom: sq(7), rookTo: sq(5),
+				empty: []Square{sq(5), sq(6)}, safe: []Square{sq(4), sq(5), sq(6)}},
+			castleRule{color: side.c, letter: side.q, kingFrom: sq(4), kingTo: sq(2), rookFrom: sq(0), rookTo: sq(3),
+				empty: []Square{sq(1), sq(2), sq(3)}, safe: []Square{sq(4), sq(3), sq(2)}})
+	}
+	return out
+}
+
+func queenPromotion(b *Board, whiteRank, blackRank int) func(p Piece, from, to Square) ([]byte, bool) {
+	return func(p Piece, from, to Square) ([]byte, bool) {
+		if p.Letter() != 'P' {
+			return nil, false
+		}
+		r := b.Rank(to)
+		if (p.Color() == White && r == whiteRank) || (p.Color() == Black && r == blackRank) {
+			return []byte{'Q', 'R', 'B', 'N'}, false
+		}
+		return nil, false
+	}
+}
+
+// Chess is orthodox chess (RULES.md §3).
+func Chess() Variant {
+	b := Rect("8x8", 8, 8)
+	r := &stdRules{
+		name: "chess", title: "Chess", summary: "orthodox chess, FIDE laws: castling, en passant, promotion, 50/75-move and repetition draws",
+		board: b, start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+		pawn: 'P', enPassant: true, claimPlies: 100, autoPlies: 150, resetOnPawn: true, repetition: true,
+	}
+	r.pieces, r.letters = pieceTable(chessKing, chessQueen, chessRook, chessBishop, chessKnight, chessPawn)
+	r.doubleStep = func(p Piece, from Square) bool {
+		return (p.Color() == White && b.Rank(from) == 1) || (p.Color() == Black && b.Rank(from) == 6)
+	}
+	r.promotion = queenPromotion(b, 7, 0)
+	r.castles = standardCastles(b, 0, 7)
+	r.insufficient = chessInsufficient
+	return r
+}
+
+// chessInsufficient is exactly RULES.md §3's four cases: K v K, K+B v K,
+// K+N v K, K+B v K+B with bishops on squares of one colour.
+func chessInsufficient(p *stdPos) bool {
+	w, bl := p.material()
+	minor := func(m map[byte]int) (byte, bool) { // the side's one extra piece, if any
+		if len(m) == 1 {
+			return 0, true
+		}
+		if len(m) == 2 {
+			for k, n := range m {
+				if k != 'K' && n == 1 && (k == 'B' || k == 'N') {
+					return k, true
+				}
+			}
+		}
+		return 0, false
+	}
+	wm, ok1 := minor(w)
+	bm, ok2 := minor(bl)
+	if !ok1 || !ok2 {
+		return false
+	}
+	switch {
+	case wm == 0 || bm == 0:
+		return true // K v K, K+B v K, K+N v K
+	case wm == 'B' && bm == 'B':
+		var colours []int
+		for _, s := range p.r.board.squares {
+			if p.sq[s].Letter() == 'B' {
+				colours = append(colours, (p.r.board.File(s)+p.r.board.Rank(s))%2)
+			}
+		}
+		return len(colours) == 2 && colours[0] == colours[1]
+	}
+	return false
+}

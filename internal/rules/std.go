@@ -1,0 +1,649 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// castleRule is one castling move: the king goes kingFrom -> kingTo and the
+// partner rookFrom -> rookTo (or, with swap, the two trade places).
+type castleRule struct {
+	color    Color
+	letter   byte // in the position string: K Q k q
+	kingFrom Square
+	kingTo   Square
+	rookFrom Square
+	rookTo   Square
+	empty    []Square // must be empty (the king and partner excepted)
+	safe     []Square // the king may not be attacked on any of these
+	swap     bool
+}
+
+// stdRules is the data of a chess-like variant: a board, a piece table, a
+// setup, and its special rules as settings. Orthodox chess, the three
+// wrapped boards and Cuarenta are values of it.
+type stdRules struct {
+	name, title, summary string
+	board                *Board
+	pieces               [128]*PieceType
+	letters              []byte // piece letters in table order
+	start                string
+	// explicitDir: every pawn carries its direction (Down), written P'
+	// when it moves down (RULES.md §4); otherwise Black moves down.
+	explicitDir bool
+	pawn        byte
+	// doubleStep reports whether the pawn p on from may step two squares.
+	doubleStep func(p Piece, from Square) bool
+	enPassant  bool
+	// promotion returns the letters the piece p may become by moving
+	// from -> to, and whether staying unpromoted is also a choice.
+	promotion func(p Piece, from, to Square) (choices []byte, optional bool)
+	// captureOK forbids some captures (Cuarenta: a pawn never takes a pawn).
+	captureOK func(mover, victim Piece) bool
+	castles   []castleRule
+	// Draw rules, in plies: claimPlies (0 = no claim) and autoPlies for the
+	// halfmove clock; resetOnPawn: pawn moves reset the clock.
+	claimPlies, autoPlies int
+	resetOnPawn           bool
+	repetition            bool // threefold claim, fivefold automatic
+	insufficient          func(p *stdPos) bool
+	rulesNote             string
+}
+
+func (r *stdRules) Name() string    { return r.name }
+func (r *stdRules) Title() string   { return r.title }
+func (r *stdRules) Summary() string { return r.summary }
+func (r *stdRules) Board() *Board   { return r.board }
+func (r *stdRules) HasCheck() bool  { return true }
+
+func (r *stdRules) Start() Position {
+	p, err := r.ParsePosition(r.start)
+	if err != nil {
+		panic(fmt.Sprintf("%s: the built-in start position does not parse: %v", r.name, err))
+	}
+	return p
+}
+
+func (r *stdRules) piece(p Piece) *PieceType { return r.pieces[p.Letter()&127] }
+
+// down reports whether p moves toward lower ranks.
+func (r *stdRules) down(p Piece) bool {
+	if r.explicitDir && p.Letter() == r.pawn {
+		return p.Down()
+	}
+	return p.Color() == Black
+}
+
+// stdPos is a position of a stdRules variant.
+type stdPos struct {
+	r        *stdRules
+	sq       []Piece
+	turn     Color
+	castle   uint16 // bit i: castles[i] still allowed
+	ep       Square // the square a pawn just passed over, or NoSquare
+	epVictim Square // where that pawn stands
+	half     int
+	full     int
+	prev     *stdPos
+	legal    []Move // computed on demand
+	haveLgl  bool
+}
+
+func (p *stdPos) Variant() Variant   { return p.r }
+func (p *stdPos) Turn() Color        { return p.turn }
+func (p *stdPos) MoveNumber() int    { return p.full }
+func (p *stdPos) Hand(Color) []byte  { return nil }
+func (p *stdPos) At(sq Square) Piece { return p.at(sq) }
+
+func (p *stdPos) at(sq Square) Piece {
+	if sq < 0 || int(sq) >= len(p.sq) {
+		return NoPiece
+	}
+	return p.sq[sq]
+}
+
+// attacked reports whether side by attacks target on board sq.
+func (r *stdRules) attacked(sq []Piece, target Square, by Color) bool {
+	o := occupancy{b: r.board, sq: sq}
+	saved := sq[target]
+	if saved == NoPiece {
+		sq[target] = MakePiece('K', by.Other()) // a stand-in to be captured
+	}
+	defer func() { sq[target] = saved }()
+	for _, from := range r.board.squares {
+		pc := sq[from]
+		if pc == NoPiece || pc.Color() != by || from == target {
+			continue
+		}
+		if o.attacks(from, pc, r.piece(pc), r.down(pc), target) {
+			return true
+		}
+	}
+	return false
+}
+
+// royalAttacked reports whether any royal piece of side c is attacked.
+func (r *stdRules) royalAttacked(sq []Piece, c Color) bool {
+	for _, s := range r.board.squares {
+		pc := sq[s]
+		if pc != NoPiece && pc.Color() == c && r.piece(pc).Royal {
+			if r.attacked(sq, s, c.Other()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pseudo appends every move of the side to act that obeys how pieces move,
+// before the check test.
+func (p *stdPos) pseudo(out []Move) []Move {
+	r := p.r
+	o := occupancy{b: r.board, sq: p.sq}
+	var seen []bool
+	for _, from := range r.board.squares {
+		pc := p.sq[from]
+		if pc == NoPiece || pc.Color() != p.turn {
+			continue
+		}
+		pt := r.piece(pc)
+		down := r.down(pc)
+		if seen == nil {
+			seen = make([]bool, len(p.sq))
+		} else {
+			clear(seen)
+		}
+		add := func(to Square) {
+			if seen[to] {
+				return // a second path to the same square is the same move
+			}
+			seen[to] = true
+			if v := p.sq[to]; v != NoPiece && r.captureOK != nil && !r.captureOK(pc, v) {
+				return
+			}
+			out = p.addWithPromotion(out, pc, from, to)
+		}
+		for i := range pt.Moves {
+			o.targets(from, pc, &pt.Moves[i], down, add)
+		}
+		if pc.Letter() != r.pawn {
+			continue
+		}
+		fwd := turn(Vec{0, 1}, down)
+		if r.doubleStep != nil && r.doubleStep(pc, from) {
+			if one, ok := r.board.Leap(from, fwd); ok && p.sq[one] == NoPiece {
+				if two, ok := r.board.Leap(one, fwd); ok && p.sq[two] == NoPiece && !seen[two] {
+					seen[two] = true
+					out = p.addWithPromotion(out, pc, from, two)
+				}
+			}
+		}
+		if r.enPassant && p.ep != NoSquare && !seen[p.ep] && p.sq[p.ep] == NoPiece {
+			for _, v := range []Vec{{-1, 1}, {1, 1}} {
+				if to, ok := r.board.Leap(from, turn(v, down)); ok && to == p.ep {
+					seen[to] = true
+					out = p.addWithPromotion(out, pc, from, to)
+					break
+				}
+			}
+		}
+	}
+	for i, c := range r.castles {
+		if p.castle&(1<<i) == 0 || c.color != p.turn {
+			continue
+		}
+		if p.castleOpen(c) {
+			out = append(out, Move{Kind: Castle, From: c.kingFrom, To: c.kingTo})
+		}
+	}
+	return out
+}
+
+func (p *stdPos) addWithPromotion(out []Move, pc Piece, from, to Square) []Move {
+	if p.r.promotion == nil {
+		return append(out, Move{Kind: Normal, From: from, To: to})
+	}
+	choices, optional := p.r.promotion(pc, from, to)
+	if len(choices) == 0 || optional {
+		out = append(out, Move{Kind: Normal, From: from, To: to})
+	}
+	for _, c := range choices {
+		out = append(out, Move{Kind: Normal, From: from, To: to, Promo: c})
+	}
+	return out
+}
+
+func (p *stdPos) castleOpen(c castleRule) bool {
+	k, rk := p.sq[c.kingFrom], p.sq[c.rookFrom]
+	if k == NoPiece || rk == NoPiece || k.Color() != c.color || rk.Color() != c.color {
+		return false
+	}
+	for _, s := range c.empty {
+		if s != c.kingFrom && s != c.rookFrom && p.sq[s] != NoPiece {
+			return false
+		}
+	}
+	for _, s := range c.safe {
+		if p.r.attacked(p.sq, s, c.color.Other()) {
+			return false
+		}
+	}
+	return true
+}
+
+// play applies m (assumed pseudo-legal) and returns the new position.
+func (p *stdPos) play(m Move) *stdPos {
+	r := p.r
+	n := &stdPos{r: r, sq: slices.Clone(p.sq), turn: p.turn.Other(), castle: p.castle,
+		ep: NoSquare, epVictim: NoSquare, half: p.half + 1, full: p.full, prev: p}
+	if p.turn == Black {
+		n.full++
+	}
+	switch m.Kind {
+	case Castle:
+		var c castleRule
+		for _, cr := range r.castles {
+			if cr.kingFrom == m.From && cr.kingTo == m.To && cr.color == p.turn {
+				c = cr
+			}
+		}
+		k, rk := n.sq[c.kingFrom], n.sq[c.rookFrom]
+		n.sq[c.kingFrom], n.sq[c.rookFrom] = NoPiece, NoPiece
+		n.sq[c.kingTo], n.sq[c.rookTo] = k, rk
+		for i, cr := range r.castles {
+			if cr.color == p.turn {
+				n.castle &^= 1 << i
+			}
+		}
+		return n
+	case Normal:
+	default:
+		panic(fmt.Sprintf("rules: %s cannot play a move of kind %d", r.name, m.Kind))
+	}
+	pc, victim := n.sq[m.From], n.sq[m.To]
+	isPawn := pc.Letter() == r.pawn
+	if isPawn && m.To == p.ep && victim == NoPiece && p.epVictim != NoSquare {
+		n.sq[p.epVictim] = NoPiece
+		victim = MakePiece(r.pawn, p.turn.Other())
+	}
+	n.sq[m.From] = NoPiece
+	if m.Promo != 0 {
+		n.sq[m.To] = MakePiece(m.Promo, p.turn)
+	} else {
+		n.sq[m.To] = pc
+	}
+	if victim != NoPiece || m.Promo != 0 || (isPawn && r.resetOnPawn) {
+		n.half = 0
+	}
+	if isPawn && r.doubleStep != nil {
+		fwd := turn(Vec{0, 1}, r.down(pc))
+		if one, ok := r.board.Leap(m.From, fwd); ok {
+			if two, ok := r.board.Leap(one, fwd); ok && two == m.To {
+				n.ep, n.epVictim = one, m.To
+			}
+		}
+	}
+	for i, c := range r.castles {
+		if m.From == c.kingFrom || m.From == c.rookFrom || m.To == c.kingFrom || m.To == c.rookFrom {
+			n.castle &^= 1 << i
+		}
+	}
+	return n
+}
+
+// Legal returns every legal move, computed once per position.
+func (p *stdPos) Legal() []Move {
+	if !p.haveLgl {
+		p.legal = p.legalMoves(nil)
+		p.haveLgl = true
+	}
+	return slices.Clone(p.legal)
+}
+
+func (p *stdPos) legalMoves(buf []Move) []Move {
+	ps := p.pseudo(buf[:0])
+	out := ps[:0]
+	for _, m := range ps {
+		n := p.play(m)
+		if !p.r.royalAttacked(n.sq, p.turn) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func (p *stdPos) Play(m Move) (Position, error) {
+	for _, l := range p.Legal() {
+		if l == m {
+			n := p.play(m)
+			return n, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: %s is not a legal move here", ErrIllegal, p.r.coord(m))
+}
+
+func (r *stdRules) coord(m Move) string {
+	s := r.board.SquareName(m.From) + r.board.SquareName(m.To)
+	if m.Promo != 0 {
+		s += strings.ToLower(string(m.Promo))
+	}
+	return s
+}
+
+func (p *stdPos) InCheck() bool { return p.r.royalAttacked(p.sq, p.turn) }
+
+func (p *stdPos) IsCapture(m Move) bool {
+	if m.Kind != Normal {
+		return false
+	}
+	if p.sq[m.To] != NoPiece {
+		return true
+	}
+	return p.sq[m.From].Letter() == p.r.pawn && m.To == p.ep && p.epVictim != NoSquare
+}
+
+// Result applies the automatic endings: mate, stalemate, the automatic move
+// rule (a mate on the last ply still counts), fivefold repetition and
+// insufficient material.
+func (p *stdPos) Result() Result {
+	if len(p.Legal()) == 0 {
+		if p.InCheck() {
+			return Result{Over: true, Winner: p.turn.Other(), Reason: "checkmate"}
+		}
+		return Result{Over: true, Draw: true, Reason: "stalemate"}
+	}
+	if p.r.autoPlies > 0 && p.half >= p.r.autoPlies {
+		return Result{Over: true, Draw: true, Reason: fmt.Sprintf("%d-move rule", p.r.autoPlies/2)}
+	}
+	if p.r.repetition && p.half >= 8 && p.repetitions() >= 5 {
+		return Result{Over: true, Draw: true, Reason: "fivefold repetition"}
+	}
+	if p.r.insufficient != nil && p.r.insufficient(p) {
+		return Result{Over: true, Draw: true, Reason: "insufficient material"}
+	}
+	return Result{}
+}
+
+func (p *stdPos) Claimable() string {
+	if p.Result().Over {
+		return ""
+	}
+	if p.r.repetition && p.half >= 4 && p.repetitions() >= 3 {
+		return "threefold repetition"
+	}
+	if p.r.claimPlies > 0 && p.half >= p.r.claimPlies {
+		return fmt.Sprintf("%d-move rule", p.r.claimPlies/2)
+	}
+	return ""
+}
+
+// key identifies a position for repetition: pieces, side, castling rights,
+// and the en passant square only when a capture there is legal (FIDE).
+func (p *stdPos) key() uint64 {
+	h := fnv.New64a()
+	var b [2]byte
+	for _, pc := range p.sq {
+		b[0], b[1] = byte(pc), byte(pc>>8)
+		h.Write(b[:])
+	}
+	ep := NoSquare
+	if p.ep != NoSquare {
+		for _, m := range p.Legal() {
+			if m.To == p.ep && p.sq[m.From].Letter() == p.r.pawn {
+				ep = p.ep
+			}
+		}
+	}
+	fmt.Fprintf(h, "|%d|%d|%d", p.turn, p.castle, ep)
+	return h.Sum64()
+}
+
+// repetitions counts the occurrences of this position since the last
+// irreversible move, this one included.
+func (p *stdPos) repetitions() int {
+	k := p.key()
+	n := 1
+	q := p.prev
+	for back := 1; q != nil && back <= p.half; back++ {
+		if back%2 == 0 && q.key() == k {
+			n++
+		}
+		q = q.prev
+	}
+	return n
+}
+
+// String writes the position string: board, side, castling, en passant,
+// halfmove clock, move number.
+func (p *stdPos) String() string {
+	var b strings.Builder
+	b.WriteString(p.r.boardString(p.sq))
+	b.WriteString(" ")
+	b.WriteString(map[Color]string{White: "w", Black: "b"}[p.turn])
+	b.WriteString(" ")
+	rights := ""
+	for i, c := range p.r.castles {
+		if p.castle&(1<<i) != 0 {
+			rights += string(c.letter)
+		}
+	}
+	if rights == "" {
+		rights = "-"
+	}
+	b.WriteString(rights)
+	b.WriteString(" ")
+	if p.ep != NoSquare {
+		b.WriteString(p.r.board.SquareName(p.ep))
+	} else {
+		b.WriteString("-")
+	}
+	fmt.Fprintf(&b, " %d %d", p.half, p.full)
+	return b.String()
+}
+
+// boardString writes field 1 (RULES.md §2): ranks high to low, existing
+// squares only, digits for runs of empty squares, ' after a downward pawn.
+func (r *stdRules) boardString(sq []Piece) string {
+	return writeBoard(r.board, sq, func(pc Piece) string {
+		s := string(pc.FENLetter())
+		if r.explicitDir && pc.Letter() == r.pawn && pc.Down() {
+			s += "'"
+		}
+		return s
+	})
+}
+
+func writeBoard(b *Board, sq []Piece, letter func(Piece) string) string {
+	var sb strings.Builder
+	for rank := b.h - 1; rank >= 0; rank-- {
+		empty := 0
+		for f := range b.w {
+			s := b.Sq(f, rank)
+			if !b.Exists(s) {
+				continue
+			}
+			if sq[s] == NoPiece {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				sb.WriteString(strconv.Itoa(empty))
+				empty = 0
+			}
+			sb.WriteString(letter(sq[s]))
+		}
+		if empty > 0 {
+			sb.WriteString(strconv.Itoa(empty))
+		}
+		if rank > 0 {
+			sb.WriteString("/")
+		}
+	}
+	return sb.String()
+}
+
+// parseBoard reads field 1 into a board array. letters says which piece
+// letters exist; downMark allows the ' of downward pawns.
+func parseBoard(b *Board, field string, known func(byte) bool, downMark bool) ([]Piece, error) {
+	sq := make([]Piece, b.Size())
+	ranks := strings.Split(field, "/")
+	if len(ranks) != b.h {
+		return nil, fmt.Errorf("the board field has %d ranks separated by '/', but this board has %d", len(ranks), b.h)
+	}
+	for i, row := range ranks {
+		rank := b.h - 1 - i
+		var cells []Square
+		for f := range b.w {
+			if s := b.Sq(f, rank); b.Exists(s) {
+				cells = append(cells, s)
+			}
+		}
+		k := 0
+		for j := 0; j < len(row); j++ {
+			c := row[j]
+			switch {
+			case c >= '1' && c <= '9':
+				n := int(c - '0')
+				for j+1 < len(row) && row[j+1] >= '0' && row[j+1] <= '9' {
+					j++
+					n = n*10 + int(row[j]-'0')
+				}
+				k += n
+			case c == '\'' && downMark:
+				if k == 0 || sq[cells[k-1]] == NoPiece {
+					return nil, fmt.Errorf("rank %d: a ' must follow a pawn", rank+1)
+				}
+				sq[cells[k-1]] = sq[cells[k-1]].WithDown(true)
+			default:
+				up := c &^ 0x20
+				if !known(up) {
+					return nil, fmt.Errorf("rank %d: %q is not a piece of this game", rank+1, c)
+				}
+				if k >= len(cells) {
+					return nil, fmt.Errorf("rank %d has more than its %d squares", rank+1, len(cells))
+				}
+				color := White
+				if c >= 'a' {
+					color = Black
+				}
+				sq[cells[k]] = MakePiece(up, color)
+				k++
+			}
+		}
+		if k != len(cells) {
+			return nil, fmt.Errorf("rank %d describes %d squares, but it has %d", rank+1, k, len(cells))
+		}
+	}
+	return sq, nil
+}
+
+// ParsePosition reads a position string.
+func (r *stdRules) ParsePosition(s string) (Position, error) {
+	f := strings.Fields(s)
+	if len(f) != 6 {
+		return nil, fmt.Errorf("a %s position string has 6 fields (board, side, castling, en passant, halfmove clock, move number); %q has %d", r.name, s, len(f))
+	}
+	sq, err := parseBoard(r.board, f[0], func(c byte) bool { return r.pieces[c&127] != nil }, r.explicitDir)
+	if err != nil {
+		return nil, err
+	}
+	if r.explicitDir {
+		// Black pawns written without ' still move up; mark the board's
+		// Down bits only from the string.
+	} else {
+		for i := range sq {
+			if sq[i] != NoPiece && sq[i].Color() == Black {
+				sq[i] = sq[i].WithDown(false)
+			}
+		}
+	}
+	p := &stdPos{r: r, sq: sq, ep: NoSquare, epVictim: NoSquare}
+	switch f[1] {
+	case "w":
+		p.turn = White
+	case "b":
+		p.turn = Black
+	default:
+		return nil, fmt.Errorf("the side to move is %q; write w or b", f[1])
+	}
+	if f[2] != "-" {
+		for _, c := range []byte(f[2]) {
+			found := false
+			for i, cr := range r.castles {
+				if cr.letter == c {
+					p.castle |= 1 << i
+					found = true
+				}
+			}
+			if !found {
+				return nil, fmt.Errorf("castling rights %q: %q is not a right of %s", f[2], c, r.name)
+			}
+		}
+	}
+	if f[3] != "-" {
+		ep, ok := r.board.ParseSquare(f[3])
+		if !ok {
+			return nil, fmt.Errorf("the en passant field: %s", r.board.describe(f[3]))
+		}
+		p.ep = ep
+		// The pawn that passed over ep stands one step further in its
+		// direction: find it among the opponent's pawns next to ep.
+		for _, v := range []Vec{{0, 1}, {0, -1}} {
+			if s, ok := r.board.Leap(ep, v); ok {
+				pc := p.sq[s]
+				if pc != NoPiece && pc.Letter() == r.pawn && pc.Color() != p.turn && turn(Vec{0, 1}, r.down(pc)) == v {
+					p.epVictim = s
+				}
+			}
+		}
+	}
+	if p.half, err = strconv.Atoi(f[4]); err != nil || p.half < 0 {
+		return nil, fmt.Errorf("the halfmove clock %q is not a number", f[4])
+	}
+	if p.full, err = strconv.Atoi(f[5]); err != nil || p.full < 1 {
+		return nil, fmt.Errorf("the move number %q is not a number from 1", f[5])
+	}
+	for c := range 2 {
+		royals := 0
+		for _, s := range r.board.squares {
+			if pc := p.sq[s]; pc != NoPiece && pc.Color() == Color(c) && r.piece(pc).Royal {
+				royals++
+			}
+		}
+		if royals != 1 {
+			return nil, fmt.Errorf("%s has %d kings; a %s position needs exactly one each", Color(c), royals, r.name)
+		}
+	}
+	if r.royalAttacked(p.sq, p.turn.Other()) {
+		return nil, errors.New("the side not to move is in check: such a position cannot arise")
+	}
+	return p, nil
+}
+
+// countPieces counts the pieces of each letter (upper case) of each side.
+func (p *stdPos) material() (white, black map[byte]int) {
+	white, black = map[byte]int{}, map[byte]int{}
+	for _, s := range p.r.board.squares {
+		pc := p.sq[s]
+		if pc == NoPiece {
+			continue
+		}
+		if pc.Color() == White {
+			white[pc.Letter()]++
+		} else {
+			black[pc.Letter()]++
+		}
+	}
+	return
+}
+
+// bareKings is the insufficient-material rule of the variants that know
+// only K v K.
+func bareKings(p *stdPos) bool {
+	w, b := p.material()
+	return len(w) == 1 && len(b) == 1 && w['K'] == 1 && b['K'] == 1
+}
