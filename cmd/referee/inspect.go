@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"referee/internal/app"
 )
 
 func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) int {

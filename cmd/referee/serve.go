@@ -22,13 +22,13 @@ import (
 
 // serveFlags are the settings of `referee serve`.
 type serveFlags struct {
-	db, address, config                                  string
-	imapAddr, imapUser, imapPass, imapPassFile, imapTLS  string
-	smtpAddr, smtpUser, smtpPass, smtpPassFile, smtpTLS  string
-	doneFolder, trustedAuthServ, logLevel, embeddedIMAP  string
-	embeddedSMTP                                         string
-	poll                                                 time.Duration
-	once, requireAuth                                    bool
+	db, address, config                                 string
+	imapAddr, imapUser, imapPass, imapPassFile, imapTLS string
+	smtpAddr, smtpUser, smtpPass, smtpPassFile, smtpTLS string
+	doneFolder, trustedAuthServ, logLevel, embeddedIMAP string
+	embeddedSMTP                                        string
+	poll                                                time.Duration
+	once, requireAuth                                   bool
 }
 
 func (s *serveFlags) register(fs *flag.FlagSet) {

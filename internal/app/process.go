@@ -8,6 +8,7 @@ import (
 
 	mailreader "referee/internal/mail/reader"
 	"referee/internal/referee"
+	"referee/internal/store"
 )
 
 // Processed is what became of one inbound message.

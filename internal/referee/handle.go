@@ -105,7 +105,7 @@ func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outco
 			"Reply with your move on the first line, or \"help\".")
 	}
 	if m.Token.Ply != g.Ply() {
-		return r.rejectAction(g, color, pos, m,
+		return r.rejectAction(g, color, pos, m, env.Now,
 			fmt.Sprintf("stale: sent against ply %d, game at ply %d", m.Token.Ply, g.Ply()),
 			fmt.Sprintf("Your action %q was not played: you replied to an older mail (it showed the game "+
 				"after %d actions; %d have been played since). The board below is the current one.",

@@ -148,7 +148,7 @@ type Move struct {
 type Result struct {
 	Over   bool
 	Draw   bool
-	Winner Color // meaningful when Over && !Draw
+	Winner Color  // meaningful when Over && !Draw
 	Reason string // e.g. "checkmate", "stalemate", "fivefold repetition", "king captured"
 }
 

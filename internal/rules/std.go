@@ -647,3 +647,59 @@ func bareKings(p *stdPos) bool {
 	w, b := p.material()
 	return len(w) == 1 && len(b) == 1 && w['K'] == 1 && b['K'] == 1
 }
+
+// PieceLetters lists the variant's piece letters.
+func (r *stdRules) PieceLetters() []byte { return r.letters }
+
+// PieceName names the piece with letter c ("knight"), or "".
+func (r *stdRules) PieceName(c byte) string {
+	if pt := r.pieces[c&127]; pt != nil {
+		return pt.Name
+	}
+	return ""
+}
+
+// WhyIllegal explains why the piece on from cannot go to to, or "" when no
+// specific reason is known.
+func (p *stdPos) WhyIllegal(from, to Square) string {
+	pc := p.at(from)
+	if pc == NoPiece || pc.Color() != p.turn {
+		return ""
+	}
+	if t := p.at(to); t != NoPiece && t.Color() == p.turn {
+		return "your own piece stands there"
+	}
+	for _, m := range p.pseudo(nil) {
+		if m.From == from && m.To == to {
+			if v := p.at(to); v != NoPiece && p.r.captureOK != nil && !p.r.captureOK(pc, v) {
+				return "that capture is not allowed"
+			}
+			if p.InCheck() {
+				return "you are in check, and this move does not get your king out of it"
+			}
+			return "it would leave your king in check"
+		}
+	}
+	if v := p.at(to); v != NoPiece && p.r.captureOK != nil && !p.r.captureOK(pc, v) {
+		return fmt.Sprintf("a %s may not capture a %s", p.r.PieceName(pc.Letter()), p.r.PieceName(v.Letter()))
+	}
+	// Would it get there on an empty board? Then something is in the way.
+	empty := make([]Piece, len(p.sq))
+	empty[from] = pc
+	o := occupancy{b: p.r.board, sq: empty}
+	reach := false
+	for i := range p.r.piece(pc).Moves {
+		o.targets(from, pc, &p.r.piece(pc).Moves[i], p.r.down(pc), func(s Square) {
+			if s == to {
+				reach = true
+			}
+		})
+	}
+	if reach {
+		if p.at(to) == NoPiece {
+			return "a piece stands in the way (or that move needs a capture)"
+		}
+		return "a piece stands in the way"
+	}
+	return fmt.Sprintf("a %s does not move that way", p.r.PieceName(pc.Letter()))
+}

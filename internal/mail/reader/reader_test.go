@@ -152,12 +152,12 @@ func TestParseToken(t *testing.T) {
 	}{
 		{"17.k3fux2ab7q.23", true, Token{17, "k3fux2ab7q", 23}},
 		{"17.K3FUX2AB7Q.0", true, Token{17, "k3fux2ab7q", 0}},
-		{"17.k3f9x2ab7.23", false, Token{}},   // 9-character secret
-		{"17.k3f9x2ab71.23", false, Token{}},  // '1' is not base32
-		{"0.k3fux2ab7q.1", false, Token{}},    // no game 0
-		{"17.k3fux2ab7q", false, Token{}},     // no ply
-		{"x17.k3fux2ab7q.1", false, Token{}},  // junk
-		{"17.k3fux2ab7q.-1", false, Token{}},  // negative ply
+		{"17.k3f9x2ab7.23", false, Token{}},  // 9-character secret
+		{"17.k3f9x2ab71.23", false, Token{}}, // '1' is not base32
+		{"0.k3fux2ab7q.1", false, Token{}},   // no game 0
+		{"17.k3fux2ab7q", false, Token{}},    // no ply
+		{"x17.k3fux2ab7q.1", false, Token{}}, // junk
+		{"17.k3fux2ab7q.-1", false, Token{}}, // negative ply
 	}
 	for _, tt := range tests {
 		got, ok := ParseToken(tt.in)

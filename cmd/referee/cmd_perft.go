@@ -1,0 +1,141 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"referee/internal/game"
+	"referee/internal/notation"
+	"referee/internal/rules"
+)
+
+// position sets up --variant, --fen, --moves and --rolls for perft and moves.
+func position(name, fen, moves, rolls string, stderr io.Writer, cmd string) (rules.Position, bool) {
+	v, err := rules.Lookup(name)
+	if err != nil {
+		fmt.Fprintf(stderr, "referee %s: --variant: %v\n", cmd, err)
+		return nil, false
+	}
+	start := v.Start()
+	if fen != "" {
+		if start, err = v.ParsePosition(fen); err != nil {
+			fmt.Fprintf(stderr, "referee %s: --fen %q: %v\n", cmd, fen, err)
+			return nil, false
+		}
+	}
+	var vals []int
+	for i, f := range strings.FieldsFunc(rolls, func(r rune) bool { return r == ' ' || r == ',' }) {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 || n > 6 {
+			fmt.Fprintf(stderr, "referee %s: --rolls: roll %d is %q, but a die shows 1 to 6\n", cmd, i+1, f)
+			return nil, false
+		}
+		vals = append(vals, n)
+	}
+	rep, err := game.Play(start, strings.Fields(moves), vals, true)
+	if err != nil {
+		var me *game.MoveError
+		if errors.As(err, &me) {
+			fmt.Fprintf(stderr, "referee %s: --moves: move %d %q: %v\n", cmd, me.Index, me.Input, me.Err)
+		} else {
+			fmt.Fprintf(stderr, "referee %s: --rolls: %v\n", cmd, err)
+		}
+		return nil, false
+	}
+	if r, ok := rep.Final.(rules.Roller); ok && r.NeedsRoll() && rolls != "" {
+		fmt.Fprintf(stderr, "referee %s: --rolls: the position still waits for a roll; give one more\n", cmd)
+		return nil, false
+	}
+	return rep.Final, true
+}
+
+func runPerft(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("perft", "--variant NAME --depth N [--moves \"m1 m2 ...\"] [--fen \"...\"] [--divide]",
+		"Counts the leaf nodes of the legal-move tree (RULES.md §10) and prints the count as the last line.", stderr)
+	variant := fs.String("variant", "chess", "the game")
+	depth := fs.Int("depth", 1, "depth in plies")
+	moves := fs.String("moves", "", "moves to play first, in any notation the referee reads")
+	fen := fs.String("fen", "", "start from this position string instead of the start")
+	divide := fs.Bool("divide", false, "print \"move count\" for every root move first")
+	progress := fs.Bool("progress", false, "report progress on stderr")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if *depth < 0 {
+		fmt.Fprintf(stderr, "referee perft: --depth %d: give a depth of 0 or more\n", *depth)
+		return exitUsage
+	}
+	p, ok := position(*variant, *fen, *moves, "", stderr, "perft")
+	if !ok {
+		return exitUsage
+	}
+	start := time.Now()
+	if *divide || *progress {
+		entries := rules.Divide(p, *depth)
+		lines := make([]string, 0, len(entries))
+		var total int64
+		for i, e := range entries {
+			total += e.Count
+			lines = append(lines, fmt.Sprintf("%s %d", notation.Coord(p, e.Move), e.Count))
+			if *progress {
+				fmt.Fprintf(stderr, "[%d/%d] %s %d (%.1fs)\n", i+1, len(entries), notation.Coord(p, e.Move), e.Count, time.Since(start).Seconds())
+			}
+		}
+		if *depth == 0 {
+			total = 1
+		}
+		if *divide {
+			sort.Strings(lines)
+			for _, l := range lines {
+				fmt.Fprintln(stdout, l)
+			}
+		}
+		fmt.Fprintln(stdout, total)
+		return exitOK
+	}
+	fmt.Fprintln(stdout, rules.Perft(p, *depth))
+	return exitOK
+}
+
+func runMoves(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("moves", "--variant NAME [--moves \"...\"] [--rolls \"...\"] [--fen \"...\"] [--format coord|san]",
+		"Prints the legal moves of a position, one per line, sorted.", stderr)
+	variant := fs.String("variant", "chess", "the game")
+	moves := fs.String("moves", "", "moves to play first")
+	rolls := fs.String("rolls", "", "die rolls, in order (Chec Toe): each turn consumes one, a 6 one more, reroll and roll one each")
+	fen := fs.String("fen", "", "start from this position string")
+	format := fs.String("format", "coord", "coord or san")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if *format != "coord" && *format != "san" {
+		fmt.Fprintf(stderr, "referee moves: --format %q: use coord or san\n", *format)
+		return exitUsage
+	}
+	p, ok := position(*variant, *fen, *moves, *rolls, stderr, "moves")
+	if !ok {
+		return exitUsage
+	}
+	if r, ok := p.(rules.Roller); ok && r.NeedsRoll() {
+		fmt.Fprintln(stderr, "referee moves: the position waits for a die roll; give it with --rolls")
+		return exitUsage
+	}
+	var out []string
+	for _, m := range p.Legal() {
+		if *format == "san" {
+			out = append(out, notation.SAN(p, m))
+		} else {
+			out = append(out, notation.Coord(p, m))
+		}
+	}
+	sort.Strings(out)
+	for _, s := range out {
+		fmt.Fprintln(stdout, s)
+	}
+	return exitOK
+}

@@ -1,0 +1,106 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"referee/internal/referee"
+	"referee/internal/rules"
+	"referee/internal/store"
+)
+
+func toStoreGame(g *referee.Game) *store.Game {
+	sg := &store.Game{
+		ID: g.ID, Variant: g.Variant.Name(), Status: g.Status, StartPosition: g.Start, Ply: len(g.Actions),
+		Result: g.Result, ResultReason: g.ResultReason, AbortReason: g.AbortReason, DieSeed: g.Seed[:],
+		DieCommitment: g.Commitment, SeedRevealed: g.SeedRevealed, Created: g.Created,
+	}
+	sg.Position = g.Start
+	if n := len(g.Actions); n > 0 {
+		sg.Position = g.Actions[n-1].Position
+	}
+	if g.DrawOffer != nil {
+		by := int(g.DrawOffer.By)
+		sg.DrawOfferBy, sg.DrawOfferPly = &by, g.DrawOffer.Ply
+	}
+	for c, p := range g.Players {
+		sg.Players[c] = store.Player{Color: c, Address: p.Address, Name: p.Name, Secret: p.Secret}
+	}
+	return sg
+}
+
+func toStoreAction(gameID int64, a referee.Action, inboundID int64, now time.Time) store.Action {
+	in := inboundID
+	return store.Action{GameID: gameID, Ply: a.Ply, Color: int(a.Color), Kind: "move", Notation: a.SAN, Coord: a.Coord,
+		Position: a.Position, Message: a.Message, InboundID: &in, Created: now}
+}
+
+// fromStore builds the core's view of a game from its rows.
+func fromStore(sg *store.Game, acts []store.Action, rolls []store.Roll) (*referee.Game, error) {
+	v, err := rules.Lookup(sg.Variant)
+	if err != nil {
+		return nil, fmt.Errorf("game #%d: %w", sg.ID, err)
+	}
+	g := &referee.Game{ID: sg.ID, Variant: v, Status: sg.Status, Start: sg.StartPosition, Commitment: sg.DieCommitment,
+		SeedRevealed: sg.SeedRevealed, Result: sg.Result, ResultReason: sg.ResultReason, AbortReason: sg.AbortReason,
+		Created: sg.Created}
+	copy(g.Seed[:], sg.DieSeed)
+	for c, p := range sg.Players {
+		g.Players[c] = referee.Player{Address: p.Address, Name: p.Name, Secret: p.Secret}
+	}
+	for _, a := range acts {
+		g.Actions = append(g.Actions, referee.Action{Ply: a.Ply, Color: rules.Color(a.Color), SAN: a.Notation, Coord: a.Coord,
+			Position: a.Position, Message: a.Message})
+	}
+	for _, r := range rolls {
+		g.Rolls = append(g.Rolls, referee.Roll{N: r.N, Ply: r.Ply, Value: r.Value, Sig: r.Signature})
+	}
+	if sg.DrawOfferBy != nil {
+		g.DrawOffer = &referee.DrawOffer{By: rules.Color(*sg.DrawOfferBy), Ply: sg.DrawOfferPly}
+	}
+	return g, nil
+}
+
+func (a *App) load(ctx context.Context, sg *store.Game) (g *referee.Game, err error) {
+	err = a.st.Update(ctx, func(tx *store.Tx) error {
+		g, err = a.loadTx(tx, sg)
+		return err
+	})
+	return g, err
+}
+
+func (a *App) loadTx(tx *store.Tx, sg *store.Game) (*referee.Game, error) {
+	acts, err := tx.Actions(sg.ID)
+	if err != nil {
+		return nil, err
+	}
+	rolls, err := tx.Rolls(sg.ID)
+	if err != nil {
+		return nil, err
+	}
+	return fromStore(sg, acts, rolls)
+}
+
+func (a *App) saveRolls(tx *store.Tx, gameID int64, rolls []referee.Roll) error {
+	for _, r := range rolls {
+		if err := tx.AppendRoll(store.Roll{GameID: gameID, N: r.N, Ply: r.Ply, Value: r.Value, Signature: r.Sig, Created: a.opts.Now().UTC()}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *App) queue(tx *store.Tx, gameID int64, mails []referee.Mail) error {
+	for _, m := range mails {
+		o := store.Outgoing{To: m.To, From: m.From, MessageID: m.MessageID, Raw: m.Raw, Created: a.opts.Now().UTC()}
+		if gameID != 0 {
+			id := gameID
+			o.GameID = &id
+		}
+		if _, err := tx.Enqueue(o); err != nil {
+			return err
+		}
+	}
+	return nil
+}

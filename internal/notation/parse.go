@@ -1,0 +1,576 @@
+package notation
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"referee/internal/rules"
+)
+
+// Error says why a move was not read or not played: what was read, what is
+// wrong, and (for ambiguity) the candidate moves in canonical notation.
+type Error struct {
+	Input      string
+	Reason     string
+	Candidates []string
+}
+
+func (e *Error) Error() string {
+	if len(e.Candidates) > 0 {
+		quoted := make([]string, len(e.Candidates))
+		for i, c := range e.Candidates {
+			quoted[i] = fmt.Sprintf("%q", c)
+		}
+		return fmt.Sprintf("%q is ambiguous: %s (%s). Reply with one of %s", e.Input, e.Reason,
+			strings.Join(e.Candidates, ", "), strings.Join(quoted, " or "))
+	}
+	return fmt.Sprintf("%q %s", e.Input, e.Reason)
+}
+
+// Explainer is implemented by positions that can say why a move from -> to
+// is not legal (e.g. "it would leave your king in check").
+type Explainer interface {
+	WhyIllegal(from, to rules.Square) string
+}
+
+// pattern is what a piece of text says about a move; zero fields are open.
+type pattern struct {
+	kind     rules.MoveKind // Normal covers Castle given as a king move, Checker and Wizard
+	piece    byte           // piece letter, 0 = any (pawn if the origin is not complete)
+	fromFile int            // -1 open
+	fromRank int            // -1 open
+	to       rules.Square
+	toPiece  byte // Chec Toe "NxB": the captured piece's letter instead of a square
+	promo    byte
+	special  rules.MoveKind // Checker or Wizard when a suffix says so, else Normal
+	places   []rules.Placement
+	from2    rules.Square // swaps
+}
+
+var (
+	sanRE  = regexp.MustCompile(`^([A-Z])?([a-w])?([0-9]{1,2})?[-x:]?([a-z][0-9]{1,2}|[A-Z])(?:=|/|\()?([A-Za-z])?\)?(\^|⌃|o|\*|°|º|˚|⌄|v|@)?$`)
+	dropRE = regexp.MustCompile(`^([A-Za-z])@([a-z][0-9]{1,2})$`)
+	// Chec Toe's seed notation: Nb3⌄ (or v) is a drop.
+	dropSuffixRE = regexp.MustCompile(`^([A-Z])([a-z][0-9]{1,2})(⌄|v)$`)
+	swapRE       = regexp.MustCompile(`^([a-z][0-9]{1,2})\s*(?:<>|<->|↔)\s*([a-z][0-9]{1,2})$`)
+	swapWordRE   = regexp.MustCompile(`^swap\s+([a-z][0-9]{1,2})[\s,]+([a-z][0-9]{1,2})$`)
+	placeRE      = regexp.MustCompile(`^([A-Za-z])@?([a-z][0-9]{1,2})$`)
+	castleRE     = regexp.MustCompile(`^(O-O(-O)?)$`)
+)
+
+// normalise folds the many ways people and clients write the same move.
+func normalise(s string) string {
+	s = strings.TrimSpace(s)
+	r := strings.NewReplacer("×", "x", "–", "-", "—", "-", "‐", "-", "0-0-0", "O-O-O", "0-0", "O-O",
+		"o-o-o", "O-O-O", "o-o", "O-O", "\u00a0", " ")
+	s = r.Replace(s)
+	s = strings.TrimRight(s, "!?+#. ")
+	s = strings.TrimSuffix(s, "e.p")
+	s = strings.TrimSuffix(strings.TrimSpace(s), "ep")
+	return strings.TrimSpace(s)
+}
+
+// Parse reads text as an action of the side to act in p. It accepts every
+// form of RULES.md §9 and fails with an *Error saying why.
+func Parse(p rules.Position, text string) (rules.Move, error) {
+	in := strings.TrimSpace(text)
+	s := normalise(in)
+	legal := p.Legal()
+	if s == "" {
+		return rules.Move{}, &Error{Input: in, Reason: "is empty: write a move such as " + example(p)}
+	}
+	if len(legal) == 0 {
+		if r, ok := p.(rules.Roller); ok && r.NeedsRoll() {
+			return rules.Move{}, &Error{Input: in, Reason: "cannot be played yet: the referee must roll the die first"}
+		}
+		return rules.Move{}, &Error{Input: in, Reason: "cannot be played: there are no legal moves (the game is over)"}
+	}
+	switch strings.ToLower(s) {
+	case "reroll", "re-roll":
+		return pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Reroll }, "a re-roll is not allowed now (only once a turn, and only to replace the turn's first roll of 1 to 5)")
+	case "roll", "apocalypse", "666":
+		return pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Roll }, "the apocalypse roll is allowed only right after a double six")
+	case "pass", "-", "--":
+		return pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Pass }, "passing is not allowed now")
+	}
+	if m := castleRE.FindStringSubmatch(strings.ToUpper(s)); m != nil {
+		long := m[2] != ""
+		b := p.Variant().Board()
+		return pick(p, in, legal, func(mv rules.Move) bool {
+			if mv.Kind != rules.Castle {
+				return false
+			}
+			if p.Variant().Name() == "cuarenta" {
+				return !long
+			}
+			return (b.File(mv.To) > b.File(mv.From)) != long
+		}, "castling is not allowed now: the king or the rook has moved, a square between them is occupied, or the king is in check or would pass through or land on an attacked square")
+	}
+	pats, perr := readings(p, s)
+	if len(pats) == 0 {
+		if perr != "" {
+			return rules.Move{}, &Error{Input: in, Reason: perr}
+		}
+		return rules.Move{}, &Error{Input: in, Reason: "is not a move the referee can read: write it like " + example(p) + " (or \"moves\" for the list)"}
+	}
+	// Every reading counts: when two readings find different legal moves
+	// ("bxc3": the b-pawn or the bishop), the player is asked.
+	var got []rules.Move
+	for _, pt := range pats {
+		for _, m := range match(p, legal, pt) {
+			if !contains(got, m) {
+				got = append(got, m)
+			}
+		}
+	}
+	got = preferPlain(got)
+	switch len(got) {
+	case 1:
+		return got[0], nil
+	case 0:
+		return rules.Move{}, explain(p, in, pats[0])
+	}
+	cands := make([]string, len(got))
+	for i, m := range got {
+		cands[i] = SAN(p, m)
+	}
+	sort.Strings(cands)
+	return rules.Move{}, &Error{Input: in, Reason: "more than one legal move fits", Candidates: cands}
+}
+
+// preferPlain drops promotions and special moves when the same plain move
+// fits too (an unpromoted Cuarenta pawn move, a natural Chec Toe move).
+func preferPlain(ms []rules.Move) []rules.Move {
+	if len(ms) < 2 {
+		return ms
+	}
+	var plain []rules.Move
+	for _, m := range ms {
+		if m.Promo == 0 && (m.Kind == rules.Normal || m.Kind == rules.Castle || m.Kind == rules.Drop || m.Kind == rules.Deploy || m.Kind == rules.Swap) {
+			plain = append(plain, m)
+		}
+	}
+	if len(plain) == 1 {
+		// Keep the others only if they go somewhere else.
+		for _, m := range ms {
+			if m.Promo == 0 && m.To != plain[0].To {
+				return ms
+			}
+		}
+		return plain
+	}
+	return ms
+}
+
+func contains(ms []rules.Move, m rules.Move) bool {
+	for _, x := range ms {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+func pick(p rules.Position, in string, legal []rules.Move, ok func(rules.Move) bool, why string) (rules.Move, error) {
+	var got []rules.Move
+	for _, m := range legal {
+		if ok(m) {
+			got = append(got, m)
+		}
+	}
+	if len(got) == 1 {
+		return got[0], nil
+	}
+	if len(got) == 0 {
+		return rules.Move{}, &Error{Input: in, Reason: "was not played: " + why + "."}
+	}
+	cands := make([]string, len(got))
+	for i, m := range got {
+		cands[i] = SAN(p, m)
+	}
+	return rules.Move{}, &Error{Input: in, Reason: "more than one legal move fits", Candidates: cands}
+}
+
+// readings turns text into the patterns it may mean, the literal reading
+// first. perr explains a text that looks like a move but names no square.
+func readings(p rules.Position, s string) (pats []pattern, perr string) {
+	b := p.Variant().Board()
+	sq := func(x string) (rules.Square, bool) { return b.ParseSquare(x) }
+	if m := swapRE.FindStringSubmatch(s); m != nil || swapWordRE.MatchString(strings.ToLower(s)) {
+		if m == nil {
+			m = swapWordRE.FindStringSubmatch(strings.ToLower(s))
+		}
+		a, ok1 := sq(m[1])
+		c, ok2 := sq(m[2])
+		if !ok1 || !ok2 {
+			return nil, "names a square that is not on the board"
+		}
+		return []pattern{{kind: rules.Swap, to: a, from2: c}}, ""
+	}
+	if m := dropRE.FindStringSubmatch(s); m != nil {
+		to, ok := sq(m[2])
+		if !ok {
+			return nil, "drops on " + m[2] + ", which is not a square of this board"
+		}
+		return []pattern{{kind: rules.Drop, piece: upper(m[1][0]), to: to, fromFile: -1, fromRank: -1}}, ""
+	}
+	if m := dropSuffixRE.FindStringSubmatch(s); m != nil {
+		if to, ok := sq(m[2]); ok {
+			return []pattern{{kind: rules.Drop, piece: m[1][0], to: to, fromFile: -1, fromRank: -1}}, ""
+		}
+	}
+	// Deployments: several placements on one line.
+	if toks := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == ';' }); len(toks) >= 2 {
+		var places []rules.Placement
+		for _, t := range toks {
+			m := placeRE.FindStringSubmatch(t)
+			if m == nil {
+				places = nil
+				break
+			}
+			to, ok := sq(m[2])
+			if !ok {
+				return nil, "places a piece on " + m[2] + ", which is not a square of this board"
+			}
+			places = append(places, rules.Placement{Piece: upper(m[1][0]), To: to})
+		}
+		if places != nil {
+			return []pattern{{kind: rules.Deploy, places: places}}, ""
+		}
+	}
+	try := func(t string) {
+		m := sanRE.FindStringSubmatch(t)
+		if m == nil {
+			return
+		}
+		pt := pattern{kind: rules.Normal, fromFile: -1, fromRank: -1, to: rules.NoSquare}
+		if m[1] != "" {
+			pt.piece = m[1][0]
+		}
+		if m[2] != "" {
+			pt.fromFile = int(m[2][0] - 'a')
+		}
+		if m[3] != "" {
+			var r int
+			fmt.Sscanf(m[3], "%d", &r)
+			pt.fromRank = r - 1
+		}
+		if len(m[4]) == 1 {
+			pt.toPiece = m[4][0]
+		} else {
+			to, ok := sq(m[4])
+			if !ok {
+				if perr == "" {
+					perr = "names " + m[4] + ", which is not a square of this board (" + boardRange(b) + ")"
+				}
+				return
+			}
+			pt.to = to
+		}
+		if m[5] != "" {
+			pt.promo = upper(m[5][0])
+		}
+		switch m[6] {
+		case "^", "⌃":
+			pt.special = rules.Checker
+		case "o", "*", "°", "º", "˚":
+			pt.special = rules.Wizard
+		case "⌄", "v", "@":
+			pt.kind = rules.Drop
+		}
+		if pt.kind == rules.Drop && (pt.piece == 0 || pt.fromFile >= 0 || pt.to == rules.NoSquare) {
+			return
+		}
+		pats = append(pats, pt)
+	}
+	try(s)
+	if len(s) > 0 && s[0] >= 'a' && s[0] <= 'z' {
+		try(string(upper(s[0])) + s[1:]) // "nf3": a knight, unless a pawn move is meant
+	}
+	if low := strings.ToLower(s); low != s {
+		try(low) // "E4", "G1F3"
+		if len(low) > 0 {
+			try(string(upper(low[0])) + low[1:]) // "NF3"
+		}
+	}
+	return pats, perr
+}
+
+func upper(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}
+
+func boardRange(b *rules.Board) string {
+	return fmt.Sprintf("files a-%c, ranks 1-%d", 'a'+b.Width()-1, b.Height())
+}
+
+// match returns the legal moves pt describes.
+func match(p rules.Position, legal []rules.Move, pt pattern) []rules.Move {
+	b := p.Variant().Board()
+	var out []rules.Move
+	for _, m := range legal {
+		if fits(p, b, m, pt) {
+			out = append(out, m)
+		}
+	}
+	if pt.kind == rules.Normal && pt.promo == 0 {
+		// No promotion written: the unpromoted move if there is one.
+		var plain []rules.Move
+		for _, m := range out {
+			if m.Promo == 0 {
+				plain = append(plain, m)
+			}
+		}
+		if len(plain) > 0 {
+			out = plain
+		}
+	}
+	if pt.kind == rules.Normal && pt.special == rules.Normal {
+		// No Checker/Wizard suffix: the natural move if there is one.
+		var natural []rules.Move
+		for _, m := range out {
+			if m.Kind != rules.Checker && m.Kind != rules.Wizard {
+				natural = append(natural, m)
+			}
+		}
+		if len(natural) > 0 {
+			out = natural
+		}
+	}
+	return out
+}
+
+func fits(p rules.Position, b *rules.Board, m rules.Move, pt pattern) bool {
+	switch pt.kind {
+	case rules.Swap:
+		return m.Kind == rules.Swap && ((m.From == pt.to && m.To == pt.from2) || (m.From == pt.from2 && m.To == pt.to))
+	case rules.Drop:
+		return m.Kind == rules.Drop && m.Piece == pt.piece && m.To == pt.to
+	case rules.Deploy:
+		if m.Kind != rules.Deploy || int(m.NPlace) != len(pt.places) {
+			return false
+		}
+		used := make([]bool, m.NPlace)
+		for _, want := range pt.places {
+			ok := false
+			for i := range int(m.NPlace) {
+				if !used[i] && m.Place[i] == want {
+					used[i], ok = true, true
+					break
+				}
+			}
+			if !ok {
+				return false
+			}
+		}
+		return true
+	}
+	// Promotion in place (Toe-to-Toe "e8=G"): the square is the pawn's own.
+	if m.Kind == rules.PromoteInPlace {
+		return pt.promo != 0 && m.Promo == pt.promo && m.From == pt.to && (pt.piece == 0 || pt.piece == 'P') && pt.fromFile < 0
+	}
+	switch m.Kind {
+	case rules.Normal, rules.Castle, rules.Checker, rules.Wizard:
+	default:
+		return false
+	}
+	if pt.special != rules.Normal && m.Kind != pt.special {
+		return false
+	}
+	to := pt.to
+	if pt.toPiece != 0 {
+		victim := p.At(m.To)
+		if victim == rules.NoPiece || victim.Color() == p.Turn() || victim.Letter() != pt.toPiece {
+			return false
+		}
+		to = m.To
+	}
+	if m.To != to {
+		return false
+	}
+	mover := p.At(m.From).Letter()
+	originComplete := pt.fromFile >= 0 && pt.fromRank >= 0
+	switch {
+	case pt.piece != 0:
+		if mover != pt.piece {
+			return false
+		}
+	case !originComplete && mover != pawnLetter:
+		return false
+	}
+	if pt.fromFile >= 0 && b.File(m.From) != pt.fromFile {
+		return false
+	}
+	if pt.fromRank >= 0 && b.Rank(m.From) != pt.fromRank {
+		return false
+	}
+	if pt.promo != 0 && m.Promo != pt.promo {
+		return false
+	}
+	if m.Kind == rules.Castle && !originComplete {
+		return false // castling is written O-O, or as the king's move e1g1
+	}
+	return true
+}
+
+// explain says why nothing legal fits pt.
+func explain(p rules.Position, in string, pt pattern) error {
+	b := p.Variant().Board()
+	fail := func(f string, a ...any) error {
+		return &Error{Input: in, Reason: "was not played: " + fmt.Sprintf(f, a...)}
+	}
+	switch pt.kind {
+	case rules.Drop:
+		if !contains8(p.Hand(p.Turn()), pt.piece) {
+			return fail("you have no %c in hand to drop (in hand: %s).", pt.piece, handText(p.Hand(p.Turn())))
+		}
+		if p.At(pt.to) != rules.NoPiece {
+			return fail("%s is occupied; a drop goes to an empty square.", b.SquareName(pt.to))
+		}
+		return fail("that drop is not allowed now. Reply \"moves\" for the list.")
+	case rules.Deploy:
+		return fail("those placements are not a legal deployment now: %s", deployHint(p))
+	case rules.Swap:
+		return fail("swapping %s and %s is not legal now: both must be your pieces, and afterwards neither king may be attacked.", b.SquareName(pt.to), b.SquareName(pt.from2))
+	}
+	if pt.piece != 0 && !knownLetter(p, pt.piece) {
+		return fail("there is no piece with the letter %c in %s.", pt.piece, p.Variant().Title())
+	}
+	// Which own pieces of that kind exist, and could any of them get there?
+	var mine []rules.Square
+	for _, s := range b.Squares() {
+		pc := p.At(s)
+		if pc == rules.NoPiece || pc.Color() != p.Turn() {
+			continue
+		}
+		want := pt.piece
+		if want == 0 {
+			want = pawnLetter
+		}
+		if pt.fromFile >= 0 && pt.fromRank >= 0 {
+			if s == b.Sq(pt.fromFile, pt.fromRank) {
+				mine = append(mine, s)
+			}
+			continue
+		}
+		if pc.Letter() == want && (pt.fromFile < 0 || b.File(s) == pt.fromFile) && (pt.fromRank < 0 || b.Rank(s) == pt.fromRank) {
+			mine = append(mine, s)
+		}
+	}
+	if pt.fromFile >= 0 && pt.fromRank >= 0 {
+		from := b.Sq(pt.fromFile, pt.fromRank)
+		pc := p.At(from)
+		switch {
+		case !b.Exists(from):
+			return fail("%s is not a square of this board.", b.SquareName(from))
+		case pc == rules.NoPiece:
+			return fail("there is no piece on %s.", b.SquareName(from))
+		case pc.Color() != p.Turn():
+			return fail("the piece on %s is not yours.", b.SquareName(from))
+		}
+	}
+	if len(mine) == 0 {
+		what := "pawn"
+		if pt.piece != 0 {
+			what = pieceName(p, pt.piece)
+		}
+		return fail("you have no %s that could make it.", what)
+	}
+	target := b.SquareName(pt.to)
+	if pt.to == rules.NoSquare {
+		target = "there"
+	}
+	if ex, ok := p.(Explainer); ok && pt.to != rules.NoSquare {
+		// The most telling reason among the pieces that might be meant: a
+		// king left in check, then a blocked way, then the way pieces move.
+		best, bestRank, bestFrom := "", 99, rules.NoSquare
+		for _, from := range mine {
+			why := ex.WhyIllegal(from, pt.to)
+			rank := 3
+			switch {
+			case why == "":
+				continue
+			case strings.Contains(why, "check"):
+				rank = 0
+			case strings.Contains(why, "in the way"), strings.Contains(why, "own piece"), strings.Contains(why, "capture"):
+				rank = 1
+			}
+			if rank < bestRank {
+				best, bestRank, bestFrom = why, rank, from
+			}
+		}
+		if best != "" {
+			return fail("your %s on %s cannot go to %s: %s. Reply with another move, or \"moves\" for the list.",
+				pieceName(p, p.At(bestFrom).Letter()), b.SquareName(bestFrom), target, best)
+		}
+	}
+	if p.InCheck() {
+		return fail("you are in check, and it does not get you out of check.")
+	}
+	return fail("no %s of yours can go to %s: it does not move that way, or the way is blocked. Reply with another move, or \"moves\" for the list.", pieceName(p, p.At(mine[0]).Letter()), target)
+}
+
+func contains8(bs []byte, c byte) bool {
+	for _, x := range bs {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+func handText(h []byte) string {
+	if len(h) == 0 {
+		return "nothing"
+	}
+	return strings.Join(strings.Split(string(h), ""), " ")
+}
+
+func knownLetter(p rules.Position, c byte) bool {
+	type lister interface{ PieceLetters() []byte }
+	if l, ok := p.Variant().(lister); ok {
+		return contains8(l.PieceLetters(), c)
+	}
+	return true
+}
+
+func pieceName(p rules.Position, c byte) string {
+	type namer interface{ PieceName(byte) string }
+	if n, ok := p.Variant().(namer); ok {
+		if s := n.PieceName(c); s != "" {
+			return s
+		}
+	}
+	return string(c)
+}
+
+func deployHint(p rules.Position) string {
+	if pr, ok := p.(rules.Prompter); ok {
+		return pr.Prompt()
+	}
+	return "reply \"moves\" for the list."
+}
+
+// example is a legal move of p in canonical notation, for error messages.
+func example(p rules.Position) string {
+	legal := p.Legal()
+	if len(legal) == 0 {
+		return "Nf3"
+	}
+	return SAN(p, legal[len(legal)/2])
+}
+
+// ParseCoord reads only the coordinate form (RULES.md §9), for tools.
+func ParseCoord(p rules.Position, s string) (rules.Move, error) {
+	for _, m := range p.Legal() {
+		if Coord(p, m) == strings.TrimSpace(s) {
+			return m, nil
+		}
+	}
+	return rules.Move{}, &Error{Input: s, Reason: "is not a legal move in coordinate form here"}
+}

@@ -1,0 +1,183 @@
+// Package notation reads players' moves liberally (SAN, long and coordinate
+// forms, drops, deployments, swaps, Chec Toe suffixes, commands) and writes
+// them strictly: canonical SAN with minimal disambiguation, and the
+// coordinate form of RULES.md §9.
+package notation
+
+import (
+	"strings"
+
+	"referee/internal/rules"
+)
+
+// Chec Toe's suffixes (RULES.md §8, §9).
+const (
+	DropMark    = "⌄" // U+2304
+	CheckerMark = "⌃" // U+2303
+	WizardMark  = "°" // U+00B0
+)
+
+// pawnLetterRequired reports whether pawn moves carry their letter in SAN
+// (Chec Toe); elsewhere a pawn move starts with its destination.
+func pawnLetterRequired(v rules.Variant) bool {
+	type hint interface{ PawnLetterRequired() bool }
+	h, ok := v.(hint)
+	return ok && h.PawnLetterRequired()
+}
+
+// pawnLetter is the letter of the variant's pawn.
+const pawnLetter = 'P'
+
+// SAN writes m (legal in p) in canonical notation.
+func SAN(p rules.Position, m rules.Move) string {
+	s := sanBody(p, m)
+	if !p.Variant().HasCheck() || m.Kind == rules.Deploy || m.Kind == rules.Swap {
+		return s
+	}
+	next, err := p.Play(m)
+	if err != nil {
+		return s
+	}
+	if res := next.Result(); res.Over && !res.Draw && res.Reason == "checkmate" {
+		return s + "#"
+	}
+	if next.InCheck() {
+		return s + "+"
+	}
+	return s
+}
+
+func sanBody(p rules.Position, m rules.Move) string {
+	b := p.Variant().Board()
+	name := b.SquareName
+	switch m.Kind {
+	case rules.Castle:
+		if b.File(m.To) > b.File(m.From) || p.Variant().Name() == "cuarenta" {
+			return "O-O"
+		}
+		return "O-O-O"
+	case rules.Drop:
+		return string(m.Piece) + "@" + name(m.To)
+	case rules.Deploy:
+		parts := make([]string, m.NPlace)
+		for i := range int(m.NPlace) {
+			parts[i] = string(m.Place[i].Piece) + "@" + name(m.Place[i].To)
+		}
+		return strings.Join(parts, " ")
+	case rules.Swap:
+		a, c := orderedPair(b, m.From, m.To)
+		return name(a) + "<>" + name(c)
+	case rules.PromoteInPlace:
+		return name(m.From) + "=" + string(m.Promo)
+	case rules.Reroll:
+		return "reroll"
+	case rules.Roll:
+		return "roll"
+	case rules.Pass:
+		return "pass"
+	}
+	pc := p.At(m.From)
+	letter := pc.Letter()
+	capture := p.IsCapture(m)
+	var sb strings.Builder
+	if letter != pawnLetter || pawnLetterRequired(p.Variant()) {
+		sb.WriteByte(letter)
+		sb.WriteString(disambiguation(p, m))
+	} else if capture {
+		sb.WriteByte(byte('a' + b.File(m.From)))
+	}
+	if capture {
+		sb.WriteByte('x')
+	}
+	sb.WriteString(name(m.To))
+	if m.Promo != 0 {
+		sb.WriteString("=" + string(m.Promo))
+	}
+	switch m.Kind {
+	case rules.Checker:
+		sb.WriteString(CheckerMark)
+	case rules.Wizard:
+		sb.WriteString(WizardMark)
+	}
+	return sb.String()
+}
+
+// disambiguation returns "", a file, a rank or a square: the least that
+// tells m apart from other legal moves of a piece of the same letter to the
+// same square (RULES.md §9).
+func disambiguation(p rules.Position, m rules.Move) string {
+	b := p.Variant().Board()
+	letter := p.At(m.From).Letter()
+	var others []rules.Square
+	for _, o := range p.Legal() {
+		if o.Kind == m.Kind && o.To == m.To && o.From != m.From && o.Promo == m.Promo && p.At(o.From).Letter() == letter {
+			others = append(others, o.From)
+		}
+	}
+	if len(others) == 0 {
+		return ""
+	}
+	sameFile, sameRank := false, false
+	for _, o := range others {
+		if b.File(o) == b.File(m.From) {
+			sameFile = true
+		}
+		if b.Rank(o) == b.Rank(m.From) {
+			sameRank = true
+		}
+	}
+	switch {
+	case !sameFile:
+		return string(rune('a' + b.File(m.From)))
+	case !sameRank:
+		return b.SquareName(m.From)[1:]
+	default:
+		return b.SquareName(m.From)
+	}
+}
+
+func orderedPair(b *rules.Board, x, y rules.Square) (rules.Square, rules.Square) {
+	if b.File(y) < b.File(x) || (b.File(y) == b.File(x) && b.Rank(y) < b.Rank(x)) {
+		return y, x
+	}
+	return x, y
+}
+
+// Coord writes m in the coordinate form (RULES.md §9): e2e4, e7e8q, e1g1,
+// N@b3, K@e1,G@d1, d1<>e1, e8=g, b2d4^, b2c3o, reroll, roll, pass.
+func Coord(p rules.Position, m rules.Move) string {
+	b := p.Variant().Board()
+	name := b.SquareName
+	switch m.Kind {
+	case rules.Drop:
+		return string(m.Piece) + "@" + name(m.To)
+	case rules.Deploy:
+		parts := make([]string, m.NPlace)
+		for i := range int(m.NPlace) {
+			parts[i] = string(m.Place[i].Piece) + "@" + name(m.Place[i].To)
+		}
+		return strings.Join(parts, ",")
+	case rules.Swap:
+		a, c := orderedPair(b, m.From, m.To)
+		return name(a) + "<>" + name(c)
+	case rules.PromoteInPlace:
+		return name(m.From) + "=" + strings.ToLower(string(m.Promo))
+	case rules.Reroll:
+		return "reroll"
+	case rules.Roll:
+		return "roll"
+	case rules.Pass:
+		return "pass"
+	}
+	s := name(m.From) + name(m.To)
+	if m.Promo != 0 {
+		s += strings.ToLower(string(m.Promo))
+	}
+	switch m.Kind {
+	case rules.Checker:
+		s += "^"
+	case rules.Wizard:
+		s += "o"
+	}
+	return s
+}
