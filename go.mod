@@ -11,7 +11,6 @@ require (
 	github.com/inbucket/html2text v1.0.0
 	github.com/mattn/go-sqlite3 v1.14.53
 	golang.org/x/image v0.47.0
-	golang.org/x/text v0.43.0
 )
 
 require (
@@ -24,7 +23,7 @@ require (
 	github.com/olekukonko/tablewriter v1.0.7 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/ssor/bom v0.0.0-20170718123548-6386211fdfcf // indirect
-	golang.org/x/crypto v0.39.0 // indirect
 	golang.org/x/net v0.41.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
 )
