@@ -241,8 +241,8 @@ func Cylinder(w, h int) *Board {
 	return NewBoard(BoardSpec{Name: "cylinder", Width: w, Height: h, WrapRanks: true})
 }
 
-// Klein is the torus with a twisted seam above rank seam (RULES.md §4).
-func Klein(w, h, seam int) *Board {
+// KleinBoard is the torus with a twisted seam above rank seam (RULES.md §4).
+func KleinBoard(w, h, seam int) *Board {
 	return NewBoard(BoardSpec{Name: "klein", Width: w, Height: h, WrapFiles: true, WrapRanks: true, KleinSeam: seam})
 }
 

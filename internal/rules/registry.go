@@ -7,7 +7,7 @@ import (
 
 // Variants returns every game the referee hosts, in a fixed order.
 func Variants() []Variant {
-	return []Variant{Chess()}
+	return []Variant{Chess(), Toroidal(), Cylindrical(), KleinChess(), Cuarenta()}
 }
 
 // Lookup finds a variant by name (case-insensitive).

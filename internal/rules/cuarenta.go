@@ -1,0 +1,63 @@
+package rules
+
+// Cuarenta, J. Mark Thompson's game on the 40 light squares of a 9×9 board
+// (RULES.md §5, seed 002). Its orthogonal step is two grid squares (e4-e6):
+// the board's Orthogonal set says so, so the pieces read as the rule page.
+func Cuarenta() Variant {
+	b := LightSquares(9, 9)
+	orth, diag := b.Orthogonal(), b.Diagonal()
+	king := &PieceType{Letter: 'K', Name: "king", Royal: true, Moves: []Prim{
+		Steps(Both, diag...),
+		Steps(MoveOnly, Vec{0, 2}, Vec{0, -2}), // straight forward or back, never capturing (so never checking)
+	}}
+	bishop := &PieceType{Letter: 'B', Name: "bishop", Moves: []Prim{Rides(0, diag...)}}
+	vao := &PieceType{Letter: 'V', Name: "vao", Moves: []Prim{
+		{Kind: Ride, Vecs: diag, Mode: MoveOnly}, // moves like a bishop without capturing
+		{Kind: Hop, Vecs: diag, Mode: CaptureOnly},
+	}}
+	guard := &PieceType{Letter: 'G', Name: "guard", Moves: []Prim{Leaps(Join(diag, Scale(2, diag))...)}}
+	camel := &PieceType{Letter: 'C', Name: "camel", Moves: []Prim{Leaps(Symmetric(3, 1)...)}}
+	frog := &PieceType{Letter: 'F', Name: "frog", Moves: []Prim{
+		Steps(Both, orth...),
+		{Kind: LineJump, Vecs: Join(orth, diag), Mode: Both}, // over a run of its own pieces
+	}}
+	pawn := &PieceType{Letter: 'P', Name: "pawn", Moves: []Prim{
+		ForwardSteps(Both, Vec{-1, 1}, Vec{1, 1}),
+		Steps(Both, Vec{2, 0}, Vec{-2, 0}), // sideways
+	}}
+	r := &stdRules{
+		name: "cuarenta", title: "Cuarenta", summary: "40 light squares of a 9x9 board; Vao, Guard, Camel, Frog; king-camel castling",
+		board: b, start: "cffb/vgkgv/pppp/5/4/5/PPPP/VGKGV/BFFC w Kk - 0 1",
+		pawn: 'P', autoPlies: 80, insufficient: bareKings,
+	}
+	r.pieces, r.letters = pieceTable(king, bishop, vao, guard, camel, frog, pawn)
+	// A pawn may never capture a pawn.
+	r.captureOK = func(mover, victim Piece) bool { return !(mover.Letter() == 'P' && victim.Letter() == 'P') }
+	// Promotion is optional (the seed: "can"): to a Camel anywhere in the
+	// last three ranks, or to any of B V G C F on the last rank.
+	r.promotion = func(p Piece, from, to Square) ([]byte, bool) {
+		if p.Letter() != 'P' {
+			return nil, false
+		}
+		depth := b.Rank(to) // ranks into the zone, counted from the mover's side
+		if p.Color() == Black {
+			depth = 8 - b.Rank(to)
+		}
+		switch {
+		case depth == 8:
+			return []byte{'B', 'V', 'G', 'C', 'F'}, true
+		case depth >= 6:
+			return []byte{'C'}, true
+		}
+		return nil, false
+	}
+	// Castling (decided in RULES.md §5): king and its original camel trade
+	// places once, neither having moved, the king not in check and not
+	// landing on an attacked square.
+	sq := func(s string) Square { x, _ := b.ParseSquare(s); return x }
+	r.castles = []castleRule{
+		{color: White, letter: 'K', kingFrom: sq("e2"), kingTo: sq("h1"), rookFrom: sq("h1"), rookTo: sq("e2"), safe: []Square{sq("e2"), sq("h1")}, swap: true},
+		{color: Black, letter: 'k', kingFrom: sq("e8"), kingTo: sq("b9"), rookFrom: sq("b9"), rookTo: sq("e8"), safe: []Square{sq("e8"), sq("b9")}, swap: true},
+	}
+	return r
+}
