@@ -1,0 +1,76 @@
+package rules
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestToto40Perft(t *testing.T) {
+	for d, want := range []int64{15, 227, 2703, 33617} {
+		if got := Perft(Toto40().Start(), d+1); got != want {
+			t.Errorf("toto40 perft(%d) = %d, want %d", d+1, got, want)
+		}
+	}
+}
+
+func TestToto40LineSteps(t *testing.T) {
+	// A rook on c8 (on the line) slides within White's section (c7, c6, b8,
+	// a8; d8 and c9 are Black's) and steps along the line to b9 and d7.
+	p := setup(t, Toto40(), map[string]string{"c8": "R", "h1": "K", "a12": "k"}, "w - 1")
+	if got, want := movesFrom(p, "c8"), []string{"c8a8", "c8b8", "c8b9", "c8c6", "c8c7", "c8d7"}; !same(got, want) {
+		t.Errorf("rook c8: %v, want %v", got, want)
+	}
+	// A pawn on the line only steps along it.
+	q := setup(t, Toto40(), map[string]string{"d7": "P", "h1": "K", "a12": "k"}, "w - 1")
+	if got, want := movesFrom(q, "d7"), []string{"d7c8", "d7e6"}; !same(got, want) {
+		t.Errorf("pawn d7 on the line: %v, want %v", got, want)
+	}
+}
+
+func TestToto40KingCaptureWins(t *testing.T) {
+	p := setup(t, Toto40(), map[string]string{"c8": "R", "h1": "K", "b9": "k"}, "w L 1")
+	n := play(t, p, "c8", "b9")
+	if res := n.Result(); !res.Over || res.Winner != White || res.Reason != "king captured" {
+		t.Errorf("after Rxb9: %v, want White wins by capturing the king", res)
+	}
+}
+
+func TestToto40LeavingTheLineLoses(t *testing.T) {
+	// Once the line has been entered, a player who ends a turn with no piece
+	// on it loses — the move is legal and listed, it simply loses.
+	p := setup(t, Toto40(), map[string]string{"c8": "R", "h1": "K", "a12": "k", "e6": "p"}, "w L 1")
+	if !hasMove(p, "c8", "c7") {
+		t.Fatal("leaving the line is not listed")
+	}
+	n := play(t, p, "c8", "c7")
+	if res := n.Result(); !res.Over || res.Winner != Black {
+		t.Errorf("after leaving the line: %v, want Black wins", res)
+	}
+}
+
+func TestToto40NoLegalMoveLoses(t *testing.T) {
+	// White's only piece, a pawn on a9, is blocked by Black on a10 and
+	// cannot capture into Black's section: White loses.
+	p := setup(t, Toto40(), map[string]string{"a9": "P", "a10": "k"}, "w - 1")
+	if res := p.Result(); !res.Over || res.Winner != Black {
+		t.Errorf("%v, want Black wins (White has no legal move)", res)
+	}
+}
+
+func TestToto40Superko(t *testing.T) {
+	// c6-c7, f7-e8, c7-c6: now e8-f7 would repeat the first arrangement.
+	p := setup(t, Toto40(), map[string]string{"c6": "K", "f7": "k"}, "w - 1")
+	p = play(t, p, "c6", "c7")
+	p = play(t, p, "f7", "e8")
+	p = play(t, p, "c7", "c6")
+	if hasMove(p, "e8", "f7") {
+		t.Fatal("e8-f7 is offered though it repeats the start")
+	}
+	b := p.Variant().Board()
+	e8, _ := b.ParseSquare("e8")
+	f7, _ := b.ParseSquare("f7")
+	_, err := p.Play(Move{Kind: Normal, From: e8, To: f7})
+	if !errors.Is(err, ErrIllegal) || !contains(err.Error(), "superko") {
+		t.Errorf("playing it: %v, want an illegal-move error naming superko", err)
+	}
+}
