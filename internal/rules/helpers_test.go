@@ -30,6 +30,9 @@ func setup(t *testing.T, v Variant, pieces map[string]string, rest string) Posit
 		}
 		return s
 	}) + " " + rest
+	if v.Name() == "toetotoe" {
+		fen = strings.Replace(fen, " ", "[] w ", 1) + " 0 8"
+	}
 	pos, err := v.ParsePosition(fen)
 	if err != nil {
 		t.Fatalf("setup %s: %v", fen, err)

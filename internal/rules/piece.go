@@ -232,3 +232,25 @@ func (o occupancy) attacks(from Square, p Piece, pt *PieceType, down bool, targe
 	}
 	return false
 }
+
+// squareAttacked reports whether side by attacks target: whether one of its
+// pieces could capture a piece standing there. An empty target gets a
+// stand-in piece of the other side for the test.
+func squareAttacked(b *Board, table *[128]*PieceType, sq []Piece, target Square, by Color, down func(Piece) bool) bool {
+	o := occupancy{b: b, sq: sq}
+	saved := sq[target]
+	if saved == NoPiece {
+		sq[target] = MakePiece('K', by.Other())
+	}
+	defer func() { sq[target] = saved }()
+	for _, from := range b.squares {
+		pc := sq[from]
+		if pc == NoPiece || pc.Color() != by || from == target {
+			continue
+		}
+		if o.attacks(from, pc, table[pc.Letter()&127], down(pc), target) {
+			return true
+		}
+	}
+	return false
+}

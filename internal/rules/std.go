@@ -108,22 +108,7 @@ func (p *stdPos) at(sq Square) Piece {
 
 // attacked reports whether side by attacks target on board sq.
 func (r *stdRules) attacked(sq []Piece, target Square, by Color) bool {
-	o := occupancy{b: r.board, sq: sq}
-	saved := sq[target]
-	if saved == NoPiece {
-		sq[target] = MakePiece('K', by.Other()) // a stand-in to be captured
-	}
-	defer func() { sq[target] = saved }()
-	for _, from := range r.board.squares {
-		pc := sq[from]
-		if pc == NoPiece || pc.Color() != by || from == target {
-			continue
-		}
-		if o.attacks(from, pc, r.piece(pc), r.down(pc), target) {
-			return true
-		}
-	}
-	return false
+	return squareAttacked(r.board, &r.pieces, sq, target, by, r.down)
 }
 
 // royalAttacked reports whether any royal piece of side c is attacked.

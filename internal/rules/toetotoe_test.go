@@ -1,0 +1,172 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+)
+
+const ttDeployed = "K@e1,G@d2 K@e8,G@d7 E@c3,E@f3 E@c6,E@f6 N@b2,N@g2 N@b7,N@g7 R@a1,R@h1 R@a8,R@h8"
+
+// playCoords plays moves written in coordinate form (deployments K@e1,G@d1,
+// swaps a4<>b4, moves e2e4) without the notation package.
+func playCoords(t *testing.T, p Position, moves string) Position {
+	t.Helper()
+	b := p.Variant().Board()
+	for _, mv := range strings.Fields(moves) {
+		var found *Move
+		for _, m := range p.Legal() {
+			if coordOf(b, m) == mv {
+				m := m
+				found = &m
+			}
+		}
+		if found == nil {
+			t.Fatalf("%s is not legal in %s", mv, p)
+		}
+		n, err := p.Play(*found)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = n
+	}
+	return p
+}
+
+func coordOf(b *Board, m Move) string {
+	switch m.Kind {
+	case Deploy:
+		var parts []string
+		for _, pl := range m.Place[:m.NPlace] {
+			parts = append(parts, string(pl.Piece)+"@"+b.SquareName(pl.To))
+		}
+		return strings.Join(parts, ",")
+	case Swap:
+		return b.SquareName(m.From) + "<>" + b.SquareName(m.To)
+	case PromoteInPlace:
+		return b.SquareName(m.From) + "=" + strings.ToLower(string(m.Promo))
+	}
+	s := b.SquareName(m.From) + b.SquareName(m.To)
+	if m.Promo != 0 {
+		s += strings.ToLower(string(m.Promo))
+	}
+	return s
+}
+
+func TestToeToToeDeploymentCounts(t *testing.T) {
+	// Each deployment turn places its two pieces on empty squares of the
+	// deployer's 24-square zone: K+G distinct, so ordered pairs 24×23 = 552;
+	// then alike pairs, unordered: E+E on 22 empty squares C(22,2) = 231,
+	// N+N on 20: 190, R+R on 18: 153 (the pawn walls keep every king safe).
+	want := []int{552, 552, 231, 231, 190, 190, 153, 153}
+	p := ToeToToe().Start()
+	steps := strings.Fields(ttDeployed)
+	for i, w := range want {
+		if got := len(p.Legal()); got != w {
+			t.Errorf("deployment turn %d: %d actions, want %d", i+1, got, w)
+		}
+		p = playCoords(t, p, steps[i])
+	}
+	if !strings.Contains(p.String(), "[] w s1 0 5") {
+		t.Errorf("after deployment: %s, want empty hands, White to swap (s1), move 5", p)
+	}
+}
+
+func TestToeToToePerft(t *testing.T) {
+	p := playCoords(t, ToeToToe().Start(), ttDeployed)
+	for d, want := range []int64{112, 12536, 1403036} {
+		if testing.Short() && want > 100000 {
+			break
+		}
+		if got := Perft(p, d+1); got != want {
+			t.Errorf("swap phase perft(%d) = %d, want %d", d+1, got, want)
+		}
+	}
+	q := playCoords(t, p, "a4<>b4 a5<>b5 a4<>b4 a5<>b5 a4<>b4 a5<>b5")
+	if !strings.Contains(q.String(), " w p 0 8") {
+		t.Errorf("after six swaps: %s, want the play phase at move 8", q)
+	}
+	for d, want := range []int64{44, 1898, 82022} {
+		if got := Perft(q, d+1); got != want {
+			t.Errorf("play phase perft(%d) = %d, want %d", d+1, got, want)
+		}
+	}
+}
+
+func TestToeToToeSwapExposingKingRefused(t *testing.T) {
+	// RULES.md §7: a swap is illegal if afterwards either king is attacked.
+	// Black's horse on b5 attacks a3, so swapping the king e1 with the horse
+	// a3 is refused; swapping the king with the chariot h1 is fine.
+	p := setup(t, ToeToToe(), map[string]string{"e1": "K", "a3": "N", "e8": "k", "b5": "n", "h1": "R"}, "s1")
+	for _, m := range p.Legal() {
+		if coordOf(p.Variant().Board(), m) == "a3<>e1" {
+			t.Fatal("a swap that puts the king on a3, attacked by the horse on b5, is allowed")
+		}
+	}
+	found := false
+	for _, m := range p.Legal() {
+		if coordOf(p.Variant().Board(), m) == "e1<>h1" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the safe swap e1<>h1 is not offered")
+	}
+}
+
+func TestToeToToePawnLeap(t *testing.T) {
+	// A pawn leaps over the piece straight ahead onto an empty square; not
+	// when the landing square is occupied, and never capturing.
+	p := setup(t, ToeToToe(), map[string]string{"e4": "P", "e5": "p", "a1": "K", "h8": "k"}, "p")
+	if got, want := movesFrom(p, "e4"), []string{"e4e6"}; !same(got, want) {
+		t.Errorf("pawn e4 facing e5: %v, want %v", got, want)
+	}
+	q := setup(t, ToeToToe(), map[string]string{"e4": "P", "e5": "p", "e6": "n", "a1": "K", "h8": "k"}, "p")
+	if got := movesFrom(q, "e4"); len(got) != 0 {
+		t.Errorf("pawn e4 with e6 occupied: %v, want no move", got)
+	}
+}
+
+func TestToeToToePromotionFromPool(t *testing.T) {
+	// A pawn on the last rank becomes one of its side's captured pieces, a
+	// whole turn; each captured piece can come back once.
+	p := setup(t, ToeToToe(), map[string]string{"e8": "P", "a1": "K", "h6": "k", "c5": "p"}, "p")
+	if got := movesFrom(p, "e8"); len(got) != 0 {
+		t.Errorf("promotion with an empty pool: %v", got)
+	}
+	pool := setupHands(t, map[string]string{"e8": "P", "a1": "K", "h6": "k", "c5": "p"}, "GN", "p")
+	if got := movesFrom(pool, "e8"); len(got) != 2 {
+		t.Errorf("pool G N: %d promotions %v, want 2 (to G and to N)", len(got), got)
+	}
+	n := playCoords(t, pool, "e8=g")
+	if h := string(n.Hand(White)); h != "N" {
+		t.Errorf("after e8=G the pool holds %q, want N", h)
+	}
+}
+
+func TestToeToToeStalemateIllegal(t *testing.T) {
+	// RULES.md §7: Gb6 would leave the black king on a8 (Black's only
+	// piece) without a safe move while not in check: a7, b7 and b8 all
+	// attacked by the general. Such a move is illegal; Gb5 is not.
+	p := setup(t, ToeToToe(), map[string]string{"a8": "k", "c1": "K", "b4": "G"}, "p")
+	for _, m := range movesFrom(p, "b4") {
+		if m == "b4b6" {
+			t.Error("Gb6, which stalemates the black king on a8, is allowed")
+		}
+	}
+	if !hasMove(p, "b4", "b5") {
+		t.Errorf("Gb5 (the king keeps a7 and b8) is missing: %v", movesFrom(p, "b4"))
+	}
+}
+
+// setupHands is setup for Toe-to-Toe with White's capture pool.
+func setupHands(t *testing.T, pieces map[string]string, whitePool string, phase string) Position {
+	t.Helper()
+	p := setup(t, ToeToToe(), pieces, phase)
+	s := p.String()
+	i := strings.Index(s, "[]")
+	q, err := ToeToToe().ParsePosition(s[:i] + "[" + whitePool + "]" + s[i+2:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
