@@ -47,11 +47,17 @@ type pattern struct {
 	special  rules.MoveKind // Checker or Wizard when a suffix says so, else Normal
 	places   []rules.Placement
 	from2    rules.Square // swaps
+	// literal marks the reading of the text as written; pieceOrFile marks
+	// the reading of a lower-case first letter as a piece.
+	literal     bool
+	pieceOrFile bool
 }
 
 var (
-	sanRE  = regexp.MustCompile(`^([A-Z])?([a-w])?([0-9]{1,2})?[-x:]?([a-z][0-9]{1,2}|[A-Z])(?:=|/|\()?([A-Za-z])?\)?(\^|⌃|o|\*|°|º|˚|⌄|v|@)?$`)
-	dropRE = regexp.MustCompile(`^([A-Za-z])@([a-z][0-9]{1,2})$`)
+	sanRE = regexp.MustCompile(`^([A-Z])?([a-w])?([0-9]{1,2})?[-x:]?([a-z][0-9]{1,2}|[A-Z])(?:=|/|\()?([A-Za-z])?\)?(\^|⌃|o|\*|°|º|˚|⌄|v|@)?$`)
+	// Chec Toe has no promotion: a trailing o, *, v, ^ is a suffix.
+	checToeRE = regexp.MustCompile(`^([A-Z])?([a-w])?([0-9]{1,2})?[-x:]?([a-z][0-9]{1,2}|[A-Z])()(\^|⌃|o|\*|°|º|˚|⌄|v|@)?$`)
+	dropRE    = regexp.MustCompile(`^([A-Za-z])@([a-z][0-9]{1,2})$`)
 	// Chec Toe's seed notation: Nb3⌄ (or v) is a drop.
 	dropSuffixRE = regexp.MustCompile(`^([A-Z])([a-z][0-9]{1,2})(⌄|v)$`)
 	swapRE       = regexp.MustCompile(`^([a-z][0-9]{1,2})\s*(?:<>|<->|↔)\s*([a-z][0-9]{1,2})$`)
@@ -108,24 +114,13 @@ func Parse(p rules.Position, text string) (rules.Move, error) {
 			return (b.File(mv.To) > b.File(mv.From)) != long
 		}, "castling is not allowed now: the king or the rook has moved, a square between them is occupied, or the king is in check or would pass through or land on an attacked square")
 	}
-	pats, perr := readings(p, s)
+	got, pats, perr := candidates(p, s, legal)
 	if len(pats) == 0 {
 		if perr != "" {
 			return rules.Move{}, &Error{Input: in, Reason: perr}
 		}
 		return rules.Move{}, &Error{Input: in, Reason: "is not a move the referee can read: write it like " + example(p) + " (or \"moves\" for the list)"}
 	}
-	// Every reading counts: when two readings find different legal moves
-	// ("bxc3": the b-pawn or the bishop), the player is asked.
-	var got []rules.Move
-	for _, pt := range pats {
-		for _, m := range match(p, legal, pt) {
-			if !contains(got, m) {
-				got = append(got, m)
-			}
-		}
-	}
-	got = preferPlain(got)
 	switch len(got) {
 	case 1:
 		return got[0], nil
@@ -240,12 +235,16 @@ func readings(p rules.Position, s string) (pats []pattern, perr string) {
 			return []pattern{{kind: rules.Deploy, places: places}}, ""
 		}
 	}
-	try := func(t string) {
-		m := sanRE.FindStringSubmatch(t)
+	re := sanRE
+	if pawnLetterRequired(p.Variant()) {
+		re = checToeRE // no promotions; o and v are suffixes
+	}
+	try := func(t string, literal, pieceOrFile bool) {
+		m := re.FindStringSubmatch(t)
 		if m == nil {
 			return
 		}
-		pt := pattern{kind: rules.Normal, fromFile: -1, fromRank: -1, to: rules.NoSquare}
+		pt := pattern{kind: rules.Normal, fromFile: -1, fromRank: -1, to: rules.NoSquare, literal: literal, pieceOrFile: pieceOrFile}
 		if m[1] != "" {
 			pt.piece = m[1][0]
 		}
@@ -285,14 +284,15 @@ func readings(p rules.Position, s string) (pats []pattern, perr string) {
 		}
 		pats = append(pats, pt)
 	}
-	try(s)
-	if len(s) > 0 && s[0] >= 'a' && s[0] <= 'z' {
-		try(string(upper(s[0])) + s[1:]) // "nf3": a knight, unless a pawn move is meant
+	try(s, true, false)
+	startsWithSquare := len(s) > 1 && s[1] >= '0' && s[1] <= '9'
+	if len(s) > 0 && s[0] >= 'a' && s[0] <= 'z' && !startsWithSquare {
+		try(string(upper(s[0]))+s[1:], false, true) // "nf3": a knight, unless a pawn move is meant
 	}
 	if low := strings.ToLower(s); low != s {
-		try(low) // "E4", "G1F3"
-		if len(low) > 0 {
-			try(string(upper(low[0])) + low[1:]) // "NF3"
+		try(low, false, false) // "E4", "G1F3"
+		if len(low) > 1 && !(low[1] >= '0' && low[1] <= '9') {
+			try(string(upper(low[0]))+low[1:], false, false) // "NF3"
 		}
 	}
 	return pats, perr
@@ -573,4 +573,41 @@ func ParseCoord(p rules.Position, s string) (rules.Move, error) {
 		}
 	}
 	return rules.Move{}, &Error{Input: s, Reason: "is not a legal move in coordinate form here"}
+}
+
+// candidates returns the legal moves the normalised text s may mean, the
+// readings tried, and why nothing could be read.
+func candidates(p rules.Position, s string, legal []rules.Move) (got []rules.Move, pats []pattern, perr string) {
+	pats, perr = readings(p, s)
+	if len(pats) == 0 {
+		return nil, nil, perr
+	}
+	// The literal reading first. Case-folded readings count when it finds
+	// nothing, and the upper-cased first letter also when the text starts
+	// with a lower-case letter that may be a piece or a file ("bxc3": the
+	// b-pawn or the bishop): if both find legal moves, the player is asked.
+	union := func(pt pattern) {
+		for _, m := range match(p, legal, pt) {
+			if !contains(got, m) {
+				got = append(got, m)
+			}
+		}
+	}
+	for i, pt := range pats {
+		if i == 0 || pt.literal {
+			union(pt)
+		}
+	}
+	if len(got) == 0 {
+		for _, pt := range pats[1:] {
+			union(pt)
+		}
+	} else {
+		for _, pt := range pats[1:] {
+			if pt.pieceOrFile {
+				union(pt)
+			}
+		}
+	}
+	return preferPlain(got), pats, ""
 }

@@ -28,9 +28,16 @@ func pawnLetterRequired(v rules.Variant) bool {
 // pawnLetter is the letter of the variant's pawn.
 const pawnLetter = 'P'
 
-// SAN writes m (legal in p) in canonical notation.
+// SAN writes m (legal in p) in canonical notation: the shortest standard
+// form, or, where that would also fit another legal move (a pawn and an
+// elephant both on "exf5"), the long form with the origin square.
 func SAN(p rules.Position, m rules.Move) string {
 	s := sanBody(p, m)
+	if m.Kind == rules.Normal || m.Kind == rules.Checker || m.Kind == rules.Wizard {
+		if got, _, _ := candidates(p, normalise(s), p.Legal()); len(got) != 1 || got[0] != m {
+			s = longForm(p, m)
+		}
+	}
 	if !p.Variant().HasCheck() || m.Kind == rules.Deploy || m.Kind == rules.Swap {
 		return s
 	}
@@ -180,4 +187,30 @@ func Coord(p rules.Position, m rules.Move) string {
 		s += "o"
 	}
 	return s
+}
+
+// longForm writes m with its origin square: Ng1-f3, b3xc4, e7-e8=Q, Nb1-b3⌃.
+func longForm(p rules.Position, m rules.Move) string {
+	b := p.Variant().Board()
+	var sb strings.Builder
+	if l := p.At(m.From).Letter(); l != pawnLetter || pawnLetterRequired(p.Variant()) {
+		sb.WriteByte(l)
+	}
+	sb.WriteString(b.SquareName(m.From))
+	if p.IsCapture(m) {
+		sb.WriteByte('x')
+	} else {
+		sb.WriteByte('-')
+	}
+	sb.WriteString(b.SquareName(m.To))
+	if m.Promo != 0 {
+		sb.WriteString("=" + string(m.Promo))
+	}
+	switch m.Kind {
+	case rules.Checker:
+		sb.WriteString(CheckerMark)
+	case rules.Wizard:
+		sb.WriteString(WizardMark)
+	}
+	return sb.String()
 }

@@ -7,7 +7,7 @@ import (
 
 // Variants returns every game the referee hosts, in a fixed order.
 func Variants() []Variant {
-	return []Variant{Chess(), Toroidal(), Cylindrical(), KleinChess(), Cuarenta(), Toto40(), ToeToToe()}
+	return []Variant{Chess(), Toroidal(), Cylindrical(), KleinChess(), Cuarenta(), Toto40(), ToeToToe(), ChecToe()}
 }
 
 // Lookup finds a variant by name (case-insensitive).

@@ -44,6 +44,18 @@ func coordOf(b *Board, m Move) string {
 		return b.SquareName(m.From) + "<>" + b.SquareName(m.To)
 	case PromoteInPlace:
 		return b.SquareName(m.From) + "=" + strings.ToLower(string(m.Promo))
+	case Drop:
+		return string(m.Piece) + "@" + b.SquareName(m.To)
+	case Reroll:
+		return "reroll"
+	case Roll:
+		return "roll"
+	case Pass:
+		return "pass"
+	case Checker:
+		return b.SquareName(m.From) + b.SquareName(m.To) + "^"
+	case Wizard:
+		return b.SquareName(m.From) + b.SquareName(m.To) + "o"
 	}
 	s := b.SquareName(m.From) + b.SquareName(m.To)
 	if m.Promo != 0 {

@@ -1,0 +1,482 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Chec Toe (RULES.md §8, seed 001): a 4×4 board, drops, and a die the
+// referee rolls. The rules here never draw a number: the referee calls
+// Roll with each value.
+type checToe struct {
+	board   *Board
+	pieces  [128]*PieceType
+	letters []byte
+	wizard  Prim
+	checker Prim
+}
+
+// chtOrder is the hand order and the die's names: 1 P, 2 N, 3 B, 4 R.
+var chtOrder = []byte{'P', 'N', 'B', 'R'}
+
+// ChecToe returns the variant.
+func ChecToe() Variant {
+	all := Join(orthogonal, diagonal)
+	v := &checToe{board: Rect("4x4", 4, 4)}
+	v.pieces, v.letters = pieceTable(
+		&PieceType{Letter: 'P', Name: "pawn", Moves: []Prim{
+			Steps(MoveOnly, orthogonal...),                   // moves one square orthogonally, never capturing
+			ForwardSteps(CaptureOnly, Vec{-1, 1}, Vec{1, 1}), // captures diagonally forward
+		}},
+		&PieceType{Letter: 'N', Name: "knight", Moves: []Prim{Leaps(knightVecs...)}},
+		&PieceType{Letter: 'B', Name: "bishop", Moves: []Prim{Rides(0, diagonal...)}},
+		&PieceType{Letter: 'R', Name: "rook", Moves: []Prim{Rides(0, orthogonal...)}},
+	)
+	v.wizard = Leaps(Join(diagonal, Symmetric(3, 1))...)              // one diagonal step or a (3,1) leap; moves and captures
+	v.checker = Prim{Kind: Leap, Vecs: Scale(2, all), Mode: MoveOnly} // two squares any way, over anything, onto an empty square
+	return v
+}
+
+func (v *checToe) Name() string  { return "chectoe" }
+func (v *checToe) Title() string { return "Chec Toe" }
+func (v *checToe) Summary() string {
+	return "4x4 board, drops, a die the referee rolls; Wizard and Checker moves; four in a line (a Toe) wins"
+}
+func (v *checToe) Board() *Board            { return v.board }
+func (v *checToe) HasCheck() bool           { return false }
+func (v *checToe) HasHands() bool           { return true }
+func (v *checToe) PawnLetterRequired() bool { return true }
+func (v *checToe) PieceLetters() []byte     { return v.letters }
+func (v *checToe) PieceName(c byte) string  { return pieceNameOf(v.pieces, c) }
+
+func (v *checToe) Start() Position {
+	p, err := v.ParsePosition("4/4/4/4[PNBRpnbr] w - - 1")
+	if err != nil {
+		panic("chectoe start: " + err.Error())
+	}
+	return p
+}
+
+// ctPos is a Chec Toe position.
+type ctPos struct {
+	v        *checToe
+	sq       []Piece
+	hand     [2][4]bool // in chtOrder
+	turn     Color
+	rolls    []int // this turn's rolls, the replaced first roll excluded
+	rerolled bool
+	owes     bool  // the referee must roll before anyone acts
+	pending  Color // owner of the standing Toe
+	hasToe   bool  // pending is set
+	won      bool  // pending names the winner
+	full     int
+}
+
+func (p *ctPos) Variant() Variant   { return p.v }
+func (p *ctPos) Turn() Color        { return p.turn }
+func (p *ctPos) MoveNumber() int    { return p.full }
+func (p *ctPos) At(sq Square) Piece { return atOf(p.sq, sq) }
+func (p *ctPos) InCheck() bool      { return false }
+func (p *ctPos) Claimable() string  { return "" }
+func (p *ctPos) NeedsRoll() bool    { return p.owes && !p.won }
+
+func (p *ctPos) IsCapture(m Move) bool {
+	return (m.Kind == Normal || m.Kind == Wizard) && p.sq[m.To] != NoPiece
+}
+
+func (p *ctPos) Hand(c Color) []byte {
+	var out []byte
+	for i, l := range chtOrder {
+		if p.hand[c][i] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func (p *ctPos) clone() *ctPos {
+	n := *p
+	n.sq = slices.Clone(p.sq)
+	n.rolls = slices.Clone(p.rolls)
+	return &n
+}
+
+// DieState writes the die field: the turn's rolls, r when the first was
+// replaced by a re-roll, ? while a roll is owed, - before the first roll.
+func (p *ctPos) DieState() string {
+	var b strings.Builder
+	if p.rerolled {
+		b.WriteByte('r')
+	}
+	for _, r := range p.rolls {
+		b.WriteString(strconv.Itoa(r))
+	}
+	if b.Len() == 0 && !p.rerolled {
+		return "-"
+	}
+	if p.owes {
+		b.WriteByte('?')
+	}
+	return b.String()
+}
+
+// stage is what the standing die allows.
+type stage int
+
+const (
+	stNatural     stage = iota // 1-4: that piece, naturally or by drop; 5: any drop or any Wizard move
+	stCheckerOnly              // after a re-roll of 1-4: drop that piece, or move it as a Checker
+	stDoubleSix                // any natural move or drop, or the apocalypse roll
+)
+
+// standing returns the value acted on and the stage, once no roll is owed.
+func (p *ctPos) standing() (int, stage) {
+	r := p.rolls
+	switch {
+	case len(r) == 1 && p.rerolled && r[0] <= 4:
+		return r[0], stCheckerOnly
+	case len(r) == 2 && r[0] == 6 && r[1] == 6:
+		return 6, stDoubleSix
+	}
+	return r[len(r)-1], stNatural
+}
+
+// Roll applies one die value (RULES.md §8): a 6 is void and rolled again;
+// two 6s make a double six; after the apocalypse request a 6 sends every
+// enemy piece home and ends the turn.
+func (p *ctPos) Roll(v int) (Position, error) {
+	if !p.NeedsRoll() {
+		return nil, fmt.Errorf("%w: no roll is due now", ErrIllegal)
+	}
+	if v < 1 || v > 6 {
+		return nil, fmt.Errorf("%w: a die shows 1 to 6, not %d", ErrIllegal, v)
+	}
+	n := p.clone()
+	n.rolls = append(n.rolls, v)
+	n.owes = false
+	r := n.rolls
+	switch {
+	case len(r) == 1 && v == 6:
+		n.owes = true // void: rolled again at once
+	case len(r) == 3 && r[0] == 6 && r[1] == 6 && v == 6:
+		// "666": every enemy piece on the board returns to its owner's hand.
+		for _, s := range n.v.board.squares {
+			if pc := n.sq[s]; pc != NoPiece && pc.Color() != n.turn {
+				n.hand[pc.Color()][slices.Index(chtOrder, pc.Letter())] = true
+				n.sq[s] = NoPiece
+			}
+		}
+		return n.endTurn(), nil
+	}
+	return n, nil
+}
+
+// pieceSquare finds side c's piece with letter l, or NoSquare.
+func (p *ctPos) pieceSquare(c Color, l byte) Square {
+	for _, s := range p.v.board.squares {
+		if pc := p.sq[s]; pc != NoPiece && pc.Color() == c && pc.Letter() == l {
+			return s
+		}
+	}
+	return NoSquare
+}
+
+func (p *ctPos) Legal() []Move {
+	if p.won || p.owes {
+		return nil
+	}
+	b := p.v.board
+	o := occupancy{b: b, sq: p.sq}
+	var out []Move
+	drops := func(l byte) {
+		if !p.hand[p.turn][slices.Index(chtOrder, l)] {
+			return
+		}
+		for _, s := range b.squares {
+			if p.sq[s] == NoPiece {
+				out = append(out, Move{Kind: Drop, From: NoSquare, To: s, Piece: l})
+			}
+		}
+	}
+	moves := func(l byte, kind MoveKind) {
+		from := p.pieceSquare(p.turn, l)
+		if from == NoSquare {
+			return
+		}
+		pc := p.sq[from]
+		var prims []Prim
+		switch kind {
+		case Normal:
+			prims = p.v.pieces[l].Moves
+		case Wizard:
+			prims = []Prim{p.v.wizard}
+		case Checker:
+			prims = []Prim{p.v.checker}
+		}
+		seen := map[Square]bool{}
+		for i := range prims {
+			o.targets(from, pc, &prims[i], p.turn == Black, func(to Square) {
+				if !seen[to] {
+					seen[to] = true
+					out = append(out, Move{Kind: kind, From: from, To: to})
+				}
+			})
+		}
+	}
+	v, st := p.standing()
+	switch {
+	case st == stCheckerOnly:
+		l := chtOrder[v-1]
+		drops(l)
+		moves(l, Checker)
+	case st == stDoubleSix:
+		for _, l := range chtOrder {
+			moves(l, Normal)
+			drops(l)
+		}
+		out = append(out, Move{Kind: Roll, From: NoSquare, To: NoSquare})
+	case v == 5:
+		for _, l := range chtOrder {
+			drops(l)
+			moves(l, Wizard)
+		}
+	default:
+		l := chtOrder[v-1]
+		moves(l, Normal)
+		drops(l)
+	}
+	// Re-roll: once a turn, only to replace the turn's first roll of 1-5.
+	if !p.rerolled && len(p.rolls) == 1 && p.rolls[0] <= 5 {
+		out = append(out, Move{Kind: Reroll, From: NoSquare, To: NoSquare})
+	}
+	out = append(out, Move{Kind: Pass, From: NoSquare, To: NoSquare})
+	return out
+}
+
+func (p *ctPos) Play(m Move) (Position, error) {
+	if !slices.Contains(p.Legal(), m) {
+		v, st := 0, stNatural
+		if !p.owes && len(p.rolls) > 0 {
+			v, st = p.standing()
+		}
+		return nil, fmt.Errorf("%w: the die (%s) does not allow that now%s", ErrIllegal, p.DieState(), ctHint(v, st))
+	}
+	n := p.clone()
+	switch m.Kind {
+	case Reroll:
+		n.rerolled, n.rolls, n.owes = true, nil, true
+		return n, nil
+	case Roll:
+		n.owes = true
+		return n, nil
+	case Pass:
+	case Drop:
+		n.sq[m.To] = MakePiece(m.Piece, p.turn)
+		n.hand[p.turn][slices.Index(chtOrder, m.Piece)] = false
+	default:
+		if victim := n.sq[m.To]; victim != NoPiece {
+			n.hand[victim.Color()][slices.Index(chtOrder, victim.Letter())] = true // a captured piece returns to its owner's hand
+		}
+		n.sq[m.To], n.sq[m.From] = n.sq[m.From], NoPiece
+	}
+	return n.endTurn(), nil
+}
+
+func ctHint(v int, st stage) string {
+	switch {
+	case v == 0:
+		return ""
+	case st == stCheckerOnly:
+		return fmt.Sprintf(": after the re-roll of %d the %c must be dropped, or moved as a Checker", v, chtOrder[v-1])
+	case st == stDoubleSix:
+		return ": after a double six, move or drop any piece, \"roll\" for the apocalypse, or \"pass\""
+	case v == 5:
+		return ": a 5 allows a drop of any piece or a Wizard move of any piece"
+	}
+	return fmt.Sprintf(": a %d allows only the %c, moved naturally or dropped", v, chtOrder[v-1])
+}
+
+// toe reports whether side c has four pieces on one rank, file or long
+// diagonal.
+func (p *ctPos) toe(c Color) bool {
+	b := p.v.board
+	mine := func(f, r int) bool {
+		pc := p.sq[b.Sq(f, r)]
+		return pc != NoPiece && pc.Color() == c
+	}
+	d1, d2 := true, true
+	for i := range 4 {
+		row, col := true, true
+		for j := range 4 {
+			row = row && mine(j, i)
+			col = col && mine(i, j)
+		}
+		if row || col {
+			return true
+		}
+		d1 = d1 && mine(i, i)
+		d2 = d2 && mine(i, 3-i)
+	}
+	return d1 || d2
+}
+
+// endTurn resolves Toe and Chec, then hands the turn over.
+func (n *ctPos) endTurn() *ctPos {
+	mover := n.turn
+	switch {
+	case n.hasToe && n.pending == mover.Other() && n.toe(mover.Other()):
+		// The opponent's Toe survived this turn: it wins, even against a new Toe.
+		n.won = true
+	case n.toe(mover):
+		n.pending, n.hasToe = mover, true
+	default:
+		n.hasToe = false
+	}
+	n.rolls, n.rerolled = nil, false
+	if n.won {
+		n.owes = false
+		n.turn = mover.Other() // the winner: the pending field names it, and it equals the side field
+		return n
+	}
+	n.owes = true
+	if mover == Black {
+		n.full++
+	}
+	n.turn = mover.Other()
+	return n
+}
+
+func (p *ctPos) Result() Result {
+	if p.won {
+		return Result{Over: true, Winner: p.pending, Reason: "a Toe survived the opponent's turn"}
+	}
+	return Result{}
+}
+
+// Prompt says what the die allows now.
+func (p *ctPos) Prompt() string {
+	if p.won {
+		return ""
+	}
+	if p.owes {
+		return "The referee rolls the die for you."
+	}
+	v, st := p.standing()
+	s := fmt.Sprintf("The die shows %s.", p.DieState())
+	switch {
+	case st == stCheckerOnly:
+		s += fmt.Sprintf(" After your re-roll, drop your %s or move it as a Checker (two squares, onto an empty square, e.g. \"%cb3^\").", p.v.PieceName(chtOrder[v-1]), chtOrder[v-1])
+	case st == stDoubleSix:
+		s += " Double six: move or drop any piece, or reply \"roll\" for the apocalypse roll (a 6 sends all enemy pieces home)."
+	case v == 5:
+		s += " Drop any piece from your hand, or move any piece as a Wizard (one diagonal step or a (3,1) leap)."
+	default:
+		s += fmt.Sprintf(" Move your %s, or drop it if it is in your hand.", p.v.PieceName(chtOrder[v-1]))
+	}
+	if !p.rerolled && len(p.rolls) == 1 && p.rolls[0] <= 5 {
+		s += " You may also \"reroll\" once."
+	}
+	if p.hasToe && p.pending != p.turn {
+		s += " Your opponent has a Toe: capture one of its pieces this turn (a Chec), or they win."
+	}
+	return s + " Or \"pass\"."
+}
+
+func (p *ctPos) String() string {
+	side, pend := "w", "-"
+	if p.turn == Black {
+		side = "b"
+	}
+	if p.hasToe || p.won {
+		pend = map[Color]string{White: "w", Black: "b"}[p.pending]
+	}
+	hand := string(p.Hand(White)) + strings.ToLower(string(p.Hand(Black)))
+	return fmt.Sprintf("%s[%s] %s %s %s %d", writeBoard(p.v.board, p.sq, func(pc Piece) string { return string(pc.FENLetter()) }),
+		hand, side, p.DieState(), pend, p.full)
+}
+
+func (v *checToe) ParsePosition(s string) (Position, error) {
+	f := strings.Fields(s)
+	if len(f) != 5 {
+		return nil, fmt.Errorf("a chectoe position string has 5 fields (board[hands], side, die, pending Toe, move number); %q has %d", s, len(f))
+	}
+	boardField, hands, ok := strings.Cut(f[0], "[")
+	if !ok || !strings.HasSuffix(hands, "]") {
+		return nil, fmt.Errorf("the board field %q has no hands in brackets, e.g. 4/4/4/4[PNBRpnbr]", f[0])
+	}
+	sq, err := parseBoard(v.board, boardField, func(c byte) bool { return v.pieces[c&127] != nil }, false)
+	if err != nil {
+		return nil, err
+	}
+	p := &ctPos{v: v, sq: sq}
+	for _, c := range []byte(strings.TrimSuffix(hands, "]")) {
+		i := slices.Index(chtOrder, c&^0x20)
+		if i < 0 {
+			return nil, fmt.Errorf("hand %q: %q is not a Chec Toe piece (P N B R)", hands, c)
+		}
+		color := White
+		if c >= 'a' {
+			color = Black
+		}
+		p.hand[color][i] = true
+	}
+	for c := range 2 {
+		for i, l := range chtOrder {
+			n := 0
+			if p.hand[c][i] {
+				n++
+			}
+			for _, s := range v.board.squares {
+				if pc := sq[s]; pc != NoPiece && pc.Color() == Color(c) && pc.Letter() == l {
+					n++
+				}
+			}
+			if n != 1 {
+				return nil, fmt.Errorf("%s has %d %ss (on the board and in hand); each side has exactly one of each piece", Color(c), n, v.PieceName(l))
+			}
+		}
+	}
+	switch f[1] {
+	case "w":
+	case "b":
+		p.turn = Black
+	default:
+		return nil, fmt.Errorf("the side to act is %q; write w or b", f[1])
+	}
+	die := f[2]
+	if die == "-" {
+		p.owes = true
+	} else {
+		if strings.HasPrefix(die, "r") {
+			p.rerolled, die = true, die[1:]
+		}
+		if strings.HasSuffix(die, "?") {
+			p.owes, die = true, strings.TrimSuffix(die, "?")
+		}
+		for _, c := range die {
+			if c < '1' || c > '6' {
+				return nil, fmt.Errorf("the die field %q: write the turn's rolls as digits 1-6, e.g. 3, 63, 66, r2, 6?", f[2])
+			}
+			p.rolls = append(p.rolls, int(c-'0'))
+		}
+	}
+	switch f[3] {
+	case "-":
+	case "w", "b":
+		p.hasToe = true
+		if f[3] == "b" {
+			p.pending = Black
+		}
+		if p.toe(p.pending) && p.pending == p.turn {
+			p.won = true // after a win the field names the winner
+		}
+	default:
+		return nil, fmt.Errorf("the pending Toe field is %q; write w, b or -", f[3])
+	}
+	if p.full, err = strconv.Atoi(f[4]); err != nil || p.full < 1 {
+		return nil, fmt.Errorf("the move number %q is not a number from 1", f[4])
+	}
+	return p, nil
+}

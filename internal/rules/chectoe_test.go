@@ -1,0 +1,194 @@
+package rules
+
+import (
+	"sort"
+	"strings"
+	"testing"
+)
+
+// ct plays a script of die values (d3 = the die shows 3) and actions in
+// coordinate form from pos.
+func ct(t *testing.T, pos Position, script string) Position {
+	t.Helper()
+	for _, tok := range strings.Fields(script) {
+		if len(tok) == 2 && tok[0] == 'd' {
+			r, ok := pos.(Roller)
+			if !ok || !r.NeedsRoll() {
+				t.Fatalf("%s: no roll is due in %s", tok, pos)
+			}
+			n, err := r.Roll(int(tok[1] - '0'))
+			if err != nil {
+				t.Fatalf("%s: %v", tok, err)
+			}
+			pos = n
+			continue
+		}
+		pos = playCoords(t, pos, tok)
+	}
+	return pos
+}
+
+func legalCoords(p Position) []string {
+	var out []string
+	for _, m := range p.Legal() {
+		out = append(out, coordOf(p.Variant().Board(), m))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestChecToeTurnStateMachine(t *testing.T) {
+	// Each row is one branch of RULES.md §8's turn, from a position where
+	// White has a pawn on b2 and a knight on c1, Black a knight on c3.
+	const from = "4/2n1/1P2/2N1[BRpbr] w - - 3"
+	tests := []struct {
+		name, script, die string
+		want             []string // legal actions (a selection when partial)
+		partial          bool
+	}{
+		{"a turn begins with the referee's roll", "", "-", nil, false},
+		// 1-4: that piece only, naturally, or dropped from hand; re-roll; pass.
+		{"1: the pawn, which moves orthogonally and captures diagonally forward", "d1", "1",
+			[]string{"b2a2", "b2b1", "b2b3", "b2c2", "b2c3", "pass", "reroll"}, false},
+		{"3: the bishop is in hand, so it is dropped", "d3", "3", []string{"B@a1", "pass", "reroll"}, true},
+		// 5: any drop, or any own piece as a Wizard.
+		{"5: drops and Wizard moves", "d5", "5", []string{"B@a1", "R@d4", "b2a3o", "b2c3o", "c1d2o", "pass", "reroll"}, true},
+		// A 6 is void: rolled again at once, and no re-roll of a first 6.
+		{"6 then 2: the knight, no re-roll", "d6 d2", "62", []string{"c1a2", "c1b3", "c1d3", "pass"}, false},
+		{"6 is owed again", "d6", "6?", nil, false},
+		// Double six: anything natural or any drop, or the apocalypse roll.
+		{"double six", "d6 d6", "66", []string{"B@a1", "b2b3", "c1d3", "pass", "roll"}, true},
+		{"apocalypse fails with 4: the rook, naturally, no re-roll", "d6 d6 roll d4", "664", []string{"R@a1", "pass"}, true},
+		// Re-roll: once, replacing the first roll of 1-5; then 1-4 means drop or Checker.
+		{"re-roll owed", "d3 reroll", "r?", nil, false},
+		{"re-roll of 2: the knight as a Checker only", "d3 reroll d2", "r2", []string{"c1a3^", "pass"}, true},
+		{"re-roll of 5: normal 5", "d3 reroll d5", "r5", []string{"B@a1", "b2a3o", "pass"}, true},
+		{"re-roll of 6, then 1: normal pawn", "d3 reroll d6 d1", "r61", []string{"b2b3", "b2c3", "pass"}, true},
+		{"re-roll of 6 twice: double six", "d3 reroll d6 d6", "r66", []string{"roll", "pass"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p0, err := ChecToe().ParsePosition(from)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := ct(t, p0, tt.script)
+			if got := p.(Roller).DieState(); got != tt.die {
+				t.Errorf("die state %q, want %q", got, tt.die)
+			}
+			got := legalCoords(p)
+			if !tt.partial {
+				if !same(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
+					t.Errorf("legal %v, want %v", got, tt.want)
+				}
+				return
+			}
+			for _, w := range tt.want {
+				found := false
+				for _, g := range got {
+					found = found || g == w
+				}
+				if !found {
+					t.Errorf("%s missing from %v", w, got)
+				}
+			}
+			if tt.die == "r2" {
+				for _, g := range got {
+					if g != "pass" && !strings.HasSuffix(g, "^") && !strings.HasPrefix(g, "N@") {
+						t.Errorf("after a re-roll of 2 only Checker moves of the knight are legal, got %s", g)
+					}
+				}
+			}
+			if tt.die == "664" {
+				for _, g := range got {
+					if strings.HasSuffix(g, "^") || g == "reroll" {
+						t.Errorf("a failed apocalypse roll is acted on naturally, not %s", g)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestChecToeCheckerNeverCaptures(t *testing.T) {
+	// After a re-roll of 2 the knight c1 may leap two squares onto EMPTY
+	// squares only: a3 and a1 are empty, c3 holds Black's knight.
+	p0, _ := ChecToe().ParsePosition("4/2n1/1P2/2N1[BRpbr] w - - 3")
+	p := ct(t, p0, "d3 reroll d2")
+	for _, g := range legalCoords(p) {
+		if g == "c1c3^" {
+			t.Error("a Checker leap captured")
+		}
+	}
+	if !strings.Contains(strings.Join(legalCoords(p), " "), "c1a3^") {
+		t.Errorf("c1a3^ missing: %v", legalCoords(p))
+	}
+}
+
+func TestChecToeApocalypse(t *testing.T) {
+	// White's 666 returns every enemy (Black) piece on the board to its
+	// owner's hand — the knight c3 — and ends White's turn.
+	p0, _ := ChecToe().ParsePosition("4/2n1/1P2/2N1[BRpbr] w - - 3")
+	p := ct(t, p0, "d6 d6 roll d6")
+	if got := p.String(); got != "4/4/1P2/2N1[BRpnbr] b - - 3" {
+		t.Errorf("after 666: %s", got)
+	}
+}
+
+func TestChecToeToes(t *testing.T) {
+	// A Toe on each kind of line wins when it survives the opponent's turn.
+	tests := []struct{ name, fen, finish string }{
+		{"rank", "4/4/4/PNB1/[Rpnbr] w 4 - 1", "R@d1"},
+		{"file", "4/P3/N3/B3/[Rpnbr] w 4 - 1", "R@a4"},
+		{"diagonal a1-d4", "4/2B1/1N2/P3/[Rpnbr] w 4 - 1", "R@d4"},
+		{"diagonal a4-d1", "4/1N2/2B1/3P/[Rpnbr] w 4 - 1", "R@a4"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p0, err := ChecToe().ParsePosition(strings.Replace(tt.fen, "/[", "[", 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := ct(t, p0, tt.finish)
+			if s := p.String(); !strings.Contains(s, " b - w ") {
+				t.Fatalf("after making the Toe: %s, want Black to act with White's Toe pending", s)
+			}
+			// Black passes: the Toe survived, White wins.
+			q := ct(t, p, "d1 pass")
+			if res := q.Result(); !res.Over || res.Winner != White {
+				t.Errorf("the surviving Toe did not win: %v (%s)", res, q)
+			}
+		})
+	}
+}
+
+func TestChecBreaksToe(t *testing.T) {
+	// White's Toe on rank 1 (P N B R); Black's knight on c3 captures the
+	// knight on b1 (a Chec): the Toe is broken, nobody wins, and White's
+	// knight goes back to White's hand.
+	p0, err := ChecToe().ParsePosition("4/2n1/4/PNB1[Rpbr] w 4 - 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ct(t, p0, "R@d1 d2 c3b1")
+	if res := p.Result(); res.Over {
+		t.Fatalf("after the Chec: %v", res)
+	}
+	if s := p.String(); !strings.Contains(s, "[Npbr]") {
+		t.Errorf("the captured knight is not back in White's hand: %s", s)
+	}
+	if s := p.String(); !strings.Contains(s, " w - - ") {
+		t.Errorf("after the Chec: %s, want no pending Toe", s)
+	}
+}
+
+func TestApocalypseBreaksToe(t *testing.T) {
+	p0, _ := ChecToe().ParsePosition("4/2n1/4/PNB1[Rpbr] w 4 - 1")
+	p := ct(t, p0, "R@d1 d6 d6 roll d6")
+	if res := p.Result(); res.Over {
+		t.Fatalf("after the apocalypse: %v", res)
+	}
+	if s := p.String(); !strings.HasPrefix(s, "4/2n1/4/4[PNBRpbr] w - - 2") {
+		t.Errorf("after 666: %s", s)
+	}
+}
