@@ -27,8 +27,8 @@ type serveFlags struct {
 	smtpAddr, smtpUser, smtpPass, smtpPassFile, smtpTLS string
 	doneFolder, trustedAuthServ, logLevel, embeddedIMAP string
 	embeddedSMTP                                        string
-	poll                                                time.Duration
-	once, requireAuth                                   bool
+	poll, retry                                         time.Duration
+	once, requireAuth, noIdle                           bool
 }
 
 func (s *serveFlags) register(fs *flag.FlagSet) {
@@ -46,6 +46,8 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.smtpPassFile, "smtp-pass-file", "", "read the SMTP password from this `file`")
 	fs.StringVar(&s.smtpTLS, "smtp-tls", "starttls", "SMTP transport security: none (loopback only), starttls or tls")
 	fs.DurationVar(&s.poll, "poll", time.Minute, "polling interval when the server has no IDLE (and IDLE refresh)")
+	fs.DurationVar(&s.retry, "retry", 30*time.Second, "wait before the first retry of a failed delivery (doubling up to 1h)")
+	fs.BoolVar(&s.noIdle, "no-idle", false, "poll every --poll even when the server offers IMAP IDLE")
 	fs.StringVar(&s.doneFolder, "done-folder", "", "move processed mail to this folder (default: flag it $RefereeDone)")
 	fs.BoolVar(&s.once, "once", false, "process the mailbox once, deliver the outbox, and exit (for cron and tests)")
 	fs.BoolVar(&s.requireAuth, "require-auth", false, "accept only mail whose Authentication-Results (from --trusted-authserv) show DKIM or SPF passing")
@@ -158,7 +160,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitUsage
 	}
-	cfg := daemon.Config{Once: s.once, Logger: log}
+	cfg := daemon.Config{Once: s.once, Logger: log, RetryBase: s.retry}
 	if s.imapAddr == "" {
 		srv, err := embedded.Start(ctx, embedded.Options{Domain: domainOf(s.address), IMAPAddr: s.embeddedIMAP, SMTPAddr: s.embeddedSMTP, Logger: log.With("part", "embedded")})
 		if err != nil {
@@ -197,7 +199,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if user == "" {
 			user = s.address
 		}
-		cfg.IMAP = imapin.Config{Addr: s.imapAddr, User: user, Password: ipass, TLS: s.imapTLS, Poll: s.poll, DoneFolder: s.doneFolder}
+		cfg.IMAP = imapin.Config{Addr: s.imapAddr, User: user, Password: ipass, TLS: s.imapTLS, Poll: s.poll, DoneFolder: s.doneFolder, NoIdle: s.noIdle}
 		cfg.SMTP = smtpout.Config{Addr: s.smtpAddr, User: s.smtpUser, Password: spass, TLS: s.smtpTLS}
 	}
 	a, err := app.Open(ctx, app.Options{DB: s.db, Address: s.address, Logger: log, RequireAuth: s.requireAuth, TrustedAuthServ: s.trustedAuthServ})

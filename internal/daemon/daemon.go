@@ -28,7 +28,10 @@ type Config struct {
 	// OutboxEvery is how often the sender looks for due mail when nothing
 	// nudges it; 0 means 2 s.
 	OutboxEvery time.Duration
-	Logger      *slog.Logger
+	// RetryBase is the wait before the first retry of a failed delivery;
+	// it doubles with each failure up to an hour. 0 means 30 s.
+	RetryBase time.Duration
+	Logger    *slog.Logger
 }
 
 // Sender delivers one message.
@@ -48,7 +51,7 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 		cfg.OutboxEvery = 2 * time.Second
 	}
 	cfg.IMAP.Logger = log.With("part", "imap")
-	ob := &Outbox{Store: a.Store(), Sender: smtpout.New(cfg.SMTP), Log: log.With("part", "outbox"), Now: time.Now}
+	ob := &Outbox{Store: a.Store(), Sender: smtpout.New(cfg.SMTP), Log: log.With("part", "outbox"), Now: time.Now, RetryBase: cfg.RetryBase}
 	nudge := make(chan struct{}, 1)
 	handler := func(ctx context.Context, m imapin.Message) error {
 		// Finish the message even if shutdown begins meanwhile: the
@@ -102,6 +105,8 @@ type Outbox struct {
 	Sender Sender
 	Log    *slog.Logger
 	Now    func() time.Time
+	// RetryBase: see Config.RetryBase.
+	RetryBase time.Duration
 }
 
 // Loop delivers due mail every interval, or at once when nudged, until ctx
@@ -143,7 +148,7 @@ func (o *Outbox) Flush(ctx context.Context) (int, error) {
 			}
 			err := o.Sender.Send(ctx, m.From, []string{m.To}, m.Raw)
 			if err != nil {
-				next := o.Now().UTC().Add(Backoff(m.Attempts + 1))
+				next := o.Now().UTC().Add(BackoffFrom(o.RetryBase, m.Attempts+1))
 				o.Log.Warn("delivery failed; will retry", "to", m.To, "id", m.ID, "attempt", m.Attempts+1, "retry_at", next, "err", err)
 				if merr := o.Store.MarkFailed(ctx, m.ID, err.Error(), next); merr != nil {
 					return sent, merr
@@ -164,8 +169,14 @@ func (o *Outbox) Flush(ctx context.Context) (int, error) {
 }
 
 // Backoff is the wait before delivery attempt n+1 after n failures.
-func Backoff(n int) time.Duration {
-	d := 30 * time.Second
+func Backoff(n int) time.Duration { return BackoffFrom(0, n) }
+
+// BackoffFrom is Backoff starting from base (0 means 30 s).
+func BackoffFrom(base time.Duration, n int) time.Duration {
+	d := base
+	if d <= 0 {
+		d = 30 * time.Second
+	}
 	for i := 1; i < n && d < time.Hour; i++ {
 		d *= 2
 	}

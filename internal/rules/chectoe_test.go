@@ -43,8 +43,8 @@ func TestChecToeTurnStateMachine(t *testing.T) {
 	const from = "4/2n1/1P2/2N1[BRpbr] w - - 3"
 	tests := []struct {
 		name, script, die string
-		want             []string // legal actions (a selection when partial)
-		partial          bool
+		want              []string // legal actions (a selection when partial)
+		partial           bool
 	}{
 		{"a turn begins with the referee's roll", "", "-", nil, false},
 		// 1-4: that piece only, naturally, or dropped from hand; re-roll; pass.

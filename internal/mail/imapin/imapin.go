@@ -40,6 +40,8 @@ type Config struct {
 	Logger             *slog.Logger
 	// Batch is how many messages are fetched at once; default 20.
 	Batch int
+	// NoIdle polls even when the server offers IDLE.
+	NoIdle bool
 }
 
 // Message is one message of the mailbox.
@@ -202,7 +204,7 @@ func (cn *conn) markDone(uid imap.UID) error {
 // ends, or the connection fails.
 func (cn *conn) wait(ctx context.Context) error {
 	refresh := min(cn.cfg.Poll, 25*time.Minute)
-	if !cn.c.Caps().Has(imap.CapIdle) {
+	if cn.cfg.NoIdle || !cn.c.Caps().Has(imap.CapIdle) {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
