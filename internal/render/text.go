@@ -130,7 +130,7 @@ func legend(p rules.Position) []string {
 		out = append(out, "P' p' pawns move down (toward rank 1); P p pawns move up.")
 	}
 	if m, ok := v.(Marker); ok {
-		out = append(out, m.MarkLegend())
+		out = append(out, wrapLine(m.MarkLegend(), 76)...)
 	}
 	last := string(rune('a' + b.Width() - 1))
 	switch {
@@ -142,7 +142,7 @@ func legend(p rules.Position) []string {
 		out = append(out, fmt.Sprintf("The board wraps sideways: file %s is next to file a.", last))
 	}
 	if s := b.KleinSeam(); s > 0 {
-		out = append(out, fmt.Sprintf("Crossing the seam between ranks %d and %d mirrors the file (a<->%s, b<->%c, ...).", s, s+1, last, 'a'+b.Width()-2))
+		out = append(out, wrapLine(fmt.Sprintf("Crossing the seam between ranks %d and %d mirrors the file (a<->%s, b<->%c, ...).", s, s+1, last, 'a'+b.Width()-2), 76)...)
 	}
 	for _, c := range []rules.Color{rules.White, rules.Black} {
 		if h := p.Hand(c); len(h) > 0 || handVariant(p) {

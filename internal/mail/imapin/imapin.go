@@ -6,6 +6,7 @@
 package imapin
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -42,6 +43,10 @@ type Config struct {
 	Batch int
 	// NoIdle polls even when the server offers IDLE.
 	NoIdle bool
+	// CommandTimeout bounds how long the server may take to answer one
+	// command (a fetch batch included) before the connection is dropped and
+	// re-established; default 2 min.
+	CommandTimeout time.Duration
 }
 
 // Message is one message of the mailbox.
@@ -69,6 +74,9 @@ func (c *Config) defaults() {
 	if c.Batch <= 0 {
 		c.Batch = 20
 	}
+	if c.CommandTimeout <= 0 {
+		c.CommandTimeout = 2 * time.Minute
+	}
 }
 
 // conn is one logged-in session.
@@ -78,15 +86,36 @@ type conn struct {
 	exists chan struct{} // signalled when the server reports new mail
 }
 
+// guard drops the connection if the server has not answered within the
+// command timeout: imapclient waits for a response without a deadline, so a
+// server that hangs would otherwise hang the reader. The caller stops the
+// returned timer once the command completed.
+func (cn *conn) guard(what string) *time.Timer {
+	return time.AfterFunc(cn.cfg.CommandTimeout, func() {
+		cn.cfg.Logger.Warn("the IMAP server did not answer in time; dropping the connection",
+			"command", what, "timeout", cn.cfg.CommandTimeout)
+		cn.c.Close()
+	})
+}
+
+// checkPlain refuses clear-text IMAP anywhere but on loopback.
+func checkPlain(mode, host string) error {
+	if mode != "none" {
+		return nil
+	}
+	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
+		return nil
+	}
+	return fmt.Errorf("IMAP TLS mode \"none\" for %s: without TLS the password travels in clear text, which is allowed only on a loopback address (127.0.0.1, ::1, localhost); use TLS \"starttls\" or \"tls\"", host)
+}
+
 func dial(ctx context.Context, cfg Config) (*conn, error) {
 	host, _, err := net.SplitHostPort(cfg.Addr)
 	if err != nil {
-		return nil, fmt.Errorf("IMAP address %q is not host:port", cfg.Addr)
+		return nil, fmt.Errorf("IMAP address %q is not host:port (e.g. imap.example.org:993): %w", cfg.Addr, err)
 	}
-	if cfg.TLS == "none" {
-		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-			return nil, fmt.Errorf("IMAP without TLS sends the password in clear text; it is allowed only on loopback, not %s: use starttls or tls", host)
-		}
+	if err := checkPlain(cfg.TLS, host); err != nil {
+		return nil, err
 	}
 	cn := &conn{cfg: cfg, exists: make(chan struct{}, 1)}
 	opts := &imapclient.Options{
@@ -113,10 +142,10 @@ func dial(ctx context.Context, cfg Config) (*conn, error) {
 	case "tls", "":
 		c, err = imapclient.DialTLS(cfg.Addr, opts)
 	default:
-		return nil, fmt.Errorf("IMAP TLS mode %q: use none, starttls or tls", cfg.TLS)
+		return nil, fmt.Errorf("IMAP TLS mode %q is unknown: use \"none\" (loopback only), \"starttls\" or \"tls\"", cfg.TLS)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %w", cfg.Addr, err)
+		return nil, fmt.Errorf("connecting to the IMAP server %s (TLS %q): %w", cfg.Addr, cfg.TLS, err)
 	}
 	cn.c = c
 	// Close the connection when ctx ends, so that no command blocks shutdown.
@@ -125,14 +154,22 @@ func dial(ctx context.Context, cfg Config) (*conn, error) {
 		<-c.Closed()
 		stop()
 	}()
-	if err := c.Login(cfg.User, cfg.Password).Wait(); err != nil {
+	t := cn.guard("LOGIN")
+	err = c.Login(cfg.User, cfg.Password).Wait()
+	t.Stop()
+	if err != nil {
 		c.Close()
-		return nil, fmt.Errorf("logging in to %s as %s: %w", cfg.Addr, cfg.User, err)
+		return nil, fmt.Errorf("logging in to %s as %q: %w (check the user and password)", cfg.Addr, cfg.User, err)
 	}
 	if cfg.DoneFolder != "" {
-		if err := c.Create(cfg.DoneFolder, nil).Wait(); err != nil {
+		t := cn.guard("CREATE")
+		err := c.Create(cfg.DoneFolder, nil).Wait()
+		t.Stop()
+		if err != nil {
 			var ie *imap.Error
 			if !errors.As(err, &ie) || ie.Code != imap.ResponseCodeAlreadyExists {
+				// Many servers answer a plain NO for an existing folder; a
+				// real problem shows up when the first message is moved.
 				cfg.Logger.Debug("creating the done folder", "folder", cfg.DoneFolder, "err", err)
 			}
 		}
@@ -143,37 +180,58 @@ func dial(ctx context.Context, cfg Config) (*conn, error) {
 // pass processes every message that is not done. It returns how many were
 // handled successfully.
 func (cn *conn) pass(ctx context.Context, h Handler, lastValidity *uint32) (int, error) {
+	t := cn.guard("SELECT")
 	sel, err := cn.c.Select(cn.cfg.Mailbox, nil).Wait()
+	t.Stop()
 	if err != nil {
-		return 0, fmt.Errorf("selecting %s: %w", cn.cfg.Mailbox, err)
+		return 0, fmt.Errorf("selecting the mailbox %q: %w", cn.cfg.Mailbox, err)
+	}
+	// What the server reported before this pass is covered by the search.
+	select {
+	case <-cn.exists:
+	default:
 	}
 	if *lastValidity != 0 && sel.UIDValidity != *lastValidity {
 		cn.cfg.Logger.Warn("the mailbox's UIDVALIDITY changed: every message is looked at again (duplicates are recognised by Message-ID)",
-			"old", *lastValidity, "new", sel.UIDValidity)
+			"mailbox", cn.cfg.Mailbox, "old", *lastValidity, "new", sel.UIDValidity)
 	}
 	*lastValidity = sel.UIDValidity
+	t = cn.guard("UID SEARCH")
 	data, err := cn.c.UIDSearch(&imap.SearchCriteria{NotFlag: []imap.Flag{DoneFlag}}, nil).Wait()
+	t.Stop()
 	if err != nil {
-		return 0, fmt.Errorf("searching %s: %w", cn.cfg.Mailbox, err)
+		return 0, fmt.Errorf("searching %q for messages not yet done: %w", cn.cfg.Mailbox, err)
 	}
 	uids := data.AllUIDs()
 	slices.Sort(uids)
 	done := 0
-	section := &imap.FetchItemBodySection{Peek: true}
+	section := &imap.FetchItemBodySection{Peek: true} // BODY.PEEK[]: reading does not set \Seen
 	for start := 0; start < len(uids); start += cn.cfg.Batch {
 		batch := uids[start:min(start+cn.cfg.Batch, len(uids))]
+		t := cn.guard("UID FETCH")
 		msgs, err := cn.c.Fetch(imap.UIDSetNum(batch...), &imap.FetchOptions{UID: true, InternalDate: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+		t.Stop()
 		if err != nil {
-			return done, fmt.Errorf("fetching messages: %w", err)
+			return done, fmt.Errorf("fetching messages %d to %d of %q: %w", batch[0], batch[len(batch)-1], cn.cfg.Mailbox, err)
 		}
-		slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return int(a.UID) - int(b.UID) })
+		slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return cmp.Compare(a.UID, b.UID) })
 		for _, msg := range msgs {
 			if ctx.Err() != nil {
 				return done, ctx.Err()
 			}
-			m := Message{UIDValidity: sel.UIDValidity, UID: uint32(msg.UID), Raw: msg.FindBodySection(section), InternalDate: msg.InternalDate}
+			raw := msg.FindBodySection(section)
+			if msg.UID == 0 || raw == nil {
+				// The server sent something other than the message asked for
+				// (an unsolicited FLAGS update, say): nothing to hand over.
+				continue
+			}
+			m := Message{UIDValidity: sel.UIDValidity, UID: uint32(msg.UID), Raw: raw, InternalDate: msg.InternalDate}
 			if err := h(ctx, m); err != nil {
-				cn.cfg.Logger.Error("a message could not be processed; it stays for the next pass", "uid", m.UID, "err", err)
+				if ctx.Err() != nil {
+					return done, ctx.Err()
+				}
+				cn.cfg.Logger.Error("a message could not be processed; it stays in the mailbox for the next pass",
+					"mailbox", cn.cfg.Mailbox, "uidvalidity", m.UIDValidity, "uid", m.UID, "err", err)
 				continue
 			}
 			if err := cn.markDone(msg.UID); err != nil {
@@ -185,17 +243,46 @@ func (cn *conn) pass(ctx context.Context, h Handler, lastValidity *uint32) (int,
 	return done, nil
 }
 
+// markDone flags a message done and seen and, with a done folder, moves it
+// there.
 func (cn *conn) markDone(uid imap.UID) error {
 	set := imap.UIDSetNum(uid)
 	flags := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{DoneFlag, imap.FlagSeen}}
-	if err := cn.c.Store(set, flags, nil).Close(); err != nil {
-		return fmt.Errorf("flagging message %d done: %w", uid, err)
+	t := cn.guard("UID STORE")
+	err := cn.c.Store(set, flags, nil).Close()
+	t.Stop()
+	if err != nil {
+		return fmt.Errorf("flagging message %d of %q as done: %w", uid, cn.cfg.Mailbox, err)
 	}
 	if cn.cfg.DoneFolder == "" {
 		return nil
 	}
-	if _, err := cn.c.Move(set, cn.cfg.DoneFolder).Wait(); err != nil {
-		return fmt.Errorf("moving message %d to %s: %w", uid, cn.cfg.DoneFolder, err)
+	t = cn.guard("UID MOVE")
+	defer t.Stop()
+	if cn.c.Caps().Has(imap.CapMove) {
+		if _, err := cn.c.Move(set, cn.cfg.DoneFolder).Wait(); err != nil {
+			return fmt.Errorf("moving message %d from %q to %q: %w", uid, cn.cfg.Mailbox, cn.cfg.DoneFolder, err)
+		}
+		return nil
+	}
+	// imapclient's own MOVE fallback pipelines COPY, STORE \Deleted and
+	// EXPUNGE, so a failed COPY would still delete the message. Here each
+	// step waits for the previous one.
+	if _, err := cn.c.Copy(set, cn.cfg.DoneFolder).Wait(); err != nil {
+		return fmt.Errorf("copying message %d from %q to %q (the server has no MOVE): %w", uid, cn.cfg.Mailbox, cn.cfg.DoneFolder, err)
+	}
+	del := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}
+	if err := cn.c.Store(set, del, nil).Close(); err != nil {
+		return fmt.Errorf("marking message %d of %q deleted after copying it to %q: %w", uid, cn.cfg.Mailbox, cn.cfg.DoneFolder, err)
+	}
+	if !cn.c.Caps().Has(imap.CapUIDPlus) {
+		// Without UIDPLUS an EXPUNGE would also remove whatever else a mail
+		// client marked \Deleted; leave the copy flagged for the owner to
+		// expunge.
+		return nil
+	}
+	if err := cn.c.UIDExpunge(set).Close(); err != nil {
+		return fmt.Errorf("expunging message %d of %q after copying it to %q: %w", uid, cn.cfg.Mailbox, cn.cfg.DoneFolder, err)
 	}
 	return nil
 }
@@ -203,30 +290,38 @@ func (cn *conn) markDone(uid imap.UID) error {
 // wait blocks until new mail may be there, the refresh period ends, ctx
 // ends, or the connection fails.
 func (cn *conn) wait(ctx context.Context) error {
-	refresh := min(cn.cfg.Poll, 25*time.Minute)
 	if cn.cfg.NoIdle || !cn.c.Caps().Has(imap.CapIdle) {
+		timer := time.NewTimer(cn.cfg.Poll)
+		defer timer.Stop()
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-cn.c.Closed():
-			return errors.New("the IMAP connection closed")
-		case <-time.After(refresh):
+			return errors.New("the IMAP server closed the connection while polling")
+		case <-timer.C:
 			return nil
 		}
 	}
+	t := cn.guard("IDLE")
 	idle, err := cn.c.Idle()
+	t.Stop()
 	if err != nil {
 		return fmt.Errorf("starting IDLE: %w", err)
 	}
+	// RFC 2177: re-issue IDLE at least every 29 minutes.
+	timer := time.NewTimer(min(cn.cfg.Poll, 25*time.Minute))
+	defer timer.Stop()
 	var werr error
 	select {
 	case <-ctx.Done():
 		werr = ctx.Err()
 	case <-cn.c.Closed():
-		werr = errors.New("the IMAP connection closed")
+		werr = errors.New("the IMAP server closed the connection during IDLE")
 	case <-cn.exists:
-	case <-time.After(refresh):
+	case <-timer.C:
 	}
+	t = cn.guard("DONE")
+	defer t.Stop()
 	if err := idle.Close(); err != nil && werr == nil {
 		werr = fmt.Errorf("ending IDLE: %w", err)
 	}
@@ -237,11 +332,15 @@ func (cn *conn) wait(ctx context.Context) error {
 }
 
 func (cn *conn) close() {
+	t := cn.guard("LOGOUT")
+	defer t.Stop()
 	_ = cn.c.Logout().Wait()
 	cn.c.Close()
 }
 
 // Once connects, processes every message that is not done, and logs out.
+// A message whose handler failed stays for a later pass and does not make
+// Once fail; an IMAP failure does.
 func Once(ctx context.Context, cfg Config, h Handler) error {
 	cfg.defaults()
 	cn, err := dial(ctx, cfg)
@@ -257,7 +356,8 @@ func Once(ctx context.Context, cfg Config, h Handler) error {
 // Run processes the mailbox until ctx is done: a pass over what is there,
 // then IDLE (or polling) for new mail, and again. Any failure is logged and
 // followed by a reconnect after a backoff of 1 s doubling up to 1 min,
-// reset after a successful pass. It returns only when ctx is done.
+// reset after a successful pass. It returns only when ctx is done, with
+// ctx's error.
 func Run(ctx context.Context, cfg Config, h Handler) error {
 	cfg.defaults()
 	backoff := time.Second
@@ -267,11 +367,13 @@ func Run(ctx context.Context, cfg Config, h Handler) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		cfg.Logger.Warn("IMAP session failed; reconnecting", "err", err, "in", backoff)
+		cfg.Logger.Warn("IMAP session failed; reconnecting", "addr", cfg.Addr, "err", err, "in", backoff)
+		timer := time.NewTimer(backoff)
 		select {
 		case <-ctx.Done():
+			timer.Stop()
 			return ctx.Err()
-		case <-time.After(backoff):
+		case <-timer.C:
 		}
 		backoff = min(backoff*2, time.Minute)
 	}
@@ -283,7 +385,8 @@ func session(ctx context.Context, cfg Config, h Handler, validity *uint32, ok fu
 		return err
 	}
 	defer cn.close()
-	cfg.Logger.Info("IMAP connected", "addr", cfg.Addr, "user", cfg.User, "idle", cn.c.Caps().Has(imap.CapIdle))
+	idle := !cfg.NoIdle && cn.c.Caps().Has(imap.CapIdle)
+	cfg.Logger.Info("IMAP connected", "addr", cfg.Addr, "user", cfg.User, "mailbox", cfg.Mailbox, "idle", idle)
 	for {
 		n, err := cn.pass(ctx, h, validity)
 		if err != nil {
