@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // castleRule is one castling move: the king goes kingFrom -> kingTo and the
@@ -51,7 +52,8 @@ type stdRules struct {
 	resetOnPawn           bool
 	repetition            bool // threefold claim, fivefold automatic
 	insufficient          func(p *stdPos) bool
-	rulesNote             string
+	attacks               *attackIndex // built on first use from the piece table
+	attacksOnce           sync.Once
 }
 
 func (r *stdRules) Name() string    { return r.name }
@@ -108,14 +110,15 @@ func (p *stdPos) at(sq Square) Piece {
 
 // attacked reports whether side by attacks target on board sq.
 func (r *stdRules) attacked(sq []Piece, target Square, by Color) bool {
-	return squareAttacked(r.board, &r.pieces, sq, target, by, r.down)
+	r.attacksOnce.Do(func() { r.attacks = newAttackIndex(&r.pieces, r.letters) })
+	return r.attacks.attacked(r.board, sq, target, by, r.down)
 }
 
 // royalAttacked reports whether any royal piece of side c is attacked.
 func (r *stdRules) royalAttacked(sq []Piece, c Color) bool {
 	for _, s := range r.board.squares {
 		pc := sq[s]
-		if pc != NoPiece && pc.Color() == c && r.piece(pc).Royal {
+		if pc != NoPiece && pc.Letter() == 'K' && pc.Color() == c && r.piece(pc).Royal {
 			if r.attacked(sq, s, c.Other()) {
 				return true
 			}
