@@ -93,7 +93,7 @@ func imapCfg(user string) imapin.Config {
 }
 
 // drain marks every message of user done and returns them.
-func drain(t *testing.T, user string) []*received {
+func drain(t testing.TB, user string) []*received {
 	t.Helper()
 	var out []*received
 	err := imapin.Once(context.Background(), imapCfg(user), func(_ context.Context, m imapin.Message) error {
@@ -106,7 +106,7 @@ func drain(t *testing.T, user string) []*received {
 	return out
 }
 
-func parseMail(t *testing.T, raw []byte) *received {
+func parseMail(t testing.TB, raw []byte) *received {
 	r, err := gomail.CreateReader(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func parseMail(t *testing.T, raw []byte) *received {
 }
 
 // waitMail waits until user has received n new mails.
-func waitMail(t *testing.T, p *player, n int, timeout time.Duration) []*received {
+func waitMail(t testing.TB, p *player, n int, timeout time.Duration) []*received {
 	t.Helper()
 	var got []*received
 	deadline := time.Now().Add(timeout)
@@ -163,7 +163,7 @@ var msgSeq struct {
 	n int
 }
 
-func send(t *testing.T, p *player, body string) {
+func send(t testing.TB, p *player, body string) {
 	t.Helper()
 	msgSeq.Lock()
 	msgSeq.n++
@@ -183,7 +183,7 @@ type refereeProc struct {
 	done chan error
 }
 
-func runReferee(t *testing.T, db string, noIdle bool) *refereeProc {
+func runReferee(t testing.TB, db string, noIdle bool) *refereeProc {
 	t.Helper()
 	a, err := app.Open(context.Background(), app.Options{DB: db, Address: referee})
 	if err != nil {
@@ -207,7 +207,7 @@ func runReferee(t *testing.T, db string, noIdle bool) *refereeProc {
 	return r
 }
 
-func setupPlayers(t *testing.T) (*player, *player) {
+func setupPlayers(t testing.TB) (*player, *player) {
 	t.Helper()
 	for _, u := range []string{referee, "alice@example.test", "bob@example.test"} {
 		drain(t, u) // earlier tests' mail is not this test's
@@ -217,7 +217,7 @@ func setupPlayers(t *testing.T) (*player, *player) {
 
 // legalMove asks the referee's own state for a move of the side to act, as
 // a test oracle, in canonical notation.
-func legalMove(t *testing.T, a *app.App, id int64, pick int) (string, rules.Color) {
+func legalMove(t testing.TB, a *app.App, id int64, pick int) (string, rules.Color) {
 	t.Helper()
 	g, err := a.Game(context.Background(), id)
 	if err != nil {
