@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -109,5 +110,35 @@ func TestEveryCommandHasHelp(t *testing.T) {
 		if code != 0 || !strings.Contains(errs, "Usage: referee "+c.name) {
 			t.Errorf("%s --help: exit %d, %q", c.name, code, errs)
 		}
+	}
+}
+
+func TestInspectAndVerify(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	seed := "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	if code, _, errs := cli(t, "new", "--db", db, "--variant", "chectoe", "--white", "alice@example.test", "--black", "bob@example.test", "--seed", seed); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, out, _ := cli(t, "verify", "--db", db, "1"); code != 0 || !strings.HasPrefix(out, "HONEST") {
+		t.Errorf("verify: %d %q", code, out)
+	}
+	// A mail from a stranger naming game 1 with a wrong reply code.
+	eml := filepath.Join(dir, "m.eml")
+	os.WriteFile(eml, []byte("From: mallory@example.org\r\nTo: referee+1.aaaaaaaaaa.0@example.test\r\nSubject: x\r\nMessage-ID: <i@x>\r\n\r\nN@b2\r\n"), 0o644)
+	code, out, _ := cli(t, "inspect", "--db", db, eml)
+	if code != 0 || !strings.Contains(out, `"game": 1`) || !strings.Contains(out, `"action": null`) || !strings.Contains(out, "wrong secret") {
+		t.Errorf("inspect: %d %s", code, out)
+	}
+	code, out, _ = cli(t, "export", "--db", db, "1")
+	rec := filepath.Join(dir, "g.pgn")
+	os.WriteFile(rec, []byte(out), 0o644)
+	// The seed is still secret: only the signatures can be checked.
+	if code, out, _ := cli(t, "verify", "--record", rec); code != 0 || !strings.Contains(out, "still secret") {
+		t.Errorf("verify --record: %d %q", code, out)
+	}
+	os.WriteFile(rec, []byte(strings.Replace(out, "{die 1 = ", "{die 1 = 9", 1)), 0o644)
+	if code, _, _ := cli(t, "verify", "--record", rec); code == 0 {
+		t.Error("a tampered record verified")
 	}
 }
