@@ -82,7 +82,11 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 	}
 	s.imap = imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return s.mem.NewSession(), nil, nil
+			sess, ok := s.mem.NewSession().(imapserver.SessionIMAP4rev2)
+			if !ok {
+				return nil, nil, errors.New("embedded: the in-memory IMAP session lacks IMAP4rev2")
+			}
+			return idleSession{sess}, nil, nil
 		},
 		Caps: imap.CapSet{
 			imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}, imap.CapIdle: {}, imap.CapMove: {},
@@ -102,7 +106,53 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 	s.wg.Add(2)
 	go func() { defer s.wg.Done(); s.imap.Serve(s.imapLn) }()
 	go func() { defer s.wg.Done(); s.smtp.Serve(s.smtpLn) }()
+	context.AfterFunc(ctx, func() { s.Close() })
+	o.Logger.Info("embedded mail server started", "domain", o.Domain, "imap", s.IMAPAddr(), "smtp", s.SMTPAddr())
 	return s, nil
+}
+
+// idlePeriod bounds how late an idling client learns of mail that arrived
+// just before its IDLE began.
+const idlePeriod = time.Second
+
+// idleSession fixes a gap in imapmemserver's IDLE: updates queued between
+// the client's last command and the start of IDLE (a message delivered in
+// that instant) are not sent until the next update arrives, so an idling
+// client could miss new mail indefinitely. This Idle sends what is pending
+// first and then re-checks every idlePeriod. Poll and the inner Idle never
+// run at the same time, so writes to w stay sequential.
+type idleSession struct {
+	imapserver.SessionIMAP4rev2
+}
+
+// Idle waits for updates until stop is closed.
+func (s idleSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	for {
+		if err := s.SessionIMAP4rev2.Poll(w, true); err != nil {
+			return err
+		}
+		inner := make(chan struct{})
+		timer := time.NewTimer(idlePeriod)
+		go func() {
+			defer close(inner)
+			select {
+			case <-stop:
+			case <-timer.C:
+			}
+		}()
+		if err := s.SessionIMAP4rev2.Idle(w, inner); err != nil {
+			timer.Stop()
+			return err
+		}
+		// Without a selected mailbox the inner Idle returns at once: wait
+		// out the period rather than spin.
+		<-inner
+		select {
+		case <-stop:
+			return nil
+		default:
+		}
+	}
 }
 
 // IMAPAddr is the IMAP server's address.

@@ -20,7 +20,9 @@ type Config struct {
 	TLS                string // "none" (loopback only), "starttls" or "tls"
 	HeloName           string // default "localhost"
 	InsecureSkipVerify bool   // tests only
-	Timeout            time.Duration
+	// Timeout bounds the connection and every read and write on it;
+	// default 1 min.
+	Timeout time.Duration
 }
 
 // Client sends messages, one connection per message.
@@ -44,31 +46,39 @@ func IsPermanent(err error) bool {
 	return errors.As(err, &se) && se.Code >= 500 && se.Code < 600
 }
 
-// Send delivers raw from from to every address of to. It returns only after
-// the server accepted the message (250 after DATA), or an error naming the
-// step that failed.
+// Send delivers raw from from to every address of to, over a new
+// connection. It returns only after the server accepted the message (250
+// after DATA), or an error naming the step that failed; IsPermanent tells
+// whether trying again can help. Each read and write on the connection is
+// bounded by the configured Timeout, and ctx ending aborts the send.
 func (c *Client) Send(ctx context.Context, from string, to []string, raw []byte) error {
+	if len(to) == 0 {
+		return fmt.Errorf("sending mail from %s: no recipient given; pass at least one address", from)
+	}
 	host, _, err := net.SplitHostPort(c.cfg.Addr)
 	if err != nil {
-		return fmt.Errorf("SMTP address %q is not host:port", c.cfg.Addr)
+		return fmt.Errorf("SMTP address %q is not host:port (e.g. smtp.example.org:587): %w", c.cfg.Addr, err)
 	}
 	if c.cfg.TLS == "none" {
 		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-			return fmt.Errorf("SMTP without TLS is allowed only on loopback, not %s: use starttls or tls", host)
+			return fmt.Errorf("SMTP TLS mode \"none\" for %s: without TLS the password and the mail travel in clear text, which is allowed only on a loopback address; use TLS \"starttls\" or \"tls\"", host)
 		}
 	}
-	dl := time.Now().Add(c.cfg.Timeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(dl) {
-		dl = d
+	switch c.cfg.TLS {
+	case "none", "starttls", "tls", "":
+	default:
+		return fmt.Errorf("SMTP TLS mode %q is unknown: use \"none\" (loopback only), \"starttls\" or \"tls\"", c.cfg.TLS)
 	}
-	d := net.Dialer{Deadline: dl}
-	conn, err := d.DialContext(ctx, "tcp", c.cfg.Addr)
+	d := net.Dialer{Timeout: c.cfg.Timeout}
+	raw0, err := d.DialContext(ctx, "tcp", c.cfg.Addr)
 	if err != nil {
-		return fmt.Errorf("connecting to %s: %w", c.cfg.Addr, err)
+		return fmt.Errorf("connecting to the SMTP server %s: %w", c.cfg.Addr, err)
 	}
-	conn.SetDeadline(dl)
-	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })
+	conn := timeoutConn{Conn: raw0, d: c.cfg.Timeout}
+	// Closing the connection when ctx ends unblocks whatever step is running.
+	stop := context.AfterFunc(ctx, func() { raw0.Close() })
 	defer stop()
+	defer raw0.Close()
 	tlsCfg := &tls.Config{ServerName: host, InsecureSkipVerify: c.cfg.InsecureSkipVerify}
 	var sc *smtp.Client
 	switch c.cfg.TLS {
@@ -77,42 +87,78 @@ func (c *Client) Send(ctx context.Context, from string, to []string, raw []byte)
 	case "tls", "":
 		sc = smtp.NewClient(tls.Client(conn, tlsCfg))
 	case "starttls":
+		// The EHLO before STARTTLS says "localhost": go-smtp offers no way
+		// to name it; the EHLO after it uses HeloName.
 		if sc, err = smtp.NewClientStartTLS(conn, tlsCfg); err != nil {
-			conn.Close()
-			return fmt.Errorf("STARTTLS with %s: %w", c.cfg.Addr, err)
+			return c.fail(ctx, "STARTTLS", err)
 		}
-	default:
-		conn.Close()
-		return fmt.Errorf("SMTP TLS mode %q: use none, starttls or tls", c.cfg.TLS)
 	}
+	sc.CommandTimeout = c.cfg.Timeout
+	sc.SubmissionTimeout = c.cfg.Timeout
 	defer sc.Close()
 	if err := sc.Hello(c.cfg.HeloName); err != nil {
-		return fmt.Errorf("EHLO to %s: %w", c.cfg.Addr, err)
+		return c.fail(ctx, "EHLO "+c.cfg.HeloName, err)
 	}
 	if c.cfg.User != "" {
 		if err := sc.Auth(sasl.NewPlainClient("", c.cfg.User, c.cfg.Password)); err != nil {
-			return fmt.Errorf("AUTH as %s at %s: %w", c.cfg.User, c.cfg.Addr, err)
+			return c.fail(ctx, fmt.Sprintf("AUTH PLAIN as %q (check the SMTP user and password)", c.cfg.User), err)
 		}
 	}
 	if err := sc.Mail(from, nil); err != nil {
-		return fmt.Errorf("MAIL FROM:<%s> at %s: %w", from, c.cfg.Addr, err)
+		return c.fail(ctx, fmt.Sprintf("MAIL FROM:<%s>", from), err)
 	}
 	for _, rcpt := range to {
 		if err := sc.Rcpt(rcpt, nil); err != nil {
-			return fmt.Errorf("RCPT TO:<%s> at %s: %w", rcpt, c.cfg.Addr, err)
+			return c.fail(ctx, fmt.Sprintf("RCPT TO:<%s>", rcpt), err)
 		}
 	}
 	w, err := sc.Data()
 	if err != nil {
-		return fmt.Errorf("DATA at %s: %w", c.cfg.Addr, err)
+		return c.fail(ctx, "DATA", err)
 	}
 	if _, err := w.Write(raw); err != nil {
 		w.Close()
-		return fmt.Errorf("sending the message to %s: %w", c.cfg.Addr, err)
+		return c.fail(ctx, "sending the message text after DATA", err)
 	}
 	if err := w.Close(); err != nil {
-		return fmt.Errorf("end of DATA at %s (message not accepted): %w", c.cfg.Addr, err)
+		return c.fail(ctx, "end of DATA (the message was not accepted)", err)
 	}
+	// The message is accepted; a failed QUIT changes nothing.
 	_ = sc.Quit()
 	return nil
+}
+
+// fail wraps err with the step and server, and says whether it is worth
+// trying again.
+func (c *Client) fail(ctx context.Context, step string, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("SMTP %s at %s: interrupted: %w", step, c.cfg.Addr, ctx.Err())
+	}
+	kind := "temporary failure, will be retried"
+	if IsPermanent(err) {
+		kind = "permanent failure, retrying will not help"
+	}
+	return fmt.Errorf("SMTP %s at %s (%s): %w", step, c.cfg.Addr, kind, err)
+}
+
+// timeoutConn bounds every read and write, whatever deadlines go-smtp sets
+// (it clears them between commands and sets none while the message text is
+// written).
+type timeoutConn struct {
+	net.Conn
+	d time.Duration
+}
+
+func (c timeoutConn) Read(p []byte) (int, error) {
+	if err := c.Conn.SetReadDeadline(time.Now().Add(c.d)); err != nil {
+		return 0, err
+	}
+	return c.Conn.Read(p)
+}
+
+func (c timeoutConn) Write(p []byte) (int, error) {
+	if err := c.Conn.SetWriteDeadline(time.Now().Add(c.d)); err != nil {
+		return 0, err
+	}
+	return c.Conn.Write(p)
 }

@@ -3,89 +3,276 @@ package smtpout
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"errors"
 	"io"
+	"math/big"
 	"net"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
 
-// recorder is an in-process SMTP backend that records messages, or fails
-// with a configured code.
+// recorder is an in-process SMTP backend that records messages, checks a
+// password when one is set, and can fail a step with a configured code.
 type recorder struct {
 	got      chan []byte
+	rcpts    chan []string
+	user     string // "" = no AUTH offered
+	password string
+	failAt   string // "RCPT" or "DATA"
 	failCode int
 }
 
 func (r *recorder) NewSession(*smtp.Conn) (smtp.Session, error) { return &sess{r: r}, nil }
 
-type sess struct{ r *recorder }
+type sess struct {
+	r      *recorder
+	authed bool
+	to     []string
+}
 
-func (s *sess) Reset()        {}
+func (s *sess) Reset()        { s.to = nil }
 func (s *sess) Logout() error { return nil }
+
+func (s *sess) AuthMechanisms() []string {
+	if s.r.user == "" {
+		return nil
+	}
+	return []string{sasl.Plain}
+}
+
+func (s *sess) Auth(string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(_, user, pass string) error {
+		if user != s.r.user || pass != s.r.password {
+			return &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "bad credentials"}
+		}
+		s.authed = true
+		return nil
+	}), nil
+}
+
 func (s *sess) Mail(string, *smtp.MailOptions) error {
+	if s.r.user != "" && !s.authed {
+		return &smtp.SMTPError{Code: 530, EnhancedCode: smtp.EnhancedCode{5, 7, 0}, Message: "authentication required"}
+	}
 	return nil
 }
-func (s *sess) Rcpt(string, *smtp.RcptOptions) error { return nil }
+
+func (s *sess) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if s.r.failAt == "RCPT" {
+		return &smtp.SMTPError{Code: s.r.failCode, Message: "refused for the test"}
+	}
+	s.to = append(s.to, to)
+	return nil
+}
+
 func (s *sess) Data(r io.Reader) error {
-	b, _ := io.ReadAll(r)
-	if s.r.failCode != 0 {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	if s.r.failAt == "DATA" {
 		return &smtp.SMTPError{Code: s.r.failCode, Message: "refused for the test"}
 	}
 	s.r.got <- b
+	s.r.rcpts <- s.to
 	return nil
 }
 
-func serve(t *testing.T, failCode int) (*recorder, string) {
-	rec := &recorder{got: make(chan []byte, 4), failCode: failCode}
+// selfSigned makes a certificate for 127.0.0.1.
+func selfSigned(t *testing.T) *tls.Config {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(time.Hour),
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
+}
+
+// serve starts the backend on 127.0.0.1 with the given TLS mode.
+func serve(t *testing.T, rec *recorder, mode string) string {
+	t.Helper()
+	if rec.got == nil {
+		rec.got = make(chan []byte, 4)
+		rec.rcpts = make(chan []string, 4)
+	}
 	srv := smtp.NewServer(rec)
 	srv.Domain = "localhost"
 	srv.AllowInsecureAuth = true
+	srv.ErrorLog = silent{}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	switch mode {
+	case "starttls":
+		srv.TLSConfig = selfSigned(t)
+	case "tls":
+		ln = tls.NewListener(ln, selfSigned(t))
+	}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
-	return rec, ln.Addr().String()
+	return ln.Addr().String()
 }
 
-func TestSendByteExact(t *testing.T) {
-	rec, addr := serve(t, 0)
-	raw := []byte("From: r@x.test\r\nTo: a@x.test\r\nSubject: hi\r\n\r\nline one\r\n.leading dot\r\n")
-	if err := New(Config{Addr: addr, TLS: "none"}).Send(context.Background(), "r@x.test", []string{"a@x.test"}, raw); err != nil {
-		t.Fatal(err)
-	}
-	if got := <-rec.got; !bytes.Equal(got, raw) {
-		t.Errorf("received %q\nwant %q", got, raw)
-	}
-}
+type silent struct{}
 
-func TestSendErrors(t *testing.T) {
-	for _, tt := range []struct {
-		code      int
-		permanent bool
-	}{{451, false}, {554, true}} {
-		_, addr := serve(t, tt.code)
-		err := New(Config{Addr: addr, TLS: "none"}).Send(context.Background(), "r@x.test", []string{"a@x.test"}, []byte("Subject: x\r\n\r\nx\r\n"))
-		if err == nil || IsPermanent(err) != tt.permanent || !strings.Contains(err.Error(), "DATA") {
-			t.Errorf("code %d: err %v, permanent %v; want permanent=%v naming the DATA step", tt.code, err, IsPermanent(err), tt.permanent)
+func (silent) Printf(string, ...any) {}
+func (silent) Println(...any)        {}
+
+var raw = []byte("From: r@x.test\r\nTo: a@x.test\r\nSubject: hi\r\n\r\nline one\r\n.leading dot\r\n..two dots\r\nlast line without break")
+
+func TestSendByteExactInEveryTLSModeWithAuth(t *testing.T) {
+	// Brief: the message arrives byte-exact (dot-stuffing undone, a final
+	// line without CRLF is completed by nothing but the terminator), AUTH
+	// PLAIN is used when a user is set, and plain/STARTTLS/implicit TLS all
+	// work.
+	for _, mode := range []string{"none", "starttls", "tls"} {
+		for _, auth := range []bool{false, true} {
+			rec := &recorder{}
+			cfg := Config{TLS: mode, InsecureSkipVerify: true, Timeout: 5 * time.Second}
+			if auth {
+				rec.user, rec.password = "referee", "pw"
+				cfg.User, cfg.Password = "referee", "pw"
+			}
+			cfg.Addr = serve(t, rec, mode)
+			to := []string{"a@x.test", "b@x.test"}
+			if err := New(cfg).Send(context.Background(), "r@x.test", to, raw); err != nil {
+				t.Fatalf("%s, auth %v: %v", mode, auth, err)
+			}
+			got := <-rec.got
+			want := append(bytes.Clone(raw), "\r\n"...) // SMTP ends the text with CRLF
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s, auth %v: received %q\nwant %q", mode, auth, got, want)
+			}
+			if r := <-rec.rcpts; strings.Join(r, ",") != "a@x.test,b@x.test" {
+				t.Errorf("%s: recipients %v", mode, r)
+			}
 		}
 	}
 }
 
-func TestServerDown(t *testing.T) {
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	addr := ln.Addr().String()
-	ln.Close()
-	start := time.Now()
-	err := New(Config{Addr: addr, TLS: "none", Timeout: 5 * time.Second}).Send(context.Background(), "r@x.test", []string{"a@x.test"}, []byte("x"))
-	if err == nil || IsPermanent(err) {
-		t.Errorf("err = %v, want a temporary connection error", err)
+func TestAuthFailureIsPermanent(t *testing.T) {
+	rec := &recorder{user: "referee", password: "right"}
+	addr := serve(t, rec, "none")
+	err := New(Config{Addr: addr, TLS: "none", User: "referee", Password: "wrong"}).Send(context.Background(), "r@x.test", []string{"a@x.test"}, raw)
+	if err == nil || !IsPermanent(err) || !strings.Contains(err.Error(), "AUTH") || !strings.Contains(err.Error(), "password") {
+		t.Errorf("err = %v, want a permanent AUTH failure that mentions the password", err)
 	}
-	if time.Since(start) > 5*time.Second {
-		t.Errorf("took %v", time.Since(start))
+}
+
+func TestServerRefusals(t *testing.T) {
+	// Brief: 4xx is temporary, 5xx permanent, and the error names the step.
+	for _, tt := range []struct {
+		at        string
+		code      int
+		permanent bool
+		step      string
+	}{
+		{"RCPT", 450, false, "RCPT TO:<a@x.test>"},
+		{"RCPT", 550, true, "RCPT TO:<a@x.test>"},
+		{"DATA", 451, false, "end of DATA"},
+		{"DATA", 554, true, "end of DATA"},
+	} {
+		addr := serve(t, &recorder{failAt: tt.at, failCode: tt.code}, "none")
+		err := New(Config{Addr: addr, TLS: "none"}).Send(context.Background(), "r@x.test", []string{"a@x.test"}, raw)
+		if err == nil || IsPermanent(err) != tt.permanent || !strings.Contains(err.Error(), tt.step) {
+			t.Errorf("%d at %s: err %v, permanent %v; want permanent=%v naming %q", tt.code, tt.at, err, IsPermanent(err), tt.permanent, tt.step)
+		}
+		var se *smtp.SMTPError
+		if !errors.As(err, &se) || se.Code != tt.code {
+			t.Errorf("%d at %s: the SMTP error is not reachable with errors.As: %v", tt.code, tt.at, err)
+		}
+	}
+}
+
+func TestServerDownOrSilent(t *testing.T) {
+	// Brief: a server that is down gives a temporary error, and one that
+	// accepts the connection but never answers cannot hang the sender.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := ln.Addr().String()
+	ln.Close()
+	mute, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mute.Close()
+	go func() {
+		for {
+			c, err := mute.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // never greets
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, tt := range []struct {
+		name, addr string
+		ctx        context.Context
+		timeout    time.Duration
+	}{
+		{"down", down, context.Background(), 5 * time.Second},
+		{"silent, timeout", mute.Addr().String(), context.Background(), 200 * time.Millisecond},
+		{"silent, context deadline", mute.Addr().String(), func() context.Context {
+			c, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+			t.Cleanup(cancel)
+			return c
+		}(), time.Hour},
+	} {
+		done := make(chan error, 1)
+		go func() {
+			done <- New(Config{Addr: tt.addr, TLS: "none", Timeout: tt.timeout}).Send(tt.ctx, "r@x.test", []string{"a@x.test"}, raw)
+		}()
+		select {
+		case err := <-done:
+			if err == nil || IsPermanent(err) || !strings.Contains(err.Error(), "temporary") && !strings.Contains(err.Error(), "interrupted") && !strings.Contains(err.Error(), "connecting") {
+				t.Errorf("%s: err = %v, want a temporary error", tt.name, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: Send still running after 10 s", tt.name)
+		}
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	for _, tt := range []struct {
+		cfg  Config
+		to   []string
+		want string
+	}{
+		{Config{Addr: "192.0.2.1:25", TLS: "none"}, []string{"a@x.test"}, "loopback"},
+		{Config{Addr: "127.0.0.1:25", TLS: "ssl"}, []string{"a@x.test"}, `"ssl" is unknown`},
+		{Config{Addr: "smtp.example.org", TLS: "tls"}, []string{"a@x.test"}, "host:port"},
+		{Config{Addr: "127.0.0.1:25", TLS: "none"}, nil, "no recipient"},
+	} {
+		err := New(tt.cfg).Send(context.Background(), "r@x.test", tt.to, raw)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%+v: err = %v, want one mentioning %q", tt.cfg, err, tt.want)
+		}
 	}
 }
