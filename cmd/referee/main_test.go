@@ -142,3 +142,41 @@ func TestInspectAndVerify(t *testing.T) {
 		t.Error("a tampered record verified")
 	}
 }
+
+func TestReplayRecord(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.pgn")
+	os.WriteFile(good, []byte("[Variant \"chess\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n"), 0o644)
+	if code, out, errs := cli(t, "replay", good); code != 0 || !strings.Contains(out, "4 actions replayed") || !strings.Contains(out, "0-1") {
+		t.Errorf("replay: %d %q %q", code, out, errs)
+	}
+	bad := filepath.Join(dir, "bad.pgn")
+	os.WriteFile(bad, []byte("[Variant \"toto40\"]\n\n1. g3 Re6 2. Kd9 *\n"), 0o644)
+	if code, _, errs := cli(t, "replay", bad); code != 2 || !strings.Contains(errs, "action 3") || !strings.Contains(errs, "Kd9") {
+		t.Errorf("replay of an illegal record: %d %q", code, errs)
+	}
+}
+
+func TestServeSettingsPrecedence(t *testing.T) {
+	// Command line beats REFEREE_* beats the config file.
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "referee.conf")
+	os.WriteFile(conf, []byte("# settings\npoll = 7s\nsmtp-user = fromfile\nimap-user = fromfile\n"), 0o644)
+	t.Setenv("REFEREE_SMTP_USER", "fromenv")
+	var s serveFlags
+	fs := newFlags("serve", "", "", os.Stderr)
+	s.register(fs)
+	if err := fs.Parse([]string{"--config", conf, "--imap-user", "fromflag"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := applyEnvAndFile(fs, s.config); err != nil {
+		t.Fatal(err)
+	}
+	if s.poll.String() != "7s" || s.smtpUser != "fromenv" || s.imapUser != "fromflag" {
+		t.Errorf("poll %v, smtp-user %q, imap-user %q", s.poll, s.smtpUser, s.imapUser)
+	}
+	os.WriteFile(conf, []byte("pol = 7s\n"), 0o644)
+	if err := applyEnvAndFile(fs, conf); err == nil || !strings.Contains(err.Error(), "not a setting") {
+		t.Errorf("a misspelt setting: %v", err)
+	}
+}
