@@ -19,6 +19,7 @@ CREATE TABLE games (
     time_control   TEXT,
     draw_offer_by  INTEGER CHECK (draw_offer_by IN (0, 1)),
     draw_offer_ply INTEGER,
+    state          TEXT    NOT NULL DEFAULT '{}', -- JSON: pending resignation, takeback offer, clocks
     created        INTEGER NOT NULL,
     updated        INTEGER NOT NULL
 );

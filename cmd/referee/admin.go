@@ -112,7 +112,7 @@ func runVariants(_ context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--seed HEX]",
+	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--time 3d|10d+1d] [--seed HEX]",
 		"Starts a game, prints its id, and queues the opening mail to both players.", stderr)
 	db := dbFlag(fs)
 	address := addressFlag(fs)
@@ -120,6 +120,7 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	white := fs.String("white", "", "White's mail `address`")
 	black := fs.String("black", "", "Black's mail `address`")
 	seedHex := fs.String("seed", "", "fix the die seed (64 hex digits) — for tests and demos only")
+	timeControl := fs.String("time", "", "time control: days per move (\"3d\") or Fischer (\"10d+1d\": 10 days, 1 more per move, never over 10)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -141,7 +142,7 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	defer a.Close()
-	g, err := a.NewGame(ctx, *variant, *white, *black, seed)
+	g, err := a.NewTimedGame(ctx, *variant, *white, *black, seed, *timeControl)
 	if err != nil {
 		fmt.Fprintf(stderr, "referee new: %v\n", err)
 		if errors.Is(err, app.ErrInput) {
@@ -427,4 +428,68 @@ func variantNames() string {
 		names = append(names, v.Name())
 	}
 	return strings.Join(names, ", ")
+}
+
+func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return watch(ctx, "watch", false, args, stdout, stderr)
+}
+
+func runUnwatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return watch(ctx, "unwatch", true, args, stdout, stderr)
+}
+
+func watch(ctx context.Context, name string, stop bool, args []string, stdout, stderr io.Writer) int {
+	about := "Adds a spectator: ADDR receives the board mails of GAME, with no address that could act."
+	if stop {
+		about = "Removes a spectator of GAME."
+	}
+	fs := newFlags(name, "GAME ADDR", about, stderr)
+	db := dbFlag(fs)
+	if code, ok := parseFlags(fs, interleave(args)); !ok {
+		return code
+	}
+	if fs.NArg() != 2 {
+		fmt.Fprintf(stderr, "referee %s: give the game and the spectator's address, e.g. referee %s 17 carol@example.org\n", name, name)
+		return exitUsage
+	}
+	id, err := strconv.ParseInt(strings.TrimPrefix(fs.Arg(0), "#"), 10, 64)
+	if err != nil || id <= 0 {
+		fmt.Fprintf(stderr, "referee %s: %q is not a game id; game ids are positive numbers like 17\n", name, fs.Arg(0))
+		return exitUsage
+	}
+	a, code := openApp(ctx, *db, "", stderr)
+	if a == nil {
+		return code
+	}
+	defer a.Close()
+	if err := a.Watch(ctx, id, fs.Arg(1), stop); err != nil {
+		fmt.Fprintf(stderr, "referee %s: %v\n", name, err)
+		if errors.Is(err, app.ErrInput) {
+			return exitUsage
+		}
+		return exitFail
+	}
+	fmt.Fprintf(stdout, "%s: %s, game #%d\n", name, fs.Arg(1), id)
+	return exitOK
+}
+
+func runTick(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("tick", "[--db PATH]", "Applies what is due on the clocks: reminders before the limit, losses on time.\nIdempotent; referee serve does this every minute.", stderr)
+	db := dbFlag(fs)
+	address := addressFlag(fs)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	a, code := openApp(ctx, *db, *address, stderr)
+	if a == nil {
+		return code
+	}
+	defer a.Close()
+	n, err := a.Tick(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "referee tick: %v\n", err)
+		return exitFail
+	}
+	fmt.Fprintf(stdout, "%d game(s) changed\n", n)
+	return exitOK
 }

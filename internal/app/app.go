@@ -131,6 +131,12 @@ func (a *App) PublicKeyHex() string { return a.key.PublicHex() }
 // NewGame starts a game of variant between white and black, queues the
 // opening mails and returns the game.
 func (a *App) NewGame(ctx context.Context, variant, white, black string, seed *dice.Seed) (*referee.Game, error) {
+	return a.NewTimedGame(ctx, variant, white, black, seed, "")
+}
+
+// NewTimedGame is NewGame with a time control ("3d" per move, or Fischer
+// "10d+1d"; "" for none).
+func (a *App) NewTimedGame(ctx context.Context, variant, white, black string, seed *dice.Seed, timeControl string) (*referee.Game, error) {
 	v, err := rules.Lookup(variant)
 	if err != nil {
 		if variant == "" {
@@ -165,6 +171,14 @@ func (a *App) NewGame(ctx context.Context, variant, white, black string, seed *d
 	}
 	if _, ok := start.(rules.Roller); ok {
 		g.Commitment = s.Commitment()
+	}
+	if timeControl != "" {
+		c, err := referee.ParseTimeControl(timeControl)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --time: %v", ErrInput, err)
+		}
+		c.TurnStart = g.Created
+		g.State.Clock = c
 	}
 	err = a.st.Update(ctx, func(tx *store.Tx) error {
 		id, err := tx.CreateGame(toStoreGame(g))

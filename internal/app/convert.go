@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -23,6 +24,12 @@ func toStoreGame(g *referee.Game) *store.Game {
 	if g.DrawOffer != nil {
 		by := int(g.DrawOffer.By)
 		sg.DrawOfferBy, sg.DrawOfferPly = &by, g.DrawOffer.Ply
+	}
+	if b, err := json.Marshal(g.State); err == nil {
+		sg.State = string(b)
+	}
+	if g.State.Clock != nil {
+		sg.TimeControl = g.State.Clock.Control
 	}
 	for c, p := range g.Players {
 		sg.Players[c] = store.Player{Color: c, Address: p.Address, Name: p.Name, Secret: p.Secret}
@@ -59,6 +66,11 @@ func fromStore(sg *store.Game, acts []store.Action, rolls []store.Roll) (*refere
 	if sg.DrawOfferBy != nil {
 		g.DrawOffer = &referee.DrawOffer{By: rules.Color(*sg.DrawOfferBy), Ply: sg.DrawOfferPly}
 	}
+	if sg.State != "" {
+		if err := json.Unmarshal([]byte(sg.State), &g.State); err != nil {
+			return nil, fmt.Errorf("game #%d: its stored state is damaged: %w", sg.ID, err)
+		}
+	}
 	return g, nil
 }
 
@@ -79,7 +91,14 @@ func (a *App) loadTx(tx *store.Tx, sg *store.Game) (*referee.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fromStore(sg, acts, rolls)
+	g, err := fromStore(sg, acts, rolls)
+	if err != nil {
+		return nil, err
+	}
+	if g.Watchers, err = tx.Watchers(sg.ID); err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 func (a *App) saveRolls(tx *store.Tx, gameID int64, rolls []referee.Roll) error {

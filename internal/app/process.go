@@ -94,6 +94,11 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 // saveChange writes a changed game with its new actions and rolls.
 func (a *App) saveChange(tx *store.Tx, inboundID int64, out referee.Outcome) error {
 	g := out.Game
+	if out.Undo {
+		if err := tx.DeleteAction(g.ID, len(g.Actions)); err != nil {
+			return err
+		}
+	}
 	for _, act := range out.NewActions {
 		if err := tx.AppendAction(toStoreAction(g.ID, act, inboundID, a.opts.Now().UTC())); err != nil {
 			return err
@@ -106,4 +111,71 @@ func (a *App) saveChange(tx *store.Tx, inboundID int64, out referee.Outcome) err
 		return err
 	}
 	return tx.Audit(&g.ID, "action", out.Detail)
+}
+
+// Tick applies what is due on every clock at the app's now: reminders and
+// losses on time. Each game is its own transaction; repeated ticks do
+// nothing more (a reminder is sent once, a finished game has no clock
+// running). It returns how many games changed.
+func (a *App) Tick(ctx context.Context) (int, error) {
+	games, err := a.st.Games(ctx, "active")
+	if err != nil {
+		return 0, fmt.Errorf("listing games for the clocks: %w", err)
+	}
+	changed := 0
+	for i := range games {
+		if games[i].TimeControl == "" {
+			continue
+		}
+		id := games[i].ID
+		err := a.st.Update(ctx, func(tx *store.Tx) error {
+			sg, err := tx.Game(id)
+			if err != nil {
+				return err
+			}
+			g, err := a.loadTx(tx, sg)
+			if err != nil {
+				return err
+			}
+			out := a.ref.Tick(g, a.opts.Now().UTC().Truncate(time.Second))
+			if out.Game == nil {
+				return nil
+			}
+			changed++
+			if err := tx.UpdateGame(toStoreGame(out.Game)); err != nil {
+				return err
+			}
+			if err := a.queue(tx, id, out.Mails); err != nil {
+				return err
+			}
+			return tx.Audit(&id, "clock", out.Detail)
+		})
+		if err != nil {
+			return changed, fmt.Errorf("game #%d clock: %w", id, err)
+		}
+	}
+	return changed, nil
+}
+
+// Watch adds (or with stop, removes) a spectator of a game.
+func (a *App) Watch(ctx context.Context, id int64, addr string, stop bool) error {
+	w, err := cleanAddress("ADDR", addr)
+	if err != nil {
+		return err
+	}
+	return a.st.Update(ctx, func(tx *store.Tx) error {
+		if _, err := tx.Game(id); errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("%w: there is no game #%d; \"referee list\" shows the games", ErrInput, id)
+		} else if err != nil {
+			return err
+		}
+		if stop {
+			ok, err := tx.Unwatch(id, w)
+			if err == nil && !ok {
+				return fmt.Errorf("%w: %s is not watching game #%d", ErrInput, w, id)
+			}
+			return err
+		}
+		return tx.Watch(id, w)
+	})
 }

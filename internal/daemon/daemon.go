@@ -28,6 +28,8 @@ type Config struct {
 	// OutboxEvery is how often the sender looks for due mail when nothing
 	// nudges it; 0 means 2 s.
 	OutboxEvery time.Duration
+	// TickEvery is how often the clocks are checked; 0 means 1 min.
+	TickEvery time.Duration
 	// RetryBase is the wait before the first retry of a failed delivery;
 	// it doubles with each failure up to an hour. 0 means 30 s.
 	RetryBase time.Duration
@@ -70,6 +72,9 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 	}
 
 	if cfg.Once {
+		if _, err := a.Tick(ctx); err != nil {
+			return fmt.Errorf("clocks: %w", err)
+		}
 		if err := imapin.Once(ctx, cfg.IMAP, handler); err != nil {
 			return fmt.Errorf("reading the mailbox: %w", err)
 		}
@@ -80,10 +85,35 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 	}
 
 	var wg sync.WaitGroup
-	wg.Add(1)
+	wg.Add(2)
 	go func() {
 		defer wg.Done()
 		ob.Loop(ctx, cfg.OutboxEvery, nudge)
+	}()
+	go func() {
+		// The clocks: reminders and losses on time, every TickEvery.
+		defer wg.Done()
+		every := cfg.TickEvery
+		if every <= 0 {
+			every = time.Minute
+		}
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if n, err := a.Tick(ctx); err != nil {
+					log.Warn("clock tick failed", "err", err)
+				} else if n > 0 {
+					select {
+					case nudge <- struct{}{}:
+					default:
+					}
+				}
+			}
+		}
 	}()
 	err := imapin.Run(ctx, cfg.IMAP, handler)
 	wg.Wait()

@@ -256,6 +256,24 @@ func (r *Referee) boardMails(g *Game, pos rules.Position, headline string, mover
 		}
 		out = append(out, r.boardMail(g, pos, c, body, "", m, "board", headline, now))
 	}
+	return append(out, r.spectatorMails(g, pos, headline, now)...)
+}
+
+// spectatorMails send watchers the board, with no Reply-To: nothing they
+// send back can act in the game.
+func (r *Referee) spectatorMails(g *Game, pos rules.Position, headline string, now time.Time) []Mail {
+	var out []Mail
+	for _, w := range g.Watchers {
+		body := render.Mail{GameID: g.ID, Variant: g.Variant, Pos: pos, Viewer: rules.White, Spectator: true,
+			Status: r.statusLine(g, pos, now), Headline: headline, MoveList: sans(g),
+			Footer: fmt.Sprintf("You are watching game #%d (%s v %s). The organiser can stop this with \"referee unwatch\".", g.ID, g.Players[0].Address, g.Players[1].Address)}
+		png, _ := render.PNG(pos, rules.White)
+		l := letter{to: w, subject: fmt.Sprintf("[%s #%d] %s (watching)", g.Variant.Name(), g.ID, headline),
+			messageID: r.messageID("watch", fmt.Sprint(g.ID), fmt.Sprint(g.Ply()), w, headline),
+			inReplyTo: fmt.Sprintf("<game-%d-watch@%s>", g.ID, r.domain()), refs: []string{fmt.Sprintf("<game-%d-watch@%s>", g.ID, r.domain())},
+			text: body.Text(), html: body.HTML(), png: png, date: now}
+		out = append(out, r.compose(l))
+	}
 	return out
 }
 
@@ -272,7 +290,7 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 	body.Variant = g.Variant
 	body.Pos = pos
 	body.Viewer = c
-	body.Status = r.statusLine(g, pos)
+	body.Status = r.statusLine(g, pos, now)
 	body.MoveList = sans(g)
 	if len(g.Actions) > 0 {
 		body.LastMove = g.Actions[len(g.Actions)-1].SAN
@@ -319,13 +337,16 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 	return r.compose(l)
 }
 
-func (r *Referee) statusLine(g *Game, pos rules.Position) string {
+func (r *Referee) statusLine(g *Game, pos rules.Position, now time.Time) string {
 	s := fmt.Sprintf("Game #%d - %s - move %d", g.ID, g.Variant.Title(), pos.MoveNumber())
 	switch g.Status {
 	case StatusActive:
 		s += fmt.Sprintf(" - %s to play", pos.Turn())
 		if roller, ok := pos.(rules.Roller); ok {
 			s += " - die: " + roller.DieState()
+		}
+		if c := g.State.Clock; c != nil {
+			s += " - " + c.text(pos.Turn(), now)
 		}
 	case StatusFinished:
 		s += " - " + g.Result + " (" + g.ResultReason + ")"

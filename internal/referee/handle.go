@@ -8,6 +8,7 @@ import (
 	"referee/internal/dice"
 	"referee/internal/mail/reader"
 	"referee/internal/notation"
+	"referee/internal/render"
 	"referee/internal/rules"
 )
 
@@ -112,11 +113,36 @@ func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outco
 				action, m.Token.Ply, g.Ply()-m.Token.Ply),
 			"Check the board, then reply to THIS mail with your action.")
 	}
+	if strings.HasPrefix(word, "vacation ") {
+		return r.vacation(g, color, pos, m, strings.Fields(word), env.Now)
+	}
 	switch word {
 	case "resign":
-		return r.finish(g, color, pos, m, env.Now, rules.Result{Over: true, Winner: color.Other(), Reason: color.String() + " resigned"},
-			fmt.Sprintf("%s resigned.", color))
-	case "draw", "draw?", "offer draw", "accept draw", "accept", "claim draw", "claim":
+		// A stray word never ends a game: resigning takes a confirmation.
+		ng := g.clone()
+		c := color
+		ng.State.ResignPending = &c
+		out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s asks to resign", g.ID, color), Game: ng}
+		out.Mails = []Mail{r.boardMail(ng, pos, color, render.Mail{Headline: "You asked to resign. To resign, reply \"confirm\"; any other action cancels it."},
+			"Confirm your resignation", m, "resign-ask", "", env.Now)}
+		return out
+	case "confirm", "confirm resign", "yes":
+		if p := g.State.ResignPending; p != nil && *p == color {
+			return r.finish(g, color, pos, m, env.Now, rules.Result{Over: true, Winner: color.Other(), Reason: color.String() + " resigned"},
+				fmt.Sprintf("%s resigned.", color))
+		}
+		return r.rejectAction(g, color, pos, m, env.Now, "nothing to confirm",
+			"There is nothing to confirm: \"confirm\" follows \"resign\".", "To resign, reply \"resign\" and then \"confirm\".")
+	case "vacation", "vacation days":
+		return r.vacation(g, color, pos, m, strings.Fields(word), env.Now)
+	case "takeback", "take back", "undo":
+		return r.takeback(g, color, pos, m, env.Now)
+	case "accept":
+		if tb := g.State.TakebackBy; tb != nil && *tb == color.Other() {
+			return r.takeback(g, color, pos, m, env.Now)
+		}
+		return r.draw(g, color, pos, m, env.Now)
+	case "draw", "draw?", "offer draw", "accept draw", "claim draw", "claim":
 		return r.draw(g, color, pos, m, env.Now)
 	}
 	return r.move(g, color, pos, m, action, env.Now)
@@ -145,6 +171,10 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	}
 	ng := g.clone()
 	ng.DrawOffer = nil // any action other than accepting declines or withdraws an offer (RULES §1)
+	ng.State.ResignPending, ng.State.TakebackBy = nil, nil
+	if ng.State.Clock != nil {
+		ng.State.Clock.moved(color, now)
+	}
 	var rolls []Roll
 	next, rolls = r.rollAsNeeded(ng, next)
 	act := Action{Ply: g.Ply(), Color: color, SAN: san, Coord: coord, Position: next.String(), Message: m.Message}
@@ -232,6 +262,8 @@ func (g *Game) clone() *Game {
 		o := *g.DrawOffer
 		ng.DrawOffer = &o
 	}
+	ng.State = g.State.clone()
+	ng.Watchers = append([]string(nil), g.Watchers...)
 	return &ng
 }
 
@@ -291,4 +323,60 @@ func capital(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// takeback offers to take back the last action, or accepts the opponent's
+// offer. It is refused once a die has been rolled after that action.
+func (r *Referee) takeback(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, now time.Time) Outcome {
+	if len(g.Actions) == 0 {
+		return r.rejectAction(g, color, pos, m, now, "nothing to take back",
+			"There is no move to take back yet.", "Reply with your move.")
+	}
+	last := g.Actions[len(g.Actions)-1]
+	for _, x := range g.Rolls {
+		if x.Ply > last.Ply {
+			return r.rejectAction(g, color, pos, m, now, "takeback after a roll",
+				fmt.Sprintf("%s cannot be taken back: the die has been rolled since (roll %d), and a roll is never undone.", last.SAN, x.N),
+				"Reply with your action.")
+		}
+	}
+	if tb := g.State.TakebackBy; tb != nil && *tb == color.Other() {
+		ng := g.clone()
+		ng.Actions = ng.Actions[:len(ng.Actions)-1]
+		ng.State.TakebackBy, ng.DrawOffer, ng.State.ResignPending = nil, nil, nil
+		rep, err := ng.Replay()
+		if err != nil {
+			return Outcome{Verdict: Ignored, Detail: err.Error()}
+		}
+		out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s taken back", g.ID, last.SAN), Game: ng, Undo: true}
+		out.Mails = r.boardMails(ng, rep.Final, fmt.Sprintf("%s agreed: %s is taken back.", color, last.SAN), color, m, nil, now)
+		return out
+	}
+	if tb := g.State.TakebackBy; tb != nil && *tb == color {
+		return r.rejectAction(g, color, pos, m, now, "takeback already asked",
+			"You have already asked to take back the last move; your opponent has not answered.", "Wait for the answer, or play on.")
+	}
+	ng := g.clone()
+	c := color
+	ng.State.TakebackBy = &c
+	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s asks to take back %s", g.ID, color, last.SAN), Game: ng}
+	out.Mails = r.boardMails(ng, pos, fmt.Sprintf("%s asks to take back %s. To agree, reply \"accept\"; any other action declines.", color, last.SAN), color, m, nil, now)
+	return out
+}
+
+func (s State) clone() State {
+	out := State{}
+	if s.ResignPending != nil {
+		c := *s.ResignPending
+		out.ResignPending = &c
+	}
+	if s.TakebackBy != nil {
+		c := *s.TakebackBy
+		out.TakebackBy = &c
+	}
+	if s.Clock != nil {
+		c := *s.Clock
+		out.Clock = &c
+	}
+	return out
 }

@@ -90,6 +90,22 @@ type Game struct {
 	AbortReason  string
 	DrawOffer    *DrawOffer
 	Created      time.Time
+	// State is the rest of the protocol state: a pending resignation, a
+	// takeback offer, the clocks. It is stored as JSON.
+	State State
+	// Watchers are spectators' addresses: they get the board mails, with no
+	// address that could act.
+	Watchers []string
+}
+
+// State is a game's protocol state besides the moves.
+type State struct {
+	// ResignPending is the side that sent "resign" and must "confirm".
+	ResignPending *rules.Color `json:"resign_pending,omitempty"`
+	// TakebackBy is the side that asked to take back the last action.
+	TakebackBy *rules.Color `json:"takeback_by,omitempty"`
+	// Clock is the time control, when the game has one.
+	Clock *Clock `json:"clock,omitempty"`
 }
 
 // Ply is the number of actions played.
@@ -150,7 +166,9 @@ type Outcome struct {
 	// NewActions and NewRolls are to be appended to the game's record.
 	NewActions []Action
 	NewRolls   []Roll
-	Mails      []Mail
+	// Undo removes the game's last stored action (an agreed takeback).
+	Undo  bool
+	Mails []Mail
 }
 
 // Mail is one outgoing message, complete and ready for SMTP.

@@ -9,7 +9,7 @@ import (
 
 const gameColumns = `id, variant, status, start_position, position, ply, COALESCE(result, ''), result_reason,
 	abort_reason, die_seed, die_commitment, seed_revealed, COALESCE(time_control, ''), draw_offer_by,
-	COALESCE(draw_offer_ply, 0), created, updated`
+	COALESCE(draw_offer_ply, 0), state, created, updated`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -18,7 +18,7 @@ func scanGame(row scanner) (*Game, error) {
 	var created, updated int64
 	var offer sql.NullInt64
 	err := row.Scan(&g.ID, &g.Variant, &g.Status, &g.StartPosition, &g.Position, &g.Ply, &g.Result, &g.ResultReason,
-		&g.AbortReason, &g.DieSeed, &g.DieCommitment, &g.SeedRevealed, &g.TimeControl, &offer, &g.DrawOfferPly, &created, &updated)
+		&g.AbortReason, &g.DieSeed, &g.DieCommitment, &g.SeedRevealed, &g.TimeControl, &offer, &g.DrawOfferPly, &g.State, &created, &updated)
 	if err != nil {
 		return nil, err
 	}
@@ -46,10 +46,10 @@ func (t *Tx) CreateGame(g *Game) (int64, error) {
 	g.Updated = g.Created
 	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO games (variant, status, start_position, position, ply, result,
 		result_reason, abort_reason, die_seed, die_commitment, seed_revealed, time_control, draw_offer_by, draw_offer_ply,
-		created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		state, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.Variant, g.Status, g.StartPosition, g.Position, g.Ply, nullable(g.Result), g.ResultReason, g.AbortReason,
 		g.DieSeed, g.DieCommitment, g.SeedRevealed, nullable(g.TimeControl), g.DrawOfferBy, g.DrawOfferPly,
-		ms(g.Created), ms(g.Updated))
+		stateOr(g.State), ms(g.Created), ms(g.Updated))
 	if err != nil {
 		return 0, fmt.Errorf("inserting the game: %w", err)
 	}
@@ -137,10 +137,10 @@ func (t *Tx) Games(status string) ([]Game, error) {
 func (t *Tx) UpdateGame(g *Game) error {
 	g.Updated = time.Now()
 	res, err := t.tx.ExecContext(t.ctx, `UPDATE games SET status = ?, position = ?, ply = ?, result = ?, result_reason = ?,
-		abort_reason = ?, seed_revealed = ?, time_control = ?, draw_offer_by = ?, draw_offer_ply = ?, updated = ?
+		abort_reason = ?, seed_revealed = ?, time_control = ?, draw_offer_by = ?, draw_offer_ply = ?, state = ?, updated = ?
 		WHERE id = ?`,
 		g.Status, g.Position, g.Ply, nullable(g.Result), g.ResultReason, g.AbortReason, g.SeedRevealed,
-		nullable(g.TimeControl), g.DrawOfferBy, g.DrawOfferPly, ms(g.Updated), g.ID)
+		nullable(g.TimeControl), g.DrawOfferBy, g.DrawOfferPly, stateOr(g.State), ms(g.Updated), g.ID)
 	if err != nil {
 		return fmt.Errorf("updating game #%d: %w", g.ID, err)
 	}
@@ -381,3 +381,61 @@ func (t *Tx) SetSetting(key string, value []byte) error {
 	}
 	return nil
 }
+
+func stateOr(s string) string {
+	if s == "" {
+		return "{}"
+	}
+	return s
+}
+
+// DeleteAction removes the action of a game at ply (a takeback); it must
+// be the last one.
+func (t *Tx) DeleteAction(gameID int64, ply int) error {
+	var last int
+	if err := t.tx.QueryRowContext(t.ctx, `SELECT COALESCE(MAX(ply), -1) FROM actions WHERE game_id = ?`, gameID).Scan(&last); err != nil {
+		return fmt.Errorf("taking back in game #%d: %w", gameID, err)
+	}
+	if last != ply {
+		return fmt.Errorf("taking back action %d of game #%d: the last action is %d", ply, gameID, last)
+	}
+	_, err := t.tx.ExecContext(t.ctx, `DELETE FROM actions WHERE game_id = ? AND ply = ?`, gameID, ply)
+	return err
+}
+
+// Watch adds a spectator; Unwatch removes one; Watchers lists them.
+func (t *Tx) Watch(gameID int64, addr string) error {
+	_, err := t.tx.ExecContext(t.ctx, `INSERT OR IGNORE INTO watchers (game_id, address) VALUES (?, ?)`, gameID, addr)
+	return err
+}
+
+// Unwatch removes a spectator and reports whether there was one.
+func (t *Tx) Unwatch(gameID int64, addr string) (bool, error) {
+	res, err := t.tx.ExecContext(t.ctx, `DELETE FROM watchers WHERE game_id = ? AND address = ?`, gameID, addr)
+	if err != nil {
+		return false, err
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
+// Watchers lists a game's spectators.
+func (t *Tx) Watchers(gameID int64) ([]string, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT address FROM watchers WHERE game_id = ? ORDER BY address`, gameID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var a string
+		if err := rows.Scan(&a); err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// ActiveGames lists the active games (for clocks).
+func (t *Tx) ActiveGames() ([]Game, error) { return t.Games("active") }

@@ -161,6 +161,7 @@ type Game struct {
 	TimeControl   string
 	DrawOfferBy   *int // colour that offered a draw, or nil
 	DrawOfferPly  int
+	State         string // JSON protocol state of the core (resignation, takeback, clocks)
 	Created       time.Time
 	Updated       time.Time
 	Players       [2]Player

@@ -1,0 +1,214 @@
+package referee
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"referee/internal/mail/reader"
+	"referee/internal/render"
+	"referee/internal/rules"
+)
+
+// Day is the unit of correspondence time controls.
+const Day = 24 * time.Hour
+
+// VacationAllowance is how many vacation days a player may take per
+// calendar year in one game.
+const VacationAllowance = 30
+
+// Clock is a game's time control and its state. Time is read only from the
+// Env the caller passes, so tests run on a fake clock.
+type Clock struct {
+	Control   string           `json:"control"`             // as given: "3d" or "10d+1d"
+	PerMove   time.Duration    `json:"per_move,omitempty"`  // days per move
+	Initial   time.Duration    `json:"initial,omitempty"`   // Fischer: starting time, also the cap
+	Increment time.Duration    `json:"increment,omitempty"` // Fischer: added after each move
+	Left      [2]time.Duration `json:"left,omitempty"`      // Fischer: each side's time
+	TurnStart time.Time        `json:"turn_start"`          // when the side to act began to think
+	Reminded  bool             `json:"reminded,omitempty"`  // this turn's reminder was sent
+	Vacation  [2]time.Time     `json:"vacation_until"`      // clocks stopped until then
+	VacUsed   [2]int           `json:"vacation_used"`       // days used in VacYear
+	VacYear   int              `json:"vacation_year,omitempty"`
+}
+
+// ParseTimeControl reads "3d" (three days per move) or "10d+1d" (Fischer:
+// ten days, one more per move, never more than ten).
+func ParseTimeControl(s string) (*Clock, error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	days := func(x string) (time.Duration, error) {
+		n, err := strconv.Atoi(strings.TrimSuffix(x, "d"))
+		if err != nil || n < 0 || n > 365 || !strings.HasSuffix(x, "d") {
+			return 0, fmt.Errorf("time control %q: write days as a number with d, e.g. 3d or 10d+1d", s)
+		}
+		return time.Duration(n) * Day, nil
+	}
+	c := &Clock{Control: s}
+	if a, b, ok := strings.Cut(s, "+"); ok {
+		ini, err := days(a)
+		if err != nil {
+			return nil, err
+		}
+		inc, err := days(b)
+		if err != nil {
+			return nil, err
+		}
+		if ini == 0 {
+			return nil, fmt.Errorf("time control %q: the initial time must be at least 1d", s)
+		}
+		c.Initial, c.Increment, c.Left = ini, inc, [2]time.Duration{ini, ini}
+		return c, nil
+	}
+	per, err := days(s)
+	if err != nil {
+		return nil, err
+	}
+	if per == 0 {
+		return nil, fmt.Errorf("time control %q: give at least 1d per move", s)
+	}
+	c.PerMove = per
+	return c, nil
+}
+
+// allowance is the thinking time of side c for the current turn.
+func (c *Clock) allowance(side rules.Color) time.Duration {
+	if c.PerMove > 0 {
+		return c.PerMove
+	}
+	return c.Left[side]
+}
+
+// Deadline is when the side to act loses on time.
+func (c *Clock) Deadline(side rules.Color) time.Time { return c.TurnStart.Add(c.allowance(side)) }
+
+// moved updates the clock after side moved at now.
+func (c *Clock) moved(side rules.Color, now time.Time) {
+	if c.PerMove == 0 {
+		used := now.Sub(c.TurnStart)
+		if used < 0 {
+			used = 0
+		}
+		c.Left[side] = min(c.Left[side]-used+c.Increment, c.Initial)
+	}
+	c.TurnStart = now
+	if v := c.Vacation[side.Other()]; v.After(now) {
+		c.TurnStart = v // the opponent's clock starts when their vacation ends
+	}
+	c.Reminded = false
+}
+
+// text describes the clocks for a status line.
+func (c *Clock) text(turn rules.Color, now time.Time) string {
+	left := func(side rules.Color) time.Duration {
+		if side == turn {
+			return c.Deadline(side).Sub(now)
+		}
+		return c.allowance(side)
+	}
+	return fmt.Sprintf("time left: White %s, Black %s", span(left(rules.White)), span(left(rules.Black)))
+}
+
+func span(d time.Duration) string {
+	if d <= 0 {
+		return "none"
+	}
+	days, hours := int(d/Day), int((d%Day)/time.Hour)
+	if days == 0 {
+		return fmt.Sprintf("%dh", max(hours, 1))
+	}
+	return fmt.Sprintf("%dd %dh", days, hours)
+}
+
+// Tick applies what is due on g's clock at now: a reminder to the side to
+// act (once, when a quarter of its time or a day is left, whichever is
+// less), or the loss on time. It returns an outcome with Game nil when
+// nothing is due.
+func (r *Referee) Tick(g *Game, now time.Time) Outcome {
+	c := g.State.Clock
+	if g.Status != StatusActive || c == nil {
+		return Outcome{Verdict: Ignored}
+	}
+	rep, err := g.Replay()
+	if err != nil {
+		return Outcome{Verdict: Ignored, Detail: err.Error()}
+	}
+	pos := rep.Final
+	side := pos.Turn()
+	deadline := c.Deadline(side)
+	if !now.Before(deadline) {
+		res := rules.Result{Over: true, Winner: side.Other(), Reason: side.String() + " lost on time"}
+		if bareKing(pos, side.Other()) {
+			res = rules.Result{Over: true, Draw: true, Reason: fmt.Sprintf("%s ran out of time, but %s has no way to win", side, side.Other())}
+		}
+		return r.finish(g, side, pos, nil, now, res, fmt.Sprintf("%s's time ran out.", side))
+	}
+	warn := min(c.allowance(side)/4, Day)
+	if c.Reminded || now.Before(deadline.Add(-warn)) {
+		return Outcome{Verdict: Ignored}
+	}
+	ng := g.clone()
+	ng.State.Clock.Reminded = true
+	body := render.Mail{Headline: fmt.Sprintf("Reminder: it is your move in game #%d, and your time runs out in %s (%s).",
+		g.ID, span(deadline.Sub(now)), deadline.UTC().Format("Mon 2 Jan 15:04 MST"))}
+	mail := r.boardMail(ng, pos, side, body, "Reminder: your move", nil, "reminder", fmt.Sprint(g.Ply()), now)
+	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: reminded %s", g.ID, side), Game: ng, Mails: []Mail{mail}}
+}
+
+// bareKing reports whether side c has nothing but its king: it cannot win,
+// so its opponent's running out of time is a draw (games with check).
+func bareKing(pos rules.Position, c rules.Color) bool {
+	if !pos.Variant().HasCheck() {
+		return false
+	}
+	b := pos.Variant().Board()
+	n := 0
+	for _, s := range b.Squares() {
+		if p := pos.At(s); p != rules.NoPiece && p.Color() == c {
+			n++
+		}
+	}
+	return n == 1 && len(pos.Hand(c)) == 0
+}
+
+// vacation stops the player's clock for n days, within the yearly allowance.
+func (r *Referee) vacation(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, words []string, now time.Time) Outcome {
+	c := g.State.Clock
+	if c == nil {
+		return r.rejectAction(g, color, pos, m, now, "no clock", "This game has no time control, so there is no clock to stop.", "Play on at your own pace.")
+	}
+	n := 0
+	if len(words) >= 2 {
+		n, _ = strconv.Atoi(words[1])
+	}
+	year := now.UTC().Year()
+	used := c.VacUsed[color]
+	if c.VacYear != year {
+		used = 0
+	}
+	if n < 1 || n > 30 {
+		return r.rejectAction(g, color, pos, m, now, "bad vacation",
+			fmt.Sprintf("\"vacation\" needs a number of days from 1 to 30, e.g. \"vacation 5\"; you have %d days left this year.", VacationAllowance-used), "Reply e.g. \"vacation 5\".")
+	}
+	if used+n > VacationAllowance {
+		return r.rejectAction(g, color, pos, m, now, "vacation allowance",
+			fmt.Sprintf("You asked for %d vacation days, but only %d of your %d this year are left.", n, VacationAllowance-used, VacationAllowance), "Ask for fewer days.")
+	}
+	ng := g.clone()
+	nc := ng.State.Clock
+	if nc.VacYear != year {
+		nc.VacYear, nc.VacUsed = year, [2]int{}
+	}
+	nc.VacUsed[color] += n
+	start := now
+	if nc.Vacation[color].After(now) {
+		start = nc.Vacation[color]
+	}
+	nc.Vacation[color] = start.Add(time.Duration(n) * Day)
+	if pos.Turn() == color {
+		nc.TurnStart = nc.TurnStart.Add(time.Duration(n) * Day) // the running clock stops for n days
+	}
+	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s takes %d vacation days", g.ID, color, n), Game: ng}
+	out.Mails = r.boardMails(ng, pos, fmt.Sprintf("%s is on vacation until %s: their clock is stopped.", color, nc.Vacation[color].UTC().Format("Mon 2 Jan")), color, m, nil, now)
+	return out
+}
