@@ -176,7 +176,7 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 		ng.State.Clock.moved(color, now)
 	}
 	var rolls []Roll
-	next, rolls = r.rollAsNeeded(ng, next)
+	next, rolls = r.rollAsNeeded(ng, next, g.Ply()+1)
 	act := Action{Ply: g.Ply(), Color: color, SAN: san, Coord: coord, Position: next.String(), Message: m.Message}
 	ng.Actions = append(ng.Actions, act)
 	ng.Rolls = append(ng.Rolls, rolls...)
@@ -232,8 +232,9 @@ func (g *Game) setResult(res rules.Result) {
 	g.SeedRevealed = true
 }
 
-// rollAsNeeded rolls the die for as long as the position waits for a roll.
-func (r *Referee) rollAsNeeded(g *Game, pos rules.Position) (rules.Position, []Roll) {
+// rollAsNeeded rolls the die for as long as the position waits for a roll;
+// ply is the number of actions played before these rolls.
+func (r *Referee) rollAsNeeded(g *Game, pos rules.Position, ply int) (rules.Position, []Roll) {
 	var rolls []Roll
 	for {
 		roller, ok := pos.(rules.Roller)
@@ -249,7 +250,7 @@ func (r *Referee) rollAsNeeded(g *Game, pos rules.Position) (rules.Position, []R
 			// rules, never the player's doing. Stop rolling rather than loop.
 			return pos, rolls
 		}
-		rolls = append(rolls, Roll{N: n, Ply: len(g.Actions), Value: v, Sig: r.cfg.Key.Sign(id, n, v)})
+		rolls = append(rolls, Roll{N: n, Ply: ply, Value: v, Sig: r.cfg.Key.Sign(id, n, v)})
 		pos = next
 	}
 }

@@ -91,6 +91,7 @@ func TestResignAndCommands(t *testing.T) {
 		t.Errorf("unknown command: %v", out.Verdict)
 	}
 	act(t, r, g, rules.Black, "resign")
+	act(t, r, g, rules.Black, "confirm")
 	if g.Result != "1-0" || !strings.Contains(g.ResultReason, "Black resigned") {
 		t.Errorf("resign: %s %s", g.Result, g.ResultReason)
 	}
@@ -139,5 +140,156 @@ func TestChecToeRollsAreSignedAndDerived(t *testing.T) {
 	}
 	if !strings.Contains(string(mails[0].Raw), g.Commitment) {
 		t.Error("the opening mail does not show the commitment")
+	}
+}
+
+func TestResignNeedsConfirmation(t *testing.T) {
+	// A stray "resign" never ends a game: it asks for "confirm", and any
+	// other action cancels it.
+	r, g := newGame(t, rules.Chess())
+	act(t, r, g, rules.White, "resign")
+	if g.Status != StatusActive || g.State.ResignPending == nil {
+		t.Fatalf("after resign: %s, pending %v", g.Status, g.State.ResignPending)
+	}
+	act(t, r, g, rules.White, "e4") // changes its mind by playing
+	if g.State.ResignPending != nil {
+		t.Fatal("a move did not cancel the pending resignation")
+	}
+	if out := act(t, r, g, rules.White, "confirm"); out.Verdict != Rejected || g.Status != StatusActive {
+		t.Errorf("confirm without resign: %v, %s", out.Verdict, g.Status)
+	}
+	act(t, r, g, rules.Black, "resign")
+	act(t, r, g, rules.Black, "confirm")
+	if g.Result != "1-0" {
+		t.Errorf("resign + confirm: %q", g.Result)
+	}
+}
+
+func TestTakeback(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	act(t, r, g, rules.White, "e4")
+	act(t, r, g, rules.White, "takeback")
+	if out := act(t, r, g, rules.Black, "accept"); out.Verdict != Applied || !out.Undo || len(g.Actions) != 0 {
+		t.Fatalf("accepted takeback: %v undo %v, %d actions", out.Verdict, out.Undo, len(g.Actions))
+	}
+	// Declined by any other action of the opponent.
+	act(t, r, g, rules.White, "d4")
+	act(t, r, g, rules.White, "takeback")
+	act(t, r, g, rules.Black, "d5")
+	if g.State.TakebackBy != nil || len(g.Actions) != 2 {
+		t.Errorf("a move did not decline the takeback: %v, %d actions", g.State.TakebackBy, len(g.Actions))
+	}
+}
+
+func TestTakebackRefusedAfterRoll(t *testing.T) {
+	// Chec Toe: the die is rolled for the next turn right after each action,
+	// so no action can be taken back.
+	r, g := newGame(t, rules.ChecToe())
+	ng, _, _, err := r.Start(g, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	*g = *ng
+	act(t, r, g, rules.White, "pass")
+	out := act(t, r, g, rules.White, "takeback")
+	if out.Verdict != Rejected || !strings.Contains(string(out.Mails[0].Raw), "rolled since") {
+		t.Errorf("takeback after a roll: %v", out.Verdict)
+	}
+}
+
+func TestSpectators(t *testing.T) {
+	// Watchers get every board mail, without a Reply-To; their own mail
+	// acts for nobody.
+	r, g := newGame(t, rules.Chess())
+	g.Watchers = []string{"carol@example.test"}
+	out := act(t, r, g, rules.White, "e4")
+	var watcher *Mail
+	for i := range out.Mails {
+		if out.Mails[i].To == "carol@example.test" {
+			watcher = &out.Mails[i]
+		}
+	}
+	if watcher == nil {
+		t.Fatal("no mail to the watcher")
+	}
+	head, _, _ := strings.Cut(string(watcher.Raw), "\r\n\r\n")
+	if strings.Contains("\r\n"+head, "\r\nReply-To:") || !strings.Contains(head, "(watching)") {
+		t.Fatalf("watcher mail headers:\n%s", head)
+	}
+	m := &reader.Mail{From: "carol@example.test", Action: "e5"}
+	if res := r.Handle(Inbound{Mail: m}, g, Env{}); res.Game != nil || res.Verdict == Applied {
+		t.Errorf("a spectator's mail acted: %v", res.Verdict)
+	}
+}
+
+func TestClockRemindersTimeoutVacation(t *testing.T) {
+	// On a fake clock: 3 days per move. The reminder comes once in the last
+	// day; after the limit the side to act loses; a vacation stops it.
+	r, g := newGame(t, rules.Chess())
+	t0 := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	c, err := ParseTimeControl("3d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.TurnStart = t0
+	g.State.Clock = c
+	tick := func(at time.Time) Outcome {
+		out := r.Tick(g, at)
+		if out.Game != nil {
+			*g = *out.Game
+		}
+		return out
+	}
+	if out := tick(t0.Add(36 * time.Hour)); out.Game != nil {
+		t.Errorf("something due after 1.5 of 3 days: %s", out.Detail)
+	}
+	// A quarter of the 3 days (18 h) before the limit, at 54 h, the reminder is due.
+	if out := tick(t0.Add(50 * time.Hour)); out.Game != nil {
+		t.Error("a reminder 22 h before the limit")
+	}
+	out := tick(t0.Add(60 * time.Hour))
+	if len(out.Mails) != 1 || out.Mails[0].To != "alice@example.test" || !strings.Contains(string(out.Mails[0].Raw), "Reminder") {
+		t.Fatalf("reminder: %d mails", len(out.Mails))
+	}
+	if out := tick(t0.Add(66 * time.Hour)); out.Game != nil {
+		t.Error("a second reminder for the same turn")
+	}
+	// Vacation: White takes 2 days; the limit moves from day 3 to day 5.
+	m := &reader.Mail{From: "alice@example.test", MessageID: "<v@x>", Action: "vacation 2",
+		Token: &reader.Token{GameID: g.ID, Secret: "aaaaaaaaaa", Ply: g.Ply()}}
+	if out := r.Handle(Inbound{Mail: m}, g, Env{Now: t0.Add(67 * time.Hour)}); out.Verdict != Applied {
+		t.Fatalf("vacation: %v %s", out.Verdict, out.Detail)
+	} else {
+		*g = *out.Game
+	}
+	if out := tick(t0.Add(4 * Day)); g.Status != StatusActive {
+		t.Fatalf("lost on day 4 despite the vacation: %s", out.Detail)
+	}
+	tick(t0.Add(5*Day + time.Minute))
+	if g.Status != StatusFinished || g.Result != "0-1" || !strings.Contains(g.ResultReason, "on time") {
+		t.Errorf("after the limit: %s %s %q", g.Status, g.Result, g.ResultReason)
+	}
+	// Fischer control text parses; nonsense does not.
+	if _, err := ParseTimeControl("10d+1d"); err != nil {
+		t.Error(err)
+	}
+	for _, bad := range []string{"3", "0d", "d+1d", "3h"} {
+		if _, err := ParseTimeControl(bad); err == nil {
+			t.Errorf("time control %q accepted", bad)
+		}
+	}
+}
+
+func TestTimeoutIsDrawAgainstBareKing(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	g.Start = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1" // Black has only its king
+	c, _ := ParseTimeControl("1d")
+	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	c.TurnStart = t0
+	g.State.Clock = c
+	r.Tick(g, t0) // nothing due yet
+	out := r.Tick(g, t0.Add(Day+time.Second))
+	if out.Game == nil || out.Game.Result != "1/2-1/2" {
+		t.Errorf("White's timeout against a bare king: %+v", out.Game)
 	}
 }

@@ -77,7 +77,7 @@ func (r *Referee) Start(g *Game, now time.Time) (*Game, []Roll, []Mail, error) {
 		return nil, nil, nil, err
 	}
 	ng := g.clone()
-	pos, rolls := r.rollAsNeeded(ng, rep.Final)
+	pos, rolls := r.rollAsNeeded(ng, rep.Final, len(ng.Actions))
 	ng.Rolls = append(ng.Rolls, rolls...)
 	g = ng
 	var out []Mail
