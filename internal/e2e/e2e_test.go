@@ -264,9 +264,13 @@ func playGame(t *testing.T, noIdle bool, variant string, moves []string, plies i
 			return
 		}
 	}
-	// End the game: the side to act resigns.
+	// End the game: the side to act resigns, and confirms.
 	_, side := legalMove(t, r.app, g.ID, 0)
 	send(t, players[side], "resign")
+	if got := waitMail(t, players[side], 1, 10*time.Second); !strings.Contains(got[0].subject, "Confirm") {
+		t.Fatalf("%s: resign was answered with %q, want a request to confirm", variant, got[0].subject)
+	}
+	send(t, players[side], "confirm")
 	waitMail(t, alice, 1, 10*time.Second)
 	waitMail(t, bob, 1, 10*time.Second)
 	final, _ := r.app.Game(context.Background(), g.ID)

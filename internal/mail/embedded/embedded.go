@@ -7,6 +7,7 @@ package embedded
 import (
 	"bytes"
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
 
@@ -86,7 +88,7 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 			if !ok {
 				return nil, nil, errors.New("embedded: the in-memory IMAP session lacks IMAP4rev2")
 			}
-			return idleSession{sess}, nil, nil
+			return &imapSession{SessionIMAP4rev2: sess, s: s}, nil, nil
 		},
 		Caps: imap.CapSet{
 			imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}, imap.CapIdle: {}, imap.CapMove: {},
@@ -115,20 +117,33 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 // just before its IDLE began.
 const idlePeriod = time.Second
 
-// idleSession fixes a gap in imapmemserver's IDLE: updates queued between
-// the client's last command and the start of IDLE (a message delivered in
-// that instant) are not sent until the next update arrives, so an idling
-// client could miss new mail indefinitely. This Idle sends what is pending
-// first and then re-checks every idlePeriod. Poll and the inner Idle never
-// run at the same time, so writes to w stay sequential.
-type idleSession struct {
+// imapSession is imapmemserver's session with two changes:
+//
+//   - Login accepts any address of the domain (in any case, with or without
+//     a +detail) with the shared password, creating the account on first
+//     use, so a person can point a mail client at it before mail arrived.
+//   - Idle first sends the updates already pending and re-checks every
+//     idlePeriod: imapmemserver's IDLE sends only updates that arrive while
+//     it runs, so a message delivered between a client's last command and
+//     its IDLE would go unnoticed until the next one.
+type imapSession struct {
 	imapserver.SessionIMAP4rev2
+	s *Server
 }
 
-// Idle waits for updates until stop is closed.
-func (s idleSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+// Login logs in as the account of username.
+func (se *imapSession) Login(username, password string) error {
+	if se.s.inDomain(username) {
+		username = se.s.EnsureUser(username)
+	}
+	return se.SessionIMAP4rev2.Login(username, password)
+}
+
+// Idle waits for updates until stop is closed. Poll and the inner Idle never
+// run at the same time, so writes to w stay sequential.
+func (se *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
 	for {
-		if err := s.SessionIMAP4rev2.Poll(w, true); err != nil {
+		if err := se.SessionIMAP4rev2.Poll(w, true); err != nil {
 			return err
 		}
 		inner := make(chan struct{})
@@ -140,7 +155,7 @@ func (s idleSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) erro
 			case <-timer.C:
 			}
 		}()
-		if err := s.SessionIMAP4rev2.Idle(w, inner); err != nil {
+		if err := se.SessionIMAP4rev2.Idle(w, inner); err != nil {
 			timer.Stop()
 			return err
 		}
@@ -171,7 +186,7 @@ func (s *Server) Domain() string { return s.opts.Domain }
 func (s *Server) Instructions() string {
 	return fmt.Sprintf(`Embedded mail server for @%[1]s (loopback only, nothing leaves this machine):
   IMAP  %[2]s   (no TLS)
-  SMTP  %[3]s   (no TLS, no authentication needed)
+  SMTP  %[3]s   (no TLS; authentication optional, with the same user and password)
   Every address @%[1]s is an account: user = the full address, password = %[4]q.
 Start a game:  referee new --variant chess --white alice@%[1]s --black bob@%[1]s
 then read alice@%[1]s's mail with any mail client and reply with a move.`,
@@ -195,6 +210,14 @@ func (s *Server) EnsureUser(addr string) string {
 	return name
 }
 
+// inDomain reports whether addr is an address of the server's domain with
+// a non-empty local part.
+func (s *Server) inDomain(addr string) bool {
+	local, domain, ok := strings.Cut(canonical(addr), "@")
+	return ok && local != "" && domain == s.opts.Domain
+}
+
+// canonical lower-cases addr and drops a +detail from its local part.
 func canonical(addr string) string {
 	addr = strings.ToLower(strings.TrimSpace(addr))
 	at := strings.LastIndexByte(addr, '@')
@@ -205,15 +228,28 @@ func canonical(addr string) string {
 	return local + addr[at:]
 }
 
-// Deliver puts raw into the INBOX of addr (which must be of the domain).
+// Deliver puts raw, unchanged, into the INBOX of addr's account (creating
+// the account, or an INBOX a mail client deleted). addr must be of the
+// domain.
 func (s *Server) Deliver(addr string, raw []byte) error {
+	if !s.inDomain(addr) {
+		return fmt.Errorf("delivering to %q: not an address @%s, the embedded server's only domain", addr, s.opts.Domain)
+	}
 	name := s.EnsureUser(addr)
 	s.mu.Lock()
 	u := s.users[name]
 	s.mu.Unlock()
-	_, err := u.Append("INBOX", literal{bytes.NewReader(raw), int64(len(raw))}, &imap.AppendOptions{Time: time.Now()})
+	opts := &imap.AppendOptions{Time: time.Now()}
+	_, err := u.Append("INBOX", literal{bytes.NewReader(raw), int64(len(raw))}, opts)
+	var ie *imap.Error
+	if errors.As(err, &ie) && ie.Code == imap.ResponseCodeNonExistent {
+		if cerr := u.Create("INBOX", nil); cerr != nil {
+			s.opts.Logger.Warn("embedded: recreating INBOX", "user", name, "err", cerr)
+		}
+		_, err = u.Append("INBOX", literal{bytes.NewReader(raw), int64(len(raw))}, opts)
+	}
 	if err != nil {
-		return fmt.Errorf("delivering to %s: %w", name, err)
+		return fmt.Errorf("delivering to the INBOX of %s: %w", name, err)
 	}
 	return nil
 }
@@ -223,6 +259,10 @@ func (s *Server) Close() error {
 	s.once.Do(func() {
 		err1 := s.imap.Close()
 		err2 := s.smtp.Close()
+		// The servers close only the listeners their Serve already
+		// registered; right after Start that may not have happened yet.
+		s.imapLn.Close()
+		s.smtpLn.Close()
 		s.wg.Wait()
 		s.closeErr = errors.Join(ignoreClosed(err1), ignoreClosed(err2))
 	})
@@ -246,10 +286,14 @@ func (l literal) Size() int64 { return l.n }
 // backend is the SMTP side.
 type backend struct{ s *Server }
 
-func (b *backend) NewSession(c *smtp.Conn) (smtp.Session, error) { return &session{s: b.s}, nil }
+// NewSession starts an SMTP session for c.
+func (b *backend) NewSession(c *smtp.Conn) (smtp.Session, error) {
+	return &session{s: b.s, c: c}, nil
+}
 
 type session struct {
 	s    *Server
+	c    *smtp.Conn
 	from string
 	to   []string
 }
@@ -257,15 +301,30 @@ type session struct {
 func (se *session) Reset()        { se.from, se.to = "", nil }
 func (se *session) Logout() error { return nil }
 
+// AuthMechanisms offers AUTH PLAIN for mail clients that insist on
+// authenticating; sending works without it too.
+func (se *session) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+// Auth checks an address of the domain against the shared password.
+func (se *session) Auth(string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(_, user, pass string) error {
+		if !se.s.inDomain(user) || subtle.ConstantTimeCompare([]byte(pass), []byte(se.s.opts.Password)) != 1 {
+			return &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8},
+				Message: fmt.Sprintf("authentication failed: log in with a full address @%s and the embedded server's password", se.s.opts.Domain)}
+		}
+		return nil
+	}), nil
+}
+
 func (se *session) Mail(from string, _ *smtp.MailOptions) error {
 	se.from = from
 	return nil
 }
 
 func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
-	if !strings.HasSuffix(strings.ToLower(to), "@"+se.s.opts.Domain) {
+	if !se.s.inDomain(to) {
 		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1},
-			Message: "relaying denied: this embedded server delivers only to @" + se.s.opts.Domain}
+			Message: fmt.Sprintf("relaying denied: <%s> is not an address @%s, the only domain this embedded server delivers to; nothing leaves this machine", to, se.s.opts.Domain)}
 	}
 	se.to = append(se.to, to)
 	return nil
@@ -274,11 +333,17 @@ func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 func (se *session) Data(r io.Reader) error {
 	body, err := io.ReadAll(r)
 	if err != nil {
-		return err
+		return fmt.Errorf("reading the message text: %w", err)
 	}
+	helo, remote := se.c.Hostname(), "unknown"
+	if c := se.c.Conn(); c != nil {
+		remote = c.RemoteAddr().String()
+	}
+	now := time.Now().Format(time.RFC1123Z)
 	for _, to := range se.to {
-		hdr := fmt.Sprintf("Return-Path: <%s>\r\nDelivered-To: %s\r\nReceived: from localhost by referee-embedded for <%s>; %s\r\n",
-			se.from, strings.ToLower(to), strings.ToLower(to), time.Now().UTC().Format(time.RFC1123Z))
+		rcpt := strings.ToLower(to)
+		hdr := fmt.Sprintf("Return-Path: <%s>\r\nDelivered-To: %s\r\nReceived: from %s (%s)\r\n\tby %s (referee embedded) with ESMTP\r\n\tfor <%s>; %s\r\n",
+			se.from, rcpt, helo, remote, se.s.smtp.Domain, rcpt, now)
 		if err := se.s.Deliver(to, append([]byte(hdr), body...)); err != nil {
 			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: err.Error()}
 		}

@@ -27,18 +27,21 @@ const DoneFlag imap.Flag = "$RefereeDone"
 
 // Config says where the mailbox is.
 type Config struct {
-	Addr       string // host:port
-	User       string
-	Password   string
-	TLS        string // "none" (loopback only), "starttls" or "tls"
-	Mailbox    string // default INBOX
-	DoneFolder string // "" = flag only
+	Addr     string // host:port
+	User     string
+	Password string
+	TLS      string // "none" (loopback only), "starttls" or "tls" (default)
+	Mailbox  string // default INBOX
+	// DoneFolder, if set, is where done messages are moved (created if
+	// missing); "" leaves them in Mailbox with the done flag.
+	DoneFolder string
 	// Poll is the polling interval without IDLE, and how often IDLE is
 	// restarted (at most 25 minutes, as RFC 2177 advises). Default 1 min.
 	Poll time.Duration
 	// InsecureSkipVerify skips TLS certificate checks (tests only).
 	InsecureSkipVerify bool
-	Logger             *slog.Logger
+	// Logger receives connection events and failures; nil discards them.
+	Logger *slog.Logger
 	// Batch is how many messages are fetched at once; default 20.
 	Batch int
 	// NoIdle polls even when the server offers IDLE.
@@ -162,19 +165,34 @@ func dial(ctx context.Context, cfg Config) (*conn, error) {
 		return nil, fmt.Errorf("logging in to %s as %q: %w (check the user and password)", cfg.Addr, cfg.User, err)
 	}
 	if cfg.DoneFolder != "" {
-		t := cn.guard("CREATE")
-		err := c.Create(cfg.DoneFolder, nil).Wait()
-		t.Stop()
-		if err != nil {
-			var ie *imap.Error
-			if !errors.As(err, &ie) || ie.Code != imap.ResponseCodeAlreadyExists {
-				// Many servers answer a plain NO for an existing folder; a
-				// real problem shows up when the first message is moved.
-				cfg.Logger.Debug("creating the done folder", "folder", cfg.DoneFolder, "err", err)
-			}
+		if err := cn.ensureFolder(cfg.DoneFolder); err != nil {
+			c.Close()
+			return nil, err
 		}
 	}
 	return cn, nil
+}
+
+// ensureFolder creates folder unless it exists.
+func (cn *conn) ensureFolder(folder string) error {
+	t := cn.guard("LIST")
+	found, err := cn.c.List("", folder, nil).Collect()
+	t.Stop()
+	if err != nil {
+		return fmt.Errorf("looking for the done folder %q: %w", folder, err)
+	}
+	if len(found) > 0 {
+		return nil
+	}
+	t = cn.guard("CREATE")
+	err = cn.c.Create(folder, nil).Wait()
+	t.Stop()
+	var ie *imap.Error
+	if err != nil && !(errors.As(err, &ie) && ie.Code == imap.ResponseCodeAlreadyExists) {
+		return fmt.Errorf("creating the done folder %q: %w (create it by hand, or choose another folder)", folder, err)
+	}
+	cn.cfg.Logger.Info("created the done folder", "folder", folder)
+	return nil
 }
 
 // pass processes every message that is not done. It returns how many were

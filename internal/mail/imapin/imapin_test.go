@@ -4,11 +4,18 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"errors"
 	"fmt"
 	"io"
 	"log"
 	"log/slog"
+	"math/big"
 	"net"
 	"slices"
 	"strings"
@@ -78,24 +85,59 @@ func (l *dropListener) drop() {
 
 func newServer(t *testing.T, caps imap.CapSet) *testServer {
 	t.Helper()
+	return newTLSServer(t, caps, "none")
+}
+
+// selfSigned makes a certificate for 127.0.0.1.
+func selfSigned(t *testing.T) *tls.Config {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(time.Hour),
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
+}
+
+// newTLSServer starts a server whose transport is mode: "none",
+// "starttls" or "tls".
+func newTLSServer(t *testing.T, caps imap.CapSet, mode string) *testServer {
+	t.Helper()
 	mem := imapmemserver.New()
 	u := imapmemserver.NewUser(user, password)
 	if err := u.Create("INBOX", nil); err != nil {
 		t.Fatal(err)
 	}
 	mem.AddUser(u)
-	srv := imapserver.New(&imapserver.Options{
+	opts := &imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
 			return idleSession{mem.NewSession().(imapserver.SessionIMAP4rev2)}, nil, nil
 		},
 		Caps:         caps,
-		InsecureAuth: true,
+		InsecureAuth: mode == "none",
 		Logger:       log.New(io.Discard, "", 0),
-	})
+	}
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	switch mode {
+	case "starttls":
+		opts.TLSConfig = selfSigned(t)
+	case "tls":
+		inner = tls.NewListener(inner, selfSigned(t))
+	}
+	srv := imapserver.New(opts)
 	ln := &dropListener{Listener: inner}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close(); ln.drop() })
@@ -411,11 +453,11 @@ func TestRunRetriesFailedMessageOnNextPass(t *testing.T) {
 	r.fails["m1"] = 2
 	runBG(t, ts.cfg(), r.handle)
 	r.await(t, "m1", "m1", "m1")
-	stopAndCheckDone(t, ts, r, "m1")
+	waitDone(t, ts, "m1")
 }
 
-// stopAndCheckDone waits until every subject is flagged done.
-func stopAndCheckDone(t *testing.T, ts *testServer, _ *recorder, subjects ...string) {
+// waitDone waits until every subject is flagged done.
+func waitDone(t *testing.T, ts *testServer, subjects ...string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -469,7 +511,7 @@ func TestRunWaitsForNewMail(t *testing.T) {
 			ts.appendMsgs(t, "INBOX", 2)
 			r.await(t, "m2")
 			t.Logf("%s: new mail handled %v after it was appended", tt.name, time.Since(sent))
-			stopAndCheckDone(t, ts, r, "m1", "m2")
+			waitDone(t, ts, "m1", "m2")
 		})
 	}
 }
@@ -544,12 +586,12 @@ func TestRunReconnectsAfterDroppedConnection(t *testing.T) {
 	cfg.Poll = time.Hour
 	runBG(t, cfg, r.handle)
 	r.await(t, "m1", "m2", "m2", "m3")
-	stopAndCheckDone(t, ts, r, "m1", "m2", "m3")
+	waitDone(t, ts, "m1", "m2", "m3")
 	// Now cut it while Run idles, and deliver new mail meanwhile.
 	ts.ln.drop()
 	ts.appendMsgs(t, "INBOX", 4)
 	r.await(t, "m4")
-	stopAndCheckDone(t, ts, r, "m1", "m2", "m3", "m4")
+	waitDone(t, ts, "m1", "m2", "m3", "m4")
 	if s := strings.Join(r.list(), " "); s != "m1 m2 m2 m3 m4" {
 		t.Errorf("handled %q, want m1 m2 m2 m3 m4", s)
 	}
@@ -643,7 +685,9 @@ func TestHungServerDoesNotHang(t *testing.T) {
 	}()
 	cfg := imapin.Config{Addr: ln.Addr().String(), User: user, Password: password, TLS: "none", CommandTimeout: 200 * time.Millisecond}
 	done := make(chan error, 1)
-	go func() { done <- imapin.Once(context.Background(), cfg, func(context.Context, imapin.Message) error { return nil }) }()
+	go func() {
+		done <- imapin.Once(context.Background(), cfg, func(context.Context, imapin.Message) error { return nil })
+	}()
 	select {
 	case err := <-done:
 		if err == nil || !strings.Contains(err.Error(), "selecting") {
@@ -653,6 +697,39 @@ func TestHungServerDoesNotHang(t *testing.T) {
 		t.Fatal("Once still waits for a silent server after 10 s")
 	}
 }
+
+func TestTLSModes(t *testing.T) {
+	// Brief: TLS "starttls" and "tls" reach the server encrypted (the
+	// server refuses LOGIN in clear text), and a certificate that cannot be
+	// verified is refused unless InsecureSkipVerify is set.
+	for _, mode := range []string{"starttls", "tls"} {
+		ts := newTLSServer(t, capsFull, mode)
+		if _, err := ts.user.Append("INBOX", literal{bytes.NewReader(msg(1)), int64(len(msg(1)))}, &imap.AppendOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		cfg := ts.cfg()
+		cfg.TLS = mode
+		if err := imapin.Once(context.Background(), cfg, func(context.Context, imapin.Message) error { return nil }); err == nil || !strings.Contains(err.Error(), "certificate") {
+			t.Errorf("%s with a self-signed certificate: %v, want a certificate error", mode, err)
+		}
+		cfg.InsecureSkipVerify = true
+		r := newRecorder()
+		if err := imapin.Once(context.Background(), cfg, r.handle); err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		if s := strings.Join(r.list(), " "); s != "m1" {
+			t.Errorf("%s: handled %q, want m1", mode, s)
+		}
+	}
+}
+
+// literal is a message for imapmemserver's User.Append.
+type literal struct {
+	*bytes.Reader
+	n int64
+}
+
+func (l literal) Size() int64 { return l.n }
 
 func TestConfigErrors(t *testing.T) {
 	// Brief: TLS "none" is refused unless the host is a loopback address,
