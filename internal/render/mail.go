@@ -1,9 +1,11 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"html"
 	"strings"
+	"unicode/utf8"
 
 	"referee/internal/rules"
 )
@@ -31,23 +33,37 @@ type Mail struct {
 	Footer    string
 }
 
-// MoveListText numbers the moves "1. e4 e5  2. Nf3" and wraps them.
+// MoveListText numbers the moves "1. e4 e5  2. Nf3 Nc6" (White's and
+// Black's moves alternate, one per ply) and wraps the list at 72
+// characters without ever separating a move from its number.
 func MoveListText(moves []string) string {
 	if len(moves) == 0 {
 		return "Moves: none yet."
 	}
-	var parts []string
+	var lines []string
+	line := "Moves:"
 	for i := 0; i < len(moves); i += 2 {
-		s := fmt.Sprintf("%d. %s", i/2+1, moves[i])
+		unit := fmt.Sprintf("%d. %s", i/2+1, moves[i])
 		if i+1 < len(moves) {
-			s += " " + moves[i+1]
+			unit += " " + moves[i+1]
 		}
-		parts = append(parts, s)
+		sep := "  "
+		if line == "Moves:" {
+			sep = " "
+		}
+		if utf8.RuneCountInString(line)+len(sep)+utf8.RuneCountInString(unit) > 72 && line != "Moves:" {
+			lines = append(lines, line)
+			line, sep = "", ""
+		}
+		line += sep + unit
 	}
-	return strings.Join(wrapLine("Moves: "+strings.Join(parts, "  "), 72), "\n")
+	lines = append(lines, line)
+	return strings.Join(lines, "\n")
 }
 
-func (m Mail) replyHow() string {
+// replyHow says what is expected and how to reply; sep joins the commands
+// (", " in the ASCII text part, " · " in the HTML part).
+func (m Mail) replyHow(sep string) string {
 	var b strings.Builder
 	if m.Prompt != "" {
 		b.WriteString(wrapText(m.Prompt, 72) + "\n")
@@ -61,28 +77,61 @@ func (m Mail) replyHow() string {
 	} else {
 		b.WriteString("Reply with one of these on the first line:\n")
 	}
-	b.WriteString(strings.Join(m.Commands, ", ") + "\n")
+	b.WriteString(strings.Join(m.Commands, sep) + "\n")
 	return b.String()
 }
 
-// Text is the plain-text body.
+// relayText quotes the opponent's message: `Bob writes: "..."` on one
+// line when it is short, else the name and the message indented below it.
+func (m Mail) relayText() string {
+	msg := strings.TrimSpace(m.Relay)
+	if msg == "" {
+		return ""
+	}
+	from := cmp.Or(m.RelayFrom, "Your opponent")
+	one := fmt.Sprintf("%s writes: \"%s\"", from, msg)
+	if !strings.Contains(msg, "\n") && utf8.RuneCountInString(one) <= 72 {
+		return one
+	}
+	lines := []string{from + " writes:"}
+	for _, l := range strings.Split(wrapText(msg, 70), "\n") {
+		lines = append(lines, strings.TrimRight("  "+l, " "))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// lastMoveLine names the last move, unless the headline already does.
+func (m Mail) lastMoveLine() string {
+	if m.LastMove == "" || strings.Contains(m.Headline, m.LastMove) {
+		return ""
+	}
+	return "Last move: " + m.LastMove
+}
+
+// Text is the plain-text body in the shape of STYLE.md's board mail:
+// status line, headline, board with legend and hands, move list, the
+// relayed message, extra sections, and how to reply. It is pure ASCII
+// except where the game's notation needs more, with lines under 78
+// characters.
 func (m Mail) Text() string {
 	var b strings.Builder
-	b.WriteString(m.Status + "\n\n")
+	b.WriteString(wrapText(m.Status, 72) + "\n\n")
 	if m.Headline != "" {
 		b.WriteString(wrapText(m.Headline, 72) + "\n\n")
 	}
 	if m.Pos != nil {
 		b.WriteString(Text(m.Pos, m.Viewer) + "\n")
 	}
-	b.WriteString(MoveListText(m.MoveList) + "\n")
-	if strings.TrimSpace(m.Relay) != "" {
-		fmt.Fprintf(&b, "\n%s writes: %q\n", m.RelayFrom, strings.TrimSpace(m.Relay))
+	if m.Pos != nil {
+		b.WriteString(MoveListText(m.MoveList) + "\n")
+	}
+	if r := m.relayText(); r != "" {
+		b.WriteString("\n" + r + "\n")
 	}
 	for _, s := range m.Sections {
 		fmt.Fprintf(&b, "\n%s:\n%s\n", s.Title, wrapText(s.Body, 72))
 	}
-	b.WriteString("\n" + m.replyHow())
+	b.WriteString("\n" + m.replyHow(", "))
 	if m.Footer != "" {
 		b.WriteString("\n" + wrapText(m.Footer, 72) + "\n")
 	}
@@ -96,23 +145,30 @@ func (m Mail) HTML() string {
 	var b strings.Builder
 	b.WriteString(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>` + e(m.Status) + `</title></head>` +
 		`<body style="font-family: Helvetica, Arial, sans-serif; font-size: 15px; color: #222; max-width: 760px;">`)
-	fmt.Fprintf(&b, `<p style="color:#555">%s</p>`, e(m.Status))
+	if m.Status != "" {
+		fmt.Fprintf(&b, `<p style="color:#555">%s</p>`, e(m.Status))
+	}
 	if m.Headline != "" {
 		fmt.Fprintf(&b, `<p style="font-size:17px"><b>%s</b></p>`, e(m.Headline))
+	}
+	if l := m.lastMoveLine(); l != "" {
+		fmt.Fprintf(&b, `<p>%s</p>`, e(l))
 	}
 	if m.Pos != nil {
 		b.WriteString(HTML(m.Pos, m.Viewer))
 		b.WriteString(`<p><img src="cid:board.png" alt="the board as a picture"></p>`)
 	}
-	fmt.Fprintf(&b, `<p>%s</p>`, e(MoveListText(m.MoveList)))
+	if m.Pos != nil {
+		fmt.Fprintf(&b, `<p style="white-space:pre-wrap">%s</p>`, e(MoveListText(m.MoveList)))
+	}
 	if strings.TrimSpace(m.Relay) != "" {
 		fmt.Fprintf(&b, `<blockquote style="border-left:3px solid #aaa;margin:0;padding-left:10px"><b>%s writes:</b><br>%s</blockquote>`,
-			e(m.RelayFrom), strings.ReplaceAll(e(strings.TrimSpace(m.Relay)), "\n", "<br>"))
+			e(cmp.Or(m.RelayFrom, "Your opponent")), strings.ReplaceAll(e(strings.TrimSpace(m.Relay)), "\n", "<br>"))
 	}
 	for _, s := range m.Sections {
 		fmt.Fprintf(&b, `<h3 style="font-size:15px;margin-bottom:4px">%s</h3><p style="white-space:pre-wrap;margin-top:0">%s</p>`, e(s.Title), e(s.Body))
 	}
-	fmt.Fprintf(&b, `<p style="white-space:pre-wrap">%s</p>`, e(m.replyHow()))
+	fmt.Fprintf(&b, `<p style="white-space:pre-wrap">%s</p>`, e(m.replyHow(" \u00b7 ")))
 	if m.Footer != "" {
 		fmt.Fprintf(&b, `<p style="color:#777;font-size:12px">%s</p>`, e(m.Footer))
 	}

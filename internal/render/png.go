@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"image/draw"
 	"image/png"
+	"strings"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gomonobold"
@@ -22,30 +23,94 @@ const (
 	marginPx = 28
 )
 
-var (
-	bg        = color.RGBA{0xfa, 0xf8, 0xf2, 0xff}
-	lightSq   = color.RGBA{0xee, 0xdc, 0xb4, 0xff}
-	darkSq    = color.RGBA{0xb5, 0x88, 0x63, 0xff}
-	markSq    = color.RGBA{0xd9, 0x6c, 0x4a, 0xff}
-	ink       = color.RGBA{0x22, 0x22, 0x22, 0xff}
-	whiteDisc = color.RGBA{0xff, 0xff, 0xff, 0xff}
-	blackDisc = color.RGBA{0x20, 0x20, 0x20, 0xff}
-	seamInk   = color.RGBA{0x2a, 0x6f, 0xdb, 0xff}
+// Colours, as 0xRRGGBB.
+const (
+	bg        rgb = 0xfaf8f2
+	lightSq   rgb = 0xeedcb4
+	darkSq    rgb = 0xb58863
+	markSq    rgb = 0xd96c4a
+	ink       rgb = 0x222222
+	whiteDisc rgb = 0xffffff
+	blackDisc rgb = 0x202020
+	seamInk   rgb = 0x2a6fdb
+	downInk   rgb = 0xd02020
 )
 
-// PNGSize returns the picture's width and height for board b.
-func PNGSize(b *rules.Board) (int, int) {
-	return 2*marginPx + b.Width()*cellPx, 2*marginPx + b.Height()*cellPx
+// rgb is a colour written 0xRRGGBB.
+type rgb uint32
+
+// RGBA implements color.Color.
+func (c rgb) RGBA() (r, g, b, a uint32) {
+	return color.RGBA{uint8(c >> 16), uint8(c >> 8), uint8(c), 0xff}.RGBA()
+}
+
+// captionPx is the height of one caption line under the board.
+const captionPx = 17
+
+// PNGSize returns the picture's width and height for position p: the
+// board, a margin for coordinates on every side, and one line per caption
+// (wrap hints, seam, downward pawns, marked squares).
+func PNGSize(p rules.Position) (int, int) {
+	b := p.Variant().Board()
+	return 2*marginPx + b.Width()*cellPx, 2*marginPx + b.Height()*cellPx + captionPx*len(captions(p))
+}
+
+// captions are the short hints drawn under the picture, from the board's
+// properties (never from the variant's name).
+func captions(p rules.Position) []string {
+	b := p.Variant().Board()
+	last := string(rune('a' + b.Width() - 1))
+	var out []string
+	switch {
+	case b.WrapsFiles() && b.WrapsRanks():
+		out = append(out, fmt.Sprintf("wraps: rank %d<->1, file %s<->a", b.Height(), last))
+	case b.WrapsRanks():
+		out = append(out, fmt.Sprintf("wraps: rank %d<->1", b.Height()))
+	case b.WrapsFiles():
+		out = append(out, fmt.Sprintf("wraps: file %s<->a", last))
+	}
+	if s := b.KleinSeam(); s > 0 {
+		out = append(out, fmt.Sprintf("blue seam %d|%d mirrors files", s, s+1))
+	}
+	for _, sq := range b.Squares() {
+		if p.At(sq).Down() {
+			out = append(out, "red tab: pawn moving down")
+			break
+		}
+	}
+	if _, ok := p.Variant().(Marker); ok {
+		out = append(out, "red squares: "+markName(p.Variant()))
+	}
+	return out
+}
+
+// markName is a short name for the marked squares, taken from the first
+// words of the variant's mark legend ("* marks the fighting line (...)").
+func markName(v rules.Variant) string {
+	m, ok := v.(Marker)
+	if !ok {
+		return ""
+	}
+	s := m.MarkLegend()
+	if i := strings.Index(s, "marks the "); i >= 0 {
+		s = s[i+len("marks the "):]
+	}
+	if i := strings.IndexAny(s, "(:.,"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
 }
 
 // PNG draws the board for viewer: squares (holes left as background),
 // coordinates, pieces as letters in discs (white discs for White, black for
-// Black), a small arrow under downward pawns, the marked squares in red,
-// and the Klein seam in blue. The same position always gives the same bytes.
+// Black), a red tab under downward pawns, the marked squares in red, the
+// Klein seam in blue, and caption lines for wrapping and marks. The same
+// position always gives the same bytes.
 func PNG(p rules.Position, viewer rules.Color) ([]byte, error) {
 	b := p.Variant().Board()
 	marker, _ := p.Variant().(Marker)
-	w, h := PNGSize(b)
+	w, h := PNGSize(p)
+	bh := 2*marginPx + b.Height()*cellPx // the board without captions
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	draw.Draw(img, img.Bounds(), &image.Uniform{bg}, image.Point{}, draw.Src)
 	big, err := face(26)
@@ -86,7 +151,7 @@ func PNG(p rules.Position, viewer rules.Color) ([]byte, error) {
 			adv := font.MeasureString(big, letter).Ceil()
 			drawText(img, big, text, x0+(cellPx-adv)/2, y0+cellPx/2+9, letter)
 			if pc.Down() {
-				drawText(img, small, text, x0+cellPx/2-4, y0+cellPx-9, "v")
+				downTab(img, x0+cellPx/2, y0+cellPx-2)
 			}
 		}
 		drawText(img, small, ink, 6, marginPx+row*cellPx+cellPx/2+5, fmt.Sprint(r+1))
@@ -95,7 +160,7 @@ func PNG(p rules.Position, viewer rules.Color) ([]byte, error) {
 	for col, f := range files {
 		x := marginPx + col*cellPx + cellPx/2 - 4
 		drawText(img, small, ink, x, marginPx-9, string(rune('a'+f)))
-		drawText(img, small, ink, x, h-9, string(rune('a'+f)))
+		drawText(img, small, ink, x, bh-9, string(rune('a'+f)))
 	}
 	if s := b.KleinSeam(); s > 0 {
 		for row, r := range ranks {
@@ -104,6 +169,9 @@ func PNG(p rules.Position, viewer rules.Color) ([]byte, error) {
 				draw.Draw(img, image.Rect(marginPx, y-2, w-marginPx, y+2), &image.Uniform{seamInk}, image.Point{}, draw.Src)
 			}
 		}
+	}
+	for i, c := range captions(p) {
+		drawText(img, small, ink, 6, bh+i*captionPx+8, c)
 	}
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, img); err != nil {
@@ -123,6 +191,17 @@ func face(size float64) (font.Face, error) {
 func drawText(img draw.Image, f font.Face, c color.Color, x, y int, s string) {
 	d := &font.Drawer{Dst: img, Src: &image.Uniform{c}, Face: f, Dot: fixed.P(x, y)}
 	d.DrawString(s)
+}
+
+// downTab draws a small red triangle pointing down, its tip at (cx, tip):
+// the mark of a pawn that moves toward rank 1.
+func downTab(img *image.RGBA, cx, tip int) {
+	for dy := 0; dy < 9; dy++ {
+		half := dy
+		for x := cx - half; x <= cx+half; x++ {
+			img.Set(x, tip-dy, downInk)
+		}
+	}
 }
 
 func disc(img *image.RGBA, cx, cy, r int, c color.Color) {

@@ -90,7 +90,7 @@ func golden(t *testing.T, name, got string) {
 func mailFor(v rules.Variant, p rules.Position, sans []string, viewer rules.Color) Mail {
 	return Mail{GameID: 17, Variant: v, Pos: p, Viewer: viewer,
 		Status:   fmt.Sprintf("Game #17 - %s - move %d - %s to play", v.Title(), p.MoveNumber(), p.Turn()),
-		Headline: "White played " + lastOr(sans, "nothing yet") + ".", MoveList: sans, Relay: "Your move, friend.", RelayFrom: "Bob",
+		Headline: fmt.Sprintf("%s played %s.", p.Turn().Other(), lastOr(sans, "nothing yet")), LastMove: lastOr(sans, ""), MoveList: sans, Relay: "Your move, friend.", RelayFrom: "Bob",
 		Prompt: "It is your move.", Commands: []string{"draw", "resign", "board", "moves", "help"}, Example: firstLegal(p),
 		Sections: []Section{{Title: "The rules in short", Body: Summary(v)}}, Footer: "Referee for game #17."}
 }
@@ -120,7 +120,7 @@ func TestGoldenBoards(t *testing.T) {
 			golden(t, v.Name()+"-mid-white.txt", Text(mid, rules.White))
 			golden(t, v.Name()+"-mid-black.txt", Text(mid, rules.Black))
 			golden(t, v.Name()+"-mid.html", HTML(mid, rules.White))
-			m := mailFor(v, mid, sans, rules.Black)
+			m := mailFor(v, mid, sans, mid.Turn())
 			golden(t, v.Name()+"-mail.txt", m.Text())
 			golden(t, v.Name()+"-mail.html", m.HTML())
 			for _, text := range []string{Text(start, rules.White), Text(mid, rules.Black), m.Text()} {
@@ -184,7 +184,7 @@ func TestPNG(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", v.Name(), err)
 		}
-		w, h := PNGSize(v.Board())
+		w, h := PNGSize(p)
 		if img.Bounds() != image.Rect(0, 0, w, h) {
 			t.Errorf("%s: %v, want %dx%d", v.Name(), img.Bounds(), w, h)
 		}
@@ -279,4 +279,73 @@ func verticalRuns(img image.Image, min int) []int {
 		}
 	}
 	return out
+}
+
+func TestMoveListText(t *testing.T) {
+	// Issue 10: moves are numbered "1. e4 e5  2. Nf3", White and Black
+	// alternating, and the list wraps at 72 characters between move pairs.
+	long := make([]string, 40)
+	for i := range long {
+		long[i] = fmt.Sprintf("Nx%c%d", 'a'+i%8, i%8+1)
+	}
+	cases := []struct {
+		name  string
+		moves []string
+		want  string
+	}{
+		{"none", nil, "Moves: none yet."},
+		{"one ply", []string{"e4"}, "Moves: 1. e4"},
+		{"pairs", []string{"e4", "e5", "Nf3"}, "Moves: 1. e4 e5  2. Nf3"},
+	}
+	for _, c := range cases {
+		if got := MoveListText(c.moves); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+	got := MoveListText(long)
+	lines := strings.Split(got, "\n")
+	if len(lines) < 3 {
+		t.Fatalf("40 plies fit on %d lines; want wrapping:\n%s", len(lines), got)
+	}
+	for _, l := range lines {
+		if len(l) > 72 || strings.HasSuffix(l, ".") || strings.HasPrefix(l, " ") {
+			t.Errorf("badly wrapped line %q", l)
+		}
+	}
+	if !strings.Contains(got, "20. Nxg7 Nxh8") {
+		t.Errorf("move pair 20 is split or missing:\n%s", got)
+	}
+}
+
+func TestRelayQuote(t *testing.T) {
+	// STYLE.md: the opponent's message is relayed as `Bob writes: "..."`;
+	// long or multi-line messages are indented under the name instead.
+	cases := []struct{ relay, want string }{
+		{"Nice move.", `Bob writes: "Nice move."`},
+		{"Line one\nline two", "Bob writes:\n  Line one\n  line two"},
+		{"   ", ""},
+	}
+	for _, c := range cases {
+		if got := (Mail{Relay: c.relay, RelayFrom: "Bob"}).relayText(); got != c.want {
+			t.Errorf("relay %q: got %q, want %q", c.relay, got, c.want)
+		}
+	}
+}
+
+func BenchmarkPNG(b *testing.B) {
+	p := rules.KleinChess().Start()
+	for b.Loop() {
+		if _, err := PNG(p, rules.Black); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkMailText(b *testing.B) {
+	p := rules.Cuarenta().Start()
+	m := Mail{Variant: p.Variant(), Pos: p, Status: "Game #1", Commands: []string{"help"}}
+	for b.Loop() {
+		_ = m.Text()
+		_ = m.HTML()
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html"
 	"strings"
+	"unicode/utf8"
 
 	"referee/internal/rules"
 )
@@ -181,7 +182,7 @@ func wrapLine(s string, width int) []string {
 	var out []string
 	line := ""
 	for _, w := range strings.Fields(s) {
-		if line != "" && len(line)+1+len(w) > width {
+		if line != "" && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) > width {
 			out = append(out, line)
 			line = ""
 		}
@@ -205,7 +206,7 @@ func wrapText(s string, width int) string {
 			out = append(out, "")
 			continue
 		}
-		if len(para) <= width {
+		if utf8.RuneCountInString(para) <= width {
 			out = append(out, para)
 			continue
 		}
