@@ -2,6 +2,7 @@ package notation
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -57,27 +58,29 @@ func TestParseErrors(t *testing.T) {
 		fen, in, want string
 		candidates    int
 	}{
-		{"", "Nd2", "", 0}, // legal? no: d2 holds a pawn
+		{"", "Nd2", "your own piece stands there", 0},
 		{"", "Bc4", "in the way", 0},
 		{"", "Ke2", "own piece", 0},
 		{"", "Zf3", "no piece with the letter Z", 0},
 		{"", "e9", "not a square", 0},
 		{"", "hello", "not a move the referee can read", 0},
 		{"", "e2e5", "does not move that way", 0},
+		{"", "Kd1d2", "d1 holds your queen, not a king", 0},
+		{"", "e7e5", "not yours", 0},
+		{"", "e3e4", "no piece on e3", 0},
+		{"", "Ng1h3q", "not a promotion", 0},
+		{"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a8=K", "K is not a promotion choice there: choose one of Q, R, B, N", 0},
 		{"4k3/8/8/8/8/8/4K3/R6R w - - 0 1", "Rd1", "ambiguous", 2},
 		{"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a8", "ambiguous", 4},
-		{"4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "Kd2", "", 0},
-		{"4k3/8/8/8/8/8/8/r3K3 w - - 0 1", "Kd2", "", 0},
-		{"4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", "Kf1", "", 0},
+		{"4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "Kd2", "you are in check", 0},
+		{"4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", "Kf2", "would leave your king in check", 0},
 		{"7k/8/8/1b6/8/8/4R3/5K2 w - - 0 1", "Rd2", "leave your king in check", 0},
+		{"4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1", "bxc3", "ambiguous", 2}, // RULES §9: two legal readings: ask
 		{"", "O-O", "castling is not allowed", 0},
 	}
 	for _, tt := range tests {
 		p := pos(t, tt.fen)
 		_, err := Parse(p, tt.in)
-		if tt.want == "" {
-			continue // these may be legal or not; only the error shape below is pinned
-		}
 		var ne *Error
 		if !errors.As(err, &ne) {
 			t.Errorf("Parse(%q) = %v, want a *notation.Error containing %q", tt.in, err, tt.want)
@@ -115,18 +118,38 @@ func TestSAN(t *testing.T) {
 	}
 }
 
-// FuzzParse: no input panics, and every legal move's SAN and coordinate
-// forms read back to the same move.
+// FuzzParse: no input panics, a move read is legal, and in the position
+// reached (walk picks each move of a random game from the start) every legal
+// move's SAN and coordinate forms read back to the same move (RULES.md §9).
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"e4", "Nf3", "O-O", "exd5", "a8=Q", "N@b3", "e1<>d1", "K@e1 G@d1", "Nb3⌄", "b2d4^", "reroll", "\x00", "Qh4#", "bxc3"} {
-		f.Add(s)
+		f.Add(s, []byte{12, 7, 3})
 	}
-	start := rules.Chess().Start()
-	f.Fuzz(func(t *testing.T, s string) {
-		m, err := Parse(start, s)
-		if err == nil {
-			if _, err := start.Play(m); err != nil {
-				t.Fatalf("Parse(%q) returned an illegal move: %v", s, err)
+	f.Fuzz(func(t *testing.T, s string, walk []byte) {
+		p := rules.Chess().Start()
+		for _, c := range walk {
+			legal := p.Legal()
+			if len(legal) == 0 {
+				break
+			}
+			n, err := p.Play(legal[int(c)%len(legal)])
+			if err != nil {
+				t.Fatal(err)
+			}
+			p = n
+		}
+		if m, err := Parse(p, s); err == nil {
+			if _, err := p.Play(m); err != nil {
+				t.Fatalf("Parse(%q) in %s returned an illegal move: %v", s, p, err)
+			}
+		} else if msg, read := err.Error(), fmt.Sprintf("%q", strings.TrimSpace(s)); !strings.Contains(msg, read) {
+			t.Fatalf("the error for %q does not say what was read: %s", s, msg)
+		}
+		for _, m := range p.Legal() {
+			for _, form := range []string{SAN(p, m), Coord(p, m)} {
+				if got, err := Parse(p, form); err != nil || got != m {
+					t.Fatalf("%s: %q read back as %v, %v", p, form, got, err)
+				}
 			}
 		}
 	})

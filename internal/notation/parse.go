@@ -3,6 +3,7 @@ package notation
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -472,6 +473,8 @@ func explain(p rules.Position, in string, pt pattern) error {
 			return fail("there is no piece on %s.", b.SquareName(from))
 		case pc.Color() != p.Turn():
 			return fail("the piece on %s is not yours.", b.SquareName(from))
+		case pt.piece != 0 && pc.Letter() != pt.piece:
+			return fail("%s holds your %s, not a %s.", b.SquareName(from), pieceName(p, pc.Letter()), pieceName(p, pt.piece))
 		}
 	}
 	if len(mine) == 0 {
@@ -484,6 +487,27 @@ func explain(p rules.Position, in string, pt pattern) error {
 	target := b.SquareName(pt.to)
 	if pt.to == rules.NoSquare {
 		target = "there"
+	}
+	if pt.promo != 0 && pt.to != rules.NoSquare {
+		// The move itself may be fine and only the promotion wrong.
+		var choices []string
+		plain := false
+		for _, m := range p.Legal() {
+			if m.To != pt.to || !slices.Contains(mine, m.From) {
+				continue
+			}
+			if m.Promo != 0 {
+				choices = append(choices, string(m.Promo))
+			} else {
+				plain = true
+			}
+		}
+		switch {
+		case len(choices) > 0:
+			return fail("%c is not a promotion choice there: choose one of %s.", pt.promo, strings.Join(choices, ", "))
+		case plain:
+			return fail("that move is not a promotion: write it without the %c.", pt.promo)
+		}
 	}
 	if ex, ok := p.(Explainer); ok && pt.to != rules.NoSquare {
 		// The most telling reason among the pieces that might be meant: a

@@ -39,6 +39,10 @@ type Board struct {
 	diagonal   []Vec
 	table      [][vecSpan * vecSpan]stepResult // table[sq][vecIndex]
 	squares    []Square                        // existing squares, a1 first
+	// rays[sq*vecSpan*vecSpan+vi]: the squares a slider from sq along the
+	// displacement vi passes, in order, up to the board's end or up to
+	// (not including) its own square; for |DX|,|DY| <= 2.
+	rays [][]Square
 }
 
 // BoardSpec describes a board for NewBoard.
@@ -91,7 +95,35 @@ func NewBoard(s BoardSpec) *Board {
 			b.table[sq][i] = stepResult{to: to, vec: uint8(vecIndex(nv)), ok: ok}
 		}
 	}
+	b.rays = make([][]Square, n*vecSpan*vecSpan)
+	for sq := range n {
+		if !b.exists[sq] {
+			continue
+		}
+		for i := range vecSpan * vecSpan {
+			if v := vecAt(i); v == (Vec{}) || v.DX > 2 || v.DX < -2 || v.DY > 2 || v.DY < -2 {
+				continue
+			}
+			var ray []Square
+			vi := uint8(i)
+			for at := Square(sq); len(ray) < n; {
+				r := b.table[at][vi]
+				if !r.ok || r.to == Square(sq) {
+					break
+				}
+				at, vi = r.to, r.vec
+				ray = append(ray, at)
+			}
+			b.rays[sq*vecSpan*vecSpan+i] = ray
+		}
+	}
 	return b
+}
+
+// ray returns the squares a slider from sq along v passes on an empty
+// board, in order (|DX|,|DY| <= 2).
+func (b *Board) ray(sq Square, v Vec) []Square {
+	return b.rays[int(sq)*vecSpan*vecSpan+vecIndex(v)]
 }
 
 // compute moves from sq by v: ranks first (wrapping if the board does),

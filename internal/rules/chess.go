@@ -81,36 +81,19 @@ func Chess() Variant {
 // chessInsufficient is exactly RULES.md §3's four cases: K v K, K+B v K,
 // K+N v K, K+B v K+B with bishops on squares of one colour.
 func chessInsufficient(p *stdPos) bool {
-	w, bl := p.material()
-	minor := func(m map[byte]int) (byte, bool) { // the side's one extra piece, if any
-		if len(m) == 1 {
-			return 0, true
-		}
-		if len(m) == 2 {
-			for k, n := range m {
-				if k != 'K' && n == 1 && (k == 'B' || k == 'N') {
-					return k, true
-				}
-			}
-		}
-		return 0, false
-	}
-	wm, ok1 := minor(w)
-	bm, ok2 := minor(bl)
-	if !ok1 || !ok2 {
+	w, bl, ok := p.fewPieces(2)
+	if !ok || len(w) > 1 || len(bl) > 1 {
 		return false
 	}
+	minor := func(s Square) bool { l := p.sq[s].Letter(); return l == 'B' || l == 'N' }
 	switch {
-	case wm == 0 || bm == 0:
-		return true // K v K, K+B v K, K+N v K
-	case wm == 'B' && bm == 'B':
-		var colours []int
-		for _, s := range p.r.board.squares {
-			if p.sq[s].Letter() == 'B' {
-				colours = append(colours, (p.r.board.File(s)+p.r.board.Rank(s))%2)
-			}
-		}
-		return len(colours) == 2 && colours[0] == colours[1]
+	case len(w) == 0 && len(bl) == 0:
+		return true // K v K
+	case len(w)+len(bl) == 1:
+		return minor(append(w, bl...)[0]) // K+B v K, K+N v K
 	}
-	return false
+	b := p.r.board
+	ws, bs := w[0], bl[0] // K+B v K+B, bishops on squares of one colour
+	return p.sq[ws].Letter() == 'B' && p.sq[bs].Letter() == 'B' &&
+		(b.File(ws)+b.Rank(ws))%2 == (b.File(bs)+b.Rank(bs))%2
 }

@@ -9,7 +9,7 @@ func Perft(p Position, depth int) int64 {
 		return 1
 	}
 	if sp, ok := p.(*stdPos); ok {
-		return sp.perft(depth, make([][]Move, depth+1))
+		return sp.perft(depth, make([][]Move, depth+1), make([]Piece, len(sp.sq)))
 	}
 	if p.Result().Over {
 		return 0
@@ -42,18 +42,18 @@ func (p *stdPos) finished() bool {
 	return r.repetition && p.half >= 16 && p.repetitions() >= 5
 }
 
-func (p *stdPos) perft(depth int, bufs [][]Move) int64 {
+func (p *stdPos) perft(depth int, bufs [][]Move, scratch []Piece) int64 {
 	if p.finished() {
 		return 0
 	}
-	moves := p.legalMoves(bufs[depth])
+	moves := p.legalMoves(bufs[depth], scratch)
 	bufs[depth] = moves
 	if depth == 1 {
 		return int64(len(moves))
 	}
 	var n int64
 	for _, m := range moves {
-		n += p.play(m).perft(depth-1, bufs)
+		n += p.play(m).perft(depth-1, bufs, scratch)
 	}
 	return n
 }

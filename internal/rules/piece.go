@@ -143,14 +143,11 @@ func (o occupancy) targets(from Square, p Piece, prim *Prim, down bool, emit fun
 				emit(to)
 			}
 		case Ride:
-			vi := uint8(vecIndex(v))
-			at := from
-			for n := 1; prim.Max == 0 || n <= prim.Max; n++ {
-				r := o.b.stepIdx(at, vi)
-				if !r.ok || r.to == from {
-					break
-				}
-				at, vi = r.to, r.vec
+			ray := o.b.ray(from, v)
+			if prim.Max > 0 && len(ray) > prim.Max {
+				ray = ray[:prim.Max]
+			}
+			for _, at := range ray {
 				if o.sq[at] != NoPiece {
 					if o.canLand(at, me, prim.Mode) {
 						emit(at)

@@ -40,7 +40,7 @@ type stdRules struct {
 	// doubleStep reports whether the pawn p on from may step two squares.
 	doubleStep func(p Piece, from Square) bool
 	enPassant  bool
-	// promotion returns the letters the piece p may become by moving
+	// promotion returns the letters the pawn p may become by moving
 	// from -> to, and whether staying unpromoted is also a choice.
 	promotion func(p Piece, from, to Square) (choices []byte, optional bool)
 	// captureOK forbids some captures (Cuarenta: a pawn never takes a pawn).
@@ -82,17 +82,17 @@ func (r *stdRules) down(p Piece) bool {
 
 // stdPos is a position of a stdRules variant.
 type stdPos struct {
-	r        *stdRules
-	sq       []Piece
-	turn     Color
-	castle   uint16 // bit i: castles[i] still allowed
-	ep       Square // the square a pawn just passed over, or NoSquare
-	epVictim Square // where that pawn stands
-	half     int
-	full     int
-	prev     *stdPos
-	legal    []Move // computed on demand
-	haveLgl  bool
+	r         *stdRules
+	sq        []Piece
+	turn      Color
+	castle    uint16 // bit i: castles[i] still allowed
+	ep        Square // the square a pawn just passed over, or NoSquare
+	epVictim  Square // where that pawn stands
+	half      int
+	full      int
+	prev      *stdPos
+	legal     []Move // computed on demand, once
+	legalOnce sync.Once
 }
 
 func (p *stdPos) Variant() Variant   { return p.r }
@@ -108,10 +108,15 @@ func (p *stdPos) at(sq Square) Piece {
 	return p.sq[sq]
 }
 
+// index returns the variant's attack index, built on first use.
+func (r *stdRules) index() *attackIndex {
+	r.attacksOnce.Do(func() { r.attacks = newAttackIndex(r.board, &r.pieces, r.letters) })
+	return r.attacks
+}
+
 // attacked reports whether side by attacks target on board sq.
 func (r *stdRules) attacked(sq []Piece, target Square, by Color) bool {
-	r.attacksOnce.Do(func() { r.attacks = newAttackIndex(&r.pieces, r.letters) })
-	return r.attacks.attacked(r.board, sq, target, by, r.down)
+	return r.index().attacked(r.board, sq, target, by, r.down)
 }
 
 // royalAttacked reports whether any royal piece of side c is attacked.
@@ -132,17 +137,21 @@ func (r *stdRules) royalAttacked(sq []Piece, c Color) bool {
 func (p *stdPos) pseudo(out []Move) []Move {
 	r := p.r
 	o := occupancy{b: r.board, sq: p.sq}
+	var seenBuf [256]bool
 	var seen []bool
-	for _, from := range r.board.squares {
+	if len(p.sq) <= len(seenBuf) {
+		seen = seenBuf[:len(p.sq)]
+	} else {
+		seen = make([]bool, len(p.sq))
+	}
+	for i, from := range r.board.squares {
 		pc := p.sq[from]
 		if pc == NoPiece || pc.Color() != p.turn {
 			continue
 		}
 		pt := r.piece(pc)
 		down := r.down(pc)
-		if seen == nil {
-			seen = make([]bool, len(p.sq))
-		} else {
+		if i > 0 {
 			clear(seen)
 		}
 		add := func(to Square) {
@@ -156,7 +165,43 @@ func (p *stdPos) pseudo(out []Move) []Move {
 			out = p.addWithPromotion(out, pc, from, to)
 		}
 		for i := range pt.Moves {
-			o.targets(from, pc, &pt.Moves[i], down, add)
+			prim := &pt.Moves[i]
+			switch prim.Kind {
+			case Leap: // the common primitives, inlined for speed
+				steps := &r.board.table[from]
+				for _, v := range prim.Vecs {
+					if prim.Forward && down {
+						v.DY = -v.DY
+					}
+					st := steps[vecIndex(v)]
+					if st.ok && st.to != from && o.canLand(st.to, p.turn, prim.Mode) {
+						add(st.to)
+					}
+				}
+			case Ride:
+				for _, v := range prim.Vecs {
+					if prim.Forward && down {
+						v.DY = -v.DY
+					}
+					ray := r.board.ray(from, v)
+					if prim.Max > 0 && len(ray) > prim.Max {
+						ray = ray[:prim.Max]
+					}
+					for _, to := range ray {
+						if t := p.sq[to]; t != NoPiece {
+							if t.Color() != p.turn && prim.Mode&CaptureOnly != 0 {
+								add(to)
+							}
+							break
+						}
+						if prim.Mode&MoveOnly != 0 {
+							add(to)
+						}
+					}
+				}
+			default:
+				o.targets(from, pc, prim, down, add)
+			}
 		}
 		if pc.Letter() != r.pawn {
 			continue
@@ -192,7 +237,7 @@ func (p *stdPos) pseudo(out []Move) []Move {
 }
 
 func (p *stdPos) addWithPromotion(out []Move, pc Piece, from, to Square) []Move {
-	if p.r.promotion == nil {
+	if p.r.promotion == nil || pc.Letter() != p.r.pawn {
 		return append(out, Move{Kind: Normal, From: from, To: to})
 	}
 	choices, optional := p.r.promotion(pc, from, to)
@@ -233,12 +278,7 @@ func (p *stdPos) play(m Move) *stdPos {
 	}
 	switch m.Kind {
 	case Castle:
-		var c castleRule
-		for _, cr := range r.castles {
-			if cr.kingFrom == m.From && cr.kingTo == m.To && cr.color == p.turn {
-				c = cr
-			}
-		}
+		c := r.castleFor(p.turn, m)
 		k, rk := n.sq[c.kingFrom], n.sq[c.rookFrom]
 		n.sq[c.kingFrom], n.sq[c.rookFrom] = NoPiece, NoPiece
 		n.sq[c.kingTo], n.sq[c.rookTo] = k, rk
@@ -283,25 +323,109 @@ func (p *stdPos) play(m Move) *stdPos {
 	return n
 }
 
-// Legal returns every legal move, computed once per position.
+// Legal returns every legal move, computed once per position (safe for
+// concurrent readers).
 func (p *stdPos) Legal() []Move {
-	if !p.haveLgl {
-		p.legal = p.legalMoves(nil)
-		p.haveLgl = true
-	}
+	p.legalOnce.Do(func() { p.legal = p.legalMoves(nil, nil) })
 	return slices.Clone(p.legal)
 }
 
-func (p *stdPos) legalMoves(buf []Move) []Move {
+// royalSquare returns the square of c's royal piece, or NoSquare when c
+// has none or more than one.
+func (p *stdPos) royalSquare(c Color) Square {
+	found := NoSquare
+	for _, s := range p.r.board.squares {
+		pc := p.sq[s]
+		if pc != NoPiece && pc.Color() == c && p.r.piece(pc).Royal {
+			if found != NoSquare {
+				return NoSquare
+			}
+			found = s
+		}
+	}
+	return found
+}
+
+// legalMoves appends to buf[:0] the pseudo-legal moves that do not leave
+// the mover's royal piece attacked. Each move is made and unmade in place on
+// scratch (a copy of the board, reused when long enough), so the test
+// allocates nothing; the attack test looks back from the king's square.
+func (p *stdPos) legalMoves(buf []Move, scratch []Piece) []Move {
 	ps := p.pseudo(buf[:0])
+	r := p.r
+	king := p.royalSquare(p.turn)
+	if king == NoSquare {
+		out := ps[:0]
+		for _, m := range ps {
+			if !r.royalAttacked(p.play(m).sq, p.turn) {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	if cap(scratch) < len(p.sq) {
+		scratch = make([]Piece, len(p.sq))
+	}
+	sq := scratch[:len(p.sq)]
+	copy(sq, p.sq)
+	enemy := p.turn.Other()
+	ix := r.index()
+	// Out of check, a move of another piece than the king can expose the
+	// king only by leaving a ride line through the king's square (leaps
+	// ignore blockers), unless the variant has hop or line-jump captures
+	// or the move takes en passant: those moves skip the attack test.
+	quiet := len(ix.slow) == 0 && !r.attacked(sq, king, enemy)
 	out := ps[:0]
 	for _, m := range ps {
-		n := p.play(m)
-		if !p.r.royalAttacked(n.sq, p.turn) {
+		if quiet && m.Kind == Normal && m.From != king && !ix.mayPin(king, m.From) &&
+			(m.To != p.ep || p.epVictim == NoSquare || sq[m.From].Letter() != r.pawn) {
+			out = append(out, m)
+			continue
+		}
+		if m.Kind == Castle {
+			c := r.castleFor(p.turn, m)
+			k, rk, kt, rt := sq[c.kingFrom], sq[c.rookFrom], sq[c.kingTo], sq[c.rookTo]
+			sq[c.kingFrom], sq[c.rookFrom] = NoPiece, NoPiece
+			sq[c.kingTo], sq[c.rookTo] = k, rk
+			ok := !r.attacked(sq, c.kingTo, enemy)
+			sq[c.kingTo], sq[c.rookTo] = kt, rt
+			sq[c.kingFrom], sq[c.rookFrom] = k, rk
+			if ok {
+				out = append(out, m)
+			}
+			continue
+		}
+		pc, victim := sq[m.From], sq[m.To]
+		epSq, epPc := NoSquare, NoPiece
+		if victim == NoPiece && m.To == p.ep && p.epVictim != NoSquare && pc.Letter() == r.pawn {
+			epSq, epPc = p.epVictim, sq[p.epVictim]
+			sq[epSq] = NoPiece
+		}
+		sq[m.From], sq[m.To] = NoPiece, pc
+		target := king
+		if m.From == king {
+			target = m.To
+		}
+		ok := !r.attacked(sq, target, enemy)
+		sq[m.From], sq[m.To] = pc, victim
+		if epSq != NoSquare {
+			sq[epSq] = epPc
+		}
+		if ok {
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// castleFor returns the castling rule of side c that m plays.
+func (r *stdRules) castleFor(c Color, m Move) castleRule {
+	for _, cr := range r.castles {
+		if cr.kingFrom == m.From && cr.kingTo == m.To && cr.color == c {
+			return cr
+		}
+	}
+	panic(fmt.Sprintf("rules: %s has no castling %v for %s", r.name, m, c))
 }
 
 func (p *stdPos) Play(m Move) (Position, error) {
@@ -612,28 +736,32 @@ func (r *stdRules) ParsePosition(s string) (Position, error) {
 	return p, nil
 }
 
-// countPieces counts the pieces of each letter (upper case) of each side.
-func (p *stdPos) material() (white, black map[byte]int) {
-	white, black = map[byte]int{}, map[byte]int{}
+// fewPieces returns the squares of each side's pieces other than kings
+// when there are at most max of them in all (the draw rules by material only
+// care about such positions), and ok=false otherwise.
+func (p *stdPos) fewPieces(max int) (white, black []Square, ok bool) {
 	for _, s := range p.r.board.squares {
 		pc := p.sq[s]
-		if pc == NoPiece {
+		if pc == NoPiece || pc.Letter() == 'K' {
 			continue
 		}
+		if len(white)+len(black) == max {
+			return nil, nil, false
+		}
 		if pc.Color() == White {
-			white[pc.Letter()]++
+			white = append(white, s)
 		} else {
-			black[pc.Letter()]++
+			black = append(black, s)
 		}
 	}
-	return
+	return white, black, true
 }
 
 // bareKings is the insufficient-material rule of the variants that know
 // only K v K.
 func bareKings(p *stdPos) bool {
-	w, b := p.material()
-	return len(w) == 1 && len(b) == 1 && w['K'] == 1 && b['K'] == 1
+	_, _, ok := p.fewPieces(0)
+	return ok
 }
 
 // PieceLetters lists the variant's piece letters.

@@ -3,16 +3,12 @@ package reader
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Where the player's own words end: everything from a line matching one of
 // these on is a quote of an earlier mail, a forward, or a signature.
-var cutREs = []*regexp.Regexp{
-	// "On Mon, 3 Nov 2026 at 10:00, Referee <referee@example.test> wrote:" and
-	// its siblings in other languages.
-	regexp.MustCompile(`(?i)^(on|am|le|el|il giorno|op|den|em|w dniu|dne)\s.*\s(wrote|schrieb|a écrit|escribió|ha scritto|schreef|skrev|escreveu|napisał|napsal)([\s,][^:]*)?\s*:\s*$`),
-	regexp.MustCompile(`(?i)^.{0,200}(написал|написала|написал\(а\)|пишет)\s*:\s*$`),
-	regexp.MustCompile(`(?i)^.{0,200}<[^>@\s]+@[^>\s]+>\s*(wrote|schrieb|a écrit|escribió|ha scritto|schreef|skrev)\s*:\s*$`),
+var cutREs = append(attributionREs, []*regexp.Regexp{
 	// Outlook and others.
 	regexp.MustCompile(`(?i)^-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original|messaggio originale|oorspronkelijk bericht|opprinnelig melding)\s*-{2,}\s*$`),
 	regexp.MustCompile(`(?i)^-{2,}\s*forwarded message\s*-{2,}\s*$`),
@@ -26,52 +22,78 @@ var cutREs = []*regexp.Regexp{
 	regexp.MustCompile(`^\s*Game #[0-9]+ - `),
 	regexp.MustCompile(`^\s*\+(-{3}\+){2,}\s*$`),
 	regexp.MustCompile(`^\s*Reply with your move on the first line`),
+}...)
+
+// attributionREs match the line a client writes above a quoted mail: "On
+// Mon, 3 Nov 2026 at 10:00, Referee <referee@example.test> wrote:" and its
+// siblings in other languages ("Am … schrieb …:", "Le … a écrit :", "El …
+// escribió:", "Il giorno … ha scritto:", "Op … schreef …:", "… написал(а):",
+// "Den … skrev …:").
+var attributionREs = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)^(on|am|le|el|il giorno|op|den|em|w dniu|dne)\s.*\s(wrote|schrieb|a écrit|escribió|ha scritto|schreef|skrev|escreveu|napisał|napsal)([\s,][^:]*)?\s*:\s*$`),
+	regexp.MustCompile(`(?i)^.{0,200}(написал|написала|написал\(а\)|пишет)\s*:\s*$`),
+	regexp.MustCompile(`(?i)^.{0,200}<[^>@\s]+@[^>\s]+>\s*(wrote|schrieb|a écrit|escribió|ha scritto|schreef|skrev)\s*:\s*$`),
 }
 
 // Lines that client software adds and the player did not write.
 var footerREs = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^sent from my \w+`),
 	regexp.MustCompile(`(?i)^sent from (mail|outlook) for`),
-	regexp.MustCompile(`(?i)^sent from (yahoo mail|gmail mobile|proton ?mail|samsung|huawei)`),
+	regexp.MustCompile(`(?i)^sent from (yahoo mail|gmail mobile|proton ?mail|samsung|huawei|outlook)`),
+	regexp.MustCompile(`(?i)^sent via `),
 	regexp.MustCompile(`(?i)^sent with proton ?mail`),
 	regexp.MustCompile(`(?i)^get outlook for (ios|android)`),
 	regexp.MustCompile(`(?i)^von meinem .* gesendet`),
 	regexp.MustCompile(`(?i)^envoyé de mon `),
 	regexp.MustCompile(`(?i)^enviado desde mi `),
 	regexp.MustCompile(`(?i)^inviato da `),
-	regexp.MustCompile(`(?i)^verzonden vanaf mijn `),
+	regexp.MustCompile(`(?i)^verzonden (vanaf|met) `),
+	regexp.MustCompile(`(?i)^verstuurd vanaf mijn `),
+	regexp.MustCompile(`(?i)^gesendet (von|mit) `),
+	regexp.MustCompile(`(?i)^enviado (do|desde) (meu|mi) `),
+	regexp.MustCompile(`(?i)^skickat från min `),
+	regexp.MustCompile(`(?i)^sendt fra min `),
+	regexp.MustCompile(`(?i)^отправлено (с|из) `),
 }
 
 // Outlook's quoted-header block: "From: ..." followed closely by "Sent:" or
 // "Date:" and "To:" or "Subject:".
 var (
 	hdrFromRE = regexp.MustCompile(`(?i)^\*?(from|von|de|da|van|från|fra|od)\s*:\*?\s`)
-	hdrNextRE = regexp.MustCompile(`(?i)^\*?(sent|date|gesendet|datum|envoyé|enviado|inviato|verzonden|skickat|sendt|to|an|à|para|a|aan|till|til|subject|betreff|objet|asunto|oggetto|onderwerp|ämne|emne|cc)\s*:`)
+	hdrDateRE = regexp.MustCompile(`(?i)^\*?(sent|date|gesendet|datum|envoyé|date d'envoi|enviado|fecha|inviato|data|verzonden|skickat|sendt|dato)\s*:`)
+	hdrToRE   = regexp.MustCompile(`(?i)^\*?(to|an|à|pour|para|a|aan|till|til|subject|betreff|objet|asunto|oggetto|onderwerp|ämne|emne)\s*:`)
 )
 
+// maxMessage is the most characters (runes) of a player's message kept for
+// relaying, the " [...]" marker of a cut message included.
 const maxMessage = 2000
 
 // Clean takes a mail's body text and returns the action (the first
 // meaningful line of what the player wrote) and the message (the lines
-// after it), dropping quoted text, quoted headers, forwards, signatures and
-// client footers.
+// after it, trimmed, runs of blank lines collapsed, at most 2,000
+// characters), dropping quoted text, quoted headers, forwards, signatures,
+// client footers and copies of the referee's own board mail.
 func Clean(text string) (action, message string) {
-	text = strings.ReplaceAll(text, "\r\n", "\n")
-	lines := strings.Split(text, "\n")
+	lines := strings.Split(normaliseChars(text), "\n")
 	var kept []string
+	written := false // whether the player wrote anything yet
 	for i := 0; i < len(lines); i++ {
-		line := strings.TrimRight(lines[i], " \t")
-		trim := strings.TrimSpace(line)
+		trim := strings.TrimSpace(lines[i])
+		if !written && (isAttribution(trim) || introducesQuote(trim, lines, i)) {
+			continue // bottom-posting: the quote comes first, the player's words follow it
+		}
+		if !written && wrappedAttribution(trim, lines, i) {
+			i++
+			continue
+		}
 		if cuts(trim) || wrappedAttribution(trim, lines, i) || outlookBlock(lines, i) || introducesQuote(trim, lines, i) {
 			break
 		}
-		if strings.HasPrefix(trim, ">") || strings.HasPrefix(trim, "|>") {
-			continue
-		}
-		if isFooter(trim) {
+		if strings.HasPrefix(trim, ">") || strings.HasPrefix(trim, "|>") || isFooter(trim) {
 			continue
 		}
 		kept = append(kept, trim)
+		written = written || trim != ""
 	}
 	// The first non-empty line is the action.
 	i := 0
@@ -85,34 +107,61 @@ func Clean(text string) (action, message string) {
 	if len(action) >= 2 && action[0] == '*' && action[len(action)-1] == '*' {
 		action = strings.Trim(action, "*") // bold from an HTML mail
 	}
-	action = strings.Trim(action, "\"'“”‘’")
+	action = strings.TrimSpace(strings.Trim(action, "\"'“”‘’„«»"))
+	return action, joinMessage(kept[i+1:])
+}
+
+// joinMessage joins the player's lines after the action: blank runs
+// collapsed to one blank line, at most maxMessage runes.
+func joinMessage(lines []string) string {
 	var b strings.Builder
-	blank := false
-	for _, l := range kept[i+1:] {
+	blank, n := false, 0
+	for _, l := range lines {
 		if l == "" {
 			blank = b.Len() > 0
 			continue
 		}
+		sep := ""
 		if blank {
-			b.WriteString("\n\n")
+			sep = "\n\n"
 		} else if b.Len() > 0 {
-			b.WriteString("\n")
+			sep = "\n"
 		}
 		blank = false
+		b.WriteString(sep)
 		b.WriteString(l)
-		if b.Len() > maxMessage {
+		n += len(sep) + utf8.RuneCountInString(l)
+		if n > maxMessage {
 			break
 		}
 	}
-	message = b.String()
-	if len(message) > maxMessage {
-		message = message[:maxMessage]
-		for len(message) > 0 && message[len(message)-1]&0xC0 == 0x80 {
-			message = message[:len(message)-1]
-		}
-		message = strings.TrimRight(message, "\n") + " [...]"
+	msg := b.String()
+	if n <= maxMessage {
+		return msg
 	}
-	return action, message
+	const more = " [...]"
+	r := []rune(msg)[:maxMessage-len(more)]
+	return strings.TrimRight(string(r), " \n") + more
+}
+
+// normaliseChars makes line endings "\n", drops a byte-order mark,
+// zero-width characters, NULs and other control characters, and turns
+// non-breaking spaces into spaces.
+func normaliseChars(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '\u200b', '\u200c', '\u200d', '\u2060', '\uFEFF', '\u00ad':
+			return -1
+		case '\u00a0', '\u202f', '\u2007':
+			return ' '
+		}
+		if r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r < 0xa0 {
+			return -1 // NULs and other control characters: junk, never the player's words
+		}
+		return r
+	}, s)
 }
 
 func cuts(line string) bool {
@@ -133,22 +182,32 @@ func isFooter(line string) bool {
 	return false
 }
 
-// wrappedAttribution catches "On ..., X <x@y>" + "wrote:" split over two lines.
+// wrappedAttribution catches an attribution line that the client wrapped
+// over two lines: "On Sun, 22 Nov 2026 at 10:02, Referee <r@x>" + "wrote:".
+// The player's own line just above a one-line attribution is not one.
 func wrappedAttribution(line string, lines []string, i int) bool {
-	if i+1 >= len(lines) {
+	if line == "" || len(line) > 300 || i+1 >= len(lines) {
 		return false
 	}
-	low := strings.ToLower(line)
-	if !(strings.HasPrefix(low, "on ") || strings.HasPrefix(low, "am ") || strings.HasPrefix(low, "le ")) {
+	next := strings.TrimSpace(lines[i+1])
+	if next == "" || len(next) > 300 {
 		return false
 	}
-	joined := line + " " + strings.TrimSpace(lines[i+1])
-	return cuts(joined)
+	return isAttribution(line+" "+next) && !isAttribution(next) // else the next line is cut on its own
 }
 
-// introducesQuote catches any attribution line ("* Referee <r@x> [date]:",
-// "Referee wrote on ...:") by its shape: it ends with ':' and the next
-// non-blank line is quoted with '>'.
+func isAttribution(line string) bool {
+	for _, re := range attributionREs {
+		if re.MatchString(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// introducesQuote catches any other attribution line ("* Referee <r@x>
+// [date]:", "Referee wrote on ...:") by its shape: it ends with ':' and the
+// next non-blank line is quoted with '>'.
 func introducesQuote(line string, lines []string, i int) bool {
 	if !strings.HasSuffix(line, ":") || len(line) > 300 {
 		return false
@@ -163,15 +222,18 @@ func introducesQuote(line string, lines []string, i int) bool {
 	return false
 }
 
+// outlookBlock catches a quoted header block: "From:" followed within the
+// next lines by a date line ("Sent:", "Date:", ...) and a recipient or
+// subject line ("To:", "Subject:", ...), in the client's language.
 func outlookBlock(lines []string, i int) bool {
 	if !hdrFromRE.MatchString(strings.TrimSpace(lines[i])) {
 		return false
 	}
-	hits := 0
-	for j := i + 1; j < len(lines) && j <= i+5; j++ {
-		if hdrNextRE.MatchString(strings.TrimSpace(lines[j])) {
-			hits++
-		}
+	date, to := false, false
+	for j := i + 1; j < len(lines) && j <= i+6; j++ {
+		l := strings.TrimSpace(lines[j])
+		date = date || hdrDateRE.MatchString(l)
+		to = to || hdrToRE.MatchString(l)
 	}
-	return hits >= 2
+	return date && to
 }

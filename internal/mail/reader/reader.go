@@ -12,6 +12,7 @@ import (
 	"io"
 	"mime"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -64,14 +65,20 @@ func ParseToken(s string) (Token, bool) {
 	return Token{GameID: id, Secret: strings.ToLower(m[2]), Ply: ply}, true
 }
 
-// AuthResult is one Authentication-Results header.
+// AuthResult is one Authentication-Results header (RFC 8601).
 type AuthResult struct {
-	Server     string // authserv-id
-	DKIM       string // pass, fail, none, ... or ""
-	DKIMDomain string
+	Server     string // authserv-id, lower case
+	DKIM       string // pass, fail, none, ... or "" (a passing signature wins over others)
+	DKIMDomain string // header.d of that signature
 	SPF        string
-	SPFDomain  string // of smtp.mailfrom
+	SPFDomain  string // domain of smtp.mailfrom
 	DMARC      string
+	// Top is set for the headers of the topmost block of
+	// Authentication-Results fields (ended by a Received field or any
+	// field a sender writes): the receiving server adds its results there,
+	// so only those can be its own; one further down was in the mail
+	// before it arrived and may be forged.
+	Top bool
 }
 
 // Mail is one inbound mail as the referee reads it.
@@ -98,26 +105,43 @@ type Mail struct {
 }
 
 var subjectTagRE = regexp.MustCompile(`\[([a-z0-9]+) #([0-9]{1,12})\]`)
-var subjectTokenRE = regexp.MustCompile(`\(ref:([^)\s]+)\)`)
+var subjectTokenRE = regexp.MustCompile(`(?i)\(ref:([^)\s]+)\)`)
 
 // Read reads raw. base is the referee's own address (e.g.
 // referee@example.test); tokens are looked for in plus-addresses of it. Read
-// fails only when nothing usable can be read; damaged parts, unknown
-// charsets and junk degrade into Warnings.
+// fails only when nothing usable can be read (over MaxBytes, or no mail
+// header at all); damaged parts, unknown charsets, malformed header lines
+// and junk degrade into Warnings. Zero fields of lim take their
+// DefaultLimits values.
 func Read(raw []byte, base string, lim Limits) (*Mail, error) {
-	if lim == (Limits{}) {
-		lim = DefaultLimits()
-	}
+	lim = lim.withDefaults()
 	if int64(len(raw)) > lim.MaxBytes {
-		return nil, fmt.Errorf("the mail is %d bytes, over the limit of %d: send your move as a short plain-text mail without attachments", len(raw), lim.MaxBytes)
+		return nil, fmt.Errorf("read a mail of %d bytes, over the referee's limit of %d bytes (attachments count): "+
+			"send your move as a short plain-text mail without attachments", len(raw), lim.MaxBytes)
 	}
-	e, err := message.Read(bytes.NewReader(raw))
 	m := &Mail{}
-	if err != nil {
-		if e == nil {
-			return nil, fmt.Errorf("this is not a mail the referee can read (%v): send a plain-text mail with your move on the first line", err)
+	e, err := message.Read(bytes.NewReader(raw))
+	if e == nil {
+		// The header could not be parsed: drop the lines that are not header
+		// fields (an mbox "From " line, junk) and try once more.
+		fixed, dropped := repairHeader(raw)
+		if len(dropped) > 0 {
+			e, err = message.Read(bytes.NewReader(fixed))
+			for _, d := range dropped {
+				m.warn("a malformed header line was ignored: %s", snippet(d))
+			}
 		}
-		m.Warnings = append(m.Warnings, "top-level: "+err.Error())
+		if e == nil {
+			return nil, fmt.Errorf("read %d bytes that are not a mail (%s; first line %s): "+
+				"send a normal mail with your move on the first line of its text", len(raw), headerProblem(err), snippet(firstLine(raw)))
+		}
+	}
+	if err != nil {
+		m.warn("%s", partProblem("the mail", e, err))
+	}
+	if e.Header.Len() == 0 {
+		return nil, fmt.Errorf("read %d bytes without a single mail header field (From:, To:, Subject: ...; first line %s): "+
+			"send a normal mail with your move on the first line of its text", len(raw), snippet(firstLine(raw)))
 	}
 	h := gomail.Header{Header: e.Header}
 	readHeaders(m, h, base)
@@ -127,6 +151,117 @@ func Read(raw []byte, base string, lim Limits) (*Mail, error) {
 	m.Text = text
 	m.Action, m.Message = Clean(text)
 	return m, nil
+}
+
+// withDefaults fills the zero fields of lim from DefaultLimits.
+func (lim Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	if lim.MaxBytes <= 0 {
+		lim.MaxBytes = d.MaxBytes
+	}
+	if lim.MaxParts <= 0 {
+		lim.MaxParts = d.MaxParts
+	}
+	if lim.MaxLineBytes <= 0 {
+		lim.MaxLineBytes = d.MaxLineBytes
+	}
+	if lim.MaxTextBytes <= 0 {
+		lim.MaxTextBytes = d.MaxTextBytes
+	}
+	return lim
+}
+
+func (m *Mail) warn(f string, a ...any) {
+	if len(m.Warnings) < maxWarnings {
+		m.Warnings = append(m.Warnings, fmt.Sprintf(f, a...))
+	}
+}
+
+const maxWarnings = 20
+
+var headerKeyRE = regexp.MustCompile(`^[!-9;-~]+[ \t]*:`)
+
+// repairHeader returns raw with the header lines that are neither a field
+// ("Name: value") nor the continuation of one removed, and those lines.
+func repairHeader(raw []byte) (fixed []byte, dropped []string) {
+	var out bytes.Buffer
+	rest := raw
+	keep := false // whether the previous line was kept, so continuations follow it
+	for len(rest) > 0 {
+		i := bytes.IndexByte(rest, '\n')
+		line := rest
+		if i >= 0 {
+			line = rest[:i+1]
+		}
+		rest = rest[len(line):]
+		bare := bytes.TrimRight(line, "\r\n")
+		switch {
+		case len(bare) == 0: // end of the header
+			out.Write(line)
+			out.Write(rest)
+			return out.Bytes(), dropped
+		case (bare[0] == ' ' || bare[0] == '\t') && keep:
+			out.Write(line)
+		case headerKeyRE.Match(bare):
+			out.Write(line)
+			keep = true
+		default:
+			if len(dropped) < maxWarnings {
+				dropped = append(dropped, string(bare))
+			}
+			keep = false
+		}
+	}
+	return out.Bytes(), dropped
+}
+
+// headerProblem words a header parse error for a person.
+func headerProblem(err error) string {
+	if err == nil {
+		return "no header"
+	}
+	msg := err.Error()
+	if i := strings.IndexByte(msg, ':'); i >= 0 && strings.HasPrefix(msg, "message") {
+		msg = msg[i+1:]
+	}
+	if j := strings.LastIndexByte(msg, ':'); j >= 0 {
+		msg = msg[:j]
+	}
+	return strings.TrimSpace(msg)
+}
+
+// partProblem words an unknown-charset or unknown-encoding error.
+func partProblem(what string, e *message.Entity, err error) string {
+	switch {
+	case message.IsUnknownCharset(err):
+		_, params, _ := e.Header.ContentType()
+		return fmt.Sprintf("%s: unknown charset %s: read as UTF-8", what, snippet(params["charset"]))
+	case message.IsUnknownEncoding(err):
+		return fmt.Sprintf("%s: unknown Content-Transfer-Encoding %s: read as is", what, snippet(e.Header.Get("Content-Transfer-Encoding")))
+	}
+	return fmt.Sprintf("%s: %v", what, err)
+}
+
+// snippet quotes at most 60 bytes of s for a message.
+func snippet(s string) string {
+	if len(s) > 60 {
+		cut := 60
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return strconv.Quote(s[:cut]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+func firstLine(raw []byte) string {
+	if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+		raw = raw[:i]
+	}
+	if len(raw) > 200 {
+		raw = raw[:200]
+	}
+	return strings.TrimRight(string(raw), "\r")
 }
 
 func readHeaders(m *Mail, h gomail.Header, base string) {
@@ -188,13 +323,31 @@ func readHeaders(m *Mail, h gomail.Header, base string) {
 	if tm := subjectTagRE.FindStringSubmatch(strings.ToLower(m.Subject)); tm != nil {
 		m.Variant = tm[1]
 	}
-	for _, v := range h.Values("Authentication-Results") {
-		id, results, err := authres.Parse(v)
-		if err != nil {
-			m.Warnings = append(m.Warnings, "unreadable Authentication-Results header")
+	readAuthResults(m, h)
+}
+
+// readAuthResults reads the Authentication-Results fields in header order,
+// marking the topmost block (see AuthResult.Top).
+func readAuthResults(m *Mail, h gomail.Header) {
+	block := 0 // 0 before the first block, 1 inside it, 2 after it
+	fields := h.Fields()
+	for fields.Next() {
+		key := strings.ToLower(fields.Key())
+		if key != "authentication-results" {
+			if block == 1 && !traceField(key) {
+				block = 2
+			}
 			continue
 		}
-		ar := AuthResult{Server: strings.ToLower(id)}
+		if block == 0 {
+			block = 1
+		}
+		id, results, err := parseAuthResults(fields.Value())
+		if err != nil {
+			m.warn("an Authentication-Results header could not be read (%v): ignored", err)
+			continue
+		}
+		ar := AuthResult{Server: strings.ToLower(id), Top: block == 1}
 		for _, r := range results {
 			switch r := r.(type) {
 			case *authres.DKIMResult:
@@ -210,6 +363,76 @@ func readHeaders(m *Mail, h gomail.Header, base string) {
 		}
 		m.AuthResults = append(m.AuthResults, ar)
 	}
+}
+
+// parseAuthResults parses one Authentication-Results value leniently: RFC
+// 5322 comments (which OpenDKIM fills with "2048-bit key; unprotected")
+// are dropped first, and a result the parser does not know ("dkim-atps=")
+// is skipped instead of sinking the whole header.
+func parseAuthResults(v string) (string, []authres.Result, error) {
+	v = stripComments(v)
+	id, results, err := authres.Parse(v)
+	if err == nil {
+		return id, results, nil
+	}
+	parts := strings.Split(v, ";")
+	id = strings.TrimSpace(parts[0])
+	if f := strings.Fields(id); len(f) > 0 {
+		id = f[0] // an authserv-id may be followed by a version
+	}
+	if id == "" {
+		return "", nil, err
+	}
+	for _, p := range parts[1:] {
+		if _, rs, e := authres.Parse(id + "; " + strings.TrimSpace(p)); e == nil {
+			results = append(results, rs...)
+		}
+	}
+	return id, results, nil
+}
+
+// stripComments removes (possibly nested) parenthesised comments outside
+// quoted strings.
+func stripComments(v string) string {
+	var b strings.Builder
+	depth, quoted, escaped := 0, false, false
+	for _, r := range v {
+		switch {
+		case escaped:
+			escaped = false
+		case r == '\\':
+			escaped = true
+		case quoted:
+			if r == '"' {
+				quoted = false
+			}
+		case r == '"' && depth == 0:
+			quoted = true
+		case r == '(':
+			depth++
+			continue
+		case r == ')' && depth > 0:
+			depth--
+			continue
+		}
+		if depth == 0 {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// traceField reports whether a field is one a receiving server's filters
+// add beside their Authentication-Results (but not Received, which ends
+// the receiving server's block).
+func traceField(key string) bool {
+	switch key {
+	case "received-spf", "dkim-filter", "x-dkim", "arc-seal", "arc-message-signature", "arc-authentication-results",
+		"x-spam-status", "x-spam-score", "x-spam-level", "x-spam-flag", "x-spam-checker-version", "x-virus-scanned", "x-rspamd-server",
+		"x-rspamd-queue-id", "x-rspamd-action", "x-original-to", "delivered-to", "return-path":
+		return true
+	}
+	return false
 }
 
 // addresses reads an address-list header leniently.
@@ -336,8 +559,9 @@ type walker struct {
 }
 
 func (w *walker) warn(f string, a ...any) {
-	if len(w.warnings) < 20 {
-		w.warnings = append(w.warnings, fmt.Sprintf(f, a...))
+	msg := fmt.Sprintf(f, a...)
+	if len(w.warnings) < maxWarnings && !slices.Contains(w.warnings, msg) {
+		w.warnings = append(w.warnings, msg)
 	}
 }
 
@@ -350,37 +574,26 @@ func (w *walker) walk(e *message.Entity, depth int) {
 		}
 		return
 	}
-	if depth > 10 {
-		w.warn("MIME parts nested more than 10 deep: not read")
+	if depth > maxDepth {
+		w.warn("MIME parts nested more than %d deep: not read", maxDepth)
 		return
 	}
 	ct, params, err := e.Header.ContentType()
-	if err != nil {
-		ct = "text/plain"
+	if err != nil || ct == "" {
+		ct = "text/plain" // RFC 2045 §5.2: the default, also for a damaged Content-Type
 	}
-	if mr := e.MultipartReader(); mr != nil {
-		for {
-			p, err := mr.NextPart()
-			if errors.Is(err, io.EOF) {
-				return
-			}
-			if err != nil {
-				if message.IsUnknownCharset(err) || message.IsUnknownEncoding(err) {
-					w.warn("a part: %v (read as is)", err)
-				} else {
-					w.warn("damaged MIME structure: %v", err)
-					return
-				}
-			}
-			if p == nil {
-				return
-			}
-			w.walk(p, depth+1)
+	if strings.HasPrefix(ct, "multipart/") {
+		if params["boundary"] == "" {
+			w.warn("a %s part has no boundary: read as plain text", ct)
+			ct = "text/plain"
+		} else {
+			w.walkMultipart(e, depth)
+			return
 		}
 	}
-	disp, _, _ := e.Header.ContentDisposition()
-	if disp == "attachment" {
-		return
+	disp, dparams, _ := e.Header.ContentDisposition()
+	if disp == "attachment" || dparams["filename"] != "" || params["name"] != "" {
+		return // attachments, even text ones, are not the player's words
 	}
 	switch ct {
 	case "text/plain", "text/html":
@@ -394,10 +607,6 @@ func (w *walker) walk(e *message.Entity, depth int) {
 	if err != nil {
 		w.warn("a %s part could not be decoded completely (%v): read what could be", ct, err)
 	}
-	if cs := strings.ToLower(params["charset"]); cs != "" && !knownCharset(cs) && !utf8.Valid(b) {
-		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
-		w.warn("unknown charset %s: read as UTF-8", cs)
-	}
 	if !utf8.Valid(b) {
 		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
 		w.warn("invalid UTF-8 in the %s part: replaced", ct)
@@ -409,39 +618,44 @@ func (w *walker) walk(e *message.Entity, depth int) {
 	}
 }
 
-func knownCharset(cs string) bool {
-	switch cs {
-	case "utf-8", "us-ascii", "utf8", "ascii":
-		return true
+const maxDepth = 10
+
+// walkMultipart walks the parts of a multipart entity. A damaged structure
+// (no closing boundary, a broken part header) ends the walk with a warning,
+// keeping what was read so far.
+func (w *walker) walkMultipart(e *message.Entity, depth int) {
+	mr := e.MultipartReader()
+	for !w.tooMany {
+		p, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if err != nil {
+			if p == nil || !(message.IsUnknownCharset(err) || message.IsUnknownEncoding(err)) {
+				if strings.Contains(err.Error(), "EOF") {
+					w.warn("the MIME structure ends without its closing boundary: read what came before")
+				} else {
+					w.warn("damaged MIME structure (%v): read what came before", err)
+				}
+				return
+			}
+			w.warn("%s", partProblem("a part", p, err))
+		}
+		w.walk(p, depth+1)
 	}
-	return false
 }
 
 // normalise makes line endings "\n", drops NULs and zero-width characters,
 // cuts over-long lines and caps the text.
 func normalise(s string, lim Limits, w *walker) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
-	s = strings.TrimPrefix(s, "\uFEFF")
-	s = strings.Map(func(r rune) rune {
-		switch r {
-		case '\u200b', '\u200c', '\u200d', '\u2060', '\uFEFF':
-			return -1
-		case '\u00a0', '\u202f':
-			return ' '
-		}
-		if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f {
-			return -1 // NULs and other control characters: junk, never the player's words
-		}
-		return r
-	}, s)
+	s = normaliseChars(s)
 	if len(s) > lim.MaxTextBytes {
 		cut := lim.MaxTextBytes
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}
 		s = s[:cut]
-		w.warn("text cut at %d bytes", lim.MaxTextBytes)
+		w.warn("text truncated at %s", size(lim.MaxTextBytes))
 	}
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
@@ -451,36 +665,71 @@ func normalise(s string, lim Limits, w *walker) string {
 				cut--
 			}
 			lines[i] = l[:cut]
-			w.warn("a line of %d bytes was cut at %d", len(l), lim.MaxLineBytes)
+			w.warn("a line of %d bytes was cut at %s", len(l), size(lim.MaxLineBytes))
 		}
 	}
 	return strings.Join(lines, "\n")
 }
 
-// AuthVerdict says whether mail is authenticated by the trusted server's
-// Authentication-Results: DKIM passing for the From domain, or SPF passing
-// for a mail-from in the From domain.
+// size writes n bytes as "64 KiB" when it is a whole number of KiB.
+func size(n int) string {
+	if n >= 1<<10 && n%(1<<10) == 0 {
+		return strconv.Itoa(n>>10) + " KiB"
+	}
+	return strconv.Itoa(n) + " bytes"
+}
+
+// AuthVerdict says whether m is authenticated by trustedServer's
+// Authentication-Results: ok only when one of its headers in the topmost
+// block (see AuthResult.Top) says dkim=pass with header.d equal to the From
+// domain, or spf=pass with an smtp.mailfrom in the From domain. The reason
+// says what was found either way.
 func AuthVerdict(m *Mail, trustedServer string) (ok bool, reason string) {
 	trustedServer = strings.ToLower(strings.TrimSpace(trustedServer))
 	if trustedServer == "" {
-		return false, "no trusted authentication server is configured (--trusted-authserv)"
+		return false, "no trusted authentication server is configured"
+	}
+	if m.From == "" {
+		return false, "the mail has no From address to authenticate"
 	}
 	dom := domainOf(m.From)
-	seen := false
+	var found []string
+	ignored := 0
 	for _, ar := range m.AuthResults {
 		if ar.Server != trustedServer {
 			continue
 		}
-		seen = true
+		if !ar.Top {
+			ignored++
+			continue
+		}
 		if ar.DKIM == "pass" && ar.DKIMDomain == dom {
 			return true, "dkim=pass for " + dom + " from " + trustedServer
 		}
 		if ar.SPF == "pass" && ar.SPFDomain == dom {
 			return true, "spf=pass for " + dom + " from " + trustedServer
 		}
+		if ar.DKIM != "" {
+			found = append(found, "dkim="+ar.DKIM+domainNote(ar.DKIMDomain))
+		}
+		if ar.SPF != "" {
+			found = append(found, "spf="+ar.SPF+domainNote(ar.SPFDomain))
+		}
 	}
-	if !seen {
-		return false, "no Authentication-Results header from " + trustedServer
+	note := ""
+	if ignored > 0 {
+		note = fmt.Sprintf("; %d lower header(s) naming %s ignored: they were in the mail before it arrived", ignored, trustedServer)
 	}
-	return false, "neither DKIM nor SPF passed for " + dom + " according to " + trustedServer
+	if len(found) == 0 {
+		return false, "no DKIM or SPF result from " + trustedServer + " at the top of the mail" + note
+	}
+	return false, "neither DKIM nor SPF passed for " + dom + " according to " + trustedServer +
+		" (found " + strings.Join(found, ", ") + ")" + note
+}
+
+func domainNote(d string) string {
+	if d == "" {
+		return ""
+	}
+	return " for " + d
 }

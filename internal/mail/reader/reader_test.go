@@ -3,10 +3,13 @@ package reader
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected readings of the corpus (review them by hand!)")
@@ -15,26 +18,34 @@ const base = "referee@example.test"
 
 // reading is what the corpus pins down for each mail.
 type reading struct {
-	Error       bool   `json:"error"`
-	From        string `json:"from"`
-	Token       string `json:"token"`
-	TokenSource string `json:"token_source"`
-	Variant     string `json:"variant"`
-	Automatic   string `json:"automatic"`
-	Action      string `json:"action"`
-	Message     string `json:"message"`
-	Warnings    int    `json:"warnings"`
+	Error       bool     `json:"error"`
+	ErrorText   string   `json:"error_text,omitempty"`
+	From        string   `json:"from"`
+	Subject     string   `json:"subject"`
+	Token       string   `json:"token"`
+	TokenSource string   `json:"token_source"`
+	Variant     string   `json:"variant"`
+	Automatic   string   `json:"automatic"`
+	Action      string   `json:"action"`
+	Message     string   `json:"message"`
+	Warnings    []string `json:"warnings"`
+	Auth        string   `json:"auth"` // AuthVerdict with mx.example.test trusted
 }
 
 func read(raw []byte) reading {
 	m, err := Read(raw, base, DefaultLimits())
 	if err != nil {
-		return reading{Error: true}
+		return reading{Error: true, ErrorText: err.Error()}
 	}
-	r := reading{From: m.From, TokenSource: m.TokenSource, Variant: m.Variant, Automatic: m.Automatic,
-		Action: m.Action, Message: m.Message, Warnings: len(m.Warnings)}
+	r := reading{From: m.From, Subject: m.Subject, TokenSource: m.TokenSource, Variant: m.Variant, Automatic: m.Automatic,
+		Action: m.Action, Message: m.Message, Warnings: m.Warnings}
 	if m.Token != nil {
 		r.Token = m.Token.String()
+	}
+	if ok, why := AuthVerdict(m, "mx.example.test"); ok {
+		r.Auth = "ok: " + why
+	} else {
+		r.Auth = "no: " + why
 	}
 	return r
 }
@@ -70,7 +81,7 @@ func TestCorpus(t *testing.T) {
 			if err := json.Unmarshal(b, &want); err != nil {
 				t.Fatal(err)
 			}
-			if got != want {
+			if !reflect.DeepEqual(got, want) {
 				g, _ := json.MarshalIndent(got, "", "  ")
 				t.Errorf("reading differs\n got %s\nwant %s", g, b)
 			}
@@ -78,126 +89,362 @@ func TestCorpus(t *testing.T) {
 	}
 }
 
-func TestGiantMailRefused(t *testing.T) {
-	// Over the size cap: refused with a message that says what to do.
-	raw := []byte("From: a@b.example\r\nSubject: x\r\n\r\ne4\r\n" + strings.Repeat("A", 3<<20))
-	_, err := Read(raw, base, DefaultLimits())
-	if err == nil || !strings.Contains(err.Error(), "plain-text") {
-		t.Fatalf("err = %v, want a refusal that says to send plain text", err)
+// TestReadRefuses checks the only two ways Read fails (brief: "an error
+// only when nothing usable can be read"): over the size cap, and no mail
+// header at all. Each error says what was read and what to do instead.
+func TestReadRefuses(t *testing.T) {
+	// A realistic mail with a 3 MiB photo: over the 2 MiB cap.
+	var giant strings.Builder
+	giant.WriteString("From: Alice <alice@gmail.example>\r\nTo: referee+17.k3fux2ab7q.23@example.test\r\n" +
+		"Subject: Re: [chess #17] Move 12 (ref:17.k3fux2ab7q.23)\r\nMIME-Version: 1.0\r\n" +
+		"Content-Type: multipart/mixed; boundary=\"b1\"\r\n\r\n--b1\r\nContent-Type: text/plain\r\n\r\nNf3\r\n" +
+		"--b1\r\nContent-Type: image/jpeg; name=board.jpg\r\nContent-Transfer-Encoding: base64\r\n" +
+		"Content-Disposition: attachment; filename=board.jpg\r\n\r\n")
+	line := strings.Repeat("/9j/4AAQSkZJRgABAQ", 4) + "\r\n"
+	for giant.Len() < 3<<20 {
+		giant.WriteString(line)
 	}
-}
-
-func TestHugeLineCut(t *testing.T) {
-	// A 1 MB line is cut to MaxLineBytes, and the move on the first line is kept.
-	raw := []byte("From: a@b.example\r\nSubject: x\r\nContent-Type: text/plain\r\n\r\ne4\r\n" + strings.Repeat("x", 1<<20) + "\r\n")
-	lim := DefaultLimits()
-	m, err := Read(raw, base, lim)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.Action != "e4" || len(m.Message) > maxMessage+10 || len(m.Warnings) == 0 {
-		t.Errorf("action %q, message %d bytes, warnings %v", m.Action, len(m.Message), m.Warnings)
-	}
-	for _, l := range strings.Split(m.Text, "\n") {
-		if len(l) > lim.MaxLineBytes {
-			t.Errorf("a line of %d bytes survived", len(l))
-		}
-	}
-}
-
-func TestClean(t *testing.T) {
+	giant.WriteString("--b1--\r\n")
 	tests := []struct {
-		name, in, action, message string
+		name  string
+		raw   string
+		wants []string // fragments the error must contain
 	}{
-		{"plain", "e4", "e4", ""},
-		{"message after", "e4\nhello\n\n\nbye", "e4", "hello\n\nbye"},
-		{"leading blank lines", "\n\n  Nf3  \n", "Nf3", ""},
-		{"quoted lines dropped", "> old\ne4\n> more", "e4", ""},
-		{"gmail attribution", "d4\nOn Sun, 22 Nov 2026 at 10:02, Referee <r@x.test> wrote:\n> x", "d4", ""},
-		{"wrapped attribution", "d4\nOn Sun, 22 Nov 2026 at 10:02, Referee <r@x.test>\nwrote:\nGame #1", "d4", ""},
-		{"german", "d4\nAm 22.11.26 um 13:50 schrieb Referee:\nx", "d4", ""},
-		{"french", "d4\nLe 22/11/2026 à 19:00, Referee a écrit :\nx", "d4", ""},
-		{"spanish", "d4\nEl dom, 22 nov 2026 a las 10:00, Referee escribió:\nx", "d4", ""},
-		{"russian", "d4\n22.11.2026, 10:00, Referee пишет написал:\nx", "d4", ""},
-		{"outlook original", "d4\n-----Original Message-----\nFrom: x", "d4", ""},
-		{"outlook header block", "d4\n\nFrom: Referee <r@x.test>\nSent: Sunday\nTo: me\nSubject: x\n\nGame", "d4", ""},
-		{"underscore separator", "d4\n________________________________\nFrom: x", "d4", ""},
-		{"signature", "d4\nthanks\n-- \nAlice\nphone", "d4", "thanks"},
-		{"mobile footer", "d4\nSent from my iPhone", "d4", ""},
-		{"german footer", "d4\nVon meinem iPhone gesendet", "d4", ""},
-		{"quoted board without marks", "exd5\n\nGame #17 - Orthodox chess - move 13\n\n    +---+---+---+", "exd5", ""},
-		{"board frame", "exd5\n    +---+---+---+---+", "exd5", ""},
-		{"forward marker", "---------- Forwarded message ---------\nFrom: Bob\n\nQh5", "", ""},
-		{"html bold", "*e4*", "e4", ""},
-		{"quotes around", "\"Nf3\"", "Nf3", ""},
-		{"wizard asterisk kept", "Nb3*", "Nb3*", ""},
-		{"only quotes", "> e4\n> e5", "", ""},
-		{"empty", "", "", ""},
+		{"giant attachment over MaxBytes", giant.String(), []string{"bytes, over the referee's limit of 2097152", "without attachments"}},
+		{"binary junk", "\x89PNG\r\n\x1a\n\x00\x00", []string{"without a single mail header field", `\x89PNG`, "send a normal mail"}},
+		{"text without a header", "e4 please\n\nthanks", []string{"without a single mail header field", `"e4 please"`}},
+		{"empty", "", []string{"read 0 bytes"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a, m := Clean(tt.in)
-			if a != tt.action || m != tt.message {
-				t.Errorf("Clean(%q) = %q, %q; want %q, %q", tt.in, a, m, tt.action, tt.message)
+			m, err := Read([]byte(tt.raw), base, DefaultLimits())
+			if err == nil {
+				t.Fatalf("Read succeeded (action %q), want a refusal", m.Action)
+			}
+			for _, w := range tt.wants {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
 			}
 		})
 	}
 }
 
+// TestReadDegrades checks that damaged input still gives the player's
+// move, with a warning that says what was wrong (brief: "degrade
+// gracefully with Warnings").
+func TestReadDegrades(t *testing.T) {
+	hdr := "From: a@b.example\r\nTo: referee+17.k3fux2ab7q.23@example.test\r\nSubject: x\r\n"
+	var parts strings.Builder
+	parts.WriteString(hdr + "Content-Type: multipart/mixed; boundary=p\r\n\r\n--p\r\nContent-Type: text/plain\r\n\r\ne4\r\n")
+	for i := 0; i < 100; i++ {
+		parts.WriteString("--p\r\nContent-Type: application/octet-stream\r\n\r\nx\r\n")
+	}
+	parts.WriteString("--p--\r\n")
+	tests := []struct {
+		name, raw, action, warning string
+	}{
+		{"1 MB single line is cut at MaxLineBytes", hdr + "\r\ne4\r\n" + strings.Repeat("x", 1<<20) + "\r\n", "e4", "cut at 8 KiB"},
+		{"text over MaxTextBytes is truncated", hdr + "\r\ne4\r\n" + strings.Repeat("word word\r\n", 10000), "e4", "text truncated at 64 KiB"},
+		{"more parts than MaxParts", parts.String(), "e4", "more than 64 MIME parts"},
+		{"malformed header line", hdr + "this line is no header\r\n\r\ne4\r\n", "e4", `malformed header line was ignored: "this line is no header"`},
+		{"unknown charset", hdr + "Content-Type: text/plain; charset=x-foo\r\n\r\ne4 \xff\r\n", "e4 \uFFFD", `unknown charset "x-foo": read as UTF-8`},
+		{"unknown transfer encoding", hdr + "Content-Transfer-Encoding: x-uue\r\n\r\ne4\r\n", "e4", `unknown Content-Transfer-Encoding "x-uue"`},
+		{"multipart without boundary", hdr + "Content-Type: multipart/alternative\r\n\r\ne4\r\n", "e4", "has no boundary: read as plain text"},
+		{"unterminated boundary", hdr + "Content-Type: multipart/mixed; boundary=q\r\n\r\n--q\r\n\r\ne4\r\n", "e4", "without its closing boundary"},
+		{"bad base64", hdr + "Content-Transfer-Encoding: base64\r\n\r\nZTQK\r\n!!!\r\n", "e4", "could not be decoded completely"},
+		{"nested 20 deep", hdr + nested(20), "", "nested more than 10 deep"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lim := DefaultLimits()
+			m, err := Read([]byte(tt.raw), base, lim)
+			if err != nil {
+				t.Fatalf("Read failed: %v", err)
+			}
+			if m.Action != tt.action {
+				t.Errorf("action %q, want %q", m.Action, tt.action)
+			}
+			if !strings.Contains(strings.Join(m.Warnings, "|"), tt.warning) {
+				t.Errorf("warnings %q, want one containing %q", m.Warnings, tt.warning)
+			}
+			if len(m.Text) > lim.MaxTextBytes {
+				t.Errorf("text of %d bytes over MaxTextBytes", len(m.Text))
+			}
+			for _, l := range strings.Split(m.Text, "\n") {
+				if len(l) > lim.MaxLineBytes {
+					t.Errorf("a line of %d bytes survived", len(l))
+				}
+			}
+		})
+	}
+}
+
+// nested returns the rest of a header and a body of n multiparts, each
+// inside the one before, around a text part.
+func nested(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "Content-Type: multipart/mixed; boundary=z%d\r\n\r\n--z%d\r\n", i, i)
+	}
+	b.WriteString("Content-Type: text/plain\r\n\r\ne4\r\n")
+	for i := n - 1; i >= 0; i-- {
+		fmt.Fprintf(&b, "--z%d--\r\n", i)
+	}
+	return b.String()
+}
+
+// TestLimitsDefaults: a zero field of Limits takes its default, so a
+// caller that sets only MaxBytes does not read zero parts.
+func TestLimitsDefaults(t *testing.T) {
+	got := Limits{MaxBytes: 100}.withDefaults()
+	want := DefaultLimits()
+	want.MaxBytes = 100
+	if got != want {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	if d := DefaultLimits(); d.MaxBytes != 2<<20 || d.MaxParts != 64 || d.MaxLineBytes != 8<<10 || d.MaxTextBytes != 64<<10 {
+		t.Errorf("DefaultLimits() = %+v, want 2 MiB, 64 parts, 8 KiB lines, 64 KiB text", d)
+	}
+}
+
+// TestTokenSources: the token is taken from the recipient headers first
+// (To, Cc, Delivered-To, X-Original-To, Envelope-To; case-insensitively,
+// only as a +detail of the referee's own address), else from the subject;
+// differing tokens are reported.
+func TestTokenSources(t *testing.T) {
+	tests := []struct {
+		name, hdr, token, source string
+		conflict                 bool
+	}{
+		{"to", "To: Referee <referee+17.k3fux2ab7q.23@example.test>\r\n", "17.k3fux2ab7q.23", "to", false},
+		{"cc", "To: bob@x.example\r\nCc: referee+17.k3fux2ab7q.23@example.test\r\n", "17.k3fux2ab7q.23", "cc", false},
+		{"envelope-to", "To: referee@example.test\r\nEnvelope-To: referee+17.k3fux2ab7q.23@example.test\r\n", "17.k3fux2ab7q.23", "envelope-to", false},
+		{"x-original-to", "X-Original-To: referee+17.k3fux2ab7q.23@example.test\r\n", "17.k3fux2ab7q.23", "x-original-to", false},
+		{"upper case", "To: REFEREE+17.K3FUX2AB7Q.23@EXAMPLE.TEST\r\n", "17.k3fux2ab7q.23", "to", false},
+		{"another base is no token", "To: other+17.k3fux2ab7q.23@example.test\r\n", "", "", false},
+		{"another domain is no token", "To: referee+17.k3fux2ab7q.23@evil.example\r\n", "", "", false},
+		{"subject", "To: referee@example.test\r\nSubject: Re: AW: [chess #17] Move 12 (ref:17.k3fux2ab7q.23)\r\n", "17.k3fux2ab7q.23", "subject", false},
+		{"encoded subject", "Subject: =?UTF-8?Q?Sv:_[chess_#17]_tr=C3=A4k_(ref:17.k3fux2ab7q.23)?=\r\n", "17.k3fux2ab7q.23", "subject", false},
+		{"folded subject", "Subject: Re: [chess #17] Move 12: your turn\r\n (ref:17.k3fux2ab7q.23)\r\n", "17.k3fux2ab7q.23", "subject", false},
+		{"recipient wins over subject", "To: referee+17.k3fux2ab7q.23@example.test\r\nSubject: (ref:18.k3fux2ab7q.1)\r\n", "17.k3fux2ab7q.23", "to", true},
+		{"same token twice is no conflict", "To: referee+17.k3fux2ab7q.23@example.test\r\nSubject: (ref:17.K3FUX2AB7Q.23)\r\n", "17.k3fux2ab7q.23", "to", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Read([]byte("From: a@b.example\r\n"+tt.hdr+"\r\ne4\r\n"), base, DefaultLimits())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if m.Token != nil {
+				got = m.Token.String()
+			}
+			if got != tt.token || m.TokenSource != tt.source {
+				t.Errorf("token %q from %q, want %q from %q", got, m.TokenSource, tt.token, tt.source)
+			}
+			if c := strings.Contains(strings.Join(m.Warnings, "|"), "names"); c != tt.conflict {
+				t.Errorf("conflict reported = %v, want %v (warnings %q)", c, tt.conflict, m.Warnings)
+			}
+		})
+	}
+}
+
+// TestAutomatic: every kind of mail that must never be answered (DESIGN.md,
+// "Loops") is recognised, and a person's mail is not.
+func TestAutomatic(t *testing.T) {
+	tests := []struct{ name, hdr, want string }{
+		{"person", "From: a@b.example\r\nReturn-Path: <a@b.example>\r\nAuto-Submitted: no\r\n", ""},
+		{"auto-replied", "From: a@b.example\r\nAuto-Submitted: auto-replied\r\n", "Auto-Submitted: auto-replied"},
+		{"auto-generated", "From: a@b.example\r\nAuto-Submitted: Auto-Generated\r\n", "Auto-Submitted: auto-generated"},
+		{"empty return path", "From: a@b.example\r\nReturn-Path: <>\r\n", "bounce (empty Return-Path)"},
+		{"mailer-daemon", "From: MAILER-DAEMON@mx.example\r\n", "From mailer-daemon@mx.example"},
+		{"postmaster", "From: Postmaster <postmaster@mx.example>\r\n", "From postmaster@mx.example"},
+		{"precedence bulk", "From: a@b.example\r\nPrecedence: bulk\r\n", "Precedence: bulk"},
+		{"precedence junk", "From: a@b.example\r\nPrecedence: junk\r\n", "Precedence: junk"},
+		{"list-id", "From: a@b.example\r\nList-Id: <chess.lists.example>\r\n", "mailing list (List-Id)"},
+		{"list-unsubscribe", "From: a@b.example\r\nList-Unsubscribe: <mailto:u@l.example>\r\n", "mailing list (List-Id)"},
+		{"x-autoreply", "From: a@b.example\r\nX-Autoreply: yes\r\n", "X-Autoreply"},
+		{"x-autorespond", "From: a@b.example\r\nX-Autorespond: yes\r\n", "X-Autoreply"},
+		{"x-auto-response-suppress oof", "From: a@b.example\r\nX-Auto-Response-Suppress: OOF, AutoReply\r\n", "X-Auto-Response-Suppress: oof, autoreply"},
+		{"x-auto-response-suppress dr only", "From: a@b.example\r\nX-Auto-Response-Suppress: DR\r\n", ""},
+		{"dsn", "From: a@b.example\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=x\r\n", "delivery or read report (multipart/report)"},
+		{"the referee itself", "From: Referee <Referee+17.k3fux2ab7q.23@Example.Test>\r\n", "from the referee itself"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Read([]byte(tt.hdr+"Subject: x\r\n\r\ne4\r\n"), base, DefaultLimits())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Automatic != tt.want {
+				t.Errorf("Automatic = %q, want %q", m.Automatic, tt.want)
+			}
+		})
+	}
+}
+
+// TestClean protects the cleaning rules of the brief and DESIGN.md
+// ("Reading a mail"): what is cut, what is dropped, what is kept.
+func TestClean(t *testing.T) {
+	long := strings.Repeat("blah ", 600) // 3,000 characters
+	tests := []struct {
+		name, in, action, message string
+	}{
+		{"plain", "e4", "e4", ""},
+		{"message after, blank runs collapsed", "e4\nhello\n\n\nbye", "e4", "hello\n\nbye"},
+		{"leading blank lines and spaces", "\n\n  Nf3  \n", "Nf3", ""},
+		{"CRLF", "e4\r\nhi\r\n", "e4", "hi"},
+		{"BOM and zero-width characters dropped", "\uFEFF\u200be4\u200d\nhi", "e4", "hi"},
+		{"non-breaking spaces are spaces", "Nf3\u00a0\u00a0\nhi\u00a0there", "Nf3", "hi there"},
+		{"quoted lines dropped", "> old\ne4\n> more", "e4", ""},
+		{"gmail attribution", "d4\nOn Sun, 22 Nov 2026 at 10:02, Referee <r@x.test> wrote:\n> x", "d4", ""},
+		{"attribution wrapped over two lines", "d4\nOn Sun, 22 Nov 2026 at 10:02, Referee <r@x.test>\nwrote:\nGame #1", "d4", ""},
+		{"attribution wrapped inside the address", "d4\nOn Sun, 22 Nov 2026 at 10:02, Referee <\nr@x.test> wrote:\nlost", "d4", ""},
+		{"german", "d4\nAm 22.11.26 um 13:50 schrieb Referee:\nx", "d4", ""},
+		{"german wrapped", "d4\nAm So., 22. Nov. 2026 um 10:02 Uhr schrieb Referee <\nr@x.test>:\nx", "d4", ""},
+		{"french", "d4\nLe 22/11/2026 à 19:00, Referee a écrit :\nx", "d4", ""},
+		{"spanish", "d4\nEl dom, 22 nov 2026 a las 10:00, Referee escribió:\nx", "d4", ""},
+		{"italian", "d4\nIl giorno dom 22 nov 2026 alle ore 10:00 Referee <r@x.test> ha scritto:\nx", "d4", ""},
+		{"dutch", "d4\nOp zo 22 nov 2026 om 10:00 schreef Referee <r@x.test>:\nx", "d4", ""},
+		{"russian", "d4\n22.11.2026, 10:00, Referee написал(а):\nx", "d4", ""},
+		{"danish", "d4\nDen søn. 22. nov. 2026 kl. 10.00 skrev Referee <r@x.test>:\nx", "d4", ""},
+		{"outlook original", "d4\n-----Original Message-----\nFrom: x", "d4", ""},
+		{"outlook german original", "d4\n-----Ursprüngliche Nachricht-----\nVon: x", "d4", ""},
+		{"outlook header block", "d4\n\nFrom: Referee <r@x.test>\nSent: Sunday\nTo: me\nSubject: x\n\nGame", "d4", ""},
+		{"outlook french header block", "d4\nDe : Referee <r@x.test>\nEnvoyé : dimanche\nÀ : moi\nObjet : x\nvieux", "d4", ""},
+		{"outlook html bold block", "d4\n*From:* Referee\n*Sent:* Sunday\n*To:* me\nold", "d4", ""},
+		{"a From: line alone is the player's", "d4\nFrom: my sofa\nwith love", "d4", "From: my sofa\nwith love"},
+		{"underscore separator", "d4\n________________________________\nFrom: x", "d4", ""},
+		{"signature", "d4\nthanks\n-- \nAlice\nphone", "d4", "thanks"},
+		{"signature without the space", "d4\nthanks\n--\nAlice", "d4", "thanks"},
+		{"mobile footers dropped", "d4\nSent from my iPhone\nok", "d4", "ok"},
+		{"outlook mobile footer", "d4\nGet Outlook for Android", "d4", ""},
+		{"german footer", "d4\nVon meinem iPhone gesendet", "d4", ""},
+		{"french footer", "d4\nEnvoyé de mon iPhone", "d4", ""},
+		{"windows mail footer", "d4\n\nSent from Mail for Windows", "d4", ""},
+		{"quoted board without marks", "exd5\n\nGame #17 - Chess - move 13 - Black to play\n\n    +---+---+---+", "exd5", ""},
+		{"board frame", "exd5\n    +---+---+---+---+", "exd5", ""},
+		{"referee's reply help", "exd5\nnice\nReply with your move on the first line (e.g. \"Nc6\"), or one of:", "exd5", "nice"},
+		{"forward marker: nothing written", "---------- Forwarded message ---------\nFrom: Bob\n\nQh5", "", ""},
+		{"forward marker: what the forwarder wrote", "resign\n\n---------- Forwarded message ---------\nQh5", "resign", ""},
+		{"apple forward", "Begin forwarded message:\n\nQh5", "", ""},
+		{"bottom-posting", "On Sun, Referee <r@x.test> wrote:\n> Game #17\n> x\n\nNf3\nhi", "Nf3", "hi"},
+		{"mutt bottom-posting", "* Referee <r@x.test> [2026-11-22 15:50]:\n> Game #50\n\nG@e1", "G@e1", ""},
+		{"interleaved: only the first attribution may be skipped", "Nf3\nOn Sun, R <r@x.test> wrote:\n> y\nmore", "Nf3", ""},
+		{"html bold", "*e4*", "e4", ""},
+		{"quotes around", "\"Nf3\"", "Nf3", ""},
+		{"typographic quotes around", "„Nf3“", "Nf3", ""},
+		{"wizard asterisk kept", "Nb3*", "Nb3*", ""},
+		{"chec toe suffixes kept", "Nb3⌄\nBc3° next", "Nb3⌄", "Bc3° next"},
+		{"inner spaces collapsed", "K@e1    G@d1", "K@e1 G@d1", ""},
+		{"only quotes", "> e4\n> e5", "", ""},
+		{"empty", "", "", ""},
+		{"message cut at 2,000 characters", "e4\n" + long, "e4", strings.TrimSpace(long[:1994]) + " [...]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, m := Clean(tt.in)
+			if a != tt.action || m != tt.message {
+				t.Errorf("Clean(%q)\n = %q, %q\nwant %q, %q", tt.in, a, m, tt.action, tt.message)
+			}
+		})
+	}
+}
+
+// TestMessageCapCountsCharacters: the 2,000 cap is in characters, so a
+// message in Cyrillic or with emoji is not cut at 1,000 or 500.
+func TestMessageCapCountsCharacters(t *testing.T) {
+	for _, word := range []string{"ab", "жз", "♞♘", "🙂🙃"} {
+		_, m := Clean("e4\n" + strings.Repeat(word, 1500))
+		if n := utf8.RuneCountInString(m); n != maxMessage {
+			t.Errorf("%s: message of %d characters, want %d", word, n, maxMessage)
+		}
+		if !utf8.ValidString(m) || !strings.HasSuffix(m, " [...]") {
+			t.Errorf("%s: message not valid UTF-8 or not marked as cut: ...%q", word, m[len(m)-12:])
+		}
+	}
+}
+
 func TestParseToken(t *testing.T) {
+	// The token of the brief: <gameid>.<secret>.<ply>, secret 10 characters
+	// of lower-case base32, compared in lower case.
 	tests := []struct {
 		in   string
 		ok   bool
 		want Token
 	}{
 		{"17.k3fux2ab7q.23", true, Token{17, "k3fux2ab7q", 23}},
-		{"17.K3FUX2AB7Q.0", true, Token{17, "k3fux2ab7q", 0}},
-		{"17.k3f9x2ab7.23", false, Token{}},  // 9-character secret
-		{"17.k3f9x2ab71.23", false, Token{}}, // '1' is not base32
-		{"0.k3fux2ab7q.1", false, Token{}},   // no game 0
-		{"17.k3fux2ab7q", false, Token{}},    // no ply
-		{"x17.k3fux2ab7q.1", false, Token{}}, // junk
-		{"17.k3fux2ab7q.-1", false, Token{}}, // negative ply
+		{"17.K3FUX2AB7Q.0", true, Token{17, "k3fux2ab7q", 0}},     // providers upper-case
+		{" 17.k3fux2ab7q.23 ", true, Token{17, "k3fux2ab7q", 23}}, // stray spaces
+		{"123456789012.abcdefghij.999999999", true, Token{123456789012, "abcdefghij", 999999999}},
+		{"17.k3f9x2ab7.23", false, Token{}},   // 9-character secret
+		{"17.k3f9x2ab7qq.23", false, Token{}}, // 11 characters
+		{"17.k3f9x2ab71.23", false, Token{}},  // '1' is not base32
+		{"17.k3f8x2ab7q.23", false, Token{}},  // nor is '8'
+		{"0.k3fux2ab7q.1", false, Token{}},    // no game 0
+		{"17.k3fux2ab7q", false, Token{}},     // no ply
+		{"x17.k3fux2ab7q.1", false, Token{}},  // junk
+		{"17.k3fux2ab7q.-1", false, Token{}},  // negative ply
+		{"17.k3fux2ab7q.1.2", false, Token{}},
+		{"1234567890123.k3fux2ab7q.1", false, Token{}}, // game id too long
+		{"", false, Token{}},
 	}
 	for _, tt := range tests {
 		got, ok := ParseToken(tt.in)
 		if ok != tt.ok || got != tt.want {
 			t.Errorf("ParseToken(%q) = %+v, %v; want %+v, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
-		if ok && got.String() != strings.ToLower(tt.in) {
+		if ok && got.String() != strings.ToLower(strings.TrimSpace(tt.in)) {
 			t.Errorf("String() = %q, want %q", got.String(), strings.ToLower(tt.in))
 		}
 	}
 }
 
+// TestAuthVerdict: ok only when the trusted server says dkim=pass for the
+// From domain or spf=pass for a mail-from in it, in its own (topmost)
+// headers; the reason says what was found.
 func TestAuthVerdict(t *testing.T) {
 	mk := func(hdr string) *Mail {
-		raw := "From: Alice <alice@gmail.example>\r\n" + hdr + "Subject: x\r\n\r\ne4\r\n"
+		raw := "Return-Path: <alice@gmail.example>\r\n" + hdr + "From: Alice <alice@gmail.example>\r\nSubject: x\r\n\r\ne4\r\n"
 		m, err := Read([]byte(raw), base, DefaultLimits())
 		if err != nil {
 			t.Fatal(err)
 		}
 		return m
 	}
+	const rcv = "Received: from mail.gmail.example by mx.example.test with ESMTPS; Sun, 22 Nov 2026 10:00:00 +0000\r\n"
 	tests := []struct {
 		name, hdr string
 		ok        bool
+		reason    string
 	}{
-		{"dkim pass", "Authentication-Results: mx.example.test; dkim=pass header.d=gmail.example; spf=fail smtp.mailfrom=x@y.example\r\n", true},
-		{"spf pass", "Authentication-Results: mx.example.test; spf=pass smtp.mailfrom=alice@gmail.example\r\n", true},
-		{"dkim for another domain", "Authentication-Results: mx.example.test; dkim=pass header.d=evil.example\r\n", false},
-		{"untrusted server", "Authentication-Results: evil.example; dkim=pass header.d=gmail.example\r\n", false},
-		{"fail", "Authentication-Results: mx.example.test; dkim=fail header.d=gmail.example; spf=softfail smtp.mailfrom=alice@gmail.example\r\n", false},
-		{"none", "", false},
+		{"dkim pass", "Authentication-Results: mx.example.test; dkim=pass header.d=gmail.example; spf=fail smtp.mailfrom=x@y.example\r\n", true, "dkim=pass for gmail.example"},
+		{"spf pass", "Authentication-Results: mx.example.test; spf=pass smtp.mailfrom=alice@gmail.example\r\n", true, "spf=pass for gmail.example"},
+		{"opendkim comments", "Authentication-Results: mx.example.test;\r\n\tdkim=pass (2048-bit key; unprotected) header.d=gmail.example header.b=\"Xb4Q\";\r\n\tdkim-atps=neutral\r\n", true, "dkim=pass"},
+		{"two headers of the same server", "Authentication-Results: mx.example.test; dkim=fail header.d=gmail.example\r\nReceived-SPF: Pass\r\nAuthentication-Results: mx.example.test; spf=pass smtp.mailfrom=alice@gmail.example\r\n" + rcv, true, "spf=pass"},
+		{"dkim for another domain", "Authentication-Results: mx.example.test; dkim=pass header.d=evil.example\r\n", false, "found dkim=pass for evil.example"},
+		{"untrusted server", "Authentication-Results: evil.example; dkim=pass header.d=gmail.example\r\n", false, "no DKIM or SPF result from mx.example.test"},
+		{"fail", "Authentication-Results: mx.example.test; dkim=fail header.d=gmail.example; spf=softfail smtp.mailfrom=alice@gmail.example\r\n", false, "found dkim=fail for gmail.example, spf=softfail"},
+		{"forged header below Received", "Authentication-Results: mx.example.test; dkim=none\r\n" + rcv + "Authentication-Results: mx.example.test; dkim=pass header.d=gmail.example\r\n", false, "1 lower header(s)"},
+		{"none", "", false, "no DKIM or SPF result"},
 	}
 	for _, tt := range tests {
-		ok, why := AuthVerdict(mk(tt.hdr), "mx.example.test")
-		if ok != tt.ok || why == "" {
-			t.Errorf("%s: ok = %v (%s), want %v", tt.name, ok, why, tt.ok)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			ok, why := AuthVerdict(mk(tt.hdr), "MX.example.test")
+			if ok != tt.ok || !strings.Contains(why, tt.reason) {
+				t.Errorf("ok = %v (%s), want %v (%s)", ok, why, tt.ok, tt.reason)
+			}
+		})
+	}
+	if ok, why := AuthVerdict(mk(""), ""); ok || !strings.Contains(why, "no trusted") {
+		t.Errorf("no trusted server: ok = %v (%s)", ok, why)
 	}
 }
 
+// FuzzRead: no panic on any input, and memory stays bounded: the text
+// kept is never over MaxTextBytes, no line over MaxLineBytes, the message
+// never over 2,000 characters, the action one line.
 func FuzzRead(f *testing.F) {
 	files, _ := filepath.Glob("testdata/corpus/*.eml")
 	for _, file := range files {
@@ -205,31 +452,82 @@ func FuzzRead(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	f.Add([]byte("From: a@b\r\nContent-Type: multipart/mixed; boundary=x\r\n\r\n--x\r\nContent-Type: multipart/alternative; boundary=y\r\n\r\n--y\r\n\r\ne4\r\n--x--"))
 	lim := Limits{MaxBytes: 1 << 20, MaxParts: 16, MaxLineBytes: 1024, MaxTextBytes: 4096}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		m, err := Read(raw, base, lim)
 		if err != nil {
+			if m != nil {
+				t.Fatal("a Mail with an error")
+			}
 			return
 		}
 		if len(m.Text) > lim.MaxTextBytes {
 			t.Fatalf("text of %d bytes over the cap %d", len(m.Text), lim.MaxTextBytes)
 		}
-		if len(m.Message) > maxMessage+8 {
-			t.Fatalf("message of %d bytes", len(m.Message))
+		for _, l := range strings.Split(m.Text, "\n") {
+			if len(l) > lim.MaxLineBytes {
+				t.Fatalf("a line of %d bytes over the cap %d", len(l), lim.MaxLineBytes)
+			}
+		}
+		if utf8.RuneCountInString(m.Message) > maxMessage {
+			t.Fatalf("message of %d characters", utf8.RuneCountInString(m.Message))
+		}
+		if strings.Contains(m.Action, "\n") || !utf8.ValidString(m.Text) {
+			t.Fatalf("action %q spans lines, or text is not UTF-8", m.Action)
+		}
+		if len(m.Warnings) > 2*maxWarnings {
+			t.Fatalf("%d warnings", len(m.Warnings))
 		}
 	})
 }
 
+// FuzzClean: no panic; the action is one line, the message at most 2,000
+// characters, both valid UTF-8 when the input is.
 func FuzzClean(f *testing.F) {
 	f.Add("e4\nhello\n> quoted\n-- \nsig")
 	f.Add("On x wrote:\n")
+	f.Add("* R <r@x> [d]:\n> q\n\nNf3\nFrom: a\nSent: b\nTo: c")
 	f.Fuzz(func(t *testing.T, s string) {
 		a, m := Clean(s)
-		if strings.Contains(a, "\n") {
+		if strings.ContainsAny(a, "\n\r") {
 			t.Fatalf("action %q spans lines", a)
 		}
-		if len(m) > maxMessage+8 {
-			t.Fatalf("message of %d bytes", len(m))
+		if utf8.RuneCountInString(m) > maxMessage {
+			t.Fatalf("message of %d characters", utf8.RuneCountInString(m))
+		}
+		if utf8.ValidString(s) && (!utf8.ValidString(a) || !utf8.ValidString(m)) {
+			t.Fatalf("invalid UTF-8 out of valid input: %q, %q", a, m)
 		}
 	})
+}
+
+// BenchmarkRead reads the corpus mails, one Read per mail.
+func BenchmarkRead(b *testing.B) {
+	files, _ := filepath.Glob("testdata/corpus/*.eml")
+	var mails [][]byte
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		mails = append(mails, raw)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, raw := range mails {
+			_, _ = Read(raw, base, DefaultLimits())
+		}
+	}
+}
+
+// BenchmarkReadHugeLine reads a 1 MB single-line mail.
+func BenchmarkReadHugeLine(b *testing.B) {
+	raw := []byte("From: a@b.example\r\nSubject: x\r\n\r\ne4\r\n" + strings.Repeat("x", 1<<20) + "\r\n")
+	b.SetBytes(int64(len(raw)))
+	for i := 0; i < b.N; i++ {
+		if _, err := Read(raw, base, DefaultLimits()); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
