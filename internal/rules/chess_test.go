@@ -225,3 +225,38 @@ func TestEnPassantAndPromotion(t *testing.T) {
 		t.Errorf("bxc6 e.p. leaves the king on a5 attacked by the rook on h5, yet it is listed")
 	}
 }
+
+func TestPositionsAreSafeForConcurrentReaders(t *testing.T) {
+	// api.go: positions are immutable values; the referee may read one from
+	// several goroutines (run with -race). Cuarenta's Vao and Frog take the
+	// attack test's slow path, which must not write to the shared board.
+	for _, v := range []Variant{Chess(), Cuarenta(), KleinChess()} {
+		p := v.Start()
+		done := make(chan int, 4)
+		for range 4 {
+			go func() {
+				n := 0
+				for _, m := range p.Legal() {
+					c, err := p.Play(m)
+					if err != nil {
+						t.Error(err)
+						break
+					}
+					n += len(c.Legal())
+					_ = c.InCheck()
+				}
+				_, _, _ = p.Result(), p.Claimable(), p.String()
+				done <- n
+			}()
+		}
+		first := <-done
+		for range 3 {
+			if n := <-done; n != first {
+				t.Errorf("%s: concurrent readers counted %d and %d replies", v.Name(), first, n)
+			}
+		}
+		if want := Perft(p, 2); int64(first) != want {
+			t.Errorf("%s: readers counted %d replies, perft(2) is %d", v.Name(), first, want)
+		}
+	}
+}

@@ -9,7 +9,11 @@ func Perft(p Position, depth int) int64 {
 		return 1
 	}
 	if sp, ok := p.(*stdPos); ok {
-		return sp.perft(depth, make([][]Move, depth+1), make([]Piece, len(sp.sq)))
+		frames := make([]stdPos, depth)
+		for i := range frames {
+			frames[i].sq = make([]Piece, len(sp.sq))
+		}
+		return sp.perft(depth, make([][]Move, depth+1), make([]Piece, len(sp.sq)), frames)
 	}
 	if p.Result().Over {
 		return 0
@@ -42,7 +46,10 @@ func (p *stdPos) finished() bool {
 	return r.repetition && p.half >= 16 && p.repetitions() >= 5
 }
 
-func (p *stdPos) perft(depth int, bufs [][]Move, scratch []Piece) int64 {
+// perft is Perft without allocation in the steady state: bufs[d] holds the
+// moves at depth d, scratch the board for the legality test, and frames[d]
+// the child position at depth d (its prev link is the live parent frame).
+func (p *stdPos) perft(depth int, bufs [][]Move, scratch []Piece, frames []stdPos) int64 {
 	if p.finished() {
 		return 0
 	}
@@ -52,8 +59,10 @@ func (p *stdPos) perft(depth int, bufs [][]Move, scratch []Piece) int64 {
 		return int64(len(moves))
 	}
 	var n int64
+	child := &frames[depth-1]
 	for _, m := range moves {
-		n += p.play(m).perft(depth-1, bufs, scratch)
+		p.playInto(m, child)
+		n += child.perft(depth-1, bufs, scratch, frames)
 	}
 	return n
 }

@@ -90,6 +90,7 @@ type stdPos struct {
 	epVictim  Square // where that pawn stands
 	half      int
 	full      int
+	kings     [2]Square // each side's royal piece (exactly one: ParsePosition checks)
 	prev      *stdPos
 	legal     []Move // computed on demand, once
 	legalOnce sync.Once
@@ -270,9 +271,19 @@ func (p *stdPos) castleOpen(c castleRule) bool {
 
 // play applies m (assumed pseudo-legal) and returns the new position.
 func (p *stdPos) play(m Move) *stdPos {
+	n := &stdPos{sq: make([]Piece, len(p.sq))}
+	p.playInto(m, n)
+	return n
+}
+
+// playInto writes the position after m (assumed pseudo-legal) into n,
+// reusing n's board; perft recycles one n per depth. n must not be a
+// position anyone has seen through the Position interface.
+func (p *stdPos) playInto(m Move, n *stdPos) {
 	r := p.r
-	n := &stdPos{r: r, sq: slices.Clone(p.sq), turn: p.turn.Other(), castle: p.castle,
-		ep: NoSquare, epVictim: NoSquare, half: p.half + 1, full: p.full, prev: p}
+	copy(n.sq, p.sq)
+	n.r, n.turn, n.castle, n.kings = r, p.turn.Other(), p.castle, p.kings
+	n.ep, n.epVictim, n.half, n.full, n.prev, n.legal = NoSquare, NoSquare, p.half+1, p.full, p, nil
 	if p.turn == Black {
 		n.full++
 	}
@@ -282,12 +293,15 @@ func (p *stdPos) play(m Move) *stdPos {
 		k, rk := n.sq[c.kingFrom], n.sq[c.rookFrom]
 		n.sq[c.kingFrom], n.sq[c.rookFrom] = NoPiece, NoPiece
 		n.sq[c.kingTo], n.sq[c.rookTo] = k, rk
+		if p.kings[p.turn] == c.kingFrom {
+			n.kings[p.turn] = c.kingTo
+		}
 		for i, cr := range r.castles {
 			if cr.color == p.turn {
 				n.castle &^= 1 << i
 			}
 		}
-		return n
+		return
 	case Normal:
 	default:
 		panic(fmt.Sprintf("rules: %s cannot play a move of kind %d", r.name, m.Kind))
@@ -299,6 +313,9 @@ func (p *stdPos) play(m Move) *stdPos {
 		victim = MakePiece(r.pawn, p.turn.Other())
 	}
 	n.sq[m.From] = NoPiece
+	if m.From == p.kings[p.turn] {
+		n.kings[p.turn] = m.To
+	}
 	if m.Promo != 0 {
 		n.sq[m.To] = MakePiece(m.Promo, p.turn)
 	} else {
@@ -320,7 +337,6 @@ func (p *stdPos) play(m Move) *stdPos {
 			n.castle &^= 1 << i
 		}
 	}
-	return n
 }
 
 // Legal returns every legal move, computed once per position (safe for
@@ -353,7 +369,7 @@ func (p *stdPos) royalSquare(c Color) Square {
 func (p *stdPos) legalMoves(buf []Move, scratch []Piece) []Move {
 	ps := p.pseudo(buf[:0])
 	r := p.r
-	king := p.royalSquare(p.turn)
+	king := p.kings[p.turn]
 	if king == NoSquare {
 		out := ps[:0]
 		for _, m := range ps {
@@ -504,7 +520,7 @@ func (p *stdPos) key() uint64 {
 	}
 	ep := NoSquare
 	if p.ep != NoSquare {
-		for _, m := range p.Legal() {
+		for _, m := range p.legalMoves(nil, nil) { // not Legal(): perft recycles positions
 			if m.To == p.ep && p.sq[m.From].Letter() == p.r.pawn {
 				ep = p.ep
 			}
@@ -730,6 +746,7 @@ func (r *stdRules) ParsePosition(s string) (Position, error) {
 			return nil, fmt.Errorf("%s has %d kings; a %s position needs exactly one each", Color(c), royals, r.name)
 		}
 	}
+	p.kings = [2]Square{p.royalSquare(White), p.royalSquare(Black)}
 	if r.royalAttacked(p.sq, p.turn.Other()) {
 		return nil, errors.New("the side not to move is in check: such a position cannot arise")
 	}
