@@ -144,11 +144,7 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer a.Close()
 	g, err := a.NewTimedGame(ctx, *variant, *white, *black, seed, *timeControl)
 	if err != nil {
-		fmt.Fprintf(stderr, "referee new: %v\n", err)
-		if errors.Is(err, app.ErrInput) {
-			return exitUsage
-		}
-		return exitFail
+		return failed(stderr, "new", err)
 	}
 	fmt.Fprintln(stdout, g.ID)
 	return exitOK
@@ -252,11 +248,7 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer a.Close()
 	text, err := a.Show(ctx, id)
 	if err != nil {
-		fmt.Fprintf(stderr, "referee show: %v\n", err)
-		if errors.Is(err, app.ErrInput) {
-			return exitUsage
-		}
-		return exitFail
+		return failed(stderr, "show", err)
 	}
 	fmt.Fprint(stdout, text)
 	return exitOK
@@ -284,11 +276,7 @@ func runAbort(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	defer a.Close()
 	if err := a.Abort(ctx, id, *reason); err != nil {
-		fmt.Fprintf(stderr, "referee abort: %v\n", err)
-		if errors.Is(err, app.ErrInput) {
-			return exitUsage
-		}
-		return exitFail
+		return failed(stderr, "abort", err)
 	}
 	fmt.Fprintf(stdout, "game #%d aborted; both players will be told\n", id)
 	return exitOK
@@ -311,11 +299,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	defer a.Close()
 	rec, err := a.Export(ctx, id)
 	if err != nil {
-		fmt.Fprintf(stderr, "referee export: %v\n", err)
-		if errors.Is(err, app.ErrInput) {
-			return exitUsage
-		}
-		return exitFail
+		return failed(stderr, "export", err)
 	}
 	if _, err := rec.WriteTo(stdout); err != nil {
 		fmt.Fprintf(stderr, "referee export: %v\n", err)
@@ -463,11 +447,7 @@ func watch(ctx context.Context, name string, stop bool, args []string, stdout, s
 	}
 	defer a.Close()
 	if err := a.Watch(ctx, id, fs.Arg(1), stop); err != nil {
-		fmt.Fprintf(stderr, "referee %s: %v\n", name, err)
-		if errors.Is(err, app.ErrInput) {
-			return exitUsage
-		}
-		return exitFail
+		return failed(stderr, name, err)
 	}
 	fmt.Fprintf(stdout, "%s: %s, game #%d\n", name, fs.Arg(1), id)
 	return exitOK
@@ -492,4 +472,14 @@ func runTick(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%d game(s) changed\n", n)
 	return exitOK
+}
+
+// failed reports err from command name and returns its exit status: 2 when
+// the user's input caused it (nothing was changed), 1 otherwise.
+func failed(stderr io.Writer, name string, err error) int {
+	fmt.Fprintf(stderr, "referee %s: %v\n", name, err)
+	if errors.Is(err, app.ErrInput) {
+		return exitUsage
+	}
+	return exitFail
 }

@@ -57,31 +57,14 @@ func SAN(p rules.Position, m rules.Move) string {
 func sanBody(p rules.Position, m rules.Move) string {
 	b := p.Variant().Board()
 	name := b.SquareName
-	switch m.Kind {
-	case rules.Castle:
+	if m.Kind == rules.Castle {
 		if b.File(m.To) > b.File(m.From) || p.Variant().Name() == "cuarenta" {
 			return "O-O"
 		}
 		return "O-O-O"
-	case rules.Drop:
-		return string(m.Piece) + "@" + name(m.To)
-	case rules.Deploy:
-		parts := make([]string, m.NPlace)
-		for i := range int(m.NPlace) {
-			parts[i] = string(m.Place[i].Piece) + "@" + name(m.Place[i].To)
-		}
-		return strings.Join(parts, " ")
-	case rules.Swap:
-		a, c := orderedPair(b, m.From, m.To)
-		return name(a) + "<>" + name(c)
-	case rules.PromoteInPlace:
-		return name(m.From) + "=" + string(m.Promo)
-	case rules.Reroll:
-		return "reroll"
-	case rules.Roll:
-		return "roll"
-	case rules.Pass:
-		return "pass"
+	}
+	if s, ok := placementForm(b, m, " ", func(c byte) string { return string(c) }); ok {
+		return s
 	}
 	pc := p.At(m.From)
 	letter := pc.Letter()
@@ -155,26 +138,8 @@ func orderedPair(b *rules.Board, x, y rules.Square) (rules.Square, rules.Square)
 func Coord(p rules.Position, m rules.Move) string {
 	b := p.Variant().Board()
 	name := b.SquareName
-	switch m.Kind {
-	case rules.Drop:
-		return string(m.Piece) + "@" + name(m.To)
-	case rules.Deploy:
-		parts := make([]string, m.NPlace)
-		for i := range int(m.NPlace) {
-			parts[i] = string(m.Place[i].Piece) + "@" + name(m.Place[i].To)
-		}
-		return strings.Join(parts, ",")
-	case rules.Swap:
-		a, c := orderedPair(b, m.From, m.To)
-		return name(a) + "<>" + name(c)
-	case rules.PromoteInPlace:
-		return name(m.From) + "=" + strings.ToLower(string(m.Promo))
-	case rules.Reroll:
-		return "reroll"
-	case rules.Roll:
-		return "roll"
-	case rules.Pass:
-		return "pass"
+	if s, ok := placementForm(b, m, ",", func(c byte) string { return strings.ToLower(string(c)) }); ok {
+		return s
 	}
 	s := name(m.From) + name(m.To)
 	if m.Promo != 0 {
@@ -213,4 +178,34 @@ func longForm(p rules.Position, m rules.Move) string {
 		sb.WriteString(WizardMark)
 	}
 	return sb.String()
+}
+
+// placementForm writes the kinds whose canonical and coordinate forms
+// differ only in the separator of a deployment's placements and the case of
+// an in-place promotion letter: drops, deployments, swaps, in-place
+// promotions and the Chec Toe commands. ok is false for other kinds.
+func placementForm(b *rules.Board, m rules.Move, deploySep string, promo func(byte) string) (string, bool) {
+	name := b.SquareName
+	switch m.Kind {
+	case rules.Drop:
+		return string(m.Piece) + "@" + name(m.To), true
+	case rules.Deploy:
+		parts := make([]string, m.NPlace)
+		for i := range int(m.NPlace) {
+			parts[i] = string(m.Place[i].Piece) + "@" + name(m.Place[i].To)
+		}
+		return strings.Join(parts, deploySep), true
+	case rules.Swap:
+		a, c := orderedPair(b, m.From, m.To)
+		return name(a) + "<>" + name(c), true
+	case rules.PromoteInPlace:
+		return name(m.From) + "=" + promo(m.Promo), true
+	case rules.Reroll:
+		return "reroll", true
+	case rules.Roll:
+		return "roll", true
+	case rules.Pass:
+		return "pass", true
+	}
+	return "", false
 }
