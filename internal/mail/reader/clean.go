@@ -8,7 +8,7 @@ import (
 
 // Where the player's own words end: everything from a line matching one of
 // these on is a quote of an earlier mail, a forward, or a signature.
-var cutREs = append(attributionREs, []*regexp.Regexp{
+var cutREs = []*regexp.Regexp{
 	// Outlook and others.
 	regexp.MustCompile(`(?i)^-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original|messaggio originale|oorspronkelijk bericht|opprinnelig melding)\s*-{2,}\s*$`),
 	regexp.MustCompile(`(?i)^-{2,}\s*forwarded message\s*-{2,}\s*$`),
@@ -22,7 +22,7 @@ var cutREs = append(attributionREs, []*regexp.Regexp{
 	regexp.MustCompile(`^\s*Game #[0-9]+ - `),
 	regexp.MustCompile(`^\s*\+(-{3}\+){2,}\s*$`),
 	regexp.MustCompile(`^\s*Reply with your move on the first line`),
-}...)
+}
 
 // attributionREs match the line a client writes above a quoted mail: "On
 // Mon, 3 Nov 2026 at 10:00, Referee <referee@example.test> wrote:" and its
@@ -31,8 +31,10 @@ var cutREs = append(attributionREs, []*regexp.Regexp{
 // "Den … skrev …:").
 var attributionREs = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(on|am|le|el|il giorno|op|den|em|w dniu|dne)\s.*\s(wrote|schrieb|a écrit|escribió|ha scritto|schreef|skrev|escreveu|napisał|napsal)([\s,][^:]*)?\s*:\s*$`),
-	regexp.MustCompile(`(?i)^.{0,200}(написал|написала|написал\(а\)|пишет)\s*:\s*$`),
-	regexp.MustCompile(`(?i)^.{0,200}<[^>@\s]+@[^>\s]+>\s*(wrote|schrieb|a écrit|escribió|ha scritto|schreef|skrev)\s*:\s*$`),
+	// Unanchored (cheaper than a bounded ".{0,n}" prefix); lines over
+	// maxMarkerLine bytes are never tested.
+	regexp.MustCompile(`(?i)(написал|написала|написал\(а\)|пишет)\s*:\s*$`),
+	regexp.MustCompile(`(?i)<[^>@\s]+@[^>\s]+>\s*(wrote|schrieb|a écrit|escribió|ha scritto|schreef|skrev)\s*:\s*$`),
 }
 
 // Lines that client software adds and the player did not write.
@@ -164,7 +166,32 @@ func normaliseChars(s string) string {
 	}, s)
 }
 
+// attributionVerbs are the verbs of attributionREs, lower case.
+var attributionVerbs = []string{"wrote", "schrieb", "écrit", "escribió", "scritto", "schreef", "skrev", "escreveu",
+	"napisał", "napsal", "написал", "пишет"}
+
+func hasAttributionVerb(line string) bool {
+	low := strings.ToLower(line)
+	for _, v := range attributionVerbs {
+		if strings.Contains(low, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxMarkerLine is the longest line tested against the cut patterns: real
+// attribution lines are far shorter, and the limit keeps hostile long
+// lines cheap.
+const maxMarkerLine = 400
+
 func cuts(line string) bool {
+	if len(line) > maxMarkerLine {
+		return false // no attribution, separator or marker is this long
+	}
+	if isAttribution(line) {
+		return true
+	}
 	for _, re := range cutREs {
 		if re.MatchString(line) {
 			return true
@@ -197,6 +224,9 @@ func wrappedAttribution(line string, lines []string, i int) bool {
 }
 
 func isAttribution(line string) bool {
+	if len(line) > maxMarkerLine || !strings.HasSuffix(line, ":") || !hasAttributionVerb(line) {
+		return false // cheap tests first: the patterns are slow on long lines
+	}
 	for _, re := range attributionREs {
 		if re.MatchString(line) {
 			return true

@@ -81,31 +81,41 @@ type AuthResult struct {
 	Top bool
 }
 
-// Mail is one inbound mail as the referee reads it.
+// Mail is one inbound mail as the referee reads it. Nothing in it is
+// verified: From is whatever the sender wrote (the referee core checks it
+// against the token's player), the token may be stale or wrong.
 type Mail struct {
-	MessageID   string
-	From        string // bare address, lower case
-	FromName    string
-	ReturnPath  string
-	Subject     string // decoded
-	InReplyTo   string
-	References  []string
-	Date        time.Time
-	Recipients  []string // To, Cc, Delivered-To, X-Original-To, Envelope-To (lower case)
-	Token       *Token
-	TokenSource string // "to", "cc", "delivered-to", "x-original-to", "envelope-to", "subject"
-	Variant     string // from the subject tag [variant #id], or ""
-	// Automatic is why no reply may be sent ("" for mail from a person).
-	Automatic   string
-	Text        string // the chosen body text, decoded
-	Action      string // the first meaningful line
-	Message     string // what follows, for relaying
+	MessageID  string // with its angle brackets
+	From       string // bare address, lower case ("" when there is none)
+	FromName   string // display name, decoded
+	ReturnPath string // bare address; "" for a bounce's "<>"
+	Subject    string // decoded, runs of white space collapsed
+	InReplyTo  string
+	References []string
+	Date       time.Time // zero when missing or unreadable
+	Recipients []string  // To, Cc, Delivered-To, X-Original-To, Envelope-To (lower case)
+	Token      *Token    // the game reference, nil when none was found
+	// TokenSource is where Token was found: "to", "cc", "delivered-to",
+	// "x-original-to", "envelope-to" or "subject".
+	TokenSource string
+	Variant     string // from the subject tag "[variant #id]", or ""
+	// Automatic is why no reply may be sent ("" for mail from a person):
+	// "Auto-Submitted: auto-replied", "bounce (empty Return-Path)", "From
+	// mailer-daemon@...", "Precedence: bulk", "mailing list (List-Id)",
+	// "X-Autoreply", "X-Auto-Response-Suppress: ...", "delivery or read
+	// report (multipart/report)", "from the referee itself".
+	Automatic string
+	Text      string // the chosen body text, decoded, at most MaxTextBytes
+	Action    string // the first meaningful line the player wrote, trimmed (see Clean)
+	Message   string // the player's following lines, for relaying (see Clean)
+	// Warnings say what was damaged or odd and how it was read ("text
+	// truncated at 64 KiB", "unknown charset "x-foo": read as UTF-8").
 	Warnings    []string
-	AuthResults []AuthResult
+	AuthResults []AuthResult // in header order
 }
 
-var subjectTagRE = regexp.MustCompile(`\[([a-z0-9]+) #([0-9]{1,12})\]`)
-var subjectTokenRE = regexp.MustCompile(`(?i)\(ref:([^)\s]+)\)`)
+var subjectTagRE = regexp.MustCompile(`\[(chess|toroidal|cylindrical|klein|cuarenta|toto40|toetotoe|chectoe) #([0-9]{1,12})\]`)
+var subjectTokenRE = regexp.MustCompile(`(?i)\(ref:\s*([^)\s]+)\s*\)`)
 
 // Read reads raw. base is the referee's own address (e.g.
 // referee@example.test); tokens are looked for in plus-addresses of it. Read
@@ -271,7 +281,7 @@ func readHeaders(m *Mail, h gomail.Header, base string) {
 		// A malformed From: take the first thing that looks like an address.
 		if a := looseAddress(raw); a != "" {
 			m.From = a
-			m.Warnings = append(m.Warnings, "malformed From header: read as "+a)
+			m.warn("malformed From header %s: read as %s", snippet(raw), a)
 		}
 	}
 	m.ReturnPath = strings.Trim(strings.TrimSpace(h.Get("Return-Path")), "<>")
@@ -306,7 +316,7 @@ func readHeaders(m *Mail, h gomail.Header, base string) {
 						m.Token, m.TokenSource = &t, strings.ToLower(field)
 					}
 				} else if t, ok := tokenOf(a, base); ok && t != *m.Token {
-					m.Warnings = append(m.Warnings, fmt.Sprintf("conflicting game references %s and %s: using the first", m.Token, t))
+					m.warn("the %s header names game reference %s but the %s header names %s: using the first", m.TokenSource, m.Token, strings.ToLower(field), t)
 				}
 			}
 		}
@@ -316,7 +326,7 @@ func readHeaders(m *Mail, h gomail.Header, base string) {
 			if m.Token == nil {
 				m.Token, m.TokenSource = &t, "subject"
 			} else if t != *m.Token {
-				m.Warnings = append(m.Warnings, fmt.Sprintf("the subject names %s but the address names %s: using the address", t, m.Token))
+				m.warn("the subject names game reference %s but the %s header names %s: using the %s header", t, m.TokenSource, m.Token, m.TokenSource)
 			}
 		}
 	}
@@ -511,6 +521,9 @@ func automatic(h gomail.Header, m *Mail, base string) string {
 	case "mailer-daemon", "postmaster", "mail-daemon", "noreply", "no-reply", "donotreply", "do-not-reply":
 		return "From " + m.From
 	}
+	if m.From == "" && strings.Contains(strings.ToLower(h.Get("From")), "mailer-daemon") {
+		return "From MAILER-DAEMON" // "From: MAILER-DAEMON (Mail Delivery System)", no domain
+	}
 	if p := strings.ToLower(strings.TrimSpace(h.Get("Precedence"))); p == "bulk" || p == "junk" || p == "list" {
 		return "Precedence: " + p
 	}
@@ -539,14 +552,71 @@ func bodyText(e *message.Entity, lim Limits) (string, []string) {
 	w := walker{lim: lim}
 	w.walk(e, 0)
 	text := w.plain
+	if w.havePlain && w.flowed {
+		text = unflow(text, w.delsp)
+	}
 	if !w.havePlain && w.haveHTML {
-		t, err := html2text.FromString(w.html, html2text.Options{OmitLinks: true})
-		if err != nil {
-			w.warn("the HTML body could not be converted to text: %v", err)
-		}
-		text = t
+		text = htmlText(w.html, &w)
 	}
 	return normalise(text, lim, &w), w.warnings
+}
+
+// htmlText converts an HTML body to text. The converter runs on hostile
+// input: a panic in it becomes a warning and no text, never a crash.
+func htmlText(html string, w *walker) (text string) {
+	defer func() {
+		if r := recover(); r != nil {
+			w.warn("the HTML body could not be converted to text (%v): ignored", r)
+			text = ""
+		}
+	}()
+	t, err := html2text.FromString(html, html2text.Options{OmitLinks: true})
+	if err != nil {
+		w.warn("the HTML body could not be converted to text (%v): ignored", err)
+		return ""
+	}
+	return t
+}
+
+// unflow joins the soft line breaks of a format=flowed text (RFC 3676): a
+// line ending in a space continues on the next line of the same quote
+// depth; the signature separator "-- " is not flowed.
+func unflow(text string, delsp bool) string {
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	var out []string
+	cur, curDepth, open := "", 0, false
+	for _, l := range lines {
+		depth := 0
+		for depth < len(l) && l[depth] == '>' {
+			depth++
+		}
+		body := strings.TrimPrefix(l[depth:], " ") // space-stuffing
+		if open && (depth != curDepth || body == "-- ") {
+			out = append(out, strings.Repeat(">", curDepth)+cur)
+			open = false
+		}
+		if open {
+			cur += body
+		} else {
+			cur, curDepth = body, depth
+			if depth > 0 {
+				cur = " " + body
+			}
+		}
+		if strings.HasSuffix(body, " ") && body != "-- " {
+			if delsp {
+				cur = strings.TrimSuffix(cur, " ")
+			}
+			open = true
+			continue
+		}
+		out = append(out, strings.Repeat(">", curDepth)+cur)
+		open = false
+	}
+	if open {
+		out = append(out, strings.Repeat(">", curDepth)+cur)
+	}
+	return strings.Join(out, "\n")
 }
 
 type walker struct {
@@ -554,6 +624,7 @@ type walker struct {
 	parts               int
 	plain, html         string
 	havePlain, haveHTML bool
+	flowed, delsp       bool // of the plain part
 	warnings            []string
 	tooMany             bool
 }
@@ -613,6 +684,8 @@ func (w *walker) walk(e *message.Entity, depth int) {
 	}
 	if ct == "text/plain" {
 		w.plain, w.havePlain = string(b), true
+		w.flowed = strings.EqualFold(params["format"], "flowed")
+		w.delsp = strings.EqualFold(params["delsp"], "yes")
 	} else {
 		w.html, w.haveHTML = string(b), true
 	}

@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -67,8 +68,14 @@ func TestCorpus(t *testing.T) {
 			got := read(raw)
 			wantFile := strings.TrimSuffix(f, ".eml") + ".want.json"
 			if *update {
-				b, _ := json.MarshalIndent(got, "", "  ")
-				if err := os.WriteFile(wantFile, append(b, '\n'), 0o644); err != nil {
+				var buf bytes.Buffer
+				enc := json.NewEncoder(&buf)
+				enc.SetEscapeHTML(false) // keep <addresses> readable for review
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(got); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(wantFile, buf.Bytes(), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
@@ -226,6 +233,8 @@ func TestTokenSources(t *testing.T) {
 		{"another domain is no token", "To: referee+17.k3fux2ab7q.23@evil.example\r\n", "", "", false},
 		{"subject", "To: referee@example.test\r\nSubject: Re: AW: [chess #17] Move 12 (ref:17.k3fux2ab7q.23)\r\n", "17.k3fux2ab7q.23", "subject", false},
 		{"encoded subject", "Subject: =?UTF-8?Q?Sv:_[chess_#17]_tr=C3=A4k_(ref:17.k3fux2ab7q.23)?=\r\n", "17.k3fux2ab7q.23", "subject", false},
+		{"spaces inside the reference", "Subject: Re: [chess #17] ( ref: 17.k3fux2ab7q.23 )\r\n", "", "", false},
+		{"space after ref:", "Subject: Re: [chess #17] (ref: 17.k3fux2ab7q.23)\r\n", "17.k3fux2ab7q.23", "subject", false},
 		{"folded subject", "Subject: Re: [chess #17] Move 12: your turn\r\n (ref:17.k3fux2ab7q.23)\r\n", "17.k3fux2ab7q.23", "subject", false},
 		{"recipient wins over subject", "To: referee+17.k3fux2ab7q.23@example.test\r\nSubject: (ref:18.k3fux2ab7q.1)\r\n", "17.k3fux2ab7q.23", "to", true},
 		{"same token twice is no conflict", "To: referee+17.k3fux2ab7q.23@example.test\r\nSubject: (ref:17.K3FUX2AB7Q.23)\r\n", "17.k3fux2ab7q.23", "to", false},
@@ -259,6 +268,7 @@ func TestAutomatic(t *testing.T) {
 		{"auto-generated", "From: a@b.example\r\nAuto-Submitted: Auto-Generated\r\n", "Auto-Submitted: auto-generated"},
 		{"empty return path", "From: a@b.example\r\nReturn-Path: <>\r\n", "bounce (empty Return-Path)"},
 		{"mailer-daemon", "From: MAILER-DAEMON@mx.example\r\n", "From mailer-daemon@mx.example"},
+		{"mailer-daemon without a domain", "From: MAILER-DAEMON (Mail Delivery System)\r\n", "From MAILER-DAEMON"},
 		{"postmaster", "From: Postmaster <postmaster@mx.example>\r\n", "From postmaster@mx.example"},
 		{"precedence bulk", "From: a@b.example\r\nPrecedence: bulk\r\n", "Precedence: bulk"},
 		{"precedence junk", "From: a@b.example\r\nPrecedence: junk\r\n", "Precedence: junk"},
@@ -349,6 +359,27 @@ func TestClean(t *testing.T) {
 				t.Errorf("Clean(%q)\n = %q, %q\nwant %q, %q", tt.in, a, m, tt.action, tt.message)
 			}
 		})
+	}
+}
+
+// TestUnflow: RFC 3676 soft line breaks (a trailing space) are joined, per
+// quote depth; hard breaks, the signature separator and quotes stay.
+func TestUnflow(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+		delsp          bool
+	}{
+		{"hard breaks kept", "Nf3\nhello", "Nf3\nhello", false},
+		{"soft break joined", "a long \nline\nnext", "a long line\nnext", false},
+		{"delsp removes the space", "a long \nline", "a longline", true},
+		{"space-stuffing removed", " From me\n  two", "From me\n two", false},
+		{"quote depth ends a paragraph", "mine \n> theirs \n> more\nafter", "mine \n> theirs more\nafter", false},
+		{"signature separator not flowed", "thanks \n-- \nAlice", "thanks \n-- \nAlice", false},
+	}
+	for _, tt := range tests {
+		if got := unflow(tt.in, tt.delsp); got != tt.want {
+			t.Errorf("%s: unflow(%q) = %q, want %q", tt.name, tt.in, got, tt.want)
+		}
 	}
 }
 
@@ -529,5 +560,23 @@ func BenchmarkReadHugeLine(b *testing.B) {
 		if _, err := Read(raw, base, DefaultLimits()); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkCleanWorstCase cleans 64 KiB (the text cap of DefaultLimits)
+// of lines built to make the attribution patterns work hard.
+func BenchmarkCleanWorstCase(b *testing.B) {
+	for _, c := range []struct{ name, line string }{
+		{"over-length", "On " + strings.Repeat("a <b@c> ", 1020) + "wrote :"}, // 8 KiB: not tested
+		{"long-match", "On " + strings.Repeat("a <b@c> ", 48) + "wrote :"},    // matches after a long scan
+		{"long-no-match", strings.Repeat("a <b@c> wrote ", 28) + "x:"},        // tested, matches nothing
+	} {
+		text := strings.Repeat(c.line+"\n", (64<<10)/len(c.line))
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for i := 0; i < b.N; i++ {
+				Clean(text)
+			}
+		})
 	}
 }
