@@ -180,3 +180,71 @@ func TestServeSettingsPrecedence(t *testing.T) {
 		t.Errorf("a misspelt setting: %v", err)
 	}
 }
+
+func TestNewRefusesSharedMailboxes(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "r.db")
+	tests := []struct {
+		white, black, want string
+	}{
+		// The referee's own mailbox, plain or plus-addressed, can never play:
+		// its mails would come back to itself.
+		{"referee@example.test", "bob@example.org", "referee's own mailbox"},
+		{"alice@example.org", "Referee+x@Example.test", "referee's own mailbox"},
+		// Two players on one mailbox would each read the other's secrets.
+		{"alice@example.org", "alice+black@example.org", "same mailbox"},
+		{"Alice@Example.org", "alice@example.org", "same address"},
+	}
+	for _, tt := range tests {
+		code, _, errs := cli(t, "new", "--db", db, "--address", "referee@example.test", "--variant", "chess", "--white", tt.white, "--black", tt.black)
+		if code != 2 || !strings.Contains(errs, tt.want) {
+			t.Errorf("new --white %s --black %s: exit %d, %q; want exit 2 and %q", tt.white, tt.black, code, errs, tt.want)
+		}
+	}
+	if code, out, _ := cli(t, "list", "--db", db); code != 0 || strings.Count(out, "\n") > 1 {
+		t.Errorf("refused games were created:\n%s", out)
+	}
+}
+
+func TestNewKeepsQuotedLocalParts(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "r.db")
+	code, _, errs := cli(t, "new", "--db", db, "--variant", "chess", "--white", `"john doe"@example.org`, "--black", "bob@example.org")
+	if code != 0 {
+		t.Fatalf("new: %d %s", code, errs)
+	}
+	// Without its quotes, "john doe@example.org" names no mailbox at all.
+	if _, out, _ := cli(t, "show", "--db", db, "1"); !strings.Contains(out, `White: "john doe"@example.org`) {
+		t.Errorf("show:\n%s", out)
+	}
+}
+
+func TestAbortRefusesBadReasons(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "r.db")
+	cli(t, "new", "--db", db, "--variant", "chess", "--white", "a@example.org", "--black", "b@example.org")
+	for _, reason := range []string{"caf\xe9 closed", "line one\nline two"} {
+		if code, _, errs := cli(t, "abort", "--db", db, "1", "--reason", reason); code != 2 || !strings.Contains(errs, "--reason") {
+			t.Errorf("abort --reason %q: exit %d, %q; want exit 2", reason, code, errs)
+		}
+	}
+	if _, out, _ := cli(t, "show", "--db", db, "1"); !strings.Contains(out, "Status: active") {
+		t.Errorf("a refused abort changed the game:\n%s", out)
+	}
+}
+
+func TestVerifyKeepsARunningGamesSeedSecret(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "r.db")
+	seed := "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	if code, _, errs := cli(t, "new", "--db", db, "--variant", "chectoe", "--white", "alice@example.test", "--black", "bob@example.test", "--seed", seed); code != 0 {
+		t.Fatal(errs)
+	}
+	// The seed predicts every future roll: while the game runs, verify
+	// checks the signatures only and never prints it.
+	code, out, _ := cli(t, "verify", "--db", db, "1")
+	if code != 0 || strings.Contains(out, seed) || !strings.Contains(out, "still secret") {
+		t.Errorf("verify of a running game: exit %d\n%s", code, out)
+	}
+	cli(t, "abort", "--db", db, "1", "--reason", "test over")
+	code, out, _ = cli(t, "verify", "--db", db, "1")
+	if code != 0 || !strings.Contains(out, seed) {
+		t.Errorf("verify after the end: exit %d\n%s", code, out)
+	}
+}

@@ -12,12 +12,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/mail"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"referee/internal/dice"
 	"referee/internal/game"
+	"referee/internal/mail/addr"
 	mailreader "referee/internal/mail/reader"
 	"referee/internal/referee"
 	"referee/internal/render"
@@ -155,8 +156,13 @@ func (a *App) NewTimedGame(ctx context.Context, variant, white, black string, se
 	if w == b {
 		return nil, fmt.Errorf("%w: White and Black have the same address %s; each player needs their own address", ErrInput, w)
 	}
-	if w == strings.ToLower(a.opts.Address) || b == strings.ToLower(a.opts.Address) {
-		return nil, fmt.Errorf("%w: a player's address is the referee's own (%s); use the players' addresses", ErrInput, a.opts.Address)
+	if addr.SameMailbox(w, b) {
+		return nil, fmt.Errorf("%w: White (%s) and Black (%s) are the same mailbox (a plus-address reaches the same inbox); each player needs their own mailbox", ErrInput, w, b)
+	}
+	for _, p := range []struct{ flag, a string }{{"--white", w}, {"--black", b}} {
+		if addr.SameMailbox(p.a, a.opts.Address) {
+			return nil, fmt.Errorf("%w: %s %s is the referee's own mailbox (%s); a game needs the players' own addresses", ErrInput, p.flag, p.a, a.opts.Address)
+		}
 	}
 	s := dice.Seed{}
 	if seed != nil {
@@ -221,15 +227,14 @@ func cleanAddress(flag, s string) (string, error) {
 	if s == "" {
 		return "", fmt.Errorf("%w: %s is missing; give the player's mail address, e.g. %s alice@example.org", ErrInput, flag, flag)
 	}
-	addr, err := mail.ParseAddress(s)
-	if err != nil || !strings.Contains(addr.Address, "@") {
+	a, err := addr.Canonical(s)
+	if err != nil {
 		return "", fmt.Errorf("%w: %s %q is not a mail address; write it like alice@example.org", ErrInput, flag, s)
 	}
-	at := strings.LastIndexByte(addr.Address, '@')
-	if !strings.Contains(addr.Address[at+1:], ".") && addr.Address[at+1:] != "localhost" {
+	if d := addr.Domain(a); !strings.Contains(d, ".") && d != "localhost" {
 		return "", fmt.Errorf("%w: %s %q has no domain with a dot; write it like alice@example.org", ErrInput, flag, s)
 	}
-	return strings.ToLower(addr.Address), nil
+	return a, nil
 }
 
 // newSecret returns 10 random lower-case base32 characters (50 bits).
@@ -325,6 +330,12 @@ func (a *App) Show(ctx context.Context, id int64) (string, error) {
 
 // Abort ends a game without a result and queues the notices.
 func (a *App) Abort(ctx context.Context, id int64, reason string) error {
+	if !utf8.ValidString(reason) {
+		return fmt.Errorf("%w: the --reason %q is not valid UTF-8 text (it is mailed to both players); write it again in UTF-8", ErrInput, strings.ToValidUTF8(reason, "\uFFFD"))
+	}
+	if strings.ContainsFunc(reason, func(r rune) bool { return r < ' ' && r != '\t' }) {
+		return fmt.Errorf("%w: the --reason %q holds control characters (a line break, an escape); write it as one line of text", ErrInput, reason)
+	}
 	return a.st.Update(ctx, func(tx *store.Tx) error {
 		sg, err := tx.Game(id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -477,10 +488,13 @@ func (a *App) Verify(ctx context.Context, id int64) (dice.Report, error) {
 		return dice.Report{}, fmt.Errorf("%w: game #%d (%s) has no die; there is nothing to verify", ErrInput, id, g.Variant.Name())
 	}
 	rec := dice.Record{GameID: fmt.Sprint(g.ID), Commitment: g.Commitment, PublicKey: a.key.Public()}
-	// The organiser's own check uses the seed whether or not it was revealed
-	// to the players yet.
-	seed := g.Seed
-	rec.Seed = &seed
+	// The seed predicts every future roll: while the game runs, not even the
+	// organiser's terminal shows it (a screen or a log can leak). Until then
+	// only the signatures of the rolls so far are checked.
+	if g.SeedRevealed {
+		seed := g.Seed
+		rec.Seed = &seed
+	}
 	for _, r := range g.Rolls {
 		rec.Rolls = append(rec.Rolls, dice.RolledValue{N: r.N, Value: r.Value, Sig: r.Sig})
 	}
