@@ -8,3 +8,10 @@ import _ "embed"
 //
 //go:embed schema.sql
 var Schema string
+
+// Migrations are the changes after version 1, in order: Migrations[0]
+// brings a database from version 1 to 2, and so on.
+var Migrations = []string{schema2}
+
+//go:embed schema_2.sql
+var schema2 string

@@ -7,7 +7,6 @@ package app
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -499,9 +498,4 @@ func (a *App) Verify(ctx context.Context, id int64) (dice.Report, error) {
 		rec.Rolls = append(rec.Rolls, dice.RolledValue{N: r.N, Value: r.Value, Sig: r.Sig})
 	}
 	return dice.Verify(rec), nil
-}
-
-func digest(raw []byte) string {
-	h := sha256.Sum256(raw)
-	return hex.EncodeToString(h[:])
 }

@@ -227,7 +227,9 @@ func (t *Tx) Rolls(gameID int64) ([]Roll, error) {
 
 // RecordInbound records a received message before it is acted on. When the
 // message is already known — the same non-empty Message-ID, or the same
-// mailbox UIDVALIDITY and UID — nothing is inserted and dup is true.
+// digest (see Inbound.Digest) — nothing is inserted and dup is true. The
+// mailbox's (UIDVALIDITY, UID) pair is recorded but never trusted alone: a
+// server that forgot its mail may give a new message an old pair.
 func (t *Tx) RecordInbound(m Inbound) (id int64, dup bool, err error) {
 	if m.MessageID != "" {
 		err := t.tx.QueryRowContext(t.ctx, `SELECT id FROM inbound WHERE message_id = ?`, m.MessageID).Scan(&id)
@@ -238,13 +240,13 @@ func (t *Tx) RecordInbound(m Inbound) (id int64, dup bool, err error) {
 			return 0, false, fmt.Errorf("looking up message %s: %w", m.MessageID, err)
 		}
 	}
-	if m.UIDValidity != 0 && m.UID != 0 {
-		err := t.tx.QueryRowContext(t.ctx, `SELECT id FROM inbound WHERE uidvalidity = ? AND uid = ?`, m.UIDValidity, m.UID).Scan(&id)
+	if m.Digest != "" {
+		err := t.tx.QueryRowContext(t.ctx, `SELECT id FROM inbound WHERE digest = ? LIMIT 1`, m.Digest).Scan(&id)
 		if err == nil {
 			return id, true, nil
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
-			return 0, false, fmt.Errorf("looking up UID %d/%d: %w", m.UIDValidity, m.UID, err)
+			return 0, false, fmt.Errorf("looking up digest %s: %w", m.Digest, err)
 		}
 	}
 	if m.Received.IsZero() {

@@ -22,7 +22,7 @@ var ErrNotFound = errors.New("not found")
 
 // migrations[i] brings a database from user_version i to i+1.
 func migrations() []string {
-	return []string{referee.Schema}
+	return append([]string{referee.Schema}, referee.Migrations...)
 }
 
 // Store is an open database.
@@ -197,13 +197,17 @@ type Inbound struct {
 	MessageID   string
 	UIDValidity uint32
 	UID         uint32
-	Digest      string
-	From        string
-	Subject     string
-	Received    time.Time
-	Outcome     string
-	Detail      string
-	GameID      *int64
+	// Digest identifies the mail as its sender wrote it (hex SHA-256
+	// without the trace fields that servers add on the way): the same mail
+	// fetched again, from a rebuilt mailbox or under a new UID, has the
+	// same digest, so it identifies a mail that has no Message-ID.
+	Digest   string
+	From     string
+	Subject  string
+	Received time.Time
+	Outcome  string
+	Detail   string
+	GameID   *int64
 }
 
 // Outgoing is one message of the outbox.

@@ -1,0 +1,61 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"referee/internal/referee"
+	"referee/internal/rules"
+)
+
+func openTest(t *testing.T) *App {
+	t.Helper()
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	a, err := Open(context.Background(), Options{DB: filepath.Join(t.TempDir(), "r.db"), Address: "referee@example.test",
+		Now: func() time.Time { now = now.Add(time.Minute); return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a
+}
+
+// moveMail is a player's reply without a Message-ID, as some scripts and
+// old clients send it.
+func moveMail(a *App, g *referee.Game, c rules.Color, date, body string) []byte {
+	return fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: Re: move\r\nDate: %s\r\n\r\n%s\r\n",
+		g.Players[c].Address, a.Referee().ReplyAddress(g, c), date, body)
+}
+
+func TestProcessNeverAppliesAMailTwice(t *testing.T) {
+	ctx := context.Background()
+	a := openTest(t)
+	g, err := a.NewGame(ctx, "chess", "alice@example.org", "bob@example.org", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e4 := moveMail(a, g, rules.White, "Mon, 23 Nov 2026 10:00:00 +0000", "e4")
+	if p, err := a.Process(ctx, e4, 7, 1); err != nil || p.Verdict != referee.Applied {
+		t.Fatalf("e4: %+v, %v", p, err)
+	}
+	// The mailbox is rebuilt: a new UIDVALIDITY, the same mail re-added
+	// with delivery fields stamped anew. It has no Message-ID, so only its
+	// digest can tell it is the same mail.
+	again := append([]byte("Received: from mx by imap with LMTP; Tue, 24 Nov 2026 09:00:00 +0000\r\n"), e4...)
+	if p, err := a.Process(ctx, again, 8, 1); err != nil || !p.Duplicate {
+		t.Errorf("the rebuilt mailbox's copy of e4: %+v, %v; want a duplicate", p, err)
+	}
+	g, _ = a.Game(ctx, g.ID)
+	if g.Ply() != 1 {
+		t.Errorf("game at ply %d after the copy, want 1", g.Ply())
+	}
+	// A server that forgot its mail gives Black's new reply the UID the
+	// old mail had, under the same UIDVALIDITY: it is new all the same.
+	e5 := moveMail(a, g, rules.Black, "Mon, 23 Nov 2026 10:05:00 +0000", "e5")
+	if p, err := a.Process(ctx, e5, 7, 1); err != nil || p.Duplicate || p.Verdict != referee.Applied {
+		t.Errorf("e5 under a reused UID: %+v, %v; want applied", p, err)
+	}
+}
