@@ -29,7 +29,10 @@ import (
 // variant, a bad address, an unknown game): nothing was changed.
 var ErrInput = errors.New("bad input")
 
-const keySetting = "referee_ed25519_key"
+const (
+	keySetting    = "referee_ed25519_key"
+	idSaltSetting = "message_id_salt"
+)
 
 // Options configure an App.
 type Options struct {
@@ -77,7 +80,12 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		st.Close()
 		return nil, err
 	}
-	ref := referee.New(referee.Config{Address: o.Address, Key: key, RequireAuth: o.RequireAuth, TrustedAuthServ: o.TrustedAuthServ})
+	salt, err := loadIDSalt(ctx, st)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	ref := referee.New(referee.Config{Address: o.Address, Key: key, IDSalt: salt, RequireAuth: o.RequireAuth, TrustedAuthServ: o.TrustedAuthServ})
 	return &App{st: st, key: key, ref: ref, opts: o, log: o.Logger, limits: o.Limits}, nil
 }
 
@@ -114,6 +122,35 @@ func loadKey(ctx context.Context, st *store.Store) (dice.Key, error) {
 		return dice.Key{}, fmt.Errorf("saving the referee key: %w", err)
 	}
 	return k, nil
+}
+
+// loadIDSalt returns the database's Message-ID salt, creating it on first
+// use: 16 random bytes, hex.
+func loadIDSalt(ctx context.Context, st *store.Store) (string, error) {
+	raw, err := st.Setting(ctx, idSaltSetting)
+	if err == nil && len(raw) > 0 {
+		return string(raw), nil
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return "", fmt.Errorf("reading the Message-ID salt: %w", err)
+	}
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("drawing the Message-ID salt: %w", err)
+	}
+	salt := hex.EncodeToString(b[:])
+	err = st.Update(ctx, func(tx *store.Tx) error {
+		// Another process may have created it meanwhile: keep the first.
+		if raw, err := tx.Setting(idSaltSetting); err == nil && len(raw) > 0 {
+			salt = string(raw)
+			return nil
+		}
+		return tx.SetSetting(idSaltSetting, []byte(salt))
+	})
+	if err != nil {
+		return "", fmt.Errorf("saving the Message-ID salt: %w", err)
+	}
+	return salt, nil
 }
 
 // Close closes the store.

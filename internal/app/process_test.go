@@ -59,3 +59,26 @@ func TestProcessNeverAppliesAMailTwice(t *testing.T) {
 		t.Errorf("e5 under a reused UID: %+v, %v; want applied", p, err)
 	}
 }
+
+func TestMessageIDsDifferAcrossDatabases(t *testing.T) {
+	// Two fresh referees, the same game at the same time: mail clients and
+	// servers must never see one Message-ID for two different mails.
+	ctx := context.Background()
+	seen := map[string]bool{}
+	for range 2 {
+		a := openTest(t)
+		if _, err := a.NewGame(ctx, "chess", "alice@example.org", "bob@example.org", nil); err != nil {
+			t.Fatal(err)
+		}
+		out, err := a.Store().Outbox(ctx)
+		if err != nil || len(out) == 0 {
+			t.Fatalf("outbox: %d mails, %v", len(out), err)
+		}
+		for _, m := range out {
+			if seen[m.MessageID] {
+				t.Errorf("Message-ID %s written by two databases", m.MessageID)
+			}
+			seen[m.MessageID] = true
+		}
+	}
+}

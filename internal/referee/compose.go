@@ -63,14 +63,19 @@ func (r *Referee) domain() string {
 
 // threadID is the Message-ID every mail of one player's thread refers to.
 func (r *Referee) threadID(g *Game, c rules.Color) string {
-	return fmt.Sprintf("<game-%d-%s@%s>", g.ID, strings.ToLower(c.String()), r.domain())
+	return fmt.Sprintf("<game-%d-%s-%s@%s>", g.ID, strings.ToLower(c.String()), r.nonce("thread"), r.domain())
+}
+
+// nonce is a short hex digest of parts and the deployment's IDSalt.
+func (r *Referee) nonce(parts ...string) string {
+	h := sha256.Sum256([]byte(r.cfg.IDSalt + "\x00" + strings.Join(parts, "\x00")))
+	return hex.EncodeToString(h[:10])
 }
 
 // messageID derives a stable Message-ID from what the mail is about, so that
 // a repeated decision produces the same identifiers.
 func (r *Referee) messageID(parts ...string) string {
-	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-	return fmt.Sprintf("<%s@%s>", hex.EncodeToString(h[:10]), r.domain())
+	return fmt.Sprintf("<%s@%s>", r.nonce(parts...), r.domain())
 }
 
 // letter is what compose needs to write one mail.
@@ -270,11 +275,16 @@ func (r *Referee) spectatorMails(g *Game, pos rules.Position, headline string, n
 		png, _ := render.PNG(pos, rules.White)
 		l := letter{to: w, subject: fmt.Sprintf("[%s #%d] %s (watching)", g.Variant.Name(), g.ID, headline),
 			messageID: r.messageID("watch", fmt.Sprint(g.ID), fmt.Sprint(g.Ply()), w, headline),
-			inReplyTo: fmt.Sprintf("<game-%d-watch@%s>", g.ID, r.domain()), refs: []string{fmt.Sprintf("<game-%d-watch@%s>", g.ID, r.domain())},
+			inReplyTo: r.watchThreadID(g), refs: []string{r.watchThreadID(g)},
 			text: body.Text(), html: body.HTML(), png: png, date: now}
 		out = append(out, r.compose(l))
 	}
 	return out
+}
+
+// watchThreadID is the Message-ID every spectator mail of a game refers to.
+func (r *Referee) watchThreadID(g *Game) string {
+	return fmt.Sprintf("<game-%d-watch-%s@%s>", g.ID, r.nonce("thread"), r.domain())
 }
 
 func (p Player) displayName(c rules.Color) string {

@@ -33,6 +33,10 @@ type Config struct {
 	MaxRepliesPerHour int
 	// Key signs die rolls.
 	Key dice.Key
+	// IDSalt is a random value of this deployment (made once per database)
+	// mixed into every Message-ID the referee writes, so that two
+	// referees never write the same Message-ID for their first mails.
+	IDSalt string
 }
 
 // Status of a game.
