@@ -361,6 +361,16 @@ func (a *App) Show(ctx context.Context, id int64) (string, error) {
 	if g.Commitment != "" {
 		fmt.Fprintf(&b, "Die: %d rolls; commitment %s\n", len(g.Rolls), g.Commitment)
 	}
+	unanswered, err := a.st.Unanswered(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if len(unanswered) > 0 {
+		fmt.Fprintf(&b, "\nUnanswered mail (%d):\n", len(unanswered))
+		for _, m := range unanswered {
+			fmt.Fprintf(&b, "  %s  from %s  %q: %s\n", m.Received.Format("2006-01-02 15:04"), m.From, m.Subject, m.Detail)
+		}
+	}
 	return b.String(), nil
 }
 
@@ -407,56 +417,7 @@ func (a *App) Export(ctx context.Context, id int64) (*game.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.record(g)
-}
-
-func (a *App) record(g *referee.Game) (*game.Record, error) {
-	rep, err := g.Replay()
-	if err != nil {
-		return nil, err
-	}
-	rec := &game.Record{}
-	rec.SetTag("Event", fmt.Sprintf("Correspondence game #%d", g.ID))
-	rec.SetTag("Site", a.opts.Address)
-	rec.SetTag("Date", g.Created.Format("2006.01.02"))
-	rec.SetTag("Round", "-")
-	rec.SetTag("White", g.Players[0].Address)
-	rec.SetTag("Black", g.Players[1].Address)
-	res := g.Result
-	if res == "" {
-		res = "*"
-	}
-	rec.SetTag("Result", res)
-	rec.SetTag("Variant", g.Variant.Name())
-	rec.SetTag("GameId", fmt.Sprint(g.ID))
-	if g.Start != g.Variant.Start().String() || g.Variant.Name() != "chess" {
-		rec.SetTag("SetUp", "1")
-		rec.SetTag("FEN", g.Start)
-	}
-	switch {
-	case g.Status == referee.StatusAborted:
-		rec.SetTag("Termination", "aborted: "+g.AbortReason)
-	case g.ResultReason != "":
-		rec.SetTag("Termination", g.ResultReason)
-	}
-	if g.Commitment != "" {
-		rec.SetTag("DieCommitment", g.Commitment)
-		rec.SetTag("RefereeKey", a.key.PublicHex())
-		if g.SeedRevealed {
-			rec.SetTag("DieSeed", g.Seed.Hex())
-		}
-	}
-	rollIdx := 0
-	for i, p := range rep.Plies {
-		rollIdx += len(p.Rolls)
-		rec.Moves = append(rec.Moves, g.Actions[i].SAN)
-		rec.RollsBefore = append(rec.RollsBefore, rollIdx)
-	}
-	for _, r := range g.Rolls {
-		rec.Rolls = append(rec.Rolls, game.RecordRoll{N: r.N, Value: r.Value, Sig: hex.EncodeToString(r.Sig)})
-	}
-	rec.Result = res
-	return rec, nil
+	return a.ref.Record(g)
 }
 
 // ReplayRecord re-validates a record move by move.

@@ -56,14 +56,18 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 				}
 			}
 		}
-		recent := 0
+		now := a.opts.Now().UTC().Truncate(time.Second)
+		env := referee.Env{Now: now}
 		if m != nil && m.From != "" {
-			if recent, err = tx.RecentRepliesTo(m.From, a.opts.Now().Add(-time.Hour)); err != nil {
+			var gid int64
+			if m.Token != nil {
+				gid = m.Token.GameID
+			}
+			if env.RecentRefusals, env.GameRefusals, env.LastRefusal, err = tx.Refusals(m.From, gid, a.opts.Now().Add(-time.Hour)); err != nil {
 				return err
 			}
 		}
-		now := a.opts.Now().UTC().Truncate(time.Second)
-		out := a.ref.Handle(in, g, referee.Env{Now: now, RecentReplies: recent})
+		out := a.ref.Handle(in, g, env)
 		var gameID *int64
 		if g != nil {
 			id := g.ID
@@ -87,7 +91,12 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 	if err != nil {
 		return Processed{}, fmt.Errorf("processing inbound message: %w", err)
 	}
-	a.log.Info("inbound", "verdict", res.Verdict, "detail", res.Detail, "game", res.GameID, "mails", res.Mails, "duplicate", res.Duplicate)
+	if res.Verdict == referee.Ignored && !res.Duplicate {
+		// Every mail that gets no answer says why, here and in "referee show".
+		a.log.Warn("inbound not answered", "reason", res.Detail, "game", res.GameID, "uid", uid)
+	} else {
+		a.log.Info("inbound", "verdict", res.Verdict, "detail", res.Detail, "game", res.GameID, "mails", res.Mails, "duplicate", res.Duplicate)
+	}
 	return res, nil
 }
 

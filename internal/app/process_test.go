@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,5 +81,48 @@ func TestMessageIDsDifferAcrossDatabases(t *testing.T) {
 			}
 			seen[m.MessageID] = true
 		}
+	}
+}
+
+func TestActivePlayersAreNeverSilenced(t *testing.T) {
+	// Twelve moves in an hour send each player thirteen game mails; none of
+	// them counts toward the refusal limit, so a mistyped move afterwards
+	// is still answered.
+	ctx := context.Background()
+	a := openTest(t)
+	g, err := a.NewGame(ctx, "chess", "alice@example.org", "bob@example.org", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
+	for i := range 12 {
+		g, _ = a.Game(ctx, g.ID)
+		c := rules.Color(g.Ply() % 2)
+		p, err := a.Process(ctx, moveMail(a, g, c, fmt.Sprintf("Mon, 23 Nov 2026 10:%02d:00 +0000", i), moves[i%4]), 0, 0)
+		if err != nil || p.Verdict != referee.Applied {
+			t.Fatalf("move %d: %+v, %v", i, p, err)
+		}
+	}
+	g, _ = a.Game(ctx, g.ID)
+	p, err := a.Process(ctx, moveMail(a, g, rules.White, "Mon, 23 Nov 2026 10:30:00 +0000", "Nf5"), 0, 0)
+	if err != nil || p.Verdict != referee.Rejected || p.Mails != 1 {
+		t.Errorf("an illegal move after twelve moves: %+v, %v; want a refusal", p, err)
+	}
+}
+
+func TestShowListsUnansweredMail(t *testing.T) {
+	ctx := context.Background()
+	a := openTest(t)
+	g, err := a.NewGame(ctx, "chess", "alice@example.org", "bob@example.org", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	auto := append([]byte("Auto-Submitted: auto-replied\r\n"), moveMail(a, g, rules.White, "Mon, 23 Nov 2026 10:00:00 +0000", "I am away")...)
+	if p, err := a.Process(ctx, auto, 0, 0); err != nil || p.Verdict != referee.Ignored {
+		t.Fatalf("automatic reply: %+v, %v", p, err)
+	}
+	out, err := a.Show(ctx, g.ID)
+	if err != nil || !strings.Contains(out, "Unanswered mail (1)") || !strings.Contains(out, "Auto-Submitted") {
+		t.Errorf("show:\n%s", out)
 	}
 }

@@ -172,10 +172,11 @@ func bareKing(pos rules.Position, c rules.Color) bool {
 }
 
 // vacation stops the player's clock for n days, within the yearly allowance.
-func (r *Referee) vacation(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, words []string, now time.Time) Outcome {
+func (r *Referee) vacation(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, words []string, env Env) Outcome {
+	now := env.Now
 	c := g.State.Clock
 	if c == nil {
-		return r.rejectAction(g, color, pos, m, now, "no clock", "This game has no time control, so there is no clock to stop.", "Play on at your own pace.")
+		return r.rejectAction(g, color, pos, m, env, "no clock", "This game has no time control, so there is no clock to stop.", "Play on at your own pace.")
 	}
 	n := 0
 	if len(words) >= 2 {
@@ -187,11 +188,11 @@ func (r *Referee) vacation(g *Game, color rules.Color, pos rules.Position, m *re
 		used = 0
 	}
 	if n < 1 || n > 30 {
-		return r.rejectAction(g, color, pos, m, now, "bad vacation",
+		return r.rejectAction(g, color, pos, m, env, "bad vacation",
 			fmt.Sprintf("\"vacation\" needs a number of days from 1 to 30, e.g. \"vacation 5\"; you have %d days left this year.", VacationAllowance-used), "Reply e.g. \"vacation 5\".")
 	}
 	if used+n > VacationAllowance {
-		return r.rejectAction(g, color, pos, m, now, "vacation allowance",
+		return r.rejectAction(g, color, pos, m, env, "vacation allowance",
 			fmt.Sprintf("You asked for %d vacation days, but only %d of your %d this year are left.", n, VacationAllowance-used, VacationAllowance), "Ask for fewer days.")
 	}
 	ng := g.clone()

@@ -23,8 +23,11 @@ type Referee struct {
 
 // New returns a core with cfg.
 func New(cfg Config) *Referee {
-	if cfg.MaxRepliesPerHour <= 0 {
-		cfg.MaxRepliesPerHour = 10
+	if cfg.MaxRefusalsPerHour <= 0 {
+		cfg.MaxRefusalsPerHour = 10
+	}
+	if cfg.MaxGameRefusalsPerHour <= 0 {
+		cfg.MaxGameRefusalsPerHour = 3
 	}
 	if cfg.Name == "" {
 		cfg.Name = "Referee"
@@ -197,20 +200,18 @@ func crlf(s string) string {
 	return strings.ReplaceAll(s, "\n", "\r\n")
 }
 
-// subject builds "[variant #id] text (ref:token)".
-func (r *Referee) subject(g *Game, c rules.Color, text string, withToken bool) string {
-	s := fmt.Sprintf("[%s #%d] %s", g.Variant.Name(), g.ID, text)
-	if withToken {
-		s += " (ref:" + r.token(g, c).String() + ")"
-	}
-	return s
+// subject builds "[variant #id] text". It never carries a player's secret:
+// subjects leak (forwards, notifications, screenshots, digests).
+func (r *Referee) subject(g *Game, text string) string {
+	return fmt.Sprintf("[%s #%d] %s", g.Variant.Name(), g.ID, text)
 }
 
 // refuse answers mail that could not be tied to a player, briefly and at
-// most MaxRepliesPerHour times an hour per sender.
-func (r *Referee) refuse(env Env, m *reader.Mail, g *Game, c rules.Color, detail, what, todo string) Outcome {
-	if env.RecentReplies >= r.cfg.MaxRepliesPerHour {
-		return Outcome{Verdict: Ignored, Detail: detail + " (reply limit reached, not answered)"}
+// most MaxRefusalsPerHour times an hour per sender.
+func (r *Referee) refuse(env Env, m *reader.Mail, detail, what, todo string) Outcome {
+	if env.RecentRefusals >= r.cfg.MaxRefusalsPerHour {
+		return Outcome{Verdict: Ignored, Detail: fmt.Sprintf("%s (not answered: %d refusals to %s in the last hour, the limit is %d)",
+			detail, env.RecentRefusals, m.From, r.cfg.MaxRefusalsPerHour)}
 	}
 	subj := m.Subject
 	if subj == "" {
@@ -231,9 +232,22 @@ func (r *Referee) refuse(env Env, m *reader.Mail, g *Game, c rules.Color, detail
 
 // rejectAction answers an authenticated player whose action was refused:
 // what was read, why, what to do, and the current board.
-func (r *Referee) rejectAction(g *Game, c rules.Color, pos rules.Position, m *reader.Mail, now time.Time, detail, what, todo string) Outcome {
+//
+// A player is refused at most MaxGameRefusalsPerHour times an hour per
+// game, and never twice in a row with the same refusal: a bot that answers
+// every mail (an out-of-office reply that keeps the subject and no
+// Auto-Submitted) cannot start a loop. What is not answered is recorded
+// with the reason, and "referee show" lists it.
+func (r *Referee) rejectAction(g *Game, c rules.Color, pos rules.Position, m *reader.Mail, env Env, detail, what, todo string) Outcome {
+	if env.LastRefusal == detail {
+		return Outcome{Verdict: Ignored, Detail: detail + " (not answered: the same refusal answered this player's previous mail)"}
+	}
+	if env.GameRefusals >= r.cfg.MaxGameRefusalsPerHour {
+		return Outcome{Verdict: Ignored, Detail: fmt.Sprintf("%s (not answered: %d refusals to %s about game #%d in the last hour, the limit is %d)",
+			detail, env.GameRefusals, c, g.ID, r.cfg.MaxGameRefusalsPerHour)}
+	}
 	body := render.Mail{Headline: what, Sections: []render.Section{{Title: "What to do", Body: todo}}}
-	mail := r.boardMail(g, pos, c, body, "Not played: "+strings.TrimSpace(firstWords(m.Action, 6)), m, "reject", detail, now)
+	mail := r.boardMail(g, pos, c, body, "Not played: "+strings.TrimSpace(firstWords(m.Action, 6)), m, "reject", detail, env.Now)
 	return Outcome{Verdict: Rejected, Detail: detail, Mails: []Mail{mail}}
 }
 
@@ -309,9 +323,9 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 		body.Prompt, body.Commands, body.Example = r.howToReply(g, pos, c)
 	} else {
 		body.Prompt = "The game is over: " + gameOverText(g) + "."
-		body.Commands = []string{"board", "help"}
+		body.Commands = []string{"board", "record", "help"}
 	}
-	body.Footer = fmt.Sprintf("Referee for game #%d. Reply to this mail to act; keep the subject as it is.", g.ID)
+	body.Footer = fmt.Sprintf("Referee for game #%d. Reply to this mail to act.", g.ID)
 	if subjectText == "" {
 		subjectText = r.turnSubject(g, pos, c)
 	}
@@ -332,7 +346,7 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 	l := letter{
 		to:        g.Players[c].Address,
 		toName:    g.Players[c].Name,
-		subject:   r.subject(g, c, subjectText, g.Status == StatusActive),
+		subject:   r.subject(g, subjectText),
 		messageID: r.messageID(kind, fmt.Sprint(g.ID), fmt.Sprint(g.Ply()), c.String(), msgid, salt),
 		inReplyTo: inReplyTo,
 		refs:      refs,
@@ -341,9 +355,9 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 		png:       png,
 		date:      now,
 	}
-	if g.Status == StatusActive {
-		l.replyTo = r.ReplyAddress(g, c)
-	}
+	// Finished and aborted games keep a reply address too: "board",
+	// "help" and "record" work on them.
+	l.replyTo = r.ReplyAddress(g, c)
 	return r.compose(l)
 }
 

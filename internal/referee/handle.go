@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"referee/internal/dice"
+	"referee/internal/mail/addr"
 	"referee/internal/mail/reader"
 	"referee/internal/notation"
 	"referee/internal/render"
@@ -24,45 +25,42 @@ func (r *Referee) Handle(in Inbound, g *Game, env Env) Outcome {
 	if m.Automatic != "" {
 		return Outcome{Verdict: Ignored, Detail: "automatic mail, never answered: " + m.Automatic}
 	}
-	if m.From == "" || sameMailbox(m.From, r.cfg.Address) {
+	if m.From == "" || addr.SameMailbox(m.From, r.cfg.Address) {
 		return Outcome{Verdict: Ignored, Detail: "no usable sender, or the referee's own address"}
 	}
 	if in.ReadErr != nil {
-		return r.refuse(env, m, nil, 0, fmt.Sprintf("unreadable mail: %v", in.ReadErr),
+		return r.refuse(env, m, fmt.Sprintf("unreadable mail: %v", in.ReadErr),
 			"Your mail could not be read: "+in.ReadErr.Error()+".",
 			"Send a short plain-text mail with your move on the first line.")
 	}
+	// Whatever is wrong with the game reference, a stranger learns nothing
+	// from the answer: not whether the game exists, nor whether the reply
+	// code is valid, nor whose it is. The detail (for the organiser's log)
+	// says which check failed.
+	stranger := func(detail string) Outcome {
+		return r.refuse(env, m, detail,
+			"Your mail could not be tied to a game of yours. The referee acts only on a reply to its "+
+				"own latest mail for your game, sent from the address that mail was sent to.",
+			"To play, reply to the referee's latest mail for your game (your mail program keeps the "+
+				"reference) with your move on the first line. To start a game, ask the organiser.")
+	}
 	if m.Token == nil {
-		return r.refuse(env, m, nil, 0, "no game token",
-			"This address is a chess referee. Your mail was not tied to a game: it has no game "+
-				"reference (the address you wrote to, or the subject, carries one when you reply "+
-				"to a mail from the referee).",
-			"To play, reply to the last mail the referee sent you for your game, keeping its "+
-				"subject, with your move on the first line. To start a game, ask the organiser.")
+		return stranger("no game reference (no reply address or Message-ID of the referee)")
 	}
 	if g == nil || g.ID != m.Token.GameID {
-		return r.refuse(env, m, nil, 0, fmt.Sprintf("unknown game #%d", m.Token.GameID),
-			fmt.Sprintf("Your mail names game #%d, which this referee does not know.", m.Token.GameID),
-			"Reply to the last mail the referee sent you for your game, keeping its subject.")
+		return stranger(fmt.Sprintf("unknown game #%d", m.Token.GameID))
 	}
 	color, ok := g.PlayerOf(m.Token.Secret)
 	if !ok {
-		return r.refuse(env, m, nil, 0, fmt.Sprintf("game #%d: wrong secret", g.ID),
-			fmt.Sprintf("Your mail names game #%d, but its reply code is not valid for that game.", g.ID),
-			"Reply to the last mail the referee sent you for your game, keeping its subject and "+
-				"the address it came from.")
+		return stranger(fmt.Sprintf("game #%d: wrong secret", g.ID))
 	}
 	player := g.Players[color]
-	if !sameMailbox(m.From, player.Address) {
-		return r.refuse(env, m, nil, 0,
-			fmt.Sprintf("game #%d: %s's reply code used from %s", g.ID, color, m.From),
-			fmt.Sprintf("Your mail for game #%d came from %s, but the reply code it carries belongs to "+
-				"another address. Moves are accepted only from the player's own address.", g.ID, m.From),
-			"Send your move from the address the referee writes to.")
+	if !addr.SameMailbox(m.From, player.Address) {
+		return stranger(fmt.Sprintf("game #%d: %s's reply code used from %s", g.ID, color, m.From))
 	}
 	if r.cfg.RequireAuth {
 		if ok, why := reader.AuthVerdict(m, r.cfg.TrustedAuthServ); !ok {
-			return r.refuse(env, m, g, color, fmt.Sprintf("game #%d: authentication failed: %s", g.ID, why),
+			return r.refuse(env, m, fmt.Sprintf("game #%d: authentication failed: %s", g.ID, why),
 				"Your mail was not accepted because the mail server could not confirm it really comes "+
 					"from "+m.From+" ("+why+").",
 				"Send it again from your usual mail account (the one that signs its mail with DKIM).")
@@ -94,19 +92,28 @@ func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outco
 		return r.answer(g, color, pos, m, env.Now, "board", "Here is the board of your game.", nil)
 	case "moves", "legal", "list":
 		return r.answer(g, color, pos, m, env.Now, "moves", "Here are the moves you can make now.", movesSection(pos, color))
+	case "record", "pgn", "export":
+		rec, err := r.Record(g)
+		if err != nil {
+			return Outcome{Verdict: Ignored, Detail: err.Error()}
+		}
+		var b strings.Builder
+		rec.WriteTo(&b)
+		return r.answer(g, color, pos, m, env.Now, "record", "Here is the record of your game.",
+			[]render.Section{{Title: "Record", Body: b.String()}})
 	}
 	if g.Status != StatusActive {
-		return r.rejectAction(g, color, pos, m, env.Now, fmt.Sprintf("game #%d is over", g.ID),
+		return r.rejectAction(g, color, pos, m, env, fmt.Sprintf("game #%d is over", g.ID),
 			fmt.Sprintf("Your action %q was not played: game #%d is over (%s).", action, g.ID, gameOverText(g)),
 			"Nothing more can be played in it. You can still ask for \"board\" or \"help\".")
 	}
 	if action == "" {
-		return r.rejectAction(g, color, pos, m, env.Now, "empty action",
+		return r.rejectAction(g, color, pos, m, env, "empty action",
 			"Your mail had no move or command on its first line.",
 			"Reply with your move on the first line, or \"help\".")
 	}
 	if m.Token.Ply != g.Ply() {
-		return r.rejectAction(g, color, pos, m, env.Now,
+		return r.rejectAction(g, color, pos, m, env,
 			fmt.Sprintf("stale: sent against ply %d, game at ply %d", m.Token.Ply, g.Ply()),
 			fmt.Sprintf("Your action %q was not played: you replied to an older mail (it showed the game "+
 				"after %d actions; %d have been played since). The board below is the current one.",
@@ -114,7 +121,7 @@ func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outco
 			"Check the board, then reply to THIS mail with your action.")
 	}
 	if strings.HasPrefix(word, "vacation ") {
-		return r.vacation(g, color, pos, m, strings.Fields(word), env.Now)
+		return r.vacation(g, color, pos, m, strings.Fields(word), env)
 	}
 	switch word {
 	case "resign":
@@ -131,33 +138,34 @@ func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outco
 			return r.finish(g, color, pos, m, env.Now, rules.Result{Over: true, Winner: color.Other(), Reason: color.String() + " resigned"},
 				fmt.Sprintf("%s resigned.", color))
 		}
-		return r.rejectAction(g, color, pos, m, env.Now, "nothing to confirm",
+		return r.rejectAction(g, color, pos, m, env, "nothing to confirm",
 			"There is nothing to confirm: \"confirm\" follows \"resign\".", "To resign, reply \"resign\" and then \"confirm\".")
 	case "vacation", "vacation days":
-		return r.vacation(g, color, pos, m, strings.Fields(word), env.Now)
+		return r.vacation(g, color, pos, m, strings.Fields(word), env)
 	case "takeback", "take back", "undo":
-		return r.takeback(g, color, pos, m, env.Now)
+		return r.takeback(g, color, pos, m, env)
 	case "accept":
 		if tb := g.State.TakebackBy; tb != nil && *tb == color.Other() {
-			return r.takeback(g, color, pos, m, env.Now)
+			return r.takeback(g, color, pos, m, env)
 		}
-		return r.draw(g, color, pos, m, env.Now)
+		return r.draw(g, color, pos, m, env)
 	case "draw", "draw?", "offer draw", "accept draw", "claim draw", "claim":
-		return r.draw(g, color, pos, m, env.Now)
+		return r.draw(g, color, pos, m, env)
 	}
-	return r.move(g, color, pos, m, action, env.Now)
+	return r.move(g, color, pos, m, action, env)
 }
 
 // move reads and plays a move.
-func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, action string, now time.Time) Outcome {
+func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, action string, env Env) Outcome {
+	now := env.Now
 	if pos.Turn() != color {
-		return r.rejectAction(g, color, pos, m, now, "not your turn",
+		return r.rejectAction(g, color, pos, m, env, "not your turn",
 			fmt.Sprintf("Your move %q (game #%d) was not played: it is %s's turn.", action, g.ID, pos.Turn()),
 			"Wait for the referee's mail saying it is your move.")
 	}
 	mv, err := notation.Parse(pos, action)
 	if err != nil {
-		return r.rejectAction(g, color, pos, m, now, "illegal or unreadable: "+err.Error(),
+		return r.rejectAction(g, color, pos, m, env, "illegal or unreadable: "+err.Error(),
 			fmt.Sprintf("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), sentence(err.Error())),
 			"Reply with another move, or \"moves\" for the full list.")
 	}
@@ -165,7 +173,7 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	coord := notation.Coord(pos, mv)
 	next, err := pos.Play(mv)
 	if err != nil {
-		return r.rejectAction(g, color, pos, m, now, "illegal: "+err.Error(),
+		return r.rejectAction(g, color, pos, m, env, "illegal: "+err.Error(),
 			fmt.Sprintf("Your move %q (game #%d) was not played: %s", action, g.ID, sentence(err.Error())),
 			"Reply with another move, or \"moves\" for the full list.")
 	}
@@ -192,7 +200,8 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 }
 
 // draw handles offers, acceptances and claims.
-func (r *Referee) draw(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, now time.Time) Outcome {
+func (r *Referee) draw(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, env Env) Outcome {
+	now := env.Now
 	if o := g.DrawOffer; o != nil && o.By == color.Other() {
 		return r.finish(g, color, pos, m, now, rules.Result{Over: true, Draw: true, Reason: "agreed"},
 			fmt.Sprintf("%s accepted %s's draw offer.", color, color.Other()))
@@ -204,7 +213,7 @@ func (r *Referee) draw(g *Game, color rules.Color, pos rules.Position, m *reader
 		}
 	}
 	if o := g.DrawOffer; o != nil && o.By == color {
-		return r.rejectAction(g, color, pos, m, now, "draw already offered",
+		return r.rejectAction(g, color, pos, m, env, "draw already offered",
 			"You have already offered a draw; your opponent has not answered yet.",
 			"Wait for their answer, or play on.")
 	}
@@ -292,22 +301,6 @@ func resultText(g *Game) string {
 	return "finished"
 }
 
-func sameMailbox(a, b string) bool {
-	na, nb := strings.ToLower(strings.TrimSpace(a)), strings.ToLower(strings.TrimSpace(b))
-	strip := func(s string) string {
-		at := strings.LastIndexByte(s, '@')
-		if at < 0 {
-			return s
-		}
-		local := s[:at]
-		if p := strings.IndexByte(local, '+'); p >= 0 {
-			local = local[:p]
-		}
-		return local + s[at:]
-	}
-	return strip(na) == strip(nb)
-}
-
 func sentence(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -328,15 +321,16 @@ func capital(s string) string {
 
 // takeback offers to take back the last action, or accepts the opponent's
 // offer. It is refused once a die has been rolled after that action.
-func (r *Referee) takeback(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, now time.Time) Outcome {
+func (r *Referee) takeback(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, env Env) Outcome {
+	now := env.Now
 	if len(g.Actions) == 0 {
-		return r.rejectAction(g, color, pos, m, now, "nothing to take back",
+		return r.rejectAction(g, color, pos, m, env, "nothing to take back",
 			"There is no move to take back yet.", "Reply with your move.")
 	}
 	last := g.Actions[len(g.Actions)-1]
 	for _, x := range g.Rolls {
 		if x.Ply > last.Ply {
-			return r.rejectAction(g, color, pos, m, now, "takeback after a roll",
+			return r.rejectAction(g, color, pos, m, env, "takeback after a roll",
 				fmt.Sprintf("%s cannot be taken back: the die has been rolled since (roll %d), and a roll is never undone.", last.SAN, x.N),
 				"Reply with your action.")
 		}
@@ -354,7 +348,7 @@ func (r *Referee) takeback(g *Game, color rules.Color, pos rules.Position, m *re
 		return out
 	}
 	if tb := g.State.TakebackBy; tb != nil && *tb == color {
-		return r.rejectAction(g, color, pos, m, now, "takeback already asked",
+		return r.rejectAction(g, color, pos, m, env, "takeback already asked",
 			"You have already asked to take back the last move; your opponent has not answered.", "Wait for the answer, or play on.")
 	}
 	ng := g.clone()

@@ -27,10 +27,15 @@ type Config struct {
 	// Authentication-Results from TrustedAuthServ show DKIM or SPF passing.
 	RequireAuth     bool
 	TrustedAuthServ string
-	// MaxRepliesPerHour caps replies to one sender about mail that was not
-	// applied (errors, unknown games), so a loop or a flood cannot make the
-	// referee a spam cannon. 0 means 10.
-	MaxRepliesPerHour int
+	// MaxRefusalsPerHour caps the refusals sent to one sender in an hour
+	// (mail that could not be tied to a game, or was refused), so that a
+	// loop or a flood cannot make the referee a spam cannon. Game mails
+	// (boards, answers to commands) never count. 0 means 10.
+	MaxRefusalsPerHour int
+	// MaxGameRefusalsPerHour caps the refusals sent to one player about one
+	// game in an hour: an out-of-office bot answering every board mail
+	// gets this many and no more. 0 means 3.
+	MaxGameRefusalsPerHour int
 	// Key signs die rolls.
 	Key dice.Key
 	// IDSalt is a random value of this deployment (made once per database)
@@ -192,9 +197,18 @@ type Inbound struct {
 	Digest  string
 }
 
-// Env is what the core may know beyond the game: the time, and how many
-// replies the sender got recently.
+// Env is what the core may know beyond the game: the time, and the
+// refusals the sender got recently.
 type Env struct {
-	Now           time.Time
-	RecentReplies int
+	Now time.Time
+	// RecentRefusals counts the refusals sent to the mail's sender in the
+	// last hour, about any game or none.
+	RecentRefusals int
+	// GameRefusals counts the refusals sent to the sender in the last hour
+	// about the game the mail names.
+	GameRefusals int
+	// LastRefusal is the detail of the refusal that answered the sender's
+	// previous mail about that game ("" when it was not refused): the same
+	// refusal is never sent twice in a row.
+	LastRefusal string
 }

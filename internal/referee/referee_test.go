@@ -99,18 +99,121 @@ func TestResignAndCommands(t *testing.T) {
 
 func TestNoReplyToUnknownFloods(t *testing.T) {
 	// Mail that cannot be tied to a game gets a short explanation, at most
-	// MaxRepliesPerHour times per sender; automatic mail gets none.
+	// MaxRefusalsPerHour times per sender; automatic mail gets none.
 	r, _ := newGame(t, rules.Chess())
 	m := &reader.Mail{From: "stranger@example.org", Action: "hello"}
-	if out := r.Handle(Inbound{Mail: m}, nil, Env{RecentReplies: 0}); out.Verdict != Rejected || len(out.Mails) != 1 {
+	if out := r.Handle(Inbound{Mail: m}, nil, Env{RecentRefusals: 0}); out.Verdict != Rejected || len(out.Mails) != 1 {
 		t.Errorf("first stray mail: %v", out.Verdict)
 	}
-	if out := r.Handle(Inbound{Mail: m}, nil, Env{RecentReplies: 10}); out.Verdict != Ignored || len(out.Mails) != 0 {
-		t.Errorf("over the limit: %v, %d mails", out.Verdict, len(out.Mails))
+	if out := r.Handle(Inbound{Mail: m}, nil, Env{RecentRefusals: 10}); out.Verdict != Ignored || len(out.Mails) != 0 || !strings.Contains(out.Detail, "not answered") {
+		t.Errorf("over the limit: %v, %d mails, %q", out.Verdict, len(out.Mails), out.Detail)
 	}
 	m.Automatic = "Auto-Submitted: auto-replied"
 	if out := r.Handle(Inbound{Mail: m}, nil, Env{}); out.Verdict != Ignored || len(out.Mails) != 0 {
 		t.Errorf("automatic mail: %v", out.Verdict)
+	}
+}
+
+func TestStrangersLearnNothingAboutReplyCodes(t *testing.T) {
+	// Whether the game exists, whether the code is valid, whose it is: the
+	// refusal reads the same, so it confirms nothing to a stranger.
+	r, g := newGame(t, rules.Chess())
+	tests := []struct {
+		name  string
+		from  string
+		token *reader.Token
+		g     *Game
+	}{
+		{"no reference", "mallory@example.org", nil, nil},
+		{"unknown game", "mallory@example.org", &reader.Token{GameID: 99, Secret: "aaaaaaaaaa"}, nil},
+		{"wrong code", "mallory@example.org", &reader.Token{GameID: g.ID, Secret: "zzzzzzzzzz"}, g},
+		{"valid code, other sender", "mallory@example.org", &reader.Token{GameID: g.ID, Secret: g.Players[0].Secret}, g},
+	}
+	var first string
+	for _, tt := range tests {
+		m := &reader.Mail{From: tt.from, MessageID: "<x@y>", Subject: "hi", Action: "e4", Token: tt.token}
+		out := r.Handle(Inbound{Mail: m}, tt.g, Env{Now: time.Unix(0, 0)})
+		if out.Verdict != Rejected || len(out.Mails) != 1 || out.Game != nil {
+			t.Fatalf("%s: %v, %d mails", tt.name, out.Verdict, len(out.Mails))
+		}
+		body := string(out.Mails[0].Raw)
+		body = body[strings.Index(body, "\r\n\r\n"):]
+		if first == "" {
+			first = body
+		} else if body != first {
+			t.Errorf("%s: the refusal differs from the one for a mail without reference:\n%s", tt.name, body)
+		}
+		for _, leak := range []string{"valid", "belongs", "#5", "alice"} {
+			if strings.Contains(body, leak) {
+				t.Errorf("%s: the refusal says %q:\n%s", tt.name, leak, body)
+			}
+		}
+	}
+}
+
+func TestRefusalsToAPlayerAreLimited(t *testing.T) {
+	// An out-of-office bot keeps the subject and the reply address and
+	// omits Auto-Submitted: it gets MaxGameRefusalsPerHour refusals an hour
+	// at most, and never the same refusal twice in a row.
+	r, g := newGame(t, rules.Chess())
+	bot := func(env Env) Outcome {
+		m := &reader.Mail{From: g.Players[1].Address, MessageID: "<ooo@x>", Action: "I am out of the office until Monday.",
+			Token: &reader.Token{GameID: g.ID, Secret: g.Players[1].Secret, Ply: g.Ply()}}
+		env.Now = time.Unix(0, 0)
+		return r.Handle(Inbound{Mail: m}, g, env)
+	}
+	first := bot(Env{})
+	if first.Verdict != Rejected || len(first.Mails) != 1 {
+		t.Fatalf("first: %v %s", first.Verdict, first.Detail)
+	}
+	if out := bot(Env{GameRefusals: 1, LastRefusal: first.Detail}); out.Verdict != Ignored || len(out.Mails) != 0 {
+		t.Errorf("the same refusal again: %v, %d mails", out.Verdict, len(out.Mails))
+	}
+	if out := bot(Env{GameRefusals: 2, LastRefusal: "something else"}); out.Verdict != Rejected {
+		t.Errorf("a different previous refusal, under the limit: %v", out.Verdict)
+	}
+	if out := bot(Env{GameRefusals: 3}); out.Verdict != Ignored || !strings.Contains(out.Detail, "limit is 3") {
+		t.Errorf("at the limit: %v %q", out.Verdict, out.Detail)
+	}
+}
+
+func TestFinishedGamesStillAnswer(t *testing.T) {
+	// Game-over mails carry a reply address, and board, help and record
+	// work on a finished game.
+	r, g := newGame(t, rules.Chess())
+	for _, mv := range []string{"f3", "e5", "g4", "Qh4#"} {
+		if out := act(t, r, g, rules.Color(g.Ply()%2), mv); out.Verdict != Applied {
+			t.Fatalf("%s: %v %s", mv, out.Verdict, out.Detail)
+		}
+	}
+	if g.Status != StatusFinished {
+		t.Fatalf("status %s after Qh4#", g.Status)
+	}
+	out := act(t, r, g, rules.White, "board")
+	if out.Verdict != Answered || !strings.Contains(string(out.Mails[0].Raw), "Reply-To:") {
+		t.Fatalf("board after the end: %v\n%s", out.Verdict, out.Mails[0].Raw)
+	}
+	out = act(t, r, g, rules.Black, "record")
+	if out.Verdict != Answered || !strings.Contains(string(out.Mails[0].Raw), "Qh4#") || !strings.Contains(string(out.Mails[0].Raw), "0-1") {
+		t.Errorf("record after the end: %v\n%s", out.Verdict, out.Mails[0].Raw)
+	}
+}
+
+func TestSubjectsCarryNoSecret(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	out := act(t, r, g, rules.White, "e4")
+	for _, m := range out.Mails {
+		raw := string(m.Raw)
+		subj := raw[strings.Index(raw, "Subject:"):]
+		subj = subj[:strings.Index(subj, "\r\n")]
+		for _, p := range g.Players {
+			if strings.Contains(subj, p.Secret) {
+				t.Errorf("subject %q carries a player's secret", subj)
+			}
+		}
+		if !strings.HasPrefix(subj, "Subject: [chess #5] ") {
+			t.Errorf("subject %q", subj)
+		}
 	}
 }
 

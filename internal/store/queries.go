@@ -311,14 +311,61 @@ func (t *Tx) Enqueue(o Outgoing) (int64, error) {
 	return res.LastInsertId()
 }
 
-// RecentRepliesTo counts the messages queued to addr since the given time.
-func (t *Tx) RecentRepliesTo(addr string, since time.Time) (int, error) {
-	var n int
-	err := t.tx.QueryRowContext(t.ctx, `SELECT COUNT(*) FROM outbox WHERE to_addr = ? AND created >= ?`, addr, ms(since)).Scan(&n)
+// Refusals says what the referee recently refused a sender: all counts
+// the refusals (inbound mail from addr answered with a refusal) since the
+// given time; inGame counts those about game gameID; last is the detail of
+// the refusal that answered addr's latest mail about gameID, "" when that
+// mail was not refused. Game mails never count: only refusals do.
+func (t *Tx) Refusals(addr string, gameID int64, since time.Time) (all, inGame int, last string, err error) {
+	err = t.tx.QueryRowContext(t.ctx, `SELECT COUNT(*), COALESCE(SUM(game_id = ?), 0) FROM inbound
+		WHERE from_addr = ? AND outcome = 'rejected' AND received >= ?`, gameID, addr, ms(since)).Scan(&all, &inGame)
 	if err != nil {
-		return 0, fmt.Errorf("counting replies to %s: %w", addr, err)
+		return 0, 0, "", fmt.Errorf("counting refusals to %s: %w", addr, err)
 	}
-	return n, nil
+	var outcome, detail string
+	err = t.tx.QueryRowContext(t.ctx, `SELECT outcome, detail FROM inbound WHERE from_addr = ? AND game_id = ?
+		AND outcome <> 'pending' ORDER BY id DESC LIMIT 1`, addr, gameID).Scan(&outcome, &detail)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return all, inGame, "", nil
+	case err != nil:
+		return 0, 0, "", fmt.Errorf("reading the last refusal to %s: %w", addr, err)
+	}
+	if outcome == "rejected" {
+		last = detail
+	}
+	return all, inGame, last, nil
+}
+
+// Unanswered lists the inbound mails about a game that got no answer
+// (automatic mail, floods, the refusal limit), oldest first.
+func (t *Tx) Unanswered(gameID int64) ([]Inbound, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT id FROM inbound WHERE game_id = ? AND outcome = 'ignored' ORDER BY id`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("listing unanswered mail of game #%d: %w", gameID, err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("listing unanswered mail of game #%d: %w", gameID, err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("listing unanswered mail of game #%d: %w", gameID, err)
+	}
+	out := make([]Inbound, 0, len(ids))
+	for _, id := range ids {
+		m, err := t.Inbound(id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *m)
+	}
+	return out, nil
 }
 
 // Audit appends a line to the audit log.

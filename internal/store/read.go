@@ -43,6 +43,12 @@ func (s *Store) AuditLog(ctx context.Context, gameID *int64) (es []AuditEntry, e
 	return es, err
 }
 
+// Unanswered lists the inbound mails about a game that got no answer.
+func (s *Store) Unanswered(ctx context.Context, gameID int64) (ms []Inbound, err error) {
+	err = s.view(ctx, func(tx *Tx) error { ms, err = tx.Unanswered(gameID); return err })
+	return ms, err
+}
+
 // InboundByMessageID finds an inbound record by Message-ID.
 func (s *Store) InboundByMessageID(ctx context.Context, messageID string) (*Inbound, error) {
 	var id int64

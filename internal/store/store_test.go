@@ -207,15 +207,6 @@ func TestOutboxLifecycle(t *testing.T) {
 	if due, _ := s.DueOutbox(ctx, next.Add(time.Hour), 10); len(due) != 0 {
 		t.Errorf("a sent message is still due")
 	}
-	var n int
-	err = s.Update(ctx, func(tx *Tx) error {
-		var err error
-		n, err = tx.RecentRepliesTo("alice@example.test", now.Add(-time.Hour))
-		return err
-	})
-	if err != nil || n != 1 {
-		t.Errorf("RecentRepliesTo = %d, %v; want 1", n, err)
-	}
 }
 
 func TestFailedTransactionLeavesNothing(t *testing.T) {
