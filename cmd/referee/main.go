@@ -51,6 +51,7 @@ func commands() []command {
 		{"variants", "list the games the referee hosts", runVariants},
 		{"perft", "count the leaf nodes of the legal-move tree", plain(runPerft)},
 		{"moves", "list the legal moves of a position", plain(runMoves)},
+		{"version", "print the referee's version", runVersion},
 	}
 }
 
@@ -69,6 +70,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		return exitOK
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = append([]string{"version"}, args[1:]...)
 	}
 	for _, c := range cmds {
 		if c.name == args[0] {
