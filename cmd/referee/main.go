@@ -51,6 +51,7 @@ func commands() []command {
 		{"variants", "list the games the referee hosts", runVariants},
 		{"perft", "count the leaf nodes of the legal-move tree", plain(runPerft)},
 		{"moves", "list the legal moves of a position", plain(runMoves)},
+		{"dkim-keygen", "make a DKIM key for outgoing mail and print its DNS record", runDKIMKeygen},
 		{"version", "print the referee's version", runVersion},
 	}
 }

@@ -248,3 +248,17 @@ func TestVerifyKeepsARunningGamesSeedSecret(t *testing.T) {
 		t.Errorf("verify after the end: exit %d\n%s", code, out)
 	}
 }
+
+func TestDKIMKeygen(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "dkim.pem")
+	code, stdout, errs := cli(t, "dkim-keygen", "--domain", "example.org", "--selector", "ref", "--out", out)
+	if code != 0 || !strings.Contains(stdout, `ref._domainkey.example.org. IN TXT ( "v=DKIM1; k=rsa; p=`) {
+		t.Fatalf("dkim-keygen: %d %q %q", code, stdout, errs)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("key file: %v %v", fi, err)
+	}
+	if code, _, errs := cli(t, "dkim-keygen", "--domain", "example.org", "--out", out); code != 2 || !strings.Contains(errs, "never overwritten") {
+		t.Errorf("second run over the same file: %d %q", code, errs)
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"referee/internal/dice"
 	"referee/internal/game"
 	"referee/internal/mail/addr"
+	"referee/internal/mail/dkimsign"
 	mailreader "referee/internal/mail/reader"
 	"referee/internal/referee"
 	"referee/internal/render"
@@ -45,6 +46,8 @@ type Options struct {
 	// Now is the clock; nil means time.Now.
 	Now    func() time.Time
 	Limits mailreader.Limits
+	// DKIM, when set, signs every outgoing mail as it is queued.
+	DKIM *dkimsign.Signer
 }
 
 // App is an open referee: its store, key and core.

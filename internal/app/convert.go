@@ -112,7 +112,15 @@ func (a *App) saveRolls(tx *store.Tx, gameID int64, rolls []referee.Roll) error 
 
 func (a *App) queue(tx *store.Tx, gameID int64, mails []referee.Mail) error {
 	for _, m := range mails {
-		o := store.Outgoing{To: m.To, From: m.From, MessageID: m.MessageID, Raw: m.Raw, Created: a.opts.Now().UTC()}
+		raw := m.Raw
+		if a.opts.DKIM != nil {
+			signed, err := a.opts.DKIM.Sign(raw)
+			if err != nil {
+				return fmt.Errorf("mail to %s: %w", m.To, err)
+			}
+			raw = signed
+		}
+		o := store.Outgoing{To: m.To, From: m.From, MessageID: m.MessageID, Raw: raw, Created: a.opts.Now().UTC()}
 		if gameID != 0 {
 			id := gameID
 			o.GameID = &id

@@ -3,11 +3,13 @@ package app
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"referee/internal/mail/dkimsign"
 	"referee/internal/referee"
 	"referee/internal/rules"
 )
@@ -124,5 +126,33 @@ func TestShowListsUnansweredMail(t *testing.T) {
 	out, err := a.Show(ctx, g.ID)
 	if err != nil || !strings.Contains(out, "Unanswered mail (1)") || !strings.Contains(out, "Auto-Submitted") {
 		t.Errorf("show:\n%s", out)
+	}
+}
+
+func TestQueuedMailIsDKIMSigned(t *testing.T) {
+	ctx := context.Background()
+	key, _, err := dkimsign.Keygen("example.test", "ref")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "dkim.pem")
+	os.WriteFile(path, key, 0o600)
+	signer, err := dkimsign.Load(path, "example.test", "ref")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Open(ctx, Options{DB: filepath.Join(t.TempDir(), "r.db"), Address: "referee@example.test", DKIM: signer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if _, err := a.NewGame(ctx, "chess", "alice@example.org", "bob@example.org", nil); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := a.Store().Outbox(ctx)
+	for _, m := range out {
+		if !strings.HasPrefix(string(m.Raw), "DKIM-Signature: ") || !strings.Contains(string(m.Raw), "d=example.test;") || !strings.Contains(string(m.Raw), "s=ref;") {
+			t.Errorf("mail to %s is not signed:\n%.300s", m.To, m.Raw)
+		}
 	}
 }
