@@ -396,3 +396,18 @@ func TestTimeoutIsDrawAgainstBareKing(t *testing.T) {
 		t.Errorf("White's timeout against a bare king: %+v", out.Game)
 	}
 }
+
+func TestHelpListsEveryCommand(t *testing.T) {
+	r, g := newGame(t, rules.ChecToe())
+	g.State.Clock = &Clock{Control: "3d"}
+	out := act(t, r, g, rules.White, "help")
+	if out.Verdict != Answered {
+		t.Fatalf("help: %v %s", out.Verdict, out.Detail)
+	}
+	raw := string(out.Mails[0].Raw)
+	for _, c := range []string{"board", "moves", "record", "draw", "resign", "confirm", "takeback", "accept", "vacation N", "reroll", "roll", "pass", "help"} {
+		if !strings.Contains(raw, "  "+c+" ") {
+			t.Errorf("the help mail does not list %q", c)
+		}
+	}
+}

@@ -22,14 +22,39 @@ func helpSection(g *Game, pos rules.Position, c rules.Color) []render.Section {
 	if len(pos.Hand(rules.White))+len(pos.Hand(rules.Black)) > 0 || g.Variant.Name() == "chectoe" || g.Variant.Name() == "toetotoe" {
 		b.WriteString(" Drops and placements: \"N@b3\".")
 	}
-	b.WriteString("\n\nCommands: board (the board again), moves (your legal moves), draw (offer, accept or claim a draw), resign, help.")
-	if _, ok := pos.(rules.Roller); ok {
-		b.WriteString(" With the die: reroll (once a turn, to replace the first roll), roll (the apocalypse roll after a double six), pass.")
+	b.WriteString("\n\nCommands (alone on the first line):\n")
+	for _, c := range playerCommands(g, pos) {
+		fmt.Fprintf(&b, "  %-12s %s\n", c[0], c[1])
 	}
 	return []render.Section{
 		{Title: "How to play by mail", Body: b.String()},
 		{Title: "The rules in short", Body: render.Summary(g.Variant)},
 	}
+}
+
+// playerCommands lists every command a player of g can send, with what it
+// does: the help mail and the README show the same list.
+func playerCommands(g *Game, pos rules.Position) [][2]string {
+	cmds := [][2]string{
+		{"board", "the board again"},
+		{"moves", "your legal moves"},
+		{"record", "the game's record (moves, die rolls; the seed once the game is over)"},
+		{"draw", "offer a draw, accept your opponent's offer, or claim one (repetition, move rules); \"e4 draw\" moves and offers"},
+		{"resign", "resign (the referee asks you to confirm)"},
+		{"confirm", "confirm your resignation"},
+		{"takeback", "ask to take back the last move (never after a die roll)"},
+		{"accept", "accept your opponent's takeback or draw offer"},
+	}
+	if g.State.Clock != nil {
+		cmds = append(cmds, [2]string{"vacation N", "stop your clock for N days (up to your yearly allowance)"})
+	}
+	if _, ok := pos.(rules.Roller); ok {
+		cmds = append(cmds,
+			[2]string{"reroll", "replace the turn's first roll, once a turn"},
+			[2]string{"roll", "the apocalypse roll, after a double six"},
+			[2]string{"pass", "end your turn without moving"})
+	}
+	return append(cmds, [2]string{"help", "this help"})
 }
 
 func movesSection(pos rules.Position, c rules.Color) []render.Section {
