@@ -293,10 +293,10 @@ func AuthVerdict(m *Mail, trustedServer string) (ok bool, reason string) {
 	dom := domainOf(m.From)
 	end, why := zoneEnd(m.head, trusted)
 	var (
-		found, fails                []string
-		pass                        string
-		ignored                     int
-		spfPass, dkimFail, dmarcBad bool
+		found, fails                 []string
+		ignored                      int
+		dkimPass, spfPass, dmarcPass bool
+		dkimFail, dmarcBad           bool
 	)
 	for _, ar := range m.AuthResults {
 		if ar.Server != trusted {
@@ -317,25 +317,31 @@ func AuthVerdict(m *Mail, trustedServer string) (ok bool, reason string) {
 			found = append(found, "dmarc="+ar.DMARC+domainNote(ar.DMARCDomain))
 		}
 		switch {
-		case dkim == "pass" && pass == "":
-			pass = "dkim=pass for " + dom
-		case dkim != "" && dkim != "pass":
+		case dkim == "pass":
+			dkimPass = true
+		case dkim != "":
 			dkimFail = true
 			fails = append(fails, "dkim="+dkim+" for "+dom)
 		}
 		if ar.SPF == "pass" && ar.SPFDomain == dom {
 			spfPass = true
-			if pass == "" {
-				pass = "spf=pass for " + dom
-			}
 		}
 		switch {
 		case ar.DMARC == "fail":
 			dmarcBad = true
 			fails = append(fails, "dmarc=fail"+domainNote(ar.DMARCDomain))
-		case ar.DMARC == "pass" && ar.DMARCDomain == dom && pass == "":
-			pass = "dmarc=pass for " + dom
+		case ar.DMARC == "pass" && ar.DMARCDomain == dom:
+			dmarcPass = true
 		}
+	}
+	pass := ""
+	switch {
+	case dkimPass:
+		pass = "dkim=pass for " + dom
+	case spfPass:
+		pass = "spf=pass for " + dom
+	case dmarcPass:
+		pass = "dmarc=pass for " + dom
 	}
 	note := ""
 	if ignored > 0 {

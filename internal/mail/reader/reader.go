@@ -429,6 +429,12 @@ func sameMailbox(a, base string) bool {
 	return local == base[:bat]
 }
 
+// autoSubjectRE matches the subjects that vacation responders and
+// Outlook's automatic replies begin with, in the common languages. Only at
+// the start: "Re: [chess #1] ..." from a person who mentions being out of
+// office later on is a person's mail.
+var autoSubjectRE = regexp.MustCompile(`(?i)^\s*(out of (?:the )?office|automatic reply|automatische antwort|auto:|autoreply|auto-reply|autosvar|abwesenheitsnotiz|absence|réponse automatique|respuesta automática|risposta automatica|automatisch antwoord)`)
+
 // automatic says why mail must not be answered (RFC 3834 and common
 // practice), or "".
 func automatic(h gomail.Header, m *Mail, base string) string {
@@ -449,7 +455,7 @@ func automatic(h gomail.Header, m *Mail, base string) string {
 	if m.From == "" && strings.Contains(strings.ToLower(h.Get("From")), "mailer-daemon") {
 		return "From MAILER-DAEMON" // "From: MAILER-DAEMON (Mail Delivery System)", no domain
 	}
-	if p := strings.ToLower(strings.TrimSpace(h.Get("Precedence"))); p == "bulk" || p == "junk" || p == "list" {
+	if p := strings.ToLower(strings.TrimSpace(h.Get("Precedence"))); p == "bulk" || p == "junk" || p == "list" || p == "auto_reply" {
 		return "Precedence: " + p
 	}
 	if h.Has("List-Id") || h.Has("List-Unsubscribe") || h.Has("List-Post") {
@@ -460,6 +466,18 @@ func automatic(h gomail.Header, m *Mail, base string) string {
 	}
 	if v := strings.ToLower(h.Get("X-Auto-Response-Suppress")); strings.Contains(v, "all") || strings.Contains(v, "oof") {
 		return "X-Auto-Response-Suppress: " + v
+	}
+	if h.Has("X-MS-Exchange-Inbox-Rules-Loop") {
+		return "Outlook inbox rule (X-MS-Exchange-Inbox-Rules-Loop)" // an auto-reply or forward by a rule, never typed
+	}
+	if v := strings.TrimSpace(h.Get("X-MS-Exchange-Generated-Message-Source")); v != "" {
+		// Exchange stamps the messages its agents generate: "Mailbox Rules
+		// Agent" (rule replies and forwards), "Transport Rule Agent",
+		// "Journal Agent", ... never one a person wrote.
+		return "X-MS-Exchange-Generated-Message-Source: " + oneLine(v)
+	}
+	if sm := autoSubjectRE.FindStringSubmatch(m.Subject); sm != nil {
+		return "auto-reply subject " + strconv.Quote(sm[1])
 	}
 	if ct, _, _ := h.ContentType(); ct == "multipart/report" {
 		return "delivery or read report (multipart/report)"
@@ -697,14 +715,18 @@ func headerPart(raw []byte, max int64, m *Mail) []byte {
 		}
 		i += j + 1
 	}
-	// Cut inside the header: keep the complete fields only.
+	// Cut inside the header: keep the complete fields only. The last
+	// complete line ends its field if the next line has begun and is no
+	// continuation; else that field may go on in the missing bytes.
 	keep := raw[:bytes.LastIndexByte(raw, '\n')+1]
 	last := len(keep)
-	for last > 0 {
-		start := bytes.LastIndexByte(keep[:last-1], '\n') + 1
-		last = start
-		if c := keep[start]; c != ' ' && c != '\t' {
-			break // the start of the last field
+	if next := raw[len(keep):]; len(next) == 0 || next[0] == ' ' || next[0] == '\t' {
+		for last > 0 { // drop the last field, its continuation lines and all
+			start := bytes.LastIndexByte(keep[:last-1], '\n') + 1
+			last = start
+			if c := keep[start]; c != ' ' && c != '\t' {
+				break
+			}
 		}
 	}
 	if dropped := strings.TrimSpace(string(raw[last:])); dropped != "" {
