@@ -21,7 +21,6 @@ import (
 	"github.com/emersion/go-message"
 	_ "github.com/emersion/go-message/charset" // ISO-8859-x, Windows-125x, ... bodies and headers
 	gomail "github.com/emersion/go-message/mail"
-	"github.com/emersion/go-msgauth/authres"
 	"github.com/inbucket/html2text"
 )
 
@@ -65,22 +64,6 @@ func ParseToken(s string) (Token, bool) {
 	return Token{GameID: id, Secret: strings.ToLower(m[2]), Ply: ply}, true
 }
 
-// AuthResult is one Authentication-Results header (RFC 8601).
-type AuthResult struct {
-	Server     string // authserv-id, lower case
-	DKIM       string // pass, fail, none, ... or "" (a passing signature wins over others)
-	DKIMDomain string // header.d of that signature
-	SPF        string
-	SPFDomain  string // domain of smtp.mailfrom
-	DMARC      string
-	// Top is set for the headers of the topmost block of
-	// Authentication-Results fields (ended by a Received field or any
-	// field a sender writes): the receiving server adds its results there,
-	// so only those can be its own; one further down was in the mail
-	// before it arrived and may be forged.
-	Top bool
-}
-
 // Mail is one inbound mail as the referee reads it. Nothing in it is
 // verified: From is whatever the sender wrote (the referee core checks it
 // against the token's player), the token may be stale or wrong.
@@ -94,42 +77,79 @@ type Mail struct {
 	References []string
 	Date       time.Time // zero when missing or unreadable
 	Recipients []string  // To, Cc, Delivered-To, X-Original-To, Envelope-To (lower case)
-	Token      *Token    // the game reference, nil when none was found
+	// Token is the game reference, nil when none was found. It comes
+	// from a plus-address of the referee among the recipients
+	// ("referee+17.k3fux2ab7q.23@example.test"), else from a Message-ID of
+	// the referee's that the mail replies to (Token.MessageID), never from
+	// the subject: subjects are copied by forwards and shown in
+	// notifications.
+	Token *Token
 	// TokenSource is where Token was found: "to", "cc", "delivered-to",
-	// "x-original-to", "envelope-to" or "subject".
+	// "x-original-to", "envelope-to" (a plus-address), "in-reply-to" or
+	// "references" (a Message-ID of the referee's, the newest first).
 	TokenSource string
-	Variant     string // from the subject tag "[variant #id]", or ""
+	Variant     string // from the subject tag "[variant #id]", or "": information only
 	// Automatic is why no reply may be sent ("" for mail from a person):
 	// "Auto-Submitted: auto-replied", "bounce (empty Return-Path)", "From
 	// mailer-daemon@...", "Precedence: bulk", "mailing list (List-Id)",
-	// "X-Autoreply", "X-Auto-Response-Suppress: ...", "delivery or read
-	// report (multipart/report)", "from the referee itself".
+	// "X-Autoreply", "X-Auto-Response-Suppress: ...", "Outlook inbox rule
+	// (X-MS-Exchange-Inbox-Rules-Loop)", "X-MS-Exchange-Generated-Message-Source:
+	// ...", "auto-reply subject "Out of Office"", "delivery or read report
+	// (multipart/report)", "from the referee itself".
 	Automatic string
-	Text      string // the chosen body text, decoded, at most MaxTextBytes
-	Action    string // the first meaningful line the player wrote, trimmed (see Clean)
+	Text      string // the chosen body text, decoded, at most MaxTextBytes; "" for a mail over MaxBytes
+	Action    string // the first meaningful line the player wrote, trimmed (see Clean); "" for a mail over MaxBytes
 	Message   string // the player's following lines, for relaying (see Clean)
 	// Warnings say what was damaged or odd and how it was read ("text
 	// truncated at 64 KiB", "unknown charset "x-foo": read as UTF-8").
 	Warnings    []string
-	AuthResults []AuthResult // in header order
+	AuthResults []AuthResult // every Authentication-Results field, in header order
+
+	head []headField // the top of the header, for AuthVerdict
 }
 
+// ErrTooBig is the error (see errors.Is) of a mail over Limits.MaxBytes:
+// Read then still returns its header fields, but no body. Its concrete
+// type is *TooBigError.
+var ErrTooBig = errors.New("mail over the size limit")
+
+// TooBigError says how big a mail over Limits.MaxBytes was.
+type TooBigError struct {
+	Size  int64 // the bytes Read was given (the daemon may fetch only MaxBytes+1 of a larger mail)
+	Limit int64 // Limits.MaxBytes
+}
+
+func (e *TooBigError) Error() string {
+	return fmt.Sprintf("read a mail of %d bytes or more, over the referee's limit of %d bytes (attachments count): "+
+		"send your move as a short plain-text mail without attachments", e.Size, e.Limit)
+}
+
+// Is makes errors.Is(err, ErrTooBig) true.
+func (e *TooBigError) Is(target error) bool { return target == ErrTooBig }
+
 var subjectTagRE = regexp.MustCompile(`\[(chess|toroidal|cylindrical|klein|cuarenta|toto40|toetotoe|chectoe) #([0-9]{1,12})\]`)
-var subjectTokenRE = regexp.MustCompile(`(?i)\(ref:\s*([^)\s]+)\s*\)`)
 
 // Read reads raw. base is the referee's own address (e.g.
-// referee@example.test); tokens are looked for in plus-addresses of it. Read
-// fails only when nothing usable can be read (over MaxBytes, or no mail
-// header at all); damaged parts, unknown charsets, malformed header lines
-// and junk degrade into Warnings. Zero fields of lim take their
-// DefaultLimits values.
+// referee@example.test): tokens are looked for in plus-addresses of it and
+// in Message-IDs on its domain. Damaged parts, unknown charsets, malformed
+// header lines and junk degrade into Warnings. Zero fields of lim take
+// their DefaultLimits values.
+//
+// A mail over lim.MaxBytes (raw may be only its first MaxBytes+1 bytes, cut
+// anywhere) is read for its header alone: Read returns the Mail with the
+// header's fields (From, Message-ID, token, Automatic, Subject,
+// AuthResults) and no body (Action ""), together with a *TooBigError that
+// errors.Is ErrTooBig; a header cut by the limit loses its last, possibly
+// incomplete, field. Read returns a nil Mail only for input without a
+// single mail header field.
 func Read(raw []byte, base string, lim Limits) (*Mail, error) {
 	lim = lim.withDefaults()
-	if int64(len(raw)) > lim.MaxBytes {
-		return nil, fmt.Errorf("read a mail of %d bytes, over the referee's limit of %d bytes (attachments count): "+
-			"send your move as a short plain-text mail without attachments", len(raw), lim.MaxBytes)
-	}
 	m := &Mail{}
+	var tooBig error
+	if int64(len(raw)) > lim.MaxBytes {
+		tooBig = &TooBigError{Size: int64(len(raw)), Limit: lim.MaxBytes}
+		raw = headerPart(raw, lim.MaxBytes, m)
+	}
 	e, err := message.Read(bytes.NewReader(raw))
 	if e == nil {
 		// The header could not be parsed: drop the lines that are not header
@@ -156,6 +176,9 @@ func Read(raw []byte, base string, lim Limits) (*Mail, error) {
 	h := gomail.Header{Header: e.Header}
 	readHeaders(m, h, base)
 	m.Automatic = automatic(h, m, base)
+	if tooBig != nil {
+		return m, tooBig
+	}
 	text, warns := bodyText(e, lim)
 	m.Warnings = append(m.Warnings, warns...)
 	m.Text = text
@@ -274,6 +297,22 @@ func firstLine(raw []byte) string {
 	return strings.TrimRight(string(raw), "\r")
 }
 
+// offerToken takes t, found in source, as the mail's token when it has
+// none yet, and warns when it names another one. An older token of the same
+// game and player in References is no conflict: References lists the
+// referee's earlier mails of the thread.
+func (m *Mail) offerToken(t Token, source string) {
+	switch {
+	case m.Token == nil:
+		m.Token, m.TokenSource = &t, source
+	case t == *m.Token:
+	case source == "references" && t.GameID == m.Token.GameID && t.Secret == m.Token.Secret:
+	default:
+		m.warn("the %s header names game reference %s but the %s header names %s: using the first", m.TokenSource, m.Token, source, t)
+	}
+}
+
+// readHeaders reads the header fields of m, its token among them.
 func readHeaders(m *Mail, h gomail.Header, base string) {
 	if from, err := h.AddressList("From"); err == nil && len(from) > 0 {
 		m.From, m.FromName = strings.ToLower(from[0].Address), from[0].Name
@@ -296,14 +335,11 @@ func readHeaders(m *Mail, h gomail.Header, base string) {
 	} else if raw := strings.TrimSpace(h.Get("Message-Id")); raw != "" {
 		m.MessageID = raw
 	}
-	if ids, err := h.MsgIDList("In-Reply-To"); err == nil && len(ids) > 0 {
-		m.InReplyTo = "<" + ids[0] + ">"
+	inReplyTo := msgIDs(h.Get("In-Reply-To"))
+	if len(inReplyTo) > 0 {
+		m.InReplyTo = inReplyTo[0]
 	}
-	if ids, err := h.MsgIDList("References"); err == nil {
-		for _, id := range ids {
-			m.References = append(m.References, "<"+id+">")
-		}
-	}
+	m.References = msgIDs(h.Get("References"))
 	if d, err := h.Date(); err == nil {
 		m.Date = d
 	}
@@ -311,138 +347,27 @@ func readHeaders(m *Mail, h gomail.Header, base string) {
 		for _, v := range h.Values(field) {
 			for _, a := range addresses(v) {
 				m.Recipients = append(m.Recipients, a)
-				if m.Token == nil {
-					if t, ok := tokenOf(a, base); ok {
-						m.Token, m.TokenSource = &t, strings.ToLower(field)
-					}
-				} else if t, ok := tokenOf(a, base); ok && t != *m.Token {
-					m.warn("the %s header names game reference %s but the %s header names %s: using the first", m.TokenSource, m.Token, strings.ToLower(field), t)
+				if t, ok := tokenOf(a, base); ok {
+					m.offerToken(t, strings.ToLower(field))
 				}
 			}
 		}
 	}
-	if sm := subjectTokenRE.FindStringSubmatch(m.Subject); sm != nil {
-		if t, ok := ParseToken(sm[1]); ok {
-			if m.Token == nil {
-				m.Token, m.TokenSource = &t, "subject"
-			} else if t != *m.Token {
-				m.warn("the subject names game reference %s but the %s header names %s: using the %s header", t, m.TokenSource, m.Token, m.TokenSource)
-			}
+	dom := domainOf(strings.ToLower(base))
+	for _, id := range inReplyTo {
+		if t, ok := TokenFromMessageID(id, dom); ok {
+			m.offerToken(t, "in-reply-to")
+		}
+	}
+	for i := len(m.References) - 1; i >= 0; i-- {
+		if t, ok := TokenFromMessageID(m.References[i], dom); ok {
+			m.offerToken(t, "references")
 		}
 	}
 	if tm := subjectTagRE.FindStringSubmatch(strings.ToLower(m.Subject)); tm != nil {
 		m.Variant = tm[1]
 	}
 	readAuthResults(m, h)
-}
-
-// readAuthResults reads the Authentication-Results fields in header order,
-// marking the topmost block (see AuthResult.Top).
-func readAuthResults(m *Mail, h gomail.Header) {
-	block := 0 // 0 before the first block, 1 inside it, 2 after it
-	fields := h.Fields()
-	for fields.Next() {
-		key := strings.ToLower(fields.Key())
-		if key != "authentication-results" {
-			if block == 1 && !traceField(key) {
-				block = 2
-			}
-			continue
-		}
-		if block == 0 {
-			block = 1
-		}
-		id, results, err := parseAuthResults(fields.Value())
-		if err != nil {
-			m.warn("an Authentication-Results header could not be read (%v): ignored", err)
-			continue
-		}
-		ar := AuthResult{Server: strings.ToLower(id), Top: block == 1}
-		for _, r := range results {
-			switch r := r.(type) {
-			case *authres.DKIMResult:
-				if ar.DKIM != "pass" {
-					ar.DKIM, ar.DKIMDomain = string(r.Value), strings.ToLower(r.Domain)
-				}
-			case *authres.SPFResult:
-				ar.SPF = string(r.Value)
-				ar.SPFDomain = strings.ToLower(domainOf(r.From))
-			case *authres.DMARCResult:
-				ar.DMARC = string(r.Value)
-			}
-		}
-		m.AuthResults = append(m.AuthResults, ar)
-	}
-}
-
-// parseAuthResults parses one Authentication-Results value leniently: RFC
-// 5322 comments (which OpenDKIM fills with "2048-bit key; unprotected")
-// are dropped first, and a result the parser does not know ("dkim-atps=")
-// is skipped instead of sinking the whole header.
-func parseAuthResults(v string) (string, []authres.Result, error) {
-	v = stripComments(v)
-	id, results, err := authres.Parse(v)
-	if err == nil {
-		return id, results, nil
-	}
-	parts := strings.Split(v, ";")
-	id = strings.TrimSpace(parts[0])
-	if f := strings.Fields(id); len(f) > 0 {
-		id = f[0] // an authserv-id may be followed by a version
-	}
-	if id == "" {
-		return "", nil, err
-	}
-	for _, p := range parts[1:] {
-		if _, rs, e := authres.Parse(id + "; " + strings.TrimSpace(p)); e == nil {
-			results = append(results, rs...)
-		}
-	}
-	return id, results, nil
-}
-
-// stripComments removes (possibly nested) parenthesised comments outside
-// quoted strings.
-func stripComments(v string) string {
-	var b strings.Builder
-	depth, quoted, escaped := 0, false, false
-	for _, r := range v {
-		switch {
-		case escaped:
-			escaped = false
-		case r == '\\':
-			escaped = true
-		case quoted:
-			if r == '"' {
-				quoted = false
-			}
-		case r == '"' && depth == 0:
-			quoted = true
-		case r == '(':
-			depth++
-			continue
-		case r == ')' && depth > 0:
-			depth--
-			continue
-		}
-		if depth == 0 {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// traceField reports whether a field is one a receiving server's filters
-// add beside their Authentication-Results (but not Received, which ends
-// the receiving server's block).
-func traceField(key string) bool {
-	switch key {
-	case "received-spf", "dkim-filter", "x-dkim", "arc-seal", "arc-message-signature", "arc-authentication-results",
-		"x-spam-status", "x-spam-score", "x-spam-level", "x-spam-flag", "x-spam-checker-version", "x-virus-scanned", "x-rspamd-server",
-		"x-rspamd-queue-id", "x-rspamd-action", "x-original-to", "delivered-to", "return-path":
-		return true
-	}
-	return false
 }
 
 // addresses reads an address-list header leniently.
@@ -504,6 +429,12 @@ func sameMailbox(a, base string) bool {
 	return local == base[:bat]
 }
 
+// autoSubjectRE matches the subjects that vacation responders and
+// Outlook's automatic replies begin with, in the common languages. Only at
+// the start: "Re: [chess #1] ..." from a person who mentions being out of
+// office later on is a person's mail.
+var autoSubjectRE = regexp.MustCompile(`(?i)^\s*(out of (?:the )?office|automatic reply|automatische antwort|auto:|autoreply|auto-reply|autosvar|abwesenheitsnotiz|absence|réponse automatique|respuesta automática|risposta automatica|automatisch antwoord)`)
+
 // automatic says why mail must not be answered (RFC 3834 and common
 // practice), or "".
 func automatic(h gomail.Header, m *Mail, base string) string {
@@ -524,7 +455,7 @@ func automatic(h gomail.Header, m *Mail, base string) string {
 	if m.From == "" && strings.Contains(strings.ToLower(h.Get("From")), "mailer-daemon") {
 		return "From MAILER-DAEMON" // "From: MAILER-DAEMON (Mail Delivery System)", no domain
 	}
-	if p := strings.ToLower(strings.TrimSpace(h.Get("Precedence"))); p == "bulk" || p == "junk" || p == "list" {
+	if p := strings.ToLower(strings.TrimSpace(h.Get("Precedence"))); p == "bulk" || p == "junk" || p == "list" || p == "auto_reply" {
 		return "Precedence: " + p
 	}
 	if h.Has("List-Id") || h.Has("List-Unsubscribe") || h.Has("List-Post") {
@@ -535,6 +466,18 @@ func automatic(h gomail.Header, m *Mail, base string) string {
 	}
 	if v := strings.ToLower(h.Get("X-Auto-Response-Suppress")); strings.Contains(v, "all") || strings.Contains(v, "oof") {
 		return "X-Auto-Response-Suppress: " + v
+	}
+	if h.Has("X-MS-Exchange-Inbox-Rules-Loop") {
+		return "Outlook inbox rule (X-MS-Exchange-Inbox-Rules-Loop)" // an auto-reply or forward by a rule, never typed
+	}
+	if v := strings.TrimSpace(h.Get("X-MS-Exchange-Generated-Message-Source")); v != "" {
+		// Exchange stamps the messages its agents generate: "Mailbox Rules
+		// Agent" (rule replies and forwards), "Transport Rule Agent",
+		// "Journal Agent", ... never one a person wrote.
+		return "X-MS-Exchange-Generated-Message-Source: " + oneLine(v)
+	}
+	if sm := autoSubjectRE.FindStringSubmatch(m.Subject); sm != nil {
+		return "auto-reply subject " + strconv.Quote(sm[1])
 	}
 	if ct, _, _ := h.ContentType(); ct == "multipart/report" {
 		return "delivery or read report (multipart/report)"
@@ -752,57 +695,42 @@ func size(n int) string {
 	return strconv.Itoa(n) + " bytes"
 }
 
-// AuthVerdict says whether m is authenticated by trustedServer's
-// Authentication-Results: ok only when one of its headers in the topmost
-// block (see AuthResult.Top) says dkim=pass with header.d equal to the From
-// domain, or spf=pass with an smtp.mailfrom in the From domain. The reason
-// says what was found either way.
-func AuthVerdict(m *Mail, trustedServer string) (ok bool, reason string) {
-	trustedServer = strings.ToLower(strings.TrimSpace(trustedServer))
-	if trustedServer == "" {
-		return false, "no trusted authentication server is configured"
+// headerPart returns the header of an oversized raw mail, ended by a blank
+// line, without its body. Only the first max+1 bytes are looked at: a
+// header cut there loses its incomplete last line and its last complete
+// field (a folded field may go on in the bytes that are missing), and m
+// gets a warning saying so.
+func headerPart(raw []byte, max int64, m *Mail) []byte {
+	if int64(len(raw)) > max+1 {
+		raw = raw[:max+1]
 	}
-	if m.From == "" {
-		return false, "the mail has no From address to authenticate"
+	// The header ends at the first empty line (a bare "\n" or "\r\n").
+	for i := 0; i < len(raw); {
+		j := bytes.IndexByte(raw[i:], '\n')
+		if j < 0 {
+			break
+		}
+		if line := raw[i : i+j]; len(line) == 0 || (len(line) == 1 && line[0] == '\r') {
+			return raw[:i+j+1]
+		}
+		i += j + 1
 	}
-	dom := domainOf(m.From)
-	var found []string
-	ignored := 0
-	for _, ar := range m.AuthResults {
-		if ar.Server != trustedServer {
-			continue
-		}
-		if !ar.Top {
-			ignored++
-			continue
-		}
-		if ar.DKIM == "pass" && ar.DKIMDomain == dom {
-			return true, "dkim=pass for " + dom + " from " + trustedServer
-		}
-		if ar.SPF == "pass" && ar.SPFDomain == dom {
-			return true, "spf=pass for " + dom + " from " + trustedServer
-		}
-		if ar.DKIM != "" {
-			found = append(found, "dkim="+ar.DKIM+domainNote(ar.DKIMDomain))
-		}
-		if ar.SPF != "" {
-			found = append(found, "spf="+ar.SPF+domainNote(ar.SPFDomain))
+	// Cut inside the header: keep the complete fields only. The last
+	// complete line ends its field if the next line has begun and is no
+	// continuation; else that field may go on in the missing bytes.
+	keep := raw[:bytes.LastIndexByte(raw, '\n')+1]
+	last := len(keep)
+	if next := raw[len(keep):]; len(next) == 0 || next[0] == ' ' || next[0] == '\t' {
+		for last > 0 { // drop the last field, its continuation lines and all
+			start := bytes.LastIndexByte(keep[:last-1], '\n') + 1
+			last = start
+			if c := keep[start]; c != ' ' && c != '\t' {
+				break
+			}
 		}
 	}
-	note := ""
-	if ignored > 0 {
-		note = fmt.Sprintf("; %d lower header(s) naming %s ignored: they were in the mail before it arrived", ignored, trustedServer)
+	if dropped := strings.TrimSpace(string(raw[last:])); dropped != "" {
+		m.warn("the mail's header was cut at %d bytes: its last field %s was not read", len(raw), snippet(oneLine(dropped)))
 	}
-	if len(found) == 0 {
-		return false, "no DKIM or SPF result from " + trustedServer + " at the top of the mail" + note
-	}
-	return false, "neither DKIM nor SPF passed for " + dom + " according to " + trustedServer +
-		" (found " + strings.Join(found, ", ") + ")" + note
-}
-
-func domainNote(d string) string {
-	if d == "" {
-		return ""
-	}
-	return " for " + d
+	return append(keep[:last:last], "\r\n"...)
 }
