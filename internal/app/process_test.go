@@ -156,3 +156,34 @@ func TestQueuedMailIsDKIMSigned(t *testing.T) {
 		}
 	}
 }
+
+func TestTokenFromInReplyToNeverFromTheSubject(t *testing.T) {
+	ctx := context.Background()
+	a := openTest(t)
+	g, err := a.NewGame(ctx, "chess", "alice@example.org", "bob@example.org", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := a.Store().Outbox(ctx)
+	var toAlice string
+	for _, m := range out {
+		if m.To == "alice@example.org" {
+			toAlice = m.MessageID
+		}
+	}
+	tok := a.Referee().ReplyAddress(g, rules.White)
+	// A forward shows the subject; a stranger copies it with the old "(ref:)"
+	// reference and forges Alice's From. Nothing else names the game.
+	forged := fmt.Appendf(nil, "From: alice@example.org\r\nTo: referee@example.test\r\nSubject: Re: [chess #1] Move 1: your turn (White) (ref:%s)\r\n"+
+		"Message-ID: <forged@evil.example>\r\n\r\ne4\r\n", strings.TrimSuffix(strings.TrimPrefix(tok, "referee+"), "@example.test"))
+	if p, err := a.Process(ctx, forged, 0, 0); err != nil || p.Verdict == referee.Applied {
+		t.Errorf("a leaked subject acted: %+v, %v", p, err)
+	}
+	// Alice's provider dropped the plus-address: her reply reaches the
+	// plain address, and In-Reply-To names the referee's mail to her.
+	reply := fmt.Appendf(nil, "From: alice@example.org\r\nTo: referee@example.test\r\nSubject: Re: [chess #1] Move 1: your turn (White)\r\n"+
+		"Message-ID: <r1@example.org>\r\nIn-Reply-To: %s\r\nReferences: %s\r\n\r\ne4\r\n", toAlice, toAlice)
+	if p, err := a.Process(ctx, reply, 0, 0); err != nil || p.Verdict != referee.Applied {
+		t.Errorf("a reply naming the referee's Message-ID: %+v, %v; want applied", p, err)
+	}
+}

@@ -344,10 +344,13 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 		msgid = m.MessageID
 	}
 	l := letter{
-		to:        g.Players[c].Address,
-		toName:    g.Players[c].Name,
-		subject:   r.subject(g, subjectText),
-		messageID: r.messageID(kind, fmt.Sprint(g.ID), fmt.Sprint(g.Ply()), c.String(), msgid, salt),
+		to:      g.Players[c].Address,
+		toName:  g.Players[c].Name,
+		subject: r.subject(g, subjectText),
+		// The Message-ID carries the player's token as well as the Reply-To:
+		// every client copies it into In-Reply-To, so a reply names its game
+		// even where the provider drops plus-addresses.
+		messageID: r.token(g, c).MessageID(r.nonce(kind, fmt.Sprint(g.ID), fmt.Sprint(g.Ply()), c.String(), msgid, salt), r.domain()),
 		inReplyTo: inReplyTo,
 		refs:      refs,
 		text:      body.Text(),

@@ -411,3 +411,19 @@ func TestHelpListsEveryCommand(t *testing.T) {
 		}
 	}
 }
+
+func TestBoardMailsCarryTheTokenInTheirMessageID(t *testing.T) {
+	// A provider that drops plus-addresses leaves only In-Reply-To: the
+	// referee's Message-ID must name the game and the player, and nothing
+	// in the subject may.
+	r, g := newGame(t, rules.Chess())
+	out := act(t, r, g, rules.White, "e4")
+	for i, m := range out.Mails[:2] {
+		c := rules.Color(i)
+		tok, ok := reader.TokenFromMessageID(m.MessageID, "example.test")
+		want := reader.Token{GameID: g.ID, Secret: g.Players[c].Secret, Ply: g.Ply()}
+		if !ok || tok != want {
+			t.Errorf("mail to %s: Message-ID %s gives %v, %v; want %v", m.To, m.MessageID, tok, ok, want)
+		}
+	}
+}
