@@ -1,6 +1,10 @@
 package app
 
-import "testing"
+import (
+	"testing"
+
+	mailreader "referee/internal/mail/reader"
+)
 
 func TestDigestIgnoresTraceFields(t *testing.T) {
 	const mail = "From: alice@example.org\r\nTo: referee@example.test\r\nSubject: move\r\nDate: Mon, 23 Nov 2026 10:00:00 +0000\r\n\r\ne4\r\n"
@@ -27,3 +31,5 @@ func TestDigestIgnoresTraceFields(t *testing.T) {
 		}
 	}
 }
+
+func mailreaderDefaultMax() int { return int(mailreader.DefaultLimits().MaxBytes) }

@@ -187,3 +187,25 @@ func TestTokenFromInReplyToNeverFromTheSubject(t *testing.T) {
 		t.Errorf("a reply naming the referee's Message-ID: %+v, %v; want applied", p, err)
 	}
 }
+
+func TestOversizedMailGetsAShortRefusal(t *testing.T) {
+	// The daemon hands over only the first MaxBytes+1 bytes of a big mail:
+	// the header is enough to answer with the limit.
+	ctx := context.Background()
+	a := openTest(t)
+	g, err := a.NewGame(ctx, "chess", "alice@example.org", "bob@example.org", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := moveMail(a, g, rules.White, "Mon, 23 Nov 2026 10:00:00 +0000", "e4\r\n"+strings.Repeat("x", 3<<20))
+	big = big[:mailreaderDefaultMax()+1]
+	p, err := a.Process(ctx, big, 0, 0)
+	if err != nil || p.Verdict != referee.Rejected || p.Mails != 1 || !strings.Contains(p.Detail, "too big") {
+		t.Fatalf("a 3 MiB mail: %+v, %v; want one refusal", p, err)
+	}
+	out, _ := a.Store().Outbox(ctx)
+	last := out[len(out)-1]
+	if last.To != "alice@example.org" || !strings.Contains(string(last.Raw), "limit of 2 MiB") {
+		t.Errorf("the refusal:\n%s", last.Raw)
+	}
+}

@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -27,6 +28,11 @@ func (r *Referee) Handle(in Inbound, g *Game, env Env) Outcome {
 	}
 	if m.From == "" || addr.SameMailbox(m.From, r.cfg.Address) {
 		return Outcome{Verdict: Ignored, Detail: "no usable sender, or the referee's own address"}
+	}
+	if tb := (*reader.TooBigError)(nil); errors.As(in.ReadErr, &tb) {
+		return r.refuse(env, m, fmt.Sprintf("too big: %d bytes or more, the limit is %d", tb.Size, tb.Limit),
+			fmt.Sprintf("Your mail was not read: it is larger than the referee's limit of %s (attachments and pictures count).", byteSize(tb.Limit)),
+			"Send your move as a short plain-text mail without attachments, as a reply to the referee's latest mail.")
 	}
 	if in.ReadErr != nil {
 		return r.refuse(env, m, fmt.Sprintf("unreadable mail: %v", in.ReadErr),
@@ -299,6 +305,19 @@ func resultText(g *Game) string {
 		return "drawn, " + g.ResultReason
 	}
 	return "finished"
+}
+
+// byteSize writes n bytes for people: "2 MiB", "640 KiB", "300 bytes".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func sentence(s string) string {
