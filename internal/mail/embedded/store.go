@@ -24,6 +24,7 @@ package embedded
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -259,7 +260,7 @@ func (a *account) loadMailbox(dir string) (*mailbox, error) {
 		mb.msgs = append(mb.msgs, msg)
 		mb.uidNext = max(mb.uidNext, uid+1)
 	}
-	slices.SortFunc(mb.msgs, func(x, y *message) int { return int(x.uid) - int(y.uid) })
+	slices.SortFunc(mb.msgs, func(x, y *message) int { return cmp.Compare(x.uid, y.uid) })
 	mb.tracker = imapserver.NewMailboxTracker(uint32(len(mb.msgs)))
 	return mb, nil
 }
