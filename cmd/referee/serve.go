@@ -162,7 +162,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	cfg := daemon.Config{Once: s.once, Logger: log, RetryBase: s.retry}
 	if s.imapAddr == "" {
-		srv, err := embedded.Start(ctx, embedded.Options{Domain: domainOf(s.address), IMAPAddr: s.embeddedIMAP, SMTPAddr: s.embeddedSMTP, Logger: log.With("part", "embedded")})
+		// The mailboxes live beside the database, so that a restart keeps
+		// them and their UIDs (the referee's record of what it processed).
+		srv, err := embedded.Start(ctx, embedded.Options{Domain: domainOf(s.address), IMAPAddr: s.embeddedIMAP, SMTPAddr: s.embeddedSMTP,
+			Dir: s.db + ".mail", Logger: log.With("part", "embedded")})
 		if err != nil {
 			fmt.Fprintf(stderr, "referee serve: starting the embedded mail server: %v\n(use --embedded-imap/--embedded-smtp for other ports, or --imap/--smtp for a real mail server)\n", err)
 			return exitFail

@@ -14,6 +14,7 @@ import (
 
 	"referee/internal/app"
 	"referee/internal/mail/imapin"
+	"referee/internal/mail/reader"
 	"referee/internal/mail/smtpout"
 	"referee/internal/store"
 )
@@ -53,6 +54,11 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 		cfg.OutboxEvery = 2 * time.Second
 	}
 	cfg.IMAP.Logger = log.With("part", "imap")
+	if cfg.IMAP.MaxBytes <= 0 {
+		// A bigger mail is refused by the reader anyway: fetch no more of
+		// it than the reader needs to say so.
+		cfg.IMAP.MaxBytes = reader.DefaultLimits().MaxBytes
+	}
 	ob := &Outbox{Store: a.Store(), Sender: smtpout.New(cfg.SMTP), Log: log.With("part", "outbox"), Now: time.Now, RetryBase: cfg.RetryBase}
 	nudge := make(chan struct{}, 1)
 	handler := func(ctx context.Context, m imapin.Message) error {

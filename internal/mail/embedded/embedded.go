@@ -1,7 +1,9 @@
 // Package embedded is the zero-setup mail system behind `referee serve` with
 // no mail server configured: an SMTP server and an IMAP server on loopback,
-// sharing in-memory mailboxes, for one domain. Any address of the domain is
-// an account; nothing is ever relayed elsewhere.
+// sharing mailboxes, for one domain. Any address of the domain is an
+// account; nothing is ever relayed elsewhere. With a directory the
+// mailboxes live on disk and survive a restart with their UIDs (see
+// store.go); without one they live in memory.
 package embedded
 
 import (
@@ -19,7 +21,6 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
-	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
@@ -30,19 +31,21 @@ type Options struct {
 	IMAPAddr string // default 127.0.0.1:1143; ":0" ports allowed
 	SMTPAddr string // default 127.0.0.1:1025
 	Password string // every account's password; default "referee"
-	Logger   *slog.Logger
+	// Dir is where the mailboxes are kept (created if missing), so that
+	// they survive a restart with their UIDs and UIDVALIDITY; "" keeps
+	// them in memory, lost at Close.
+	Dir    string
+	Logger *slog.Logger
 }
 
 // Server is the running pair of servers.
 type Server struct {
 	opts     Options
-	mem      *imapmemserver.Server
+	store    *mailStore
 	imap     *imapserver.Server
 	smtp     *smtp.Server
 	imapLn   net.Listener
 	smtpLn   net.Listener
-	mu       sync.Mutex
-	users    map[string]*imapmemserver.User
 	wg       sync.WaitGroup
 	closeErr error
 	once     sync.Once
@@ -72,9 +75,12 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 			return nil, fmt.Errorf("the embedded mail server listens on loopback only, not %q", a)
 		}
 	}
-	s := &Server{opts: o, mem: imapmemserver.New(), users: map[string]*imapmemserver.User{}}
+	st, err := openStore(o.Dir, o.Logger, time.Now)
+	if err != nil {
+		return nil, fmt.Errorf("embedded mail store in %q: %w", o.Dir, err)
+	}
+	s := &Server{opts: o, store: st}
 	var lc net.ListenConfig
-	var err error
 	if s.imapLn, err = lc.Listen(ctx, "tcp", o.IMAPAddr); err != nil {
 		return nil, fmt.Errorf("embedded IMAP server on %s: %w", o.IMAPAddr, err)
 	}
@@ -84,11 +90,7 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 	}
 	s.imap = imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			sess, ok := s.mem.NewSession().(imapserver.SessionIMAP4rev2)
-			if !ok {
-				return nil, nil, errors.New("embedded: the in-memory IMAP session lacks IMAP4rev2")
-			}
-			return &imapSession{SessionIMAP4rev2: sess, s: s}, nil, nil
+			return &imapSession{s: s}, nil, nil
 		},
 		Caps: imap.CapSet{
 			imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}, imap.CapIdle: {}, imap.CapMove: {},
@@ -109,65 +111,8 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 	go func() { defer s.wg.Done(); s.imap.Serve(s.imapLn) }()
 	go func() { defer s.wg.Done(); s.smtp.Serve(s.smtpLn) }()
 	context.AfterFunc(ctx, func() { s.Close() })
-	o.Logger.Info("embedded mail server started", "domain", o.Domain, "imap", s.IMAPAddr(), "smtp", s.SMTPAddr())
+	o.Logger.Info("embedded mail server started", "domain", o.Domain, "imap", s.IMAPAddr(), "smtp", s.SMTPAddr(), "dir", o.Dir)
 	return s, nil
-}
-
-// idlePeriod bounds how late an idling client learns of mail that arrived
-// just before its IDLE began.
-const idlePeriod = time.Second
-
-// imapSession is imapmemserver's session with two changes:
-//
-//   - Login accepts any address of the domain (in any case, with or without
-//     a +detail) with the shared password, creating the account on first
-//     use, so a person can point a mail client at it before mail arrived.
-//   - Idle first sends the updates already pending and re-checks every
-//     idlePeriod: imapmemserver's IDLE sends only updates that arrive while
-//     it runs, so a message delivered between a client's last command and
-//     its IDLE would go unnoticed until the next one.
-type imapSession struct {
-	imapserver.SessionIMAP4rev2
-	s *Server
-}
-
-// Login logs in as the account of username.
-func (se *imapSession) Login(username, password string) error {
-	if se.s.inDomain(username) {
-		username = se.s.EnsureUser(username)
-	}
-	return se.SessionIMAP4rev2.Login(username, password)
-}
-
-// Idle waits for updates until stop is closed. Poll and the inner Idle never
-// run at the same time, so writes to w stay sequential.
-func (se *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
-	for {
-		if err := se.SessionIMAP4rev2.Poll(w, true); err != nil {
-			return err
-		}
-		inner := make(chan struct{})
-		timer := time.NewTimer(idlePeriod)
-		go func() {
-			defer close(inner)
-			select {
-			case <-stop:
-			case <-timer.C:
-			}
-		}()
-		if err := se.SessionIMAP4rev2.Idle(w, inner); err != nil {
-			timer.Stop()
-			return err
-		}
-		// Without a selected mailbox the inner Idle returns at once: wait
-		// out the period rather than spin.
-		<-inner
-		select {
-		case <-stop:
-			return nil
-		default:
-		}
-	}
 }
 
 // IMAPAddr is the IMAP server's address.
@@ -197,15 +142,8 @@ then read alice@%[1]s's mail with any mail client and reply with a move.`,
 // returns its canonical name. Plus-addresses map to their base account.
 func (s *Server) EnsureUser(addr string) string {
 	name := canonical(addr)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.users[name]; !ok {
-		u := imapmemserver.NewUser(name, s.opts.Password)
-		if err := u.Create("INBOX", nil); err != nil {
-			s.opts.Logger.Error("embedded: creating INBOX", "user", name, "err", err)
-		}
-		s.mem.AddUser(u)
-		s.users[name] = u
+	if _, err := s.store.ensureAccount(name); err != nil {
+		s.opts.Logger.Error("embedded: creating an account", "user", name, "err", err)
 	}
 	return name
 }
@@ -235,23 +173,29 @@ func (s *Server) Deliver(addr string, raw []byte) error {
 	if !s.inDomain(addr) {
 		return fmt.Errorf("delivering to %q: not an address @%s, the embedded server's only domain", addr, s.opts.Domain)
 	}
-	name := s.EnsureUser(addr)
-	s.mu.Lock()
-	u := s.users[name]
-	s.mu.Unlock()
+	name := canonical(addr)
+	a, err := s.store.ensureAccount(name)
+	if err != nil {
+		return fmt.Errorf("delivering to %s: %w", name, err)
+	}
 	opts := &imap.AppendOptions{Time: time.Now()}
-	_, err := u.Append("INBOX", literal{bytes.NewReader(raw), int64(len(raw))}, opts)
-	var ie *imap.Error
-	if errors.As(err, &ie) && ie.Code == imap.ResponseCodeNonExistent {
-		if cerr := u.Create("INBOX", nil); cerr != nil {
+	for range 2 {
+		var mb *mailbox
+		if mb, err = a.mailbox("INBOX"); err == nil {
+			if _, err = mb.appendReader(bytes.NewReader(raw), opts); err == nil {
+				return nil
+			}
+		}
+		var ie *imap.Error
+		if !errors.As(err, &ie) || (ie.Code != imap.ResponseCodeNonExistent && ie.Code != imap.ResponseCodeTryCreate) {
+			break
+		}
+		// A mail client deleted the INBOX (or is deleting it right now).
+		if cerr := a.create("INBOX"); cerr != nil {
 			s.opts.Logger.Warn("embedded: recreating INBOX", "user", name, "err", cerr)
 		}
-		_, err = u.Append("INBOX", literal{bytes.NewReader(raw), int64(len(raw))}, opts)
 	}
-	if err != nil {
-		return fmt.Errorf("delivering to the INBOX of %s: %w", name, err)
-	}
-	return nil
+	return fmt.Errorf("delivering to the INBOX of %s: %w", name, err)
 }
 
 // Close stops both servers.
@@ -275,13 +219,6 @@ func ignoreClosed(err error) error {
 	}
 	return err
 }
-
-type literal struct {
-	*bytes.Reader
-	n int64
-}
-
-func (l literal) Size() int64 { return l.n }
 
 // backend is the SMTP side.
 type backend struct{ s *Server }

@@ -6,15 +6,18 @@
 package imapin
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"mime"
 	"net"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -42,7 +45,8 @@ type Config struct {
 	InsecureSkipVerify bool
 	// Logger receives connection events and failures; nil discards them.
 	Logger *slog.Logger
-	// Batch is how many messages are fetched at once; default 20.
+	// Batch is how many messages' sizes are fetched at once (their texts
+	// are fetched one by one); default 20.
 	Batch int
 	// NoIdle polls even when the server offers IDLE.
 	NoIdle bool
@@ -50,14 +54,25 @@ type Config struct {
 	// command (a fetch batch included) before the connection is dropped and
 	// re-established; default 2 min.
 	CommandTimeout time.Duration
+	// MaxBytes is the largest message handed over whole. Of a larger one
+	// only the first MaxBytes+1 bytes are fetched (enough to read its
+	// header and answer), with its true Size. Default DefaultMaxBytes.
+	MaxBytes int64
 }
+
+// DefaultMaxBytes is MaxBytes when the Config leaves it 0.
+const DefaultMaxBytes = 32 << 20
 
 // Message is one message of the mailbox.
 type Message struct {
-	UIDValidity  uint32
-	UID          uint32
+	UIDValidity uint32
+	UID         uint32
+	// Raw is the message's text, or when it is larger than
+	// Config.MaxBytes its first MaxBytes+1 bytes: len(Raw) < Size then.
 	Raw          []byte
 	InternalDate time.Time
+	// Size is the message's true size in bytes (RFC822.SIZE).
+	Size int64
 }
 
 // Handler acts on one message. It returns nil only when the message's
@@ -79,6 +94,9 @@ func (c *Config) defaults() {
 	}
 	if c.CommandTimeout <= 0 {
 		c.CommandTimeout = 2 * time.Minute
+	}
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = DefaultMaxBytes
 	}
 }
 
@@ -223,27 +241,38 @@ func (cn *conn) pass(ctx context.Context, h Handler, lastValidity *uint32) (int,
 	uids := data.AllUIDs()
 	slices.Sort(uids)
 	done := 0
-	section := &imap.FetchItemBodySection{Peek: true} // BODY.PEEK[]: reading does not set \Seen
 	for start := 0; start < len(uids); start += cn.cfg.Batch {
 		batch := uids[start:min(start+cn.cfg.Batch, len(uids))]
+		// First what each message is (its size above all), without its
+		// text; then the texts one at a time, so that only one message is
+		// ever held, cut to MaxBytes+1 bytes when it is larger.
 		t := cn.guard("UID FETCH")
-		msgs, err := cn.c.Fetch(imap.UIDSetNum(batch...), &imap.FetchOptions{UID: true, InternalDate: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+		infos, err := cn.c.Fetch(imap.UIDSetNum(batch...), &imap.FetchOptions{UID: true, Flags: true, InternalDate: true, RFC822Size: true}).Collect()
 		t.Stop()
 		if err != nil {
-			return done, fmt.Errorf("fetching messages %d to %d of %q: %w", batch[0], batch[len(batch)-1], cn.cfg.Mailbox, err)
+			return done, fmt.Errorf("fetching the sizes of messages %d to %d of %q: %w", batch[0], batch[len(batch)-1], cn.cfg.Mailbox, err)
 		}
-		slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return cmp.Compare(a.UID, b.UID) })
-		for _, msg := range msgs {
+		slices.SortFunc(infos, func(a, b *imapclient.FetchMessageBuffer) int { return cmp.Compare(a.UID, b.UID) })
+		for _, info := range infos {
 			if ctx.Err() != nil {
 				return done, ctx.Err()
 			}
-			raw := msg.FindBodySection(section)
-			if msg.UID == 0 || raw == nil {
-				// The server sent something other than the message asked for
-				// (an unsolicited FLAGS update, say): nothing to hand over.
+			if info.UID == 0 || !slices.Contains(batch, info.UID) || isDone(info.Flags) {
+				// Not what was asked for (an unsolicited FLAGS update, say),
+				// or done meanwhile.
 				continue
 			}
-			m := Message{UIDValidity: sel.UIDValidity, UID: uint32(msg.UID), Raw: raw, InternalDate: msg.InternalDate}
+			m, ok, err := cn.fetchText(info, sel.UIDValidity)
+			if err != nil {
+				return done, err
+			}
+			if !ok {
+				continue // expunged meanwhile
+			}
+			if m.Size > cn.cfg.MaxBytes {
+				cn.cfg.Logger.Warn("a message is larger than the limit; the handler gets its beginning only",
+					"mailbox", cn.cfg.Mailbox, "uid", m.UID, "size", m.Size, "limit", cn.cfg.MaxBytes)
+			}
 			if err := h(ctx, m); err != nil {
 				if ctx.Err() != nil {
 					return done, ctx.Err()
@@ -252,13 +281,69 @@ func (cn *conn) pass(ctx context.Context, h Handler, lastValidity *uint32) (int,
 					"mailbox", cn.cfg.Mailbox, "uidvalidity", m.UIDValidity, "uid", m.UID, "err", err)
 				continue
 			}
-			if err := cn.markDone(msg.UID); err != nil {
+			if err := cn.markDone(info.UID); err != nil {
 				return done, err
 			}
 			done++
 		}
 	}
 	return done, nil
+}
+
+// isDone reports whether flags hold DoneFlag (keywords are
+// case-insensitive).
+func isDone(flags []imap.Flag) bool {
+	return slices.ContainsFunc(flags, func(f imap.Flag) bool { return strings.EqualFold(string(f), string(DoneFlag)) })
+}
+
+// fetchText fetches the text of the message info describes: all of it up
+// to MaxBytes, else its first MaxBytes+1 bytes (BODY.PEEK[]<0.N>), so the
+// handler can still read the header and answer. Whatever the server sends,
+// no more than MaxBytes+1 bytes are kept. ok is false when the message is
+// gone.
+func (cn *conn) fetchText(info *imapclient.FetchMessageBuffer, validity uint32) (m Message, ok bool, err error) {
+	limit := cn.cfg.MaxBytes
+	section := &imap.FetchItemBodySection{Peek: true} // BODY.PEEK[]: reading does not set \Seen
+	if info.RFC822Size > limit {
+		section.Partial = &imap.SectionPartial{Offset: 0, Size: limit + 1}
+	}
+	m = Message{UIDValidity: validity, UID: uint32(info.UID), InternalDate: info.InternalDate, Size: info.RFC822Size}
+	t := cn.guard("UID FETCH")
+	defer t.Stop()
+	cmd := cn.c.Fetch(imap.UIDSetNum(info.UID), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}})
+	for msg := cmd.Next(); msg != nil; msg = cmd.Next() {
+		var uid imap.UID
+		var raw []byte
+		var got bool
+		for item := msg.Next(); item != nil; item = msg.Next() {
+			switch item := item.(type) {
+			case imapclient.FetchItemDataUID:
+				uid = item.UID
+			case imapclient.FetchItemDataBodySection:
+				if item.Literal == nil {
+					continue
+				}
+				if section.Partial == nil {
+					// The server's RFC822.SIZE may have been wrong.
+					m.Size = max(m.Size, item.Literal.Size())
+				}
+				buf := make([]byte, 0, min(item.Literal.Size(), limit+1))
+				w := bytes.NewBuffer(buf)
+				if _, rerr := io.Copy(w, io.LimitReader(item.Literal, limit+1)); rerr != nil {
+					cmd.Close()
+					return m, false, fmt.Errorf("reading message %d of %q: %w", info.UID, cn.cfg.Mailbox, rerr)
+				}
+				raw, got = w.Bytes(), true
+			}
+		}
+		if uid == info.UID && got {
+			m.Raw, ok = raw, true
+		}
+	}
+	if err := cmd.Close(); err != nil {
+		return m, false, fmt.Errorf("fetching message %d of %q: %w", info.UID, cn.cfg.Mailbox, err)
+	}
+	return m, ok, nil
 }
 
 // markDone flags a message done and seen and, with a done folder, moves it

@@ -50,9 +50,31 @@ var (
 // testServer is an in-process go-imap v2 server on 127.0.0.1 whose
 // connections the test can drop.
 type testServer struct {
-	addr string
-	user *imapmemserver.User
-	ln   *dropListener
+	addr    string
+	user    *imapmemserver.User
+	ln      *dropListener
+	fetches *fetchLog
+}
+
+// fetchLog records the FETCH commands a server received.
+type fetchLog struct {
+	mu sync.Mutex
+	l  []fetchRecord
+	// ignorePartial makes the server send whole messages when asked for
+	// a range, as a broken or hostile server might.
+	ignorePartial bool
+}
+
+type fetchRecord struct {
+	set      string // the UIDs or sequence numbers asked for
+	sections []imap.FetchItemBodySection
+	size     bool
+}
+
+func (l *fetchLog) list() []fetchRecord {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.l)
 }
 
 // dropListener remembers the connections it accepted so that a test can
@@ -114,6 +136,7 @@ func selfSigned(t *testing.T) *tls.Config {
 func newTLSServer(t *testing.T, caps imap.CapSet, mode string) *testServer {
 	t.Helper()
 	mem := imapmemserver.New()
+	fetches := &fetchLog{}
 	u := imapmemserver.NewUser(user, password)
 	if err := u.Create("INBOX", nil); err != nil {
 		t.Fatal(err)
@@ -121,7 +144,7 @@ func newTLSServer(t *testing.T, caps imap.CapSet, mode string) *testServer {
 	mem.AddUser(u)
 	opts := &imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return idleSession{mem.NewSession().(imapserver.SessionIMAP4rev2)}, nil, nil
+			return recordingSession{idleSession{mem.NewSession().(imapserver.SessionIMAP4rev2)}, fetches}, nil, nil
 		},
 		Caps:         caps,
 		InsecureAuth: mode == "none",
@@ -141,7 +164,7 @@ func newTLSServer(t *testing.T, caps imap.CapSet, mode string) *testServer {
 	ln := &dropListener{Listener: inner}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close(); ln.drop() })
-	return &testServer{addr: inner.Addr().String(), user: u, ln: ln}
+	return &testServer{addr: inner.Addr().String(), user: u, ln: ln, fetches: fetches}
 }
 
 // idleSession works around imapmemserver not sending, when IDLE starts,
@@ -176,6 +199,34 @@ func (s idleSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) erro
 		default:
 		}
 	}
+}
+
+// recordingSession records every FETCH in a fetchLog.
+type recordingSession struct {
+	idleSession
+	log *fetchLog
+}
+
+func (s recordingSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, options *imap.FetchOptions) error {
+	r := fetchRecord{set: numSet.String(), size: options.RFC822Size}
+	for _, bs := range options.BodySection {
+		c := *bs
+		if bs.Partial != nil {
+			p := *bs.Partial
+			c.Partial = &p
+		}
+		r.sections = append(r.sections, c)
+	}
+	s.log.mu.Lock()
+	s.log.l = append(s.log.l, r)
+	ignore := s.log.ignorePartial
+	s.log.mu.Unlock()
+	if ignore {
+		for _, bs := range options.BodySection {
+			bs.Partial = nil
+		}
+	}
+	return s.idleSession.Fetch(w, numSet, options)
 }
 
 // withoutIdle puts a proxy in front of the server that removes IDLE from
