@@ -81,7 +81,7 @@ var (
 	// An en passant mark after the destination: "exd6 e.p.", "exd6ep".
 	epRE = regexp.MustCompile(`(?i)^(.*[0-9])\s*(?:e\.\s?p|ep)$`)
 	// A piece letter written apart from its square: "N c3", "N g1-f3".
-	spacedLetterRE = regexp.MustCompile(`(^|[\s,;])([A-Z])\s+([a-z:]|x[a-z])`)
+	spacedLetterRE = regexp.MustCompile(`(^|[\s,;])([A-Z])\s+([x:]?[a-w][0-9]|[a-w][x:]|[a-w][a-w][0-9])`)
 )
 
 // foldChars folds the many characters people and clients use for the same
@@ -233,16 +233,12 @@ func claimsCapture(p rules.Position, legal []rules.Move, pats []pattern, m rules
 	return claimed
 }
 
-// emptyOrOwn says what stands on the destination of a non-capturing move.
+// emptyOrOwn says why a move written as a capture captures nothing.
 func emptyOrOwn(p rules.Position, m rules.Move) string {
-	name := p.Variant().Board().SquareName(m.To)
 	if m.Kind == rules.Checker {
 		return "a Checker leap never captures"
 	}
-	if pc := p.At(m.To); pc != rules.NoPiece && m.Kind != rules.Castle {
-		return name + " holds a piece that is not taken"
-	}
-	return name + " is empty"
+	return p.Variant().Board().SquareName(m.To) + " is empty"
 }
 
 // isEnPassant reports whether m is a capture onto an empty square.
@@ -733,10 +729,11 @@ func handText(h []byte) string {
 	return strings.Join(strings.Split(string(h), ""), " ")
 }
 
+// knownLetter reports whether the variant has a piece with letter c (true
+// when the variant does not list its letters).
 func knownLetter(p rules.Position, c byte) bool {
-	type lister interface{ PieceLetters() []byte }
-	if l, ok := p.Variant().(lister); ok {
-		return contains8(l.PieceLetters(), c)
+	if ls := pieceLetters(p.Variant()); ls != nil {
+		return contains8(ls, c)
 	}
 	return true
 }

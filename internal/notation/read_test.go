@@ -101,7 +101,7 @@ func TestReadForms(t *testing.T) {
 		{black, "1... e5", "e7e5", false},
 		{black, "1...e5", "e7e5", false},
 		{black, "...e5", "e7e5", false},
-		{black, "… e5", "e7e5", false}, // U+2026, as phones write "..."
+		{black, "… e5", "e7e5", false},  // U+2026, as phones write "..."
 		{black, "1. e5", "e7e5", false}, // the number alone does not say the side
 		{"", "N c3", "b1c3", false},
 		{"", "N g1-f3", "g1f3", false},
@@ -175,6 +175,8 @@ func TestReadNoSilentSkips(t *testing.T) {
 		{"", "...e5", []string{`"..." marks a move of Black, but it is White's turn`}},
 		{"", "1.", []string{`a move number but no move`}},
 		{"", "hello", []string{`is not a move the referee can read`}},
+		{"", "e4 I think", []string{`read "e4" as a move but did not understand "I think" after it`}},
+		{"", "N c3 please", []string{`read "Nc3" as a move but did not understand "please" after it`}},
 	}
 	for _, tt := range tests {
 		p := pos(t, tt.fen)
