@@ -88,10 +88,12 @@ var (
 // thing: dashes, the multiplication sign, castling with zeros or small o,
 // non-breaking spaces.
 func foldChars(s string) string {
-	r := strings.NewReplacer("×", "x", "–", "-", "—", "-", "‐", "-", "−", "-", "0-0-0", "O-O-O", "0-0", "O-O",
-		"o-o-o", "O-O-O", "o-o", "O-O", "\u00a0", " ")
-	return strings.TrimSpace(r.Replace(s))
+	return strings.TrimSpace(charFolder.Replace(s))
 }
+
+// charFolder is read only (a Replacer is safe for concurrent use).
+var charFolder = strings.NewReplacer("×", "x", "–", "-", "—", "-", "‐", "-", "−", "-", "0-0-0", "O-O-O", "0-0", "O-O",
+	"o-o-o", "O-O-O", "o-o", "O-O", "\u00a0", " ")
 
 // normalise folds s (see foldChars), drops the marks that carry no meaning
 // for the referee (+ # ! ? and a closing full stop or comma), joins a piece
@@ -329,21 +331,25 @@ func readings(p rules.Position, s string) (pats []pattern, perr string) {
 	}
 	// Deployments: several placements on one line ("K@e1 G@d1"; "Ke1 Gd1"
 	// while deploying).
-	if toks := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == ';' }); len(toks) >= 2 && (allHave(toks, "@") || deploying(p)) {
-		var places []rules.Placement
+	if toks := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == ';' }); len(toks) >= 2 {
+		var ms [][]string
 		for _, t := range toks {
 			m := placeRE.FindStringSubmatch(t)
 			if m == nil {
-				places = nil
+				ms = nil
 				break
 			}
-			to, ok := sq(m[2])
-			if !ok {
-				return nil, "places a piece on " + m[2] + ", which is not a square of this board"
-			}
-			places = append(places, rules.Placement{Piece: upper(m[1][0]), To: to})
+			ms = append(ms, m)
 		}
-		if places != nil {
+		if ms != nil && (allHave(toks, "@") || deploying(p)) {
+			var places []rules.Placement
+			for _, m := range ms {
+				to, ok := sq(m[2])
+				if !ok {
+					return nil, "places a piece on " + m[2] + ", which is not a square of this board"
+				}
+				places = append(places, rules.Placement{Piece: upper(m[1][0]), To: to})
+			}
 			return []pattern{{kind: rules.Deploy, places: places}}, ""
 		}
 	}
