@@ -61,13 +61,14 @@ var (
 )
 
 // moveNumber takes a move number off s: num is -1 when there is none;
-// black is set by "..." (two or more dots, or "…").
+// black is set by "..." (two or more dots, or "…"). A number with nothing
+// after it is not taken off.
 func moveNumber(s string) (num int, black bool, rest string) {
-	if m := moveNumberRE.FindStringSubmatch(s); m != nil {
+	if m := moveNumberRE.FindStringSubmatch(s); m != nil && len(m[0]) < len(s) { // "666." is Chec Toe's roll
 		n, _ := strconv.Atoi(m[1])
 		return n, m[2] != ".", s[len(m[0]):]
 	}
-	if m := blackDotsRE.FindString(s); m != "" {
+	if m := blackDotsRE.FindString(s); m != "" && len(m) < len(s) {
 		return -1, true, s[len(m):]
 	}
 	return -1, false, s
@@ -82,9 +83,6 @@ func checkNumber(pos rules.Position, in string, num int, black bool, rest string
 	move := strings.TrimSpace(rest)
 	if ok {
 		move = SAN(pos, m)
-	}
-	if move == "" {
-		return &Error{Input: in, Reason: "was not played: it has a move number but no move after it. Reply with your move, e.g. " + strconv.Quote(example(pos)) + "."}
 	}
 	want := pos.MoveNumber()
 	dots := ". "

@@ -145,6 +145,21 @@ func TestReadForms(t *testing.T) {
 	}
 }
 
+// TestReadChecToeCommands: a number-like command is not a move number:
+// "666." is the apocalypse roll after a double six (RULES.md §8, §9).
+func TestReadChecToeCommands(t *testing.T) {
+	p, err := rules.ChecToe().ParsePosition("4/2n1/1P2/2N1[BRpbr] w 66 - 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"666", "666.", "roll", "roll, draw?"} {
+		r, err := Read(p, line)
+		if err != nil || r.Move.Kind != rules.Roll || r.Read != "roll" {
+			t.Errorf("Read(%q) = %+v, %v; want the apocalypse roll", line, r, err)
+		}
+	}
+}
+
 // TestReadNoSilentSkips: a character the referee does not use makes the
 // line a question back to the player, quoting what was read and what was
 // not understood.
@@ -173,7 +188,7 @@ func TestReadNoSilentSkips(t *testing.T) {
 		{"", "2. e4", []string{`it is numbered 2, but the game is at move 1 (White to play)`, `"e4"`, `"1. e4"`}},
 		{black, "2... e5", []string{`it is numbered 2, but the game is at move 1 (Black to play)`, `"1... e5"`}},
 		{"", "...e5", []string{`"..." marks a move of Black, but it is White's turn`}},
-		{"", "1.", []string{`a move number but no move`}},
+		{"", "1.", []string{`is not a move the referee can read`}},
 		{"", "hello", []string{`is not a move the referee can read`}},
 		{"", "e4 I think", []string{`read "e4" as a move but did not understand "I think" after it`}},
 		{"", "N c3 please", []string{`read "Nc3" as a move but did not understand "please" after it`}},
