@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"referee/internal/rules"
@@ -48,16 +49,28 @@ type pattern struct {
 	special  rules.MoveKind // Checker or Wizard when a suffix says so, else Normal
 	places   []rules.Placement
 	from2    rules.Square // swaps
+	// capture marks a text that says the move captures ("x" or ":").
+	capture bool
 	// literal marks the reading of the text as written; pieceOrFile marks
 	// the reading of a lower-case first letter as a piece.
 	literal     bool
 	pieceOrFile bool
 }
 
+// The SAN, long and coordinate forms: piece, origin file, origin rank,
+// capture mark or dash, destination (or, after a capture mark, the captured
+// piece's letter), promotion in one of its four forms, Chec Toe suffix.
+// Every character must belong to one of these parts.
+const (
+	sanHead  = `^(?P<piece>[A-Z])?(?P<file>[a-w])?(?P<rank>[0-9]{1,2})?(?P<sep>[-x:])?(?P<to>[a-z][0-9]{1,2}|[A-Z])`
+	sanPromo = `(?:=(?P<p1>[A-Za-z])|/(?P<p2>[A-Za-z])|\((?P<p3>[A-Za-z])\)|(?P<p4>[A-Za-z]))?`
+	sanTail  = `(?P<suffix>\^|⌃|o|\*|°|º|˚|⌄|v|@)?$`
+)
+
 var (
-	sanRE = regexp.MustCompile(`^([A-Z])?([a-w])?([0-9]{1,2})?[-x:]?([a-z][0-9]{1,2}|[A-Z])(?:=|/|\()?([A-Za-z])?\)?(\^|⌃|o|\*|°|º|˚|⌄|v|@)?$`)
+	sanRE = regexp.MustCompile(sanHead + sanPromo + sanTail)
 	// Chec Toe has no promotion: a trailing o, *, v, ^ is a suffix.
-	checToeRE = regexp.MustCompile(`^([A-Z])?([a-w])?([0-9]{1,2})?[-x:]?([a-z][0-9]{1,2}|[A-Z])()(\^|⌃|o|\*|°|º|˚|⌄|v|@)?$`)
+	checToeRE = regexp.MustCompile(sanHead + sanTail)
 	dropRE    = regexp.MustCompile(`^([A-Za-z])@([a-z][0-9]{1,2})$`)
 	// Chec Toe's seed notation: Nb3⌄ (or v) is a drop.
 	dropSuffixRE = regexp.MustCompile(`^([A-Z])([a-z][0-9]{1,2})(⌄|v)$`)
@@ -65,47 +78,88 @@ var (
 	swapWordRE   = regexp.MustCompile(`^swap\s+([a-z][0-9]{1,2})[\s,]+([a-z][0-9]{1,2})$`)
 	placeRE      = regexp.MustCompile(`^([A-Za-z])@?([a-z][0-9]{1,2})$`)
 	castleRE     = regexp.MustCompile(`^(O-O(-O)?)$`)
+	// An en passant mark after the destination: "exd6 e.p.", "exd6ep".
+	epRE = regexp.MustCompile(`(?i)^(.*[0-9])\s*(?:e\.\s?p|ep)$`)
+	// A piece letter written apart from its square: "N c3", "N g1-f3".
+	spacedLetterRE = regexp.MustCompile(`(^|[\s,;])([A-Z])\s+([x:]?[a-w][0-9]|[a-w][x:]|[a-w][a-w][0-9])`)
 )
 
-// normalise folds the many ways people and clients write the same move.
-func normalise(s string) string {
-	s = strings.TrimSpace(s)
-	r := strings.NewReplacer("×", "x", "–", "-", "—", "-", "‐", "-", "0-0-0", "O-O-O", "0-0", "O-O",
-		"o-o-o", "O-O-O", "o-o", "O-O", "\u00a0", " ")
-	s = r.Replace(s)
-	s = strings.TrimRight(s, "!?+#. ")
-	s = strings.TrimSuffix(s, "e.p")
-	s = strings.TrimSuffix(strings.TrimSpace(s), "ep")
-	return strings.TrimSpace(s)
+// foldChars folds the many characters people and clients use for the same
+// thing: dashes, the multiplication sign, castling with zeros or small o,
+// non-breaking spaces.
+func foldChars(s string) string {
+	return strings.TrimSpace(charFolder.Replace(s))
+}
+
+// charFolder is read only (a Replacer is safe for concurrent use).
+var charFolder = strings.NewReplacer("×", "x", "–", "-", "—", "-", "‐", "-", "−", "-", "0-0-0", "O-O-O", "0-0", "O-O",
+	"o-o-o", "O-O-O", "o-o", "O-O", "\u00a0", " ")
+
+// normalise folds s (see foldChars), drops the marks that carry no meaning
+// for the referee (+ # ! ? and a closing full stop or comma), joins a piece
+// letter written apart from its square, and takes off an en passant mark,
+// reporting it in ep.
+func normalise(s string) (out string, ep bool) {
+	s = foldChars(s)
+	s = strings.TrimRight(s, "!?+#.,; ")
+	if m := epRE.FindStringSubmatch(s); m != nil {
+		s, ep = m[1], true
+		s = strings.TrimRight(s, "!?+#.,; ")
+	}
+	s = spacedLetterRE.ReplaceAllString(s, "$1$2$3")
+	return strings.TrimSpace(s), ep
 }
 
 // Parse reads text as an action of the side to act in p. It accepts every
-// form of RULES.md §9 and fails with an *Error saying why.
+// form of RULES.md §9 and fails with an *Error saying why. Unlike Read it
+// takes no move number and no draw offer: text is the move alone.
 func Parse(p rules.Position, text string) (rules.Move, error) {
 	in := strings.TrimSpace(text)
-	s := normalise(in)
+	s, err := figurines(p, in, in)
+	if err != nil {
+		return rules.Move{}, err
+	}
+	m, _, err := readMove(p, in, s)
+	return m, err
+}
+
+// parseText reads the normalised text s (in is what the player wrote, for
+// errors). readable is false when s does not even look like a move, a
+// castling or a command: then the caller may look for the part that does.
+func parseText(p rules.Position, in, s string, ep bool) (m rules.Move, readable bool, err error) {
 	legal := p.Legal()
 	if s == "" {
-		return rules.Move{}, &Error{Input: in, Reason: "is empty: write a move such as " + example(p)}
+		return rules.Move{}, true, &Error{Input: in, Reason: "is empty: write a move such as " + example(p)}
 	}
 	if len(legal) == 0 {
 		if r, ok := p.(rules.Roller); ok && r.NeedsRoll() {
-			return rules.Move{}, &Error{Input: in, Reason: "cannot be played yet: the referee must roll the die first"}
+			return rules.Move{}, true, &Error{Input: in, Reason: "cannot be played yet: the referee must roll the die first"}
 		}
-		return rules.Move{}, &Error{Input: in, Reason: "cannot be played: there are no legal moves (the game is over)"}
+		return rules.Move{}, true, &Error{Input: in, Reason: "cannot be played: there are no legal moves (the game is over)"}
 	}
-	switch strings.ToLower(s) {
-	case "reroll", "re-roll":
-		return pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Reroll }, "a re-roll is not allowed now (only once a turn, and only to replace the turn's first roll of 1 to 5)")
-	case "roll", "apocalypse", "666":
-		return pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Roll }, "the apocalypse roll is allowed only right after a double six")
-	case "pass", "-", "--":
-		return pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Pass }, "passing is not allowed now")
+	if ep {
+		defer func() {
+			if err == nil && !isEnPassant(p, m) {
+				err = &Error{Input: in, Reason: fmt.Sprintf("was not played: %s is not an en passant capture, yet it is marked e.p. Reply %q if that is your move.", SAN(p, m), SAN(p, m))}
+				m = rules.Move{}
+			}
+		}()
 	}
-	if m := castleRE.FindStringSubmatch(strings.ToUpper(s)); m != nil {
-		long := m[2] != ""
+	if kind, ok := commandKind(s); ok {
+		switch kind {
+		case rules.Reroll:
+			m, err = pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Reroll }, "a re-roll is not allowed now (only once a turn, and only to replace the turn's first roll of 1 to 5)")
+		case rules.Roll:
+			m, err = pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Roll }, "the apocalypse roll is allowed only right after a double six")
+		default:
+			m, err = pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Pass }, "passing is not allowed now")
+		}
+		return m, true, err
+	}
+	if c := castleRE.FindStringSubmatch(strings.ToUpper(s)); c != nil {
+		long := c[2] != ""
 		b := p.Variant().Board()
-		return pick(p, in, legal, func(mv rules.Move) bool {
+		m, err = pick(p, in, legal, func(mv rules.Move) bool {
 			if mv.Kind != rules.Castle {
 				return false
 			}
@@ -114,26 +168,84 @@ func Parse(p rules.Position, text string) (rules.Move, error) {
 			}
 			return (b.File(mv.To) > b.File(mv.From)) != long
 		}, "castling is not allowed now: the king or the rook has moved, a square between them is occupied, or the king is in check or would pass through or land on an attacked square")
+		return m, true, err
 	}
 	got, pats, perr := candidates(p, s, legal)
 	if len(pats) == 0 {
 		if perr != "" {
-			return rules.Move{}, &Error{Input: in, Reason: perr}
+			return rules.Move{}, true, &Error{Input: in, Reason: perr}
 		}
-		return rules.Move{}, &Error{Input: in, Reason: "is not a move the referee can read: write it like " + example(p) + " (or \"moves\" for the list)"}
+		return rules.Move{}, false, &Error{Input: in, Reason: "is not a move the referee can read: write it like " + example(p) + " (or \"moves\" for the list)"}
 	}
 	switch len(got) {
 	case 1:
-		return got[0], nil
+		if claimsCapture(p, legal, pats, got[0]) && !p.IsCapture(got[0]) {
+			san := SAN(p, got[0])
+			return rules.Move{}, true, &Error{Input: in, Reason: fmt.Sprintf("was not played: it is written as a capture, but %s captures nothing (%s). Reply %q if that is your move.",
+				san, emptyOrOwn(p, got[0]), san)}
+		}
+		return got[0], true, nil
 	case 0:
-		return rules.Move{}, explain(p, in, pats[0])
+		return rules.Move{}, true, explain(p, in, s, pats[0])
 	}
 	cands := make([]string, len(got))
 	for i, m := range got {
 		cands[i] = SAN(p, m)
 	}
 	sort.Strings(cands)
-	return rules.Move{}, &Error{Input: in, Reason: "more than one legal move fits", Candidates: cands}
+	return rules.Move{}, true, &Error{Input: in, Reason: "more than one legal move fits", Candidates: cands}
+}
+
+// commandKind recognises the Chec Toe commands (RULES.md §9).
+func commandKind(s string) (rules.MoveKind, bool) {
+	switch strings.ToLower(s) {
+	case "reroll", "re-roll":
+		return rules.Reroll, true
+	case "roll", "apocalypse", "666":
+		return rules.Roll, true
+	case "pass", "-", "--":
+		return rules.Pass, true
+	}
+	return 0, false
+}
+
+// looksLikeMove reports whether s (normalised) reads as a move, a castling
+// or a command in p, legal or not.
+func looksLikeMove(p rules.Position, s string) bool {
+	if _, ok := commandKind(s); ok || castleRE.MatchString(strings.ToUpper(s)) {
+		return true
+	}
+	pats, perr := readings(p, s)
+	return len(pats) > 0 || perr != ""
+}
+
+// claimsCapture reports whether every reading of the text that gives m
+// says it captures.
+func claimsCapture(p rules.Position, legal []rules.Move, pats []pattern, m rules.Move) bool {
+	claimed := false
+	for _, pt := range pats {
+		if !contains(match(p, legal, pt), m) {
+			continue
+		}
+		if !pt.capture {
+			return false
+		}
+		claimed = true
+	}
+	return claimed
+}
+
+// emptyOrOwn says why a move written as a capture captures nothing.
+func emptyOrOwn(p rules.Position, m rules.Move) string {
+	if m.Kind == rules.Checker {
+		return "a Checker leap never captures"
+	}
+	return p.Variant().Board().SquareName(m.To) + " is empty"
+}
+
+// isEnPassant reports whether m is a capture onto an empty square.
+func isEnPassant(p rules.Position, m rules.Move) bool {
+	return m.Kind == rules.Normal && p.IsCapture(m) && p.At(m.To) == rules.NoPiece
 }
 
 // preferPlain drops promotions and special moves when the same plain move
@@ -217,22 +329,27 @@ func readings(p rules.Position, s string) (pats []pattern, perr string) {
 			return []pattern{{kind: rules.Drop, piece: m[1][0], to: to, fromFile: -1, fromRank: -1}}, ""
 		}
 	}
-	// Deployments: several placements on one line.
+	// Deployments: several placements on one line ("K@e1 G@d1"; "Ke1 Gd1"
+	// while deploying).
 	if toks := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == ';' }); len(toks) >= 2 {
-		var places []rules.Placement
+		var ms [][]string
 		for _, t := range toks {
 			m := placeRE.FindStringSubmatch(t)
 			if m == nil {
-				places = nil
+				ms = nil
 				break
 			}
-			to, ok := sq(m[2])
-			if !ok {
-				return nil, "places a piece on " + m[2] + ", which is not a square of this board"
-			}
-			places = append(places, rules.Placement{Piece: upper(m[1][0]), To: to})
+			ms = append(ms, m)
 		}
-		if places != nil {
+		if ms != nil && (allHave(toks, "@") || deploying(p)) {
+			var places []rules.Placement
+			for _, m := range ms {
+				to, ok := sq(m[2])
+				if !ok {
+					return nil, "places a piece on " + m[2] + ", which is not a square of this board"
+				}
+				places = append(places, rules.Placement{Piece: upper(m[1][0]), To: to})
+			}
 			return []pattern{{kind: rules.Deploy, places: places}}, ""
 		}
 	}
@@ -245,34 +362,46 @@ func readings(p rules.Position, s string) (pats []pattern, perr string) {
 		if m == nil {
 			return
 		}
+		g := func(name string) string { return m[re.SubexpIndex(name)] }
 		pt := pattern{kind: rules.Normal, fromFile: -1, fromRank: -1, to: rules.NoSquare, literal: literal, pieceOrFile: pieceOrFile}
-		if m[1] != "" {
-			pt.piece = m[1][0]
+		sep := g("sep")
+		pt.capture = sep == "x" || sep == ":"
+		if sep != "" && g("piece") == "" && g("file") == "" && g("rank") == "" {
+			return // "xf3", "-e4": a mark with nothing before it
 		}
-		if m[2] != "" {
-			pt.fromFile = int(m[2][0] - 'a')
+		if piece := g("piece"); piece != "" {
+			pt.piece = piece[0]
 		}
-		if m[3] != "" {
-			var r int
-			fmt.Sscanf(m[3], "%d", &r)
-			pt.fromRank = r - 1
+		if f := g("file"); f != "" {
+			pt.fromFile = int(f[0] - 'a')
 		}
-		if len(m[4]) == 1 {
-			pt.toPiece = m[4][0]
+		if r := g("rank"); r != "" {
+			n, _ := strconv.Atoi(r)
+			pt.fromRank = n - 1
+		}
+		if to := g("to"); len(to) == 1 {
+			if !pt.capture {
+				return // a captured piece's letter follows a capture mark: "PxN"
+			}
+			pt.toPiece = to[0]
 		} else {
-			to, ok := sq(m[4])
+			sq, ok := sq(to)
 			if !ok {
 				if perr == "" {
-					perr = "names " + m[4] + ", which is not a square of this board (" + boardRange(b) + ")"
+					perr = "names " + to + ", which is not a square of this board (" + boardRange(b) + ")"
 				}
 				return
 			}
-			pt.to = to
+			pt.to = sq
 		}
-		if m[5] != "" {
-			pt.promo = upper(m[5][0])
+		if re == sanRE {
+			for _, name := range []string{"p1", "p2", "p3", "p4"} {
+				if x := g(name); x != "" {
+					pt.promo = upper(x[0])
+				}
+			}
 		}
-		switch m[6] {
+		switch g("suffix") {
 		case "^", "⌃":
 			pt.special = rules.Checker
 		case "o", "*", "°", "º", "˚":
@@ -286,6 +415,14 @@ func readings(p rules.Position, s string) (pats []pattern, perr string) {
 		pats = append(pats, pt)
 	}
 	try(s, true, false)
+	if !mayFoldCase(p, s) {
+		// "Cc3", "CC3": an upper-case letter the variant has no piece for
+		// is not a file; read it as that letter, to say so.
+		if len(pats) == 0 {
+			try(s[:1]+strings.ToLower(s[1:]), false, false)
+		}
+		return pats, perr
+	}
 	startsWithSquare := len(s) > 1 && s[1] >= '0' && s[1] <= '9'
 	if len(s) > 0 && s[0] >= 'a' && s[0] <= 'z' && !startsWithSquare {
 		try(string(upper(s[0]))+s[1:], false, true) // "nf3": a knight, unless a pawn move is meant
@@ -297,6 +434,41 @@ func readings(p rules.Position, s string) (pats []pattern, perr string) {
 		}
 	}
 	return pats, perr
+}
+
+// mayFoldCase reports whether the case of s may be read otherwise than
+// written. A text starting with an upper-case letter that is no piece
+// letter of the variant is read in lower case only when it is all in upper
+// case and that letter starts a square or a pawn capture ("E4", "G1F3",
+// "EXD5"); "Cc3" is not the pawn move c3.
+func mayFoldCase(p rules.Position, s string) bool {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' || knownLetter(p, s[0]) {
+		return true
+	}
+	if strings.IndexFunc(s, func(r rune) bool { return r >= 'a' && r <= 'z' }) >= 0 {
+		return false
+	}
+	return len(s) > 1 && (s[1] >= '0' && s[1] <= '9' || s[1] == 'X' || s[1] == ':')
+}
+
+// allHave reports whether every token contains sub.
+func allHave(toks []string, sub string) bool {
+	for _, t := range toks {
+		if !strings.Contains(t, sub) {
+			return false
+		}
+	}
+	return true
+}
+
+// deploying reports whether the side to act deploys (Toe-to-Toe phase 1).
+func deploying(p rules.Position) bool {
+	for _, m := range p.Legal() {
+		if m.Kind == rules.Deploy {
+			return true
+		}
+	}
+	return false
 }
 
 func upper(c byte) byte {
@@ -420,13 +592,16 @@ func fits(p rules.Position, b *rules.Board, m rules.Move, pt pattern) bool {
 }
 
 // explain says why nothing legal fits pt.
-func explain(p rules.Position, in string, pt pattern) error {
+func explain(p rules.Position, in, s string, pt pattern) error {
 	b := p.Variant().Board()
 	fail := func(f string, a ...any) error {
 		return &Error{Input: in, Reason: "was not played: " + fmt.Sprintf(f, a...)}
 	}
 	switch pt.kind {
 	case rules.Drop:
+		if !knownLetter(p, pt.piece) {
+			return fail("%s", unknownPiece(p, fmt.Sprintf("piece with the letter %c", pt.piece), exampleOf(p, rules.Drop)))
+		}
 		if !contains8(p.Hand(p.Turn()), pt.piece) {
 			return fail("you have no %c in hand to drop (in hand: %s).", pt.piece, handText(p.Hand(p.Turn())))
 		}
@@ -435,12 +610,17 @@ func explain(p rules.Position, in string, pt pattern) error {
 		}
 		return fail("that drop is not allowed now. Reply \"moves\" for the list.")
 	case rules.Deploy:
+		for _, pl := range pt.places {
+			if !knownLetter(p, pl.Piece) {
+				return fail("%s", unknownPiece(p, fmt.Sprintf("piece with the letter %c", pl.Piece), exampleOf(p, rules.Deploy)))
+			}
+		}
 		return fail("those placements are not a legal deployment now: %s", deployHint(p))
 	case rules.Swap:
 		return fail("swapping %s and %s is not legal now: both must be your pieces, and afterwards neither king may be attacked.", b.SquareName(pt.to), b.SquareName(pt.from2))
 	}
 	if pt.piece != 0 && !knownLetter(p, pt.piece) {
-		return fail("there is no piece with the letter %c in %s.", pt.piece, p.Variant().Title())
+		return fail("%s", unknownPiece(p, fmt.Sprintf("piece with the letter %c", pt.piece), foldExample(p, s)))
 	}
 	// Which own pieces of that kind exist, and could any of them get there?
 	var mine []rules.Square
@@ -555,10 +735,11 @@ func handText(h []byte) string {
 	return strings.Join(strings.Split(string(h), ""), " ")
 }
 
+// knownLetter reports whether the variant has a piece with letter c (true
+// when the variant does not list its letters).
 func knownLetter(p rules.Position, c byte) bool {
-	type lister interface{ PieceLetters() []byte }
-	if l, ok := p.Variant().(lister); ok {
-		return contains8(l.PieceLetters(), c)
+	if ls := pieceLetters(p.Variant()); ls != nil {
+		return contains8(ls, c)
 	}
 	return true
 }

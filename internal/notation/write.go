@@ -34,7 +34,8 @@ const pawnLetter = 'P'
 func SAN(p rules.Position, m rules.Move) string {
 	s := sanBody(p, m)
 	if m.Kind == rules.Normal || m.Kind == rules.Checker || m.Kind == rules.Wizard {
-		if got, _, _ := candidates(p, normalise(s), p.Legal()); len(got) != 1 || got[0] != m {
+		n, _ := normalise(s)
+		if got, _, _ := candidates(p, n, p.Legal()); len(got) != 1 || got[0] != m {
 			s = longForm(p, m)
 		}
 	}

@@ -97,20 +97,129 @@ func Clean(text string) (action, message string) {
 		kept = append(kept, trim)
 		written = written || trim != ""
 	}
-	// The first non-empty line is the action.
+	// The first meaningful line is the action: blank lines, lines of
+	// stars (an HTML heading's rule) and greetings ("Hi Bob,") come
+	// before it. A greeting is relayed with the message.
+	var greetings []string
 	i := 0
-	for i < len(kept) && kept[i] == "" {
-		i++
+	for ; i < len(kept); i++ {
+		switch {
+		case kept[i] == "" || strings.Trim(kept[i], "*") == "":
+			continue
+		case len(greetings) < maxGreetings && isGreeting(kept[i]) && anyAfter(kept, i):
+			greetings = append(greetings, kept[i])
+			continue
+		}
+		break
 	}
 	if i == len(kept) {
 		return "", ""
 	}
-	action = strings.Join(strings.Fields(kept[i]), " ")
-	if len(action) >= 2 && action[0] == '*' && action[len(action)-1] == '*' {
-		action = strings.Trim(action, "*") // bold from an HTML mail
+	action = unwrap(strings.Join(strings.Fields(kept[i]), " "))
+	return action, joinMessage(append(greetings, kept[i+1:]...))
+}
+
+// maxGreetings is the most greeting lines skipped before the action.
+const maxGreetings = 2
+
+// anyAfter reports whether a line after lines[i] has a word or sign on it.
+func anyAfter(lines []string, i int) bool {
+	for _, l := range lines[i+1:] {
+		if strings.Trim(l, "*") != "" {
+			return true
+		}
 	}
-	action = strings.TrimSpace(strings.Trim(action, "\"'“”‘’„«»"))
-	return action, joinMessage(kept[i+1:])
+	return false
+}
+
+var (
+	// A greeting word, then at most three words of a name, then
+	// punctuation: "Hi Bob,", "Hello,", "Dear Alice,", "Good morning!".
+	greetingRE = regexp.MustCompile(`(?i)^(?:hi|hello|hey|hiya|hallo|dear|greetings|good\s+(?:morning|afternoon|evening|day)|morning|howdy|bonjour|salut|hola|ciao|moin|servus|hej|guten\s+(?:morgen|tag|abend))((?:[\s,]+[\p{L}'’.-]+){0,3})\s*[,!.:]*$`)
+	// A lone name and a comma: "Bob,", "Anne-Marie,", "Alice Smith,".
+	nameRE = regexp.MustCompile(`^\p{Lu}\p{Ll}+(?:[ -]\p{Lu}\p{Ll}+)?,$`)
+)
+
+// notNames are words that may follow a greeting word or stand before a
+// comma and are an action, never a name: the commands, and castling.
+var notNames = map[string]bool{
+	"resign": true, "draw": true, "pass": true, "roll": true, "reroll": true, "re-roll": true, "board": true,
+	"moves": true, "help": true, "accept": true, "confirm": true, "yes": true, "takeback": true, "undo": true,
+	"claim": true, "offer": true, "swap": true, "vacation": true, "o-o": true, "o-o-o": true, "apocalypse": true,
+}
+
+// isGreeting reports whether line is only a greeting: a short line of a
+// greeting word and a name, or a lone name followed by a comma. A line
+// with a digit, a command or castling is never one.
+func isGreeting(line string) bool {
+	if utf8.RuneCountInString(line) > 40 {
+		return false
+	}
+	var words string
+	if m := greetingRE.FindStringSubmatch(line); m != nil {
+		words = m[1]
+	} else if nameRE.MatchString(line) {
+		words = line
+	} else {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(words, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }) {
+		w = strings.ReplaceAll(strings.ToLower(strings.TrimRight(w, ".")), "0", "o")
+		if notNames[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// unwrap takes off what wraps the whole action or its first word and is
+// not notation: the marks of bold or italic text that survive HTML-to-text
+// conversion or that clients write for them ("*Nc3*", "**Nc3**", "_Nc3_",
+// "*Nc3* draw"), and a pair of quotation marks. A mark that only closes is
+// kept: "Nb3*" is Chec Toe's Wizard move, and bold "*Nb3**" is "Nb3*".
+func unwrap(s string) string {
+	for range 4 {
+		t, ok := unwrapEmphasis(s)
+		if !ok {
+			t, ok = unwrapQuotes(s)
+		}
+		if !ok {
+			break
+		}
+		s = strings.TrimSpace(t)
+	}
+	return s
+}
+
+// unwrapEmphasis removes one pair of emphasis marks at the start of s.
+func unwrapEmphasis(s string) (string, bool) {
+	for _, mk := range []string{"**", "__", "*", "_"} {
+		if !strings.HasPrefix(s, mk) {
+			continue
+		}
+		for j := len(mk) + 1; j+len(mk) <= len(s); j++ {
+			if s[j:j+len(mk)] != mk || s[j-1] == ' ' || s[len(mk)] == ' ' {
+				continue
+			}
+			end := j + len(mk)
+			if end < len(s) && !strings.ContainsRune(" ,;.!?)", rune(s[end])) {
+				continue // "*Nb3**": the first star after the move is the Wizard's
+			}
+			return s[len(mk):j] + s[end:], true
+		}
+		return s, false
+	}
+	return s, false
+}
+
+// unwrapQuotes removes a pair of quotation marks around s.
+func unwrapQuotes(s string) (string, bool) {
+	first, n := utf8.DecodeRuneInString(s)
+	last, m := utf8.DecodeLastRuneInString(s)
+	if len(s) <= n+m || !strings.ContainsRune("\"'“‘„‚«»", first) || !strings.ContainsRune("\"'”’“‘»«", last) {
+		return s, false
+	}
+	return s[n : len(s)-m], true
 }
 
 // joinMessage joins the player's lines after the action: blank runs

@@ -1,0 +1,308 @@
+package notation
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"referee/internal/rules"
+)
+
+// Reading is what a player's action line was read as.
+type Reading struct {
+	Move rules.Move
+	// OfferDraw is set when the line also offered a draw: "Nc3 draw",
+	// "Nc3, and I offer a draw", "Nc3 (draw?)".
+	OfferDraw bool
+	// Read is the move as read, in canonical SAN, for the reply: read as "Nc3".
+	Read string
+}
+
+// Read reads one action line: a move in any form Parse reads, optionally
+// with a move number before it ("12. Nf3", "1... e5", "...e5"; the number
+// must be the game's and "..." Black's) and a draw offer after it (see
+// drawPhrases). Figurines (♘, ♞, ...) stand for the letters of the pieces
+// the variant has, and a piece letter may stand apart from its square
+// ("N c3"). Every character of the line is used or the line is refused: an
+// *Error quotes what was read and what was not understood, and says what
+// to send instead.
+func Read(pos rules.Position, line string) (Reading, error) {
+	in := strings.TrimSpace(line)
+	s, err := figurines(pos, in, in)
+	if err != nil {
+		return Reading{}, err
+	}
+	s = foldChars(s)
+	num, black, s := moveNumber(s)
+	rest, offer := drawOffer(s)
+	m, whole, moveErr := readMove(pos, in, rest)
+	if offer && !whole {
+		// "Nc3 want a draw?": the offer is part of what was not understood.
+		m, _, moveErr = readMove(pos, in, s)
+	}
+	s = rest
+	if err := checkNumber(pos, in, num, black, s, moveErr == nil, m); err != nil {
+		return Reading{}, err
+	}
+	if moveErr != nil {
+		return Reading{}, moveErr
+	}
+	return Reading{Move: m, OfferDraw: offer, Read: SAN(pos, m)}, nil
+}
+
+var (
+	// "12. Nf3", "1.e4", "1... e5", "1…e5" (U+2026, as phones write "...").
+	moveNumberRE = regexp.MustCompile(`^([0-9]{1,4})\s*(\.+|…)\s*`)
+	// "...e5", "… e5": Black's move without its number.
+	blackDotsRE = regexp.MustCompile(`^(\.{2,}|…)\s*`)
+)
+
+// moveNumber takes a move number off s: num is -1 when there is none;
+// black is set by "..." (two or more dots, or "…"). A number with nothing
+// after it is not taken off.
+func moveNumber(s string) (num int, black bool, rest string) {
+	if m := moveNumberRE.FindStringSubmatch(s); m != nil && len(m[0]) < len(s) { // "666." is Chec Toe's roll
+		n, _ := strconv.Atoi(m[1])
+		return n, m[2] != ".", s[len(m[0]):]
+	}
+	if m := blackDotsRE.FindString(s); m != "" && len(m) < len(s) {
+		return -1, true, s[len(m):]
+	}
+	return -1, false, s
+}
+
+// checkNumber refuses a move number that is not the game's, and "..."
+// when White is to move. rest is the move as written, ok and m its reading.
+func checkNumber(pos rules.Position, in string, num int, black bool, rest string, ok bool, m rules.Move) error {
+	if num < 0 && !black {
+		return nil
+	}
+	move := strings.TrimSpace(rest)
+	if ok {
+		move = SAN(pos, m)
+	}
+	want := pos.MoveNumber()
+	dots := ". "
+	if pos.Turn() == rules.Black {
+		dots = "... "
+	}
+	if num >= 0 && num != want {
+		return &Error{Input: in, Reason: fmt.Sprintf("was not played: it is numbered %d, but the game is at move %d (%s to play). Send the move without a number, e.g. %q, or with this move's number, %q.",
+			num, want, pos.Turn(), move, strconv.Itoa(want)+dots+move)}
+	}
+	if black && pos.Turn() != rules.Black {
+		return &Error{Input: in, Reason: fmt.Sprintf("was not played: \"...\" marks a move of Black, but it is %s's turn. Send the move without the dots, e.g. %q.",
+			pos.Turn(), move)}
+	}
+	return nil
+}
+
+// drawPhrases are the words that offer a draw after a move, each
+// optionally preceded by "and" and separated from the move by a space,
+// comma or semicolon ("Nc3 draw", "Nc3, and I offer a draw"), or put in
+// brackets ("Nc3 (draw?)", "Nc3 (draw offered)", and the correspondence
+// sign "(=)"); a closing "?", "." or "!" belongs to the phrase.
+const drawPhrases = `(?:(?:i\s+)?offer\s+(?:you\s+)?(?:a\s+)?draw|draw\s+offer(?:ed)?|draw)`
+
+var (
+	drawRE      = regexp.MustCompile(`(?i)^(.*?\S)(?:\s*[,;]\s*|\s+)(?:and\s+)?` + drawPhrases + `\s*\??\s*[.!]*$`)
+	drawParenRE = regexp.MustCompile(`(?i)^(.*?\S)\s*\(\s*(?:(?:and\s+)?` + drawPhrases + `\s*\??|=)\s*\)\s*[.!]*$`)
+)
+
+// drawOffer takes a draw offer off the end of s.
+func drawOffer(s string) (rest string, offer bool) {
+	for _, re := range []*regexp.Regexp{drawParenRE, drawRE} {
+		if m := re.FindStringSubmatch(s); m != nil {
+			return m[1], true
+		}
+	}
+	return s, false
+}
+
+// figurine is a chess figurine and the letter and name it stands for.
+type figurine struct {
+	letter byte
+	name   string
+}
+
+var figurineLetters = map[rune]figurine{
+	'♔': {'K', "king"}, '♕': {'Q', "queen"}, '♖': {'R', "rook"}, '♗': {'B', "bishop"}, '♘': {'N', "knight"}, '♙': {'P', "pawn"},
+	'♚': {'K', "king"}, '♛': {'Q', "queen"}, '♜': {'R', "rook"}, '♝': {'B', "bishop"}, '♞': {'N', "knight"}, '♟': {'P', "pawn"},
+}
+
+// figurines replaces each figurine in s by its letter, when the variant
+// has that piece; otherwise it is an error naming the variant's pieces.
+func figurines(p rules.Position, in, s string) (string, error) {
+	if !strings.ContainsAny(s, "♔♕♖♗♘♙♚♛♜♝♞♟") {
+		return s, nil
+	}
+	var b strings.Builder
+	for _, r := range s {
+		f, ok := figurineLetters[r]
+		if !ok {
+			b.WriteRune(r)
+			continue
+		}
+		if !knownLetter(p, f.letter) {
+			return "", &Error{Input: in, Reason: "was not played: " + unknownPiece(p, fmt.Sprintf("%s, which the figurine %c stands for", f.name, r), "")}
+		}
+		b.WriteByte(f.letter)
+	}
+	return b.String(), nil
+}
+
+// readMove reads s (figurines replaced) as a move; when s does not read
+// as a whole, it looks for the part that does and quotes the rest.
+// whole is false when s did not read as a move as a whole.
+func readMove(p rules.Position, in, s string) (m rules.Move, whole bool, err error) {
+	t, ep := normalise(s)
+	m, readable, err := parseText(p, in, t, ep)
+	if err == nil || readable {
+		return m, true, err
+	}
+	if sp, ok := splitReadable(p, t); ok {
+		return rules.Move{}, false, leftover(p, in, sp)
+	}
+	return rules.Move{}, false, err
+}
+
+// Limits of the search for the readable part of a line: longer lines are
+// refused as a whole.
+const (
+	maxSplitTokens = 16
+	maxSplitChars  = 40
+)
+
+// split is a line cut into the part read as a move and the rest.
+type split struct {
+	read, before, after string
+}
+
+// splitReadable finds the longest run of words at the start (or else at
+// the end) of s that reads as a move, or else the longest readable piece
+// of s cut anywhere ("Nf3)", "(Nf3)").
+func splitReadable(p rules.Position, s string) (split, bool) {
+	reads := func(x string) bool {
+		n, _ := normalise(x)
+		return n != "" && looksLikeMove(p, n)
+	}
+	if toks := strings.Fields(s); len(toks) > 1 && len(toks) <= maxSplitTokens {
+		for k := len(toks) - 1; k >= 1; k-- {
+			if pre := strings.Join(toks[:k], " "); reads(pre) {
+				return split{read: pre, after: strings.Join(toks[k:], " ")}, true
+			}
+		}
+		for k := 1; k < len(toks); k++ {
+			if suf := strings.Join(toks[k:], " "); reads(suf) {
+				return split{read: suf, before: strings.Join(toks[:k], " ")}, true
+			}
+		}
+	}
+	if len(s) > maxSplitChars {
+		return split{}, false
+	}
+	for n := len(s) - 1; n >= 2; n-- {
+		for i := 0; i+n <= len(s); i++ {
+			j := i + n
+			if !utf8.RuneStart(s[i]) || j < len(s) && !utf8.RuneStart(s[j]) {
+				continue
+			}
+			if mid := strings.TrimSpace(s[i:j]); reads(mid) {
+				return split{read: mid, before: strings.TrimSpace(s[:i]), after: strings.TrimSpace(s[j:])}, true
+			}
+		}
+	}
+	return split{}, false
+}
+
+// leftover is the error for a line with more than a move on it.
+func leftover(p rules.Position, in string, sp split) error {
+	var parts []string
+	if sp.before != "" {
+		parts = append(parts, fmt.Sprintf("%q before it", sp.before))
+	}
+	if sp.after != "" {
+		parts = append(parts, fmt.Sprintf("%q after it", sp.after))
+	}
+	reason := fmt.Sprintf("was not played: the referee read %q as a move but did not understand %s.", sp.read, strings.Join(parts, " and "))
+	n, ep := normalise(sp.read)
+	m, _, err := parseText(p, sp.read, n, ep)
+	if err == nil {
+		san := SAN(p, m)
+		reason += fmt.Sprintf(" Send the move alone on the first line, e.g. %q, and anything else on the lines below it (they are passed on to your opponent).", san)
+		if strings.Contains(strings.ToLower(sp.before+" "+sp.after), "draw") {
+			reason += fmt.Sprintf(" To offer a draw with your move, write %q.", san+" draw")
+		}
+		return &Error{Input: in, Reason: reason}
+	}
+	reason += " Send only your move on the first line, and anything else on the lines below it (they are passed on to your opponent)."
+	var ne *Error
+	if errors.As(err, &ne) && strings.HasPrefix(ne.Reason, "was not played: ") {
+		reason += fmt.Sprintf(" And %q on its own would not be played: %s", sp.read, strings.TrimPrefix(ne.Reason, "was not played: "))
+	} else {
+		reason += " And " + err.Error()
+	}
+	return &Error{Input: in, Reason: reason}
+}
+
+// pieceLetters lists the variant's piece letters, pawn included.
+func pieceLetters(v rules.Variant) []byte {
+	type lister interface{ PieceLetters() []byte }
+	if l, ok := v.(lister); ok {
+		return l.PieceLetters()
+	}
+	return nil
+}
+
+// unknownPiece says that the variant has no such piece (what: "piece with
+// the letter C"), lists its pieces' letters and gives an example.
+func unknownPiece(p rules.Position, what, eg string) string {
+	v := p.Variant()
+	var ls []string
+	for _, c := range pieceLetters(v) {
+		if c == pawnLetter && !pawnLetterRequired(v) {
+			continue
+		}
+		ls = append(ls, string(c))
+	}
+	s := fmt.Sprintf("%s has no %s (pieces: %s", v.Title(), what, strings.Join(ls, " "))
+	if !pawnLetterRequired(v) {
+		s += "; pawn moves are written without a letter"
+	}
+	if eg == "" && !pawnLetterRequired(v) {
+		eg = exampleOf(p, rules.Normal)
+	}
+	if eg != "" {
+		s += fmt.Sprintf(", e.g. %q", eg)
+	}
+	return s + ")."
+}
+
+// foldExample is the legal move s means when read in lower case ("Cc3":
+// c3), or an example of a pawn move.
+func foldExample(p rules.Position, s string) string {
+	if pats, _ := readings(p, strings.ToLower(s)); len(pats) > 0 {
+		if got := match(p, p.Legal(), pats[0]); len(got) == 1 {
+			return SAN(p, got[0])
+		}
+	}
+	return exampleOf(p, rules.Normal)
+}
+
+// exampleOf is a legal move of the given kind for error messages (for
+// Normal, a pawn move where pawns are written without a letter), or "".
+func exampleOf(p rules.Position, kind rules.MoveKind) string {
+	for _, m := range p.Legal() {
+		if m.Kind != kind {
+			continue
+		}
+		if kind == rules.Normal && !pawnLetterRequired(p.Variant()) && p.At(m.From).Letter() != pawnLetter {
+			continue
+		}
+		return SAN(p, m)
+	}
+	return ""
+}

@@ -1,0 +1,340 @@
+package notation
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"referee/internal/rules"
+)
+
+// positions plays n plies of v from the start, choosing moves by a fixed
+// rule (Chec Toe's die fed fixed values), and returns every position
+// reached where the side to act has a legal move.
+func positions(t testing.TB, v rules.Variant, n int) []rules.Position {
+	t.Helper()
+	var out []rules.Position
+	p := v.Start()
+	die := 0
+	for ply := 0; ply < n; ply++ {
+		for {
+			r, ok := p.(rules.Roller)
+			if !ok || !r.NeedsRoll() {
+				break
+			}
+			die++
+			next, err := r.Roll([]int{3, 6, 2, 5, 6, 6, 1, 4}[die%8])
+			if err != nil {
+				t.Fatal(err)
+			}
+			p = next
+		}
+		legal := p.Legal()
+		if len(legal) == 0 {
+			break
+		}
+		out = append(out, p)
+		next, err := p.Play(legal[(ply*7+3)%len(legal)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = next
+	}
+	return out
+}
+
+// numbered writes text with the move number of p before it, as players
+// do: "12. Nf3" for White, "12... Nf6" for Black.
+func numbered(p rules.Position, text string) string {
+	if p.Turn() == rules.Black {
+		return fmt.Sprintf("%d... %s", p.MoveNumber(), text)
+	}
+	return fmt.Sprintf("%d. %s", p.MoveNumber(), text)
+}
+
+// TestReadAllVariants: in 30 positions of every variant, each legal move's
+// canonical and coordinate forms read as that move, alone, with the move
+// number before them and with a draw offer after them, and Read gives back
+// the canonical form (RULES.md §9: liberal in, strict out).
+func TestReadAllVariants(t *testing.T) {
+	for _, v := range rules.Variants() {
+		t.Run(v.Name(), func(t *testing.T) {
+			for _, p := range positions(t, v, 30) {
+				for _, m := range p.Legal() {
+					san := SAN(p, m)
+					for _, tc := range []struct {
+						line  string
+						offer bool
+					}{
+						{san, false},
+						{Coord(p, m), false},
+						{numbered(p, san), false},
+						{san + " draw", true},
+						{numbered(p, Coord(p, m)) + ", and I offer a draw.", true},
+					} {
+						r, err := Read(p, tc.line)
+						if err != nil || r.Move != m || r.OfferDraw != tc.offer || r.Read != san {
+							t.Fatalf("%s: Read(%q) = %+v, %v; want the move %s, offer %v", p, tc.line, r, err, san, tc.offer)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestReadForms: the extra forms of an action line (move numbers,
+// figurines, a letter apart from its square, marks, draw offers) read as
+// the move they write, and nothing else.
+func TestReadForms(t *testing.T) {
+	const black = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+	const move12 = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 2 12"
+	tests := []struct {
+		fen, line, coord string
+		offer            bool
+	}{
+		{"", "1. e4", "e2e4", false},
+		{"", "1.e4", "e2e4", false},
+		{"", "1 . e4", "e2e4", false},
+		{move12, "12. Nf3", "g1f3", false},
+		{black, "1... e5", "e7e5", false},
+		{black, "1...e5", "e7e5", false},
+		{black, "...e5", "e7e5", false},
+		{black, "… e5", "e7e5", false},  // U+2026, as phones write "..."
+		{black, "1. e5", "e7e5", false}, // the number alone does not say the side
+		{"", "N c3", "b1c3", false},
+		{"", "N g1-f3", "g1f3", false},
+		{"", "♘f3", "g1f3", false},
+		{"", "♞c3", "b1c3", false}, // a black figurine for White's knight: the letter is what counts
+		{"", "♘ f3", "g1f3", false},
+		{"", "♙e4", "e2e4", false},
+		{"", "Nf3+", "g1f3", false},
+		{"", "Nf3 !?", "g1f3", false},
+		{"", "Nf3.", "g1f3", false},
+		{"", "Nc3 draw", "b1c3", true},
+		{"", "Nc3 draw?", "b1c3", true},
+		{"", "Nc3, draw?", "b1c3", true},
+		{"", "Nc3; draw", "b1c3", true},
+		{"", "Nc3 and I offer a draw", "b1c3", true},
+		{"", "Nc3, and I offer a draw", "b1c3", true},
+		{"", "Nc3, and I offer a draw.", "b1c3", true},
+		{"", "Nc3 I offer you a draw", "b1c3", true},
+		{"", "Nc3 offer draw", "b1c3", true},
+		{"", "Nc3 draw offered", "b1c3", true},
+		{"", "Nc3 (draw offered)", "b1c3", true},
+		{"", "Nc3 (draw?)", "b1c3", true},
+		{"", "Nc3 (offer a draw)", "b1c3", true},
+		{"", "Nc3 (=)", "b1c3", true}, // the correspondence sign for a draw offer
+		{"", "NC3 DRAW", "b1c3", true},
+		{"", "1. Nc3 draw", "b1c3", true},
+		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6 e.p.", "e5d6", false},
+		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6ep", "e5d6", false},
+		{"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a8(Q)", "a7a8q", false},
+	}
+	for _, tt := range tests {
+		p := pos(t, tt.fen)
+		r, err := Read(p, tt.line)
+		if err != nil {
+			t.Errorf("Read(%q): %v", tt.line, err)
+			continue
+		}
+		if got := Coord(p, r.Move); got != tt.coord || r.OfferDraw != tt.offer || r.Read != SAN(p, r.Move) {
+			t.Errorf("Read(%q) = %s, offer %v, read as %q; want %s, offer %v", tt.line, got, r.OfferDraw, r.Read, tt.coord, tt.offer)
+		}
+	}
+}
+
+// TestReadChecToeCommands: a number-like command is not a move number:
+// "666." is the apocalypse roll after a double six (RULES.md §8, §9).
+func TestReadChecToeCommands(t *testing.T) {
+	p, err := rules.ChecToe().ParsePosition("4/2n1/1P2/2N1[BRpbr] w 66 - 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"666", "666.", "roll", "roll, draw?"} {
+		r, err := Read(p, line)
+		if err != nil || r.Move.Kind != rules.Roll || r.Read != "roll" {
+			t.Errorf("Read(%q) = %+v, %v; want the apocalypse roll", line, r, err)
+		}
+	}
+}
+
+// TestReadNoSilentSkips: a character the referee does not use makes the
+// line a question back to the player, quoting what was read and what was
+// not understood.
+func TestReadNoSilentSkips(t *testing.T) {
+	const black = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+	tests := []struct {
+		fen, line string
+		want      []string // each must be in the error
+	}{
+		{"", "Nf3 please", []string{`read "Nf3" as a move but did not understand "please" after it`, `e.g. "Nf3"`, "lines below"}},
+		{"", "please Nf3", []string{`read "Nf3" as a move but did not understand "please" before it`}},
+		{"", "e4 e5", []string{`read "e4" as a move but did not understand "e5" after it`}},
+		{"", "1. e4 e5", []string{`did not understand "e5" after it`}},
+		{"", "(Nf3)", []string{`read "Nf3" as a move but did not understand "(" before it and ")" after it`}},
+		{"", "Nf3)", []string{`did not understand ")" after it`}},
+		{"", "e4=", []string{`read "e4" as a move but did not understand "=" after it`}},
+		{"", "e4(", []string{`did not understand "(" after it`}},
+		{"", "e4/", []string{`did not understand "/" after it`}},
+		{"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a8(Q", []string{`did not understand`}},
+		{"", "Nc3 draw please", []string{`did not understand "draw please" after it`, `To offer a draw with your move, write "Nc3 draw"`}},
+		{"", "Nc3 want a draw?", []string{`did not understand "want a draw" after it`, `write "Nc3 draw"`}},
+		{"", "Nc3 drawn", []string{`did not understand "drawn"`}},
+		{"", "Qh5 Nc3", []string{`read "Qh5" as a move but did not understand "Nc3" after it`, `"Qh5" on its own would not be played`}},
+		{"", "Nxf3", []string{`it is written as a capture, but Nf3 captures nothing (f3 is empty). Reply "Nf3"`}},
+		{"", "e4 e.p.", []string{`e4 is not an en passant capture`}},
+		{"", "2. e4", []string{`it is numbered 2, but the game is at move 1 (White to play)`, `"e4"`, `"1. e4"`}},
+		{black, "2... e5", []string{`it is numbered 2, but the game is at move 1 (Black to play)`, `"1... e5"`}},
+		{"", "...e5", []string{`"..." marks a move of Black, but it is White's turn`}},
+		{"", "1.", []string{`is not a move the referee can read`}},
+		{"", "hello", []string{`is not a move the referee can read`}},
+		{"", "e4 I think", []string{`read "e4" as a move but did not understand "I think" after it`}},
+		{"", "N c3 please", []string{`read "Nc3" as a move but did not understand "please" after it`}},
+	}
+	for _, tt := range tests {
+		p := pos(t, tt.fen)
+		r, err := Read(p, tt.line)
+		var ne *Error
+		if !errors.As(err, &ne) {
+			t.Errorf("Read(%q) = %+v, %v; want a *notation.Error", tt.line, r, err)
+			continue
+		}
+		msg := err.Error()
+		for _, w := range append(tt.want, fmt.Sprintf("%q", tt.line)) {
+			if !strings.Contains(msg, w) {
+				t.Errorf("Read(%q) error\n  %s\nwant it to contain\n  %s", tt.line, msg, w)
+			}
+		}
+	}
+}
+
+// TestUnknownLetters: a piece letter or figurine the variant has no piece
+// for is refused with the variant's letters (taken from its piece table),
+// never read as a pawn move or a file ("Cc3" is not c3).
+func TestUnknownLetters(t *testing.T) {
+	const checToe = "4/2n1/1P2/2N1[BRpbr] w 5 - 3"
+	tests := []struct {
+		variant, fen, line, want string
+	}{
+		{"chess", "", "Cc3", `"Cc3" was not played: Chess has no piece with the letter C (pieces: K Q R B N; pawn moves are written without a letter, e.g. "c3").`},
+		{"chess", "", "CC3", `Chess has no piece with the letter C (pieces: K Q R B N; pawn moves are written without a letter, e.g. "c3").`},
+		{"chess", "", "Xf3", `Chess has no piece with the letter X (pieces: K Q R B N; pawn moves`},
+		{"chess", "", "xf3", `Chess has no piece with the letter X`},
+		{"chess", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2", "Exd5", `Chess has no piece with the letter E (pieces: K Q R B N; pawn moves are written without a letter, e.g. "exd5").`},
+		{"chess", "", "Gf3", `Chess has no piece with the letter G`},
+		{"chess", "", "Vc3", `Chess has no piece with the letter V`},
+		{"toroidal", "", "Cc3", `Toroidal chess has no piece with the letter C (pieces: K Q R B N; pawn moves`},
+		{"klein", "", "Hc3", `Klein chess has no piece with the letter H (pieces: K Q R B N;`},
+		{"cuarenta", "", "Qd5", `Cuarenta has no piece with the letter Q (pieces: K B V G C F; pawn moves are written without a letter`},
+		{"cuarenta", "", "Nc4", `Cuarenta has no piece with the letter N (pieces: K B V G C F;`},
+		{"cuarenta", "", "♕d5", `Cuarenta has no queen, which the figurine ♕ stands for (pieces: K B V G C F;`},
+		{"toto40", "", "Bd6", `Toto40 has no piece with the letter B (pieces: K R N H; pawn moves`},
+		{"toto40", "", "♗d4", `Toto40 has no bishop, which the figurine ♗ stands for (pieces: K R N H;`},
+		{"toetotoe", "", "Q@e1 G@d1", `Toe-to-Toe Chess has no piece with the letter Q (pieces: K G R N E;`},
+		{"chectoe", checToe, "Q@a1", `Chec Toe has no piece with the letter Q (pieces: P N B R`},
+		{"chectoe", checToe, "Kd2", `Chec Toe has no piece with the letter K (pieces: P N B R`},
+		{"chectoe", checToe, "♔d2", `Chec Toe has no king, which the figurine ♔ stands for (pieces: P N B R`},
+	}
+	for _, tt := range tests {
+		v, err := rules.Lookup(tt.variant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := v.Start()
+		if tt.fen != "" {
+			if p, err = v.ParsePosition(tt.fen); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, read := range []func() error{
+			func() error { _, err := Read(p, tt.line); return err },
+			func() error { _, err := Parse(p, tt.line); return err },
+		} {
+			err := read()
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%s: %q: error %v, want it to contain %q", tt.variant, tt.line, err, tt.want)
+			}
+		}
+	}
+}
+
+// TestParseNoSilentSkips: the characters Parse used to skip (an unknown
+// capital read as a file, a capture mark with nothing before it, a
+// dangling promotion sign, a capture or e.p. mark on a move that captures
+// nothing) now make an error.
+func TestParseNoSilentSkips(t *testing.T) {
+	for _, tt := range []struct{ fen, in string }{
+		{"", "Cc3"},
+		{"", "CC3"},
+		{"", "Xf3"},
+		{"", "e4="},
+		{"", "e4("},
+		{"", "e4/"},
+		{"", "Nf3)"},
+		{"", "Nxf3"},
+		{"", "e2xe4"},
+		{"", "e4 ep"},
+		{"", "e4e.p."},
+		{"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a8(Q"},
+	} {
+		p := pos(t, tt.fen)
+		if m, err := Parse(p, tt.in); err == nil {
+			t.Errorf("Parse(%q) = %s, want an error", tt.in, Coord(p, m))
+		}
+	}
+}
+
+// FuzzRead: no line panics Read; a move read is legal, and reading its
+// canonical form again gives the same move without a draw offer; an error
+// quotes the line.
+func FuzzRead(f *testing.F) {
+	for _, s := range []string{"e4", "1. e4", "1...e5", "Nc3 draw", "Nc3, and I offer a draw.", "Nc3 (=)", "N c3", "♘f3",
+		"Cc3", "Nf3 please", "(Nf3)", "e4 e.p.", "K@e1 G@d1", "e1<>d1", "Nb3⌄", "b2d4^", "pass", "O-O", "…e5", "\x00", "12. ♞ xc3+"} {
+		f.Add(s, []byte{3, 12, 7})
+	}
+	variants := rules.Variants()
+	f.Fuzz(func(t *testing.T, line string, walk []byte) {
+		if len(walk) == 0 {
+			walk = []byte{0}
+		}
+		if len(walk) > 80 {
+			walk = walk[:80] // long games only slow the search down (superko and repetition histories)
+		}
+		p := variants[int(walk[0])%len(variants)].Start()
+		for _, c := range walk[1:] {
+			if r, ok := p.(rules.Roller); ok && r.NeedsRoll() {
+				n, err := r.Roll(int(c)%6 + 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p = n
+				continue
+			}
+			legal := p.Legal()
+			if len(legal) == 0 {
+				break
+			}
+			n, err := p.Play(legal[int(c)%len(legal)])
+			if err != nil {
+				t.Fatal(err)
+			}
+			p = n
+		}
+		r, err := Read(p, line)
+		if err != nil {
+			if read := fmt.Sprintf("%q", strings.TrimSpace(line)); !strings.Contains(err.Error(), read) {
+				t.Fatalf("the error for %q does not say what was read: %s", line, err)
+			}
+			return
+		}
+		if _, err := p.Play(r.Move); err != nil {
+			t.Fatalf("Read(%q) in %s returned an illegal move: %v", line, p, err)
+		}
+		again, err := Read(p, r.Read)
+		if err != nil || again.Move != r.Move || again.OfferDraw {
+			t.Fatalf("%s: %q read as %q, which reads back as %+v, %v", p, line, r.Read, again, err)
+		}
+	})
+}
