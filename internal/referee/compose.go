@@ -260,9 +260,18 @@ func (r *Referee) answer(g *Game, c rules.Color, pos rules.Position, m *reader.M
 
 // boardMails tells both players what happened after an applied action.
 func (r *Referee) boardMails(g *Game, pos rules.Position, headline string, mover rules.Color, m *reader.Mail, rolls []Roll, now time.Time) []Mail {
+	return r.boardMailsNote(g, pos, headline, "", mover, m, rolls, now)
+}
+
+// boardMailsNote is boardMails with a note for the mover alone after the
+// headline (how their line was read).
+func (r *Referee) boardMailsNote(g *Game, pos rules.Position, headline, moverNote string, mover rules.Color, m *reader.Mail, rolls []Roll, now time.Time) []Mail {
 	var out []Mail
 	for _, c := range []rules.Color{mover, mover.Other()} {
 		body := render.Mail{Headline: headline}
+		if c == mover && moverNote != "" {
+			body.Headline += " " + moverNote
+		}
 		if c != mover && m != nil && strings.TrimSpace(m.Message) != "" {
 			body.Relay = m.Message
 			body.RelayFrom = g.Players[mover].displayName(mover)

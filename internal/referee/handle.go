@@ -169,12 +169,13 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 			fmt.Sprintf("Your move %q (game #%d) was not played: it is %s's turn.", action, g.ID, pos.Turn()),
 			"Wait for the referee's mail saying it is your move.")
 	}
-	mv, err := notation.Parse(pos, action)
+	reading, err := notation.Read(pos, action)
 	if err != nil {
 		return r.rejectAction(g, color, pos, m, env, "illegal or unreadable: "+err.Error(),
 			fmt.Sprintf("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), sentence(err.Error())),
 			"Reply with another move, or \"moves\" for the full list.")
 	}
+	mv := reading.Move
 	san := notation.SAN(pos, mv)
 	coord := notation.Coord(pos, mv)
 	next, err := pos.Play(mv)
@@ -195,13 +196,29 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	ng.Actions = append(ng.Actions, act)
 	ng.Rolls = append(ng.Rolls, rolls...)
 	headline := fmt.Sprintf("%s played %s.", color, san)
+	detail := fmt.Sprintf("game #%d: %s played %s", g.ID, color, san)
 	if res := next.Result(); res.Over {
 		ng.setResult(res)
 		headline += " " + capital(res.String()) + "."
+	} else if reading.OfferDraw {
+		// "Nc3 draw": the move, and a draw offer made with it (RULES §1:
+		// the opponent accepts before their next action or declines by it).
+		ng.DrawOffer = &DrawOffer{By: color, Ply: ng.Ply()}
+		headline += fmt.Sprintf(" %s offers a draw with it.", color)
+		detail += " and offers a draw"
 	}
-	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s played %s", g.ID, color, san),
-		Game: ng, NewActions: []Action{act}, NewRolls: rolls}
-	out.Mails = r.boardMails(ng, next, headline, color, m, rolls, now)
+	// The mover sees how the line was read, so that a misreading can never
+	// pass unnoticed.
+	note := ""
+	if strings.TrimSpace(action) != san {
+		note = fmt.Sprintf("Your line %q was read as %s", action, san)
+		if reading.OfferDraw && ng.DrawOffer != nil {
+			note += " with a draw offer"
+		}
+		note += "."
+	}
+	out := Outcome{Verdict: Applied, Detail: detail, Game: ng, NewActions: []Action{act}, NewRolls: rolls}
+	out.Mails = r.boardMailsNote(ng, next, headline, note, color, m, rolls, now)
 	return out
 }
 

@@ -427,3 +427,29 @@ func TestBoardMailsCarryTheTokenInTheirMessageID(t *testing.T) {
 		}
 	}
 }
+
+func TestMovesAreReadWholeAndShownAsRead(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	// "Cc3": chess has no C; today's reading as the pawn move c3 would be
+	// a silent wrong answer.
+	out := act(t, r, g, rules.White, "Cc3")
+	if out.Verdict != Rejected || g.Ply() != 0 || !strings.Contains(string(out.Mails[0].Raw), "letter C") {
+		t.Fatalf("Cc3: %v, ply %d\n%s", out.Verdict, g.Ply(), out.Mails[0].Raw)
+	}
+	out = act(t, r, g, rules.White, "1. N c3")
+	if out.Verdict != Applied || g.Actions[0].SAN != "Nc3" || !strings.Contains(string(out.Mails[0].Raw), "read as Nc3") {
+		t.Fatalf("1. N c3: %v %s", out.Verdict, out.Detail)
+	}
+	if strings.Contains(string(out.Mails[1].Raw), "read as") {
+		t.Error("the opponent's mail shows the mover's reading")
+	}
+	// A move with a draw offer: both happen.
+	out = act(t, r, g, rules.Black, "Nf6, and I offer a draw")
+	if out.Verdict != Applied || g.Ply() != 2 || g.DrawOffer == nil || g.DrawOffer.By != rules.Black {
+		t.Fatalf("move with a draw offer: %v %s, offer %+v", out.Verdict, out.Detail, g.DrawOffer)
+	}
+	act(t, r, g, rules.White, "draw")
+	if g.Status != StatusFinished || g.Result != "1/2-1/2" {
+		t.Errorf("accepting the offer made with a move: %s %s", g.Status, g.Result)
+	}
+}
