@@ -54,6 +54,9 @@ type stdRules struct {
 	insufficient          func(p *stdPos) bool
 	attacks               *attackIndex // built on first use from the piece table
 	attacksOnce           sync.Once
+	// perftLeaves is the largest estimated count perft accepts (see
+	// PerftLimit), from the speed measured for the variant.
+	perftLeaves float64
 }
 
 func (r *stdRules) Name() string    { return r.name }
@@ -61,6 +64,8 @@ func (r *stdRules) Title() string   { return r.title }
 func (r *stdRules) Summary() string { return r.summary }
 func (r *stdRules) Board() *Board   { return r.board }
 func (r *stdRules) HasCheck() bool  { return true }
+
+func (r *stdRules) perftLimit() float64 { return r.perftLeaves }
 
 func (r *stdRules) Start() Position {
 	p, err := r.ParsePosition(r.start)

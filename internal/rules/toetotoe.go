@@ -56,7 +56,11 @@ func (v *toeToToe) Title() string { return "Toe-to-Toe Chess" }
 func (v *toeToToe) Summary() string {
 	return "pawns toe to toe; deploy K+G, E+E, N+N, R+R, then three swaps each, then play; no stalemating"
 }
-func (v *toeToToe) Board() *Board           { return v.board }
+func (v *toeToToe) Board() *Board { return v.board }
+
+// perftLimit: about 3.4e5 leaves/s measured, so some four hours.
+func (v *toeToToe) perftLimit() float64 { return 5e9 }
+
 func (v *toeToToe) HasCheck() bool          { return true }
 func (v *toeToToe) HasHands() bool          { return true }
 func (v *toeToToe) PieceLetters() []byte    { return v.letters }

@@ -44,7 +44,11 @@ func (v *toto40) Title() string { return "Toto40" }
 func (v *toto40) Summary() string {
 	return "40-square staircase split by a fighting line; no check, capture the king; superko"
 }
-func (v *toto40) Board() *Board           { return v.board }
+func (v *toto40) Board() *Board { return v.board }
+
+// perftLimit: about 7e5 leaves/s measured, so some four hours.
+func (v *toto40) perftLimit() float64 { return 1e10 }
+
 func (v *toto40) HasCheck() bool          { return false }
 func (v *toto40) PieceLetters() []byte    { return v.letters }
 func (v *toto40) PieceName(c byte) string { return pieceNameOf(v.pieces, c) }
