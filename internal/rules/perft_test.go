@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestPerftStopsWhenTheContextIsDone(t *testing.T) {
@@ -13,13 +14,15 @@ func TestPerftStopsWhenTheContextIsDone(t *testing.T) {
 	// Toe-to-Toe the generic one. The context is cancelled as soon as the
 	// first root move is counted, so the rest must be skipped.
 	tests := []struct {
-		name  string
-		pos   Position
-		depth int
+		name      string
+		pos       Position
+		depth     int
+		deep      int   // a depth whose whole count takes minutes or more
+		deepCount int64 // a bound above that count
 	}{
-		{"chess", Chess().Start(), 5},
-		{"toto40", Toto40().Start(), 5},
-		{"toetotoe", ToeToToe().Start(), 3},
+		{"chess", Chess().Start(), 5, 6, 119060324},
+		{"toto40", Toto40().Start(), 5, 8, 1 << 40},
+		{"toetotoe", ToeToToe().Start(), 3, 4, 1 << 40},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,6 +66,15 @@ func TestPerftStopsWhenTheContextIsDone(t *testing.T) {
 			n, err := PerftContext(ctx, tt.pos, tt.depth+4)
 			if !errors.Is(err, context.Canceled) || n != 0 {
 				t.Errorf("PerftContext with a cancelled context = %d, %v; want 0, context.Canceled", n, err)
+			}
+
+			// Cancelled while counting: the count looks at the context
+			// inside the tree, not only where it starts.
+			ctx2, cancel2 := context.WithCancel(context.Background())
+			time.AfterFunc(20*time.Millisecond, cancel2)
+			n, err = PerftContext(ctx2, tt.pos, tt.deep)
+			if !errors.Is(err, context.Canceled) || n >= tt.deepCount {
+				t.Errorf("PerftContext(depth %d) cancelled after 20ms = %d, %v; want less than %d and context.Canceled", tt.deep, n, err, tt.deepCount)
 			}
 		})
 	}
