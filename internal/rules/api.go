@@ -269,5 +269,5 @@ var ErrGameOver = errors.New("the game is over")
 
 // gameOver is the error of an action offered after the game ended with r.
 func gameOver(r Result) error {
-	return fmt.Errorf("%w: %w (%s), so no further action can be played", ErrIllegal, ErrGameOver, r)
+	return fmt.Errorf("%w: %w: %s; no further action can be played", ErrIllegal, ErrGameOver, r)
 }
