@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -54,15 +55,19 @@ func position(name, fen, moves, rolls string, stderr io.Writer, cmd string) (rul
 	return rep.Final, true
 }
 
-func runPerft(args []string, stdout, stderr io.Writer) int {
+// runPerft counts the legal-move tree. ctx is cancelled on Ctrl-C or
+// SIGTERM: the count then stops, says what it had counted, and exits 1.
+func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("perft", "--variant NAME --depth N [--moves \"m1 m2 ...\"] [--fen \"...\"] [--divide]",
-		"Counts the leaf nodes of the legal-move tree (RULES.md §10) and prints the count as the last line.", stderr)
+		"Counts the leaf nodes of the legal-move tree (RULES.md §10) and prints the count as the last line.\n"+
+			"Depths whose estimated count cannot finish in a few hours are refused. Ctrl-C stops the count\n"+
+			"and prints what was counted so far.", stderr)
 	variant := fs.String("variant", "chess", "the game")
 	depth := fs.Int("depth", 1, "depth in plies")
 	moves := fs.String("moves", "", "moves to play first, in any notation the referee reads")
 	fen := fs.String("fen", "", "start from this position string instead of the start")
 	divide := fs.Bool("divide", false, "print \"move count\" for every root move first")
-	progress := fs.Bool("progress", false, "report progress on stderr")
+	progress := fs.Bool("progress", false, "report each root move's count on stderr as it is counted")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -74,16 +79,50 @@ func runPerft(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
+	if _, ok := p.(rules.Roller); ok {
+		fmt.Fprintf(stderr, "referee perft: --variant %s: %s has no perft (RULES.md §10: its moves depend on the die). "+
+			"List the moves after given rolls with \"referee moves --variant %s --rolls ...\" instead.\n", *variant, p.Variant().Title(), p.Variant().Name())
+		return exitUsage
+	}
+	if err := rules.CheckPerftDepth(p, *depth); err != nil {
+		var deep *rules.PerftTooDeepError
+		if !errors.As(err, &deep) {
+			fmt.Fprintf(stderr, "referee perft: --depth %d: %v\n", *depth, err)
+		} else if deep.Estimate == 0 {
+			fmt.Fprintf(stderr, "referee perft: --depth %d is deeper than perft goes (at most %d). Use --depth %d or less.\n",
+				*depth, rules.MaxPerftDepth, deep.Deepest)
+		} else {
+			fmt.Fprintf(stderr, "referee perft: --depth %d refused: the count would reach about %.1e leaf nodes (estimated from %d moves at depth 1 and %d at depth 2), "+
+				"more than the %.0e a %s perft may count in a few hours here. Use --depth %d or less, or split the work: "+
+				"list the root moves with --divide --depth 1, then count each with --moves \"MOVE\" --depth %d.\n",
+				*depth, deep.Estimate, deep.N1, deep.N2, deep.Limit, deep.Variant, deep.Deepest, *depth-1)
+		}
+		return exitUsage
+	}
+	if res := p.Result(); res.Over && *depth > 0 {
+		fmt.Fprintf(stderr, "referee perft: note: the game is over in this position (%s), so it has no moves to count.\n", res)
+	}
 	start := time.Now()
+	interrupted := func(counted int64, what string) int {
+		fmt.Fprintf(stderr, "referee perft: interrupted after %.1fs: %d leaf nodes counted so far at depth %d%s; this is not the perft count.\n",
+			time.Since(start).Seconds(), counted, *depth, what)
+		return exitFail
+	}
 	if *divide || *progress {
-		entries := rules.Divide(p, *depth)
+		report := func(done, total int, e rules.DivideEntry) {
+			if *progress {
+				fmt.Fprintf(stderr, "[%d/%d] %s %d (%.1fs)\n", done, total, notation.Coord(p, e.Move), e.Count, time.Since(start).Seconds())
+			}
+		}
+		entries, err := rules.DivideContext(ctx, p, *depth, report)
 		lines := make([]string, 0, len(entries))
 		var total int64
-		for i, e := range entries {
+		complete := 0
+		for _, e := range entries {
 			total += e.Count
-			lines = append(lines, fmt.Sprintf("%s %d", notation.Coord(p, e.Move), e.Count))
-			if *progress {
-				fmt.Fprintf(stderr, "[%d/%d] %s %d (%.1fs)\n", i+1, len(entries), notation.Coord(p, e.Move), e.Count, time.Since(start).Seconds())
+			if !e.Partial {
+				complete++
+				lines = append(lines, fmt.Sprintf("%s %d", notation.Coord(p, e.Move), e.Count))
 			}
 		}
 		if *depth == 0 {
@@ -95,10 +134,17 @@ func runPerft(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintln(stdout, l)
 			}
 		}
+		if err != nil {
+			return interrupted(total, fmt.Sprintf(" (%d of %d root moves complete)", complete, len(p.Legal())))
+		}
 		fmt.Fprintln(stdout, total)
 		return exitOK
 	}
-	fmt.Fprintln(stdout, rules.Perft(p, *depth))
+	n, err := rules.PerftContext(ctx, p, *depth)
+	if err != nil {
+		return interrupted(n, "")
+	}
+	fmt.Fprintln(stdout, n)
 	return exitOK
 }
 
@@ -120,6 +166,11 @@ func runMoves(args []string, stdout, stderr io.Writer) int {
 	p, ok := position(*variant, *fen, *moves, *rolls, stderr, "moves")
 	if !ok {
 		return exitUsage
+	}
+	if res := p.Result(); res.Over {
+		fmt.Fprintf(stderr, "referee moves: the game is over in this position (%s), so there are no legal moves: %s\n"+
+			"Give fewer --moves (or another --fen) to list the moves of a position before the end.\n", res, p)
+		return exitFail
 	}
 	if r, ok := p.(rules.Roller); ok && r.NeedsRoll() {
 		fmt.Fprintln(stderr, "referee moves: the position waits for a die roll; give it with --rolls")

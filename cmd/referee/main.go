@@ -49,7 +49,7 @@ func commands() []command {
 		{"tick", "send due reminders and apply losses on time", runTick},
 		{"inspect", "show how the referee reads one mail (JSON), changing nothing", runInspect},
 		{"variants", "list the games the referee hosts", runVariants},
-		{"perft", "count the leaf nodes of the legal-move tree", plain(runPerft)},
+		{"perft", "count the leaf nodes of the legal-move tree", runPerft},
 		{"moves", "list the legal moves of a position", plain(runMoves)},
 		{"dkim-keygen", "make a DKIM key for outgoing mail and print its DNS record", runDKIMKeygen},
 		{"version", "print the referee's version", runVersion},

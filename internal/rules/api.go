@@ -4,7 +4,10 @@
 // are inputs (see Roller).
 package rules
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Color is a side: White acts first in every game (RULES.md §1).
 type Color uint8
@@ -201,7 +204,9 @@ type Variant interface {
 
 // Position is the whole state of a game at one moment, including whatever
 // history its rules need (repetition counts, superko). Positions are
-// immutable: Play returns a new one.
+// immutable: Play returns a new one. They are safe for concurrent use:
+// what a position computes on demand (its moves, its result) is computed
+// once, whichever goroutine asks first.
 type Position interface {
 	Variant() Variant
 	// String returns the position string (RULES.md §2).
@@ -215,11 +220,14 @@ type Position interface {
 	// Hand returns the letters (upper case) in c's hand, in canonical order.
 	Hand(c Color) []byte
 	// Legal returns every legal action of the side to act, each once, in a
-	// deterministic order. It is empty when the game is over or when the
-	// position waits for a die roll (see Roller).
+	// deterministic order. It is empty when the game is over (whenever
+	// Result().Over) or when the position waits for a die roll (see
+	// Roller). The caller owns the slice: each call returns a fresh one.
 	Legal() []Move
 	// Play returns the position after m, or an error (wrapping ErrIllegal)
-	// when m is not legal here.
+	// when m is not legal here; once the game is over every action is
+	// refused with an error that also wraps ErrGameOver and names the
+	// result.
 	Play(m Move) (Position, error)
 	// Result is the automatic result of the game (mate, stalemate, 75-move
 	// rule, fivefold repetition, insufficient material, king captured, a Toe
@@ -254,3 +262,12 @@ type Prompter interface {
 
 // ErrIllegal is wrapped by every error about an illegal action.
 var ErrIllegal = fmt.Errorf("illegal action")
+
+// ErrGameOver is wrapped (with ErrIllegal) by the error of every action
+// offered after the game has ended.
+var ErrGameOver = errors.New("the game is over")
+
+// gameOver is the error of an action offered after the game ended with r.
+func gameOver(r Result) error {
+	return fmt.Errorf("%w: %w: %s; no further action can be played", ErrIllegal, ErrGameOver, r)
+}

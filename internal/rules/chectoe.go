@@ -147,6 +147,9 @@ func (p *ctPos) standing() (int, stage) {
 // two 6s make a double six; after the apocalypse request a 6 sends every
 // enemy piece home and ends the turn.
 func (p *ctPos) Roll(v int) (Position, error) {
+	if p.won {
+		return nil, gameOver(p.Result())
+	}
 	if !p.NeedsRoll() {
 		return nil, fmt.Errorf("%w: no roll is due now", ErrIllegal)
 	}
@@ -256,6 +259,9 @@ func (p *ctPos) Legal() []Move {
 }
 
 func (p *ctPos) Play(m Move) (Position, error) {
+	if p.won {
+		return nil, gameOver(p.Result())
+	}
 	if !slices.Contains(p.Legal(), m) {
 		v, st := 0, stNatural
 		if !p.owes && len(p.rolls) > 0 {
@@ -335,16 +341,13 @@ func (n *ctPos) endTurn() *ctPos {
 		n.hasToe = false
 	}
 	n.rolls, n.rerolled = nil, false
-	if n.won {
-		n.owes = false
-		n.turn = mover.Other() // the winner: the pending field names it, and it equals the side field
-		return n
-	}
-	n.owes = true
 	if mover == Black {
-		n.full++
+		n.full++ // after Black's turn, also when it ends the game
 	}
+	// After a win the side field names the winner (the opponent of the
+	// mover), as the pending field does; no roll is owed.
 	n.turn = mover.Other()
+	n.owes = !n.won
 	return n
 }
 

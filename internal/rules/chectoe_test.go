@@ -192,3 +192,33 @@ func TestApocalypseBreaksToe(t *testing.T) {
 		t.Errorf("after 666: %s", s)
 	}
 }
+
+func TestChecToeMoveNumberAfterTheWinningTurn(t *testing.T) {
+	// RULES.md §8: the move number goes up after Black's turn, also when
+	// that turn ends the game; a win at the end of White's turn leaves it.
+	tests := []struct {
+		name, fen, script, want string
+	}{
+		{"White's Toe survives Black's turn of move 1: move 2",
+			"4/4/4/PNB1[Rpnbr] w 4 - 1", "R@d1 d1 pass", "4/4/4/PNBR[pnbr] w - w 2"},
+		{"Black's Toe survives White's turn of move 2: still move 2",
+			"pnb1/4/4/4[PNBRr] b 4 - 1", "R@d4 d1 pass", "pnbr/4/4/4[PNBR] b - b 2"},
+		{"Black's ordinary turn: move 2", "pnb1/4/4/4[PNBRr] b 1 - 1", "pass", "pnb1/4/4/4[PNBRr] w - - 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p0, err := ChecToe().ParsePosition(tt.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := ct(t, p0, tt.script)
+			if got := p.String(); got != tt.want {
+				t.Errorf("after %s: %s, want %s", tt.script, got, tt.want)
+			}
+			back, err := ChecToe().ParsePosition(p.String())
+			if err != nil || back.String() != p.String() || back.Result() != p.Result() || back.MoveNumber() != p.MoveNumber() {
+				t.Errorf("the position string %q does not read back the same: %v %v", p, back, err)
+			}
+		})
+	}
+}

@@ -67,6 +67,7 @@ func Chess() Variant {
 		name: "chess", title: "Chess", summary: "orthodox chess, FIDE laws: castling, en passant, promotion, 50/75-move and repetition draws",
 		board: b, start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 		pawn: 'P', enPassant: true, claimPlies: 100, autoPlies: 150, resetOnPawn: true, repetition: true,
+		perftLeaves: 1e11, // about 7e6 leaves/s measured: some four hours
 	}
 	r.pieces, r.letters = pieceTable(chessKing, chessQueen, chessRook, chessBishop, chessKnight, chessPawn)
 	r.doubleStep = func(p Piece, from Square) bool {

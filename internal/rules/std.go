@@ -54,6 +54,9 @@ type stdRules struct {
 	insufficient          func(p *stdPos) bool
 	attacks               *attackIndex // built on first use from the piece table
 	attacksOnce           sync.Once
+	// perftLeaves is the largest estimated count perft accepts (see
+	// PerftLimit), from the speed measured for the variant.
+	perftLeaves float64
 }
 
 func (r *stdRules) Name() string    { return r.name }
@@ -61,6 +64,8 @@ func (r *stdRules) Title() string   { return r.title }
 func (r *stdRules) Summary() string { return r.summary }
 func (r *stdRules) Board() *Board   { return r.board }
 func (r *stdRules) HasCheck() bool  { return true }
+
+func (r *stdRules) perftLimit() float64 { return r.perftLeaves }
 
 func (r *stdRules) Start() Position {
 	p, err := r.ParsePosition(r.start)
@@ -82,18 +87,25 @@ func (r *stdRules) down(p Piece) bool {
 
 // stdPos is a position of a stdRules variant.
 type stdPos struct {
-	r         *stdRules
-	sq        []Piece
-	turn      Color
-	castle    uint16 // bit i: castles[i] still allowed
-	ep        Square // the square a pawn just passed over, or NoSquare
-	epVictim  Square // where that pawn stands
-	half      int
-	full      int
-	kings     [2]Square // each side's royal piece (exactly one: ParsePosition checks)
-	prev      *stdPos
-	legal     []Move // computed on demand, once
-	legalOnce sync.Once
+	r        *stdRules
+	sq       []Piece
+	turn     Color
+	castle   uint16 // bit i: castles[i] still allowed
+	ep       Square // the square a pawn just passed over, or NoSquare
+	epVictim Square // where that pawn stands
+	half     int
+	full     int
+	kings    [2]Square // each side's royal piece (exactly one: ParsePosition checks)
+	prev     *stdPos
+	// moves and result are computed together on first use, once, by
+	// whichever goroutine asks first (sync.Once: later readers wait for it
+	// and then only read). Doing it lazily rather than when the position is
+	// made keeps Play cheap for positions nobody asks about (perft's
+	// leaves, a game record's replay). perft never uses these fields: it
+	// works on recycled frames through legalMoves and finished.
+	once   sync.Once
+	moves  []Move // legal by how pieces move and king safety; the automatic draws not applied
+	result Result
 }
 
 func (p *stdPos) Variant() Variant   { return p.r }
@@ -283,7 +295,7 @@ func (p *stdPos) playInto(m Move, n *stdPos) {
 	r := p.r
 	copy(n.sq, p.sq)
 	n.r, n.turn, n.castle, n.kings = r, p.turn.Other(), p.castle, p.kings
-	n.ep, n.epVictim, n.half, n.full, n.prev, n.legal = NoSquare, NoSquare, p.half+1, p.full, p, nil
+	n.ep, n.epVictim, n.half, n.full, n.prev = NoSquare, NoSquare, p.half+1, p.full, p
 	if p.turn == Black {
 		n.full++
 	}
@@ -339,11 +351,23 @@ func (p *stdPos) playInto(m Move, n *stdPos) {
 	}
 }
 
-// Legal returns every legal move, computed once per position (safe for
-// concurrent readers).
+// Legal returns every legal move, none once the game is over. The moves
+// are computed once per position (safe for concurrent readers); each call
+// returns a fresh copy the caller may change.
 func (p *stdPos) Legal() []Move {
-	p.legalOnce.Do(func() { p.legal = p.legalMoves(nil, nil) })
-	return slices.Clone(p.legal)
+	p.compute()
+	if p.result.Over {
+		return nil
+	}
+	return slices.Clone(p.moves)
+}
+
+// compute fills moves and result, once.
+func (p *stdPos) compute() {
+	p.once.Do(func() {
+		p.moves = p.legalMoves(nil, nil)
+		p.result = p.autoResult(len(p.moves) == 0)
+	})
 }
 
 // royalSquare returns the square of c's royal piece, or NoSquare when c
@@ -445,11 +469,12 @@ func (r *stdRules) castleFor(c Color, m Move) castleRule {
 }
 
 func (p *stdPos) Play(m Move) (Position, error) {
-	for _, l := range p.Legal() {
-		if l == m {
-			n := p.play(m)
-			return n, nil
-		}
+	p.compute()
+	if p.result.Over {
+		return nil, gameOver(p.result)
+	}
+	if slices.Contains(p.moves, m) {
+		return p.play(m), nil
 	}
 	return nil, fmt.Errorf("%w: %s is not a legal move here", ErrIllegal, p.r.coord(m))
 }
@@ -478,7 +503,14 @@ func (p *stdPos) IsCapture(m Move) bool {
 // rule (a mate on the last ply still counts), fivefold repetition and
 // insufficient material.
 func (p *stdPos) Result() Result {
-	if len(p.Legal()) == 0 {
+	p.compute()
+	return p.result
+}
+
+// autoResult is Result for a position whose side to act has no move by
+// how pieces move (stuck) or has one.
+func (p *stdPos) autoResult(stuck bool) Result {
+	if stuck {
 		if p.InCheck() {
 			return Result{Over: true, Winner: p.turn.Other(), Reason: "checkmate"}
 		}

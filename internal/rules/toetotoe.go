@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Toe-to-Toe Chess (RULES.md §7, seed 003): pawns face each other in the
@@ -55,7 +56,11 @@ func (v *toeToToe) Title() string { return "Toe-to-Toe Chess" }
 func (v *toeToToe) Summary() string {
 	return "pawns toe to toe; deploy K+G, E+E, N+N, R+R, then three swaps each, then play; no stalemating"
 }
-func (v *toeToToe) Board() *Board           { return v.board }
+func (v *toeToToe) Board() *Board { return v.board }
+
+// perftLimit: about 3.4e5 leaves/s measured, so some four hours.
+func (v *toeToToe) perftLimit() float64 { return 5e9 }
+
 func (v *toeToToe) HasCheck() bool          { return true }
 func (v *toeToToe) HasHands() bool          { return true }
 func (v *toeToToe) PieceLetters() []byte    { return v.letters }
@@ -78,8 +83,12 @@ type ttPos struct {
 	half  int
 	full  int
 	prev  *ttPos
-	legal []Move
-	done  bool
+	// moves and result are computed on first use, once (sync.Once, so
+	// concurrent readers are safe): lazily, because perft makes many
+	// positions whose moves nobody asks for.
+	once   sync.Once
+	moves  []Move // legal actions; nil when the game is over
+	result Result
 }
 
 func handIndex(c byte) int { return slices.Index(ttHandOrder, c) }
@@ -320,21 +329,38 @@ func (p *ttPos) legalMoves() []Move {
 	return out
 }
 
-func (p *ttPos) Legal() []Move {
-	if !p.done {
-		if !p.autoResult().Over {
-			p.legal = p.legalMoves()
+// compute fills moves and result, once.
+func (p *ttPos) compute() {
+	p.once.Do(func() {
+		if p.result = p.autoResult(); p.result.Over {
+			return
 		}
-		p.done = true
-	}
-	return slices.Clone(p.legal)
+		p.moves = p.legalMoves()
+		if len(p.moves) == 0 {
+			// RULES.md §7: no legal action loses in check, draws otherwise.
+			if p.InCheck() {
+				p.result = Result{Over: true, Winner: p.turn.Other(), Reason: "checkmate"}
+			} else {
+				p.result = Result{Over: true, Draw: true, Reason: "no legal move"}
+			}
+		}
+	})
+}
+
+// Legal returns the legal actions, none once the game is over; each call
+// returns a fresh copy the caller may change.
+func (p *ttPos) Legal() []Move {
+	p.compute()
+	return slices.Clone(p.moves)
 }
 
 func (p *ttPos) Play(m Move) (Position, error) {
-	for _, l := range p.Legal() {
-		if l == m {
-			return p.play(m), nil
-		}
+	p.compute()
+	if p.result.Over {
+		return nil, gameOver(p.result)
+	}
+	if slices.Contains(p.moves, m) {
+		return p.play(m), nil
 	}
 	return nil, fmt.Errorf("%w: that action is not legal here", ErrIllegal)
 }
@@ -358,17 +384,10 @@ func (p *ttPos) autoResult() Result {
 	return Result{}
 }
 
+// Result: bare kings, or no legal action (RULES.md §7).
 func (p *ttPos) Result() Result {
-	if r := p.autoResult(); r.Over {
-		return r
-	}
-	if len(p.Legal()) == 0 {
-		if p.InCheck() {
-			return Result{Over: true, Winner: p.turn.Other(), Reason: "checkmate"}
-		}
-		return Result{Over: true, Draw: true, Reason: "no legal move"}
-	}
-	return Result{}
+	p.compute()
+	return p.result
 }
 
 func (p *ttPos) key() uint64 {

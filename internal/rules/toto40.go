@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Toto40 is the game on a 40-square staircase split by a fighting line
@@ -43,7 +44,11 @@ func (v *toto40) Title() string { return "Toto40" }
 func (v *toto40) Summary() string {
 	return "40-square staircase split by a fighting line; no check, capture the king; superko"
 }
-func (v *toto40) Board() *Board           { return v.board }
+func (v *toto40) Board() *Board { return v.board }
+
+// perftLimit: about 7e5 leaves/s measured, so some four hours.
+func (v *toto40) perftLimit() float64 { return 1e10 }
+
 func (v *toto40) HasCheck() bool          { return false }
 func (v *toto40) PieceLetters() []byte    { return v.letters }
 func (v *toto40) PieceName(c byte) string { return pieceNameOf(v.pieces, c) }
@@ -104,16 +109,20 @@ func pieceNameOf(table [128]*PieceType, c byte) string {
 }
 
 type totoPos struct {
-	v      *toto40
-	sq     []Piece
-	turn   Color
-	line   bool // a piece has stood on the line
-	full   int
-	prev   *totoPos
-	hash   uint64
+	v     *toto40
+	sq    []Piece
+	turn  Color
+	line  bool // a piece has stood on the line
+	full  int
+	prev  *totoPos
+	hash  uint64
+	ended Result // set by the move that made the position: king captured, line left
+	// moves and result are computed on first use, once (sync.Once, so
+	// concurrent readers are safe): lazily, because perft makes many
+	// positions whose moves nobody asks for.
+	once   sync.Once
+	moves  []Move // legal moves (superko applied); nil when the game is over
 	result Result
-	legal  []Move
-	done   bool
 }
 
 func boardHash(sq []Piece) uint64 {
@@ -259,9 +268,9 @@ func (p *totoPos) play(m Move) *totoPos {
 	}
 	switch {
 	case victim != NoPiece && victim.Letter() == 'K':
-		n.result = Result{Over: true, Winner: mover, Reason: "king captured"}
+		n.ended = Result{Over: true, Winner: mover, Reason: "king captured"}
 	case n.line && !moverOnLine:
-		n.result = Result{Over: true, Winner: mover.Other(), Reason: fmt.Sprintf("%s left the fighting line", mover)}
+		n.ended = Result{Over: true, Winner: mover.Other(), Reason: fmt.Sprintf("%s left the fighting line", mover)}
 	}
 	return n
 }
@@ -276,26 +285,39 @@ func (n *totoPos) repeats() bool {
 	return false
 }
 
-func (p *totoPos) Legal() []Move {
-	if p.result.Over {
-		return nil
-	}
-	if !p.done {
+// compute fills moves and result, once: the ending the last move made,
+// else the legal moves, and with none of them a loss (RULES.md §6).
+func (p *totoPos) compute() {
+	p.once.Do(func() {
+		if p.ended.Over {
+			p.result = p.ended
+			return
+		}
 		for _, m := range p.pseudo() {
 			if !p.play(m).repeats() {
-				p.legal = append(p.legal, m)
+				p.moves = append(p.moves, m)
 			}
 		}
-		p.done = true
-	}
-	return slices.Clone(p.legal)
+		if len(p.moves) == 0 {
+			p.result = Result{Over: true, Winner: p.turn.Other(), Reason: fmt.Sprintf("%s has no legal move", p.turn)}
+		}
+	})
+}
+
+// Legal returns the legal moves, none once the game is over; each call
+// returns a fresh copy the caller may change.
+func (p *totoPos) Legal() []Move {
+	p.compute()
+	return slices.Clone(p.moves)
 }
 
 func (p *totoPos) Play(m Move) (Position, error) {
-	for _, l := range p.Legal() {
-		if l == m {
-			return p.play(m), nil
-		}
+	p.compute()
+	if p.result.Over {
+		return nil, gameOver(p.result)
+	}
+	if slices.Contains(p.moves, m) {
+		return p.play(m), nil
 	}
 	if m.Kind == Normal && p.v.board.Exists(m.From) && p.v.board.Exists(m.To) {
 		for _, x := range p.pseudo() {
@@ -309,13 +331,8 @@ func (p *totoPos) Play(m Move) (Position, error) {
 
 // Result: king captured, the line left, or no legal move (RULES.md §6).
 func (p *totoPos) Result() Result {
-	if p.result.Over {
-		return p.result
-	}
-	if len(p.Legal()) == 0 {
-		return Result{Over: true, Winner: p.turn.Other(), Reason: fmt.Sprintf("%s has no legal move", p.turn)}
-	}
-	return Result{}
+	p.compute()
+	return p.result
 }
 
 // WhyIllegal explains a refused move.
