@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
@@ -39,7 +40,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	q.Set("_foreign_keys", "on")
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate") // writers take the lock at BEGIN: no deadlock on upgrade
-	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
+	dsn, err := fileURI(path, q)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
@@ -49,6 +54,23 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// fileURI returns the SQLite file: URI that names exactly the file at path,
+// with the query q. The path is made absolute and every byte of it that
+// could mean something in a URI (?, #, %, spaces, non-ASCII) is
+// percent-escaped, so that "games?v2#1.db" opens that file and not
+// "games" with options.
+func fileURI(path string, q url.Values) (string, error) {
+	if path == "" {
+		return "", errors.New("the database path is empty: give a file name such as referee.db")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("database path %q: %w", path, err)
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}
+	return u.String(), nil
 }
 
 func (s *Store) migrate(ctx context.Context) error {
