@@ -23,7 +23,7 @@ var ErrNotFound = errors.New("not found")
 
 // migrations[i] brings a database from user_version i to i+1.
 func migrations() []string {
-	return []string{referee.Schema}
+	return []string{referee.Schema, schemaOutbox}
 }
 
 // Store is an open database.
@@ -241,6 +241,13 @@ type Outgoing struct {
 	NextAttempt time.Time
 	LastError   string
 	Sent        *time.Time
+	// ClaimedUntil is the end of the lease of the sender that is sending
+	// it, if any.
+	ClaimedUntil *time.Time
+	// Dead is when the server refused it for good (undeliverable).
+	Dead *time.Time
+	// Dropped is when an operator gave it up.
+	Dropped *time.Time
 }
 
 // AuditEntry is one line of the audit log.

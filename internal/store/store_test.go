@@ -32,8 +32,8 @@ func TestSchemaVersionAndReopen(t *testing.T) {
 	ctx := context.Background()
 	s, path := openTemp(t)
 	v, err := s.Version(ctx)
-	if err != nil || v != len(migrations()) || v != 1 {
-		t.Fatalf("version = %d, %v; want 1", v, err)
+	if err != nil || v != len(migrations()) || v != 2 {
+		t.Fatalf("version = %d, %v; want 2", v, err)
 	}
 	if err := s.Update(ctx, func(tx *Tx) error { _, err := tx.CreateGame(newGame()); return err }); err != nil {
 		t.Fatal(err)
@@ -184,8 +184,12 @@ func TestOutboxLifecycle(t *testing.T) {
 	if len(due) != 1 || string(due[0].Raw) != "raw" {
 		t.Fatalf("due = %+v, want the one message", due)
 	}
+	c, err := s.ClaimOutgoing(ctx, id, now, time.Minute)
+	if err != nil || c == nil {
+		t.Fatalf("claim = %v, %v", c, err)
+	}
 	next := now.Add(time.Minute)
-	if err := s.MarkFailed(ctx, id, "421 try later", next); err != nil {
+	if err := s.MarkFailed(ctx, c, "421 try later", next); err != nil {
 		t.Fatal(err)
 	}
 	if due, _ := s.DueOutbox(ctx, now, 10); len(due) != 0 {
@@ -195,7 +199,10 @@ func TestOutboxLifecycle(t *testing.T) {
 	if len(due) != 1 || due[0].Attempts != 1 || due[0].LastError != "421 try later" {
 		t.Fatalf("at retry time: %+v", due)
 	}
-	if err := s.MarkSent(ctx, id, next); err != nil {
+	if c, err = s.ClaimOutgoing(ctx, id, next, time.Minute); err != nil || c == nil {
+		t.Fatalf("claim at retry time = %v, %v", c, err)
+	}
+	if err := s.MarkSent(ctx, c, next); err != nil {
 		t.Fatal(err)
 	}
 	if due, _ := s.DueOutbox(ctx, next.Add(time.Hour), 10); len(due) != 0 {
