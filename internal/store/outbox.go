@@ -31,6 +31,14 @@ const (
 // not allow (retrying a sent message, dropping one twice, ...).
 var ErrOutboxState = errors.New("not possible in the message's current state")
 
+// stateError is an ErrOutboxState with its own complete message.
+type stateError string
+
+func (e stateError) Error() string        { return string(e) }
+func (e stateError) Is(target error) bool { return target == ErrOutboxState }
+
+func stateErrorf(format string, args ...any) error { return stateError(fmt.Sprintf(format, args...)) }
+
 // State says where the message stands at now.
 func (o *Outgoing) State(now time.Time) string {
 	switch {
@@ -90,7 +98,7 @@ func (s *Store) OutgoingByID(ctx context.Context, id int64) (*Outgoing, error) {
 		return nil, err
 	}
 	if len(found) == 0 {
-		return nil, fmt.Errorf("there is no outbox mail #%d: %w", id, ErrNotFound)
+		return nil, fmt.Errorf("outbox mail #%d: %w", id, ErrNotFound)
 	}
 	return &found[0], nil
 }
@@ -251,8 +259,8 @@ func (s *Store) auditOutgoing(ctx context.Context, id int64, event, detail strin
 func (s *Store) RetryOutgoing(ctx context.Context, id int64, now time.Time) error {
 	return s.changeOutgoing(ctx, id, now, "retry", func(o *Outgoing) error {
 		if o.Sent != nil {
-			return fmt.Errorf("outbox mail #%d to %s was sent already (accepted by the server %s); there is nothing to retry: %w",
-				id, o.To, o.Sent.Format(time.RFC3339), ErrOutboxState)
+			return stateErrorf("outbox mail #%d to %s was sent already (the server accepted it %s); there is nothing to retry",
+				id, o.To, o.Sent.Format(time.RFC3339))
 		}
 		return nil
 	}, `dead = NULL, dropped = NULL, next_attempt = ?`, ms(now))
@@ -264,12 +272,12 @@ func (s *Store) RetryOutgoing(ctx context.Context, id int64, now time.Time) erro
 func (s *Store) DropOutgoing(ctx context.Context, id int64, now time.Time) error {
 	return s.changeOutgoing(ctx, id, now, "drop", func(o *Outgoing) error {
 		if o.Sent != nil {
-			return fmt.Errorf("outbox mail #%d to %s was sent already (accepted by the server %s); it cannot be dropped: %w",
-				id, o.To, o.Sent.Format(time.RFC3339), ErrOutboxState)
+			return stateErrorf("outbox mail #%d to %s was sent already (the server accepted it %s); it cannot be dropped",
+				id, o.To, o.Sent.Format(time.RFC3339))
 		}
 		if o.Dropped != nil {
-			return fmt.Errorf("outbox mail #%d to %s was dropped already (%s); nothing changed: %w",
-				id, o.To, o.Dropped.Format(time.RFC3339), ErrOutboxState)
+			return stateErrorf("outbox mail #%d to %s was dropped already (%s); nothing changed (--retry %d would send it after all)",
+				id, o.To, o.Dropped.Format(time.RFC3339), id)
 		}
 		return nil
 	}, `dropped = ?`, ms(now))
@@ -284,7 +292,7 @@ func (s *Store) changeOutgoing(ctx context.Context, id int64, now time.Time, ver
 		err := tx.tx.QueryRowContext(ctx, `SELECT game_id, to_addr, sent, claimed_until, dead, dropped FROM outbox WHERE id = ?`, id).
 			Scan(&gid, &o.To, &sent, &claimed, &dead, &dropped)
 		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("there is no outbox mail #%d; \"referee outbox --all\" lists them with their ids: %w", id, ErrNotFound)
+			return fmt.Errorf("outbox mail #%d: %w; \"referee outbox --all\" lists every mail with its id", id, ErrNotFound)
 		}
 		if err != nil {
 			return fmt.Errorf("reading outbox mail #%d: %w", id, err)
@@ -294,8 +302,8 @@ func (s *Store) changeOutgoing(ctx context.Context, id int64, now time.Time, ver
 			return err
 		}
 		if o.ClaimedUntil != nil && o.ClaimedUntil.After(now) {
-			return fmt.Errorf("outbox mail #%d to %s is being sent right now (until %s at the latest); wait for the outcome and try the %s again: %w",
-				id, o.To, o.ClaimedUntil.Format(time.RFC3339), verb, ErrOutboxState)
+			return stateErrorf("outbox mail #%d to %s is being sent right now (until %s at the latest); nothing changed: wait for the outcome and try the %s again",
+				id, o.To, o.ClaimedUntil.Format(time.RFC3339), verb)
 		}
 		if _, err := tx.tx.ExecContext(ctx, `UPDATE outbox SET `+set+` WHERE id = ?`, append(args, id)...); err != nil {
 			return fmt.Errorf("%s of outbox mail #%d: %w", verb, id, err)
