@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -46,7 +47,15 @@ func (e *LockedError) Error() string {
 // When another process holds it, the error is a *LockedError naming that
 // process.
 func LockDB(db string) (*Lock, error) {
-	path := db + ".lock"
+	// One lock per database file, however it is named: through a symlink
+	// or another relative path, the lock is the same.
+	real := db
+	if r, err := filepath.EvalSymlinks(db); err == nil {
+		real = r
+	} else if d, err := filepath.EvalSymlinks(filepath.Dir(db)); err == nil {
+		real = filepath.Join(d, filepath.Base(db)) // not created yet
+	}
+	path := real + ".lock"
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("opening the lock file %s of database %s: %w (the lock file sits beside the database, so its directory must be writable)", path, db, err)

@@ -38,6 +38,15 @@ func TestOneDaemonPerDatabase(t *testing.T) {
 			t.Errorf("message %q does not say %q", err, want)
 		}
 	}
+	// The same database through a symlink is the same lock.
+	os.WriteFile(db, nil, 0o644)
+	link := filepath.Join(t.TempDir(), "link.db")
+	if err := os.Symlink(db, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LockDB(link); !errors.As(err, &le) {
+		t.Errorf("lock through a symlink while the first is held: %v; want a *LockedError", err)
+	}
 	// A lock on another database is independent.
 	other, err := LockDB(db + "2")
 	if err != nil {
