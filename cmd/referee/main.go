@@ -47,6 +47,8 @@ func commands() []command {
 		{"watch", "add a spectator to a game", runWatch},
 		{"unwatch", "remove a spectator", runUnwatch},
 		{"tick", "send due reminders and apply losses on time", runTick},
+		{"outbox", "show the mail still to deliver; retry or drop a mail", runOutbox},
+		{"backup", "write a consistent copy of the database, even while serve runs", runBackup},
 		{"inspect", "show how the referee reads one mail (JSON), changing nothing", runInspect},
 		{"variants", "list the games the referee hosts", runVariants},
 		{"perft", "count the leaf nodes of the legal-move tree", runPerft},

@@ -18,6 +18,7 @@ import (
 	"referee/internal/mail/embedded"
 	"referee/internal/mail/imapin"
 	"referee/internal/mail/smtpout"
+	"referee/internal/store"
 )
 
 // serveFlags are the settings of `referee serve`.
@@ -160,6 +161,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitUsage
 	}
+	// One daemon per database: a second one (or `serve --once` from cron
+	// next to a running daemon) would send every reply twice.
+	lock, err := store.LockDB(s.db)
+	if err != nil {
+		fmt.Fprintf(stderr, "referee serve: %v\n", err)
+		return exitFail
+	}
+	defer lock.Release()
 	cfg := daemon.Config{Once: s.once, Logger: log, RetryBase: s.retry}
 	if s.imapAddr == "" {
 		// The mailboxes live beside the database, so that a restart keeps

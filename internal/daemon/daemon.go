@@ -135,7 +135,10 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 	return nil
 }
 
-// Outbox delivers queued mail.
+// Outbox delivers queued mail. Several Outboxes may work on one database
+// (two daemons by mistake, or `serve --once` from cron beside a daemon):
+// each message is claimed in the database before it is sent, so only one
+// of them sends it.
 type Outbox struct {
 	Store  *store.Store
 	Sender Sender
@@ -143,6 +146,10 @@ type Outbox struct {
 	Now    func() time.Time
 	// RetryBase: see Config.RetryBase.
 	RetryBase time.Duration
+	// Lease is how long a claim on a message lasts; a send is abandoned
+	// before it runs out, and a crashed sender's messages are due again
+	// after it. 0 means 10 min.
+	Lease time.Duration
 }
 
 // Loop delivers due mail every interval, or at once when nudged, until ctx
@@ -163,10 +170,13 @@ func (o *Outbox) Loop(ctx context.Context, every time.Duration, nudge <-chan str
 	}
 }
 
-// Flush tries every due message once. It returns how many were sent. A
-// message is marked sent only after the SMTP server accepted it; a failure
-// schedules a retry with exponential backoff (30 s doubling, at most 1 h),
-// for as long as it takes.
+// Flush tries every due message once. It returns how many it sent. Each
+// message is claimed before it is sent and skipped if another sender holds
+// it. A message is marked sent only after the SMTP server accepted it. A
+// permanent refusal (5xx, smtpout.IsPermanent) marks it undeliverable: it
+// is not retried until an operator says so (referee outbox --retry). Any
+// other failure schedules a retry with exponential backoff (30 s doubling,
+// at most 1 h), for as long as it takes.
 func (o *Outbox) Flush(ctx context.Context) (int, error) {
 	sent := 0
 	for {
@@ -182,26 +192,75 @@ func (o *Outbox) Flush(ctx context.Context) (int, error) {
 			if ctx.Err() != nil {
 				return sent, ctx.Err()
 			}
-			err := o.Sender.Send(ctx, m.From, []string{m.To}, m.Raw)
+			ok, err := o.deliver(ctx, m)
 			if err != nil {
-				next := o.Now().UTC().Add(BackoffFrom(o.RetryBase, m.Attempts+1))
-				o.Log.Warn("delivery failed; will retry", "to", m.To, "id", m.ID, "attempt", m.Attempts+1, "retry_at", next, "err", err)
-				if merr := o.Store.MarkFailed(ctx, m.ID, err.Error(), next); merr != nil {
-					return sent, merr
-				}
-				continue
-			}
-			if err := o.Store.MarkSent(ctx, m.ID, o.Now().UTC()); err != nil {
 				return sent, err
 			}
-			o.Log.Info("delivered", "to", m.To, "id", m.ID, "message_id", m.MessageID)
-			sent++
-			progressed = true
+			if ok {
+				sent++
+				progressed = true
+			}
 		}
 		if !progressed {
 			return sent, nil
 		}
 	}
+}
+
+// deliver claims m and sends it; it reports whether it was sent by this
+// call. Errors are the store's; a failed send is recorded, not returned.
+func (o *Outbox) deliver(ctx context.Context, m store.Outgoing) (bool, error) {
+	lease := o.Lease
+	if lease <= 0 {
+		lease = 10 * time.Minute
+	}
+	claim, err := o.Store.ClaimOutgoing(ctx, m.ID, o.Now().UTC(), lease)
+	if err != nil {
+		return false, err
+	}
+	if claim == nil {
+		o.Log.Debug("another sender holds this mail; skipping it", "id", m.ID, "to", m.To)
+		return false, nil
+	}
+	// The send must end well inside the claim, or another sender could
+	// take the message over while this one is still sending it.
+	sendCtx, cancel := context.WithTimeout(ctx, lease*9/10)
+	err = o.Sender.Send(sendCtx, m.From, []string{m.To}, m.Raw)
+	cancel()
+	// Whatever happened on the wire is recorded, even during shutdown.
+	rec := context.WithoutCancel(ctx)
+	switch {
+	case err == nil:
+		if err := o.Store.MarkSent(rec, claim, o.Now().UTC()); err != nil {
+			return false, err
+		}
+		o.Log.Info("delivered", "to", m.To, "id", m.ID, "message_id", m.MessageID)
+		return true, nil
+	case ctx.Err() != nil:
+		// Shutdown, not the server's doing: give the claim back so that
+		// the next start sends the mail at once.
+		if rerr := o.Store.ReleaseClaim(rec, claim); rerr != nil {
+			o.Log.Warn("could not release the claim on an interrupted mail; it is due again when the claim runs out", "id", m.ID, "until", claim.Until, "err", rerr)
+		}
+		return false, ctx.Err()
+	case smtpout.IsPermanent(err):
+		o.Log.Error("mail refused for good; not retrying (see referee outbox --failed)", "to", m.To, "id", m.ID, "attempt", m.Attempts+1, "err", err)
+		return false, o.record(o.Store.MarkDead(rec, claim, err.Error(), o.Now().UTC()))
+	default:
+		next := o.Now().UTC().Add(BackoffFrom(o.RetryBase, m.Attempts+1))
+		o.Log.Warn("delivery failed; will retry", "to", m.To, "id", m.ID, "attempt", m.Attempts+1, "retry_at", next, "err", err)
+		return false, o.record(o.Store.MarkFailed(rec, claim, err.Error(), next))
+	}
+}
+
+// record passes a store error on, except a lost claim: another sender took
+// the message over and its outcome counts.
+func (o *Outbox) record(err error) error {
+	if errors.Is(err, store.ErrClaimLost) {
+		o.Log.Warn("the claim ran out during the send; another sender's outcome counts", "err", err)
+		return nil
+	}
+	return err
 }
 
 // Backoff is the wait before delivery attempt n+1 after n failures.

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
@@ -22,7 +23,9 @@ var ErrNotFound = errors.New("not found")
 
 // migrations[i] brings a database from user_version i to i+1.
 func migrations() []string {
-	return append([]string{referee.Schema}, referee.Migrations...)
+	// Version 2 (schema_2.sql, beside schema.sql) changed the inbound
+	// dedupe; version 3 added the outbox's claims and dead letters.
+	return append(append([]string{referee.Schema}, referee.Migrations...), schemaOutbox)
 }
 
 // Store is an open database.
@@ -39,7 +42,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	q.Set("_foreign_keys", "on")
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate") // writers take the lock at BEGIN: no deadlock on upgrade
-	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
+	dsn, err := fileURI(path, q)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
@@ -49,6 +56,23 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// fileURI returns the SQLite file: URI that names exactly the file at path,
+// with the query q. The path is made absolute and every byte of it that
+// could mean something in a URI (?, #, %, spaces, non-ASCII) is
+// percent-escaped, so that "games?v2#1.db" opens that file and not
+// "games" with options.
+func fileURI(path string, q url.Values) (string, error) {
+	if path == "" {
+		return "", errors.New("the database path is empty: give a file name such as referee.db")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("database path %q: %w", path, err)
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}
+	return u.String(), nil
 }
 
 func (s *Store) migrate(ctx context.Context) error {
@@ -223,6 +247,13 @@ type Outgoing struct {
 	NextAttempt time.Time
 	LastError   string
 	Sent        *time.Time
+	// ClaimedUntil is the end of the lease of the sender that is sending
+	// it, if any.
+	ClaimedUntil *time.Time
+	// Dead is when the server refused it for good (undeliverable).
+	Dead *time.Time
+	// Dropped is when an operator gave it up.
+	Dropped *time.Time
 }
 
 // AuditEntry is one line of the audit log.

@@ -190,8 +190,12 @@ func TestOutboxLifecycle(t *testing.T) {
 	if len(due) != 1 || string(due[0].Raw) != "raw" {
 		t.Fatalf("due = %+v, want the one message", due)
 	}
+	c, err := s.ClaimOutgoing(ctx, id, now, time.Minute)
+	if err != nil || c == nil {
+		t.Fatalf("claim = %v, %v", c, err)
+	}
 	next := now.Add(time.Minute)
-	if err := s.MarkFailed(ctx, id, "421 try later", next); err != nil {
+	if err := s.MarkFailed(ctx, c, "421 try later", next); err != nil {
 		t.Fatal(err)
 	}
 	if due, _ := s.DueOutbox(ctx, now, 10); len(due) != 0 {
@@ -201,7 +205,10 @@ func TestOutboxLifecycle(t *testing.T) {
 	if len(due) != 1 || due[0].Attempts != 1 || due[0].LastError != "421 try later" {
 		t.Fatalf("at retry time: %+v", due)
 	}
-	if err := s.MarkSent(ctx, id, next); err != nil {
+	if c, err = s.ClaimOutgoing(ctx, id, next, time.Minute); err != nil || c == nil {
+		t.Fatalf("claim at retry time = %v, %v", c, err)
+	}
+	if err := s.MarkSent(ctx, c, next); err != nil {
 		t.Fatal(err)
 	}
 	if due, _ := s.DueOutbox(ctx, next.Add(time.Hour), 10); len(due) != 0 {

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"referee/internal/store"
+)
+
+func runOutbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("outbox", "[--failed | --all] [--retry ID | --drop ID]",
+		`Shows the mail the referee has still to deliver: id, game, recipient, attempts,
+next attempt, state and the server's last answer. States: due (sent at the next
+pass), waiting (failed for now, retried at the next attempt), sending (a sender
+holds it right now), failed (the server refused it for good, e.g. "550 no such
+user": it is not retried until you say so), dropped, sent.
+
+--retry ID makes a failed, waiting or dropped mail due now (fix the address or
+the server first); --drop ID gives a mail up for good (the row stays, for the
+record). Both are safe while "referee serve" runs.`, stderr)
+	db := dbFlag(fs)
+	onlyFailed := fs.Bool("failed", false, "only the mail the server refused for good")
+	all := fs.Bool("all", false, "every mail, sent and dropped too")
+	retry := fs.String("retry", "", "make mail `ID` due now")
+	drop := fs.String("drop", "", "give mail `ID` up: it is never sent")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "referee outbox: unexpected argument %q; to act on a mail, write --retry %s or --drop %s.\n", fs.Arg(0), fs.Arg(0), fs.Arg(0))
+		return exitUsage
+	}
+	if *retry != "" && *drop != "" {
+		fmt.Fprintln(stderr, "referee outbox: --retry and --drop were both given; give one of them.")
+		return exitUsage
+	}
+	if *onlyFailed && *all {
+		fmt.Fprintln(stderr, "referee outbox: --failed and --all were both given; give one of them.")
+		return exitUsage
+	}
+	if _, err := os.Stat(*db); err != nil {
+		fmt.Fprintf(stderr, "referee outbox: database %s: %v; give --db the path \"referee serve\" uses (or set REFEREE_DB).\n", *db, err)
+		return exitUsage
+	}
+	s, err := store.Open(ctx, *db)
+	if err != nil {
+		fmt.Fprintf(stderr, "referee outbox: %v\n", err)
+		return exitFail
+	}
+	defer s.Close()
+
+	now := time.Now().UTC()
+	switch {
+	case *retry != "":
+		id, ok := mailID(stderr, "retry", *retry)
+		if !ok {
+			return exitUsage
+		}
+		if err := s.RetryOutgoing(ctx, id, now); err != nil {
+			return outboxFailed(stderr, err)
+		}
+		fmt.Fprintf(stdout, "mail #%d is due now; a running \"referee serve\" sends it within seconds (or run \"referee serve --once\").\n", id)
+		return exitOK
+	case *drop != "":
+		id, ok := mailID(stderr, "drop", *drop)
+		if !ok {
+			return exitUsage
+		}
+		if err := s.DropOutgoing(ctx, id, now); err != nil {
+			return outboxFailed(stderr, err)
+		}
+		fmt.Fprintf(stdout, "mail #%d is dropped: it will not be sent (it stays in \"referee outbox --all\"; --retry %d would send it after all).\n", id, id)
+		return exitOK
+	}
+
+	filter := store.OutboxQueued
+	switch {
+	case *onlyFailed:
+		filter = store.OutboxFailed
+	case *all:
+		filter = store.OutboxAll
+	}
+	mails, err := s.ListOutbox(ctx, filter)
+	if err != nil {
+		fmt.Fprintf(stderr, "referee outbox: %v\n", err)
+		return exitFail
+	}
+	if len(mails) == 0 {
+		switch filter {
+		case store.OutboxFailed:
+			fmt.Fprintln(stdout, "no mail was refused for good")
+		case store.OutboxAll:
+			fmt.Fprintln(stdout, "the outbox is empty")
+		default:
+			fmt.Fprintln(stdout, "nothing to deliver: every mail was sent or dropped")
+		}
+		return exitOK
+	}
+	printOutbox(stdout, mails, now)
+	return exitOK
+}
+
+// printOutbox writes one line per mail.
+func printOutbox(w io.Writer, mails []store.Outgoing, now time.Time) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tGAME\tTO\tATTEMPTS\tNEXT ATTEMPT\tSTATE\tLAST ERROR")
+	for _, m := range mails {
+		game := "-"
+		if m.GameID != nil {
+			game = "#" + strconv.FormatInt(*m.GameID, 10)
+		}
+		state := m.State(now)
+		next := "-"
+		switch state {
+		case store.StateDue, store.StateWaiting:
+			next = m.NextAttempt.Format("2006-01-02 15:04:05Z")
+		}
+		last := strings.Join(strings.Fields(m.LastError), " ")
+		if last == "" {
+			last = "-"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\n", m.ID, game, m.To, m.Attempts, next, state, last)
+	}
+	tw.Flush()
+}
+
+// mailID reads the ID of --retry or --drop (with or without '#').
+func mailID(stderr io.Writer, flag, raw string) (int64, bool) {
+	id, err := strconv.ParseInt(strings.TrimPrefix(raw, "#"), 10, 64)
+	if err != nil || id <= 0 {
+		fmt.Fprintf(stderr, "referee outbox: --%s %q is not a mail id; ids are the numbers in the ID column of \"referee outbox --all\", e.g. --%s 12.\n", flag, raw, flag)
+		return 0, false
+	}
+	return id, true
+}
+
+// outboxFailed reports an error of --retry or --drop: exit 2 when the mail
+// does not exist or its state forbids the action (nothing changed), 1 else.
+func outboxFailed(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "referee outbox: %v\n", err)
+	if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrOutboxState) {
+		return exitUsage
+	}
+	return exitFail
+}

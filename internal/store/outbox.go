@@ -1,0 +1,321 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	_ "embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// schemaOutbox is schema version 3: claims and dead letters in the outbox.
+//
+//go:embed schema_3_outbox.sql
+var schemaOutbox string
+
+// States of an outbox message, as Outgoing.State reports them.
+const (
+	StateDue     = "due"     // to be sent at the next pass
+	StateWaiting = "waiting" // failed for now; retried at NextAttempt
+	StateSending = "sending" // claimed by a sender right now
+	StateFailed  = "failed"  // refused for good by the server (a dead letter)
+	StateDropped = "dropped" // given up by an operator
+	StateSent    = "sent"    // accepted by the server
+)
+
+// ErrOutboxState is wrapped by outbox actions that the message's state does
+// not allow (retrying a sent message, dropping one twice, ...).
+var ErrOutboxState = errors.New("not possible in the message's current state")
+
+// stateError is an ErrOutboxState with its own complete message.
+type stateError string
+
+func (e stateError) Error() string        { return string(e) }
+func (e stateError) Is(target error) bool { return target == ErrOutboxState }
+
+func stateErrorf(format string, args ...any) error { return stateError(fmt.Sprintf(format, args...)) }
+
+// State says where the message stands at now.
+func (o *Outgoing) State(now time.Time) string {
+	switch {
+	case o.Sent != nil:
+		return StateSent
+	case o.Dropped != nil:
+		return StateDropped
+	case o.Dead != nil:
+		return StateFailed
+	case o.ClaimedUntil != nil && o.ClaimedUntil.After(now):
+		return StateSending
+	case o.NextAttempt.After(now):
+		return StateWaiting
+	}
+	return StateDue
+}
+
+// OutboxFilter selects messages of the outbox.
+type OutboxFilter int
+
+// The selections of ListOutbox.
+const (
+	OutboxQueued OutboxFilter = iota // not sent and not dropped (due, waiting, sending, failed)
+	OutboxFailed                     // refused for good, not dropped
+	OutboxAll                        // everything, sent and dropped too
+)
+
+const undelivered = `sent IS NULL AND dead IS NULL AND dropped IS NULL`
+
+// DueOutbox returns up to limit messages due at now that no sender holds,
+// oldest first.
+func (s *Store) DueOutbox(ctx context.Context, now time.Time, limit int) ([]Outgoing, error) {
+	return s.outbox(ctx, `WHERE `+undelivered+` AND next_attempt <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+		ORDER BY next_attempt, id LIMIT ?`, ms(now), ms(now), limit)
+}
+
+// Outbox returns every message of the outbox, sent or not, oldest first.
+func (s *Store) Outbox(ctx context.Context) ([]Outgoing, error) {
+	return s.ListOutbox(ctx, OutboxAll)
+}
+
+// ListOutbox returns the messages that f selects, oldest first.
+func (s *Store) ListOutbox(ctx context.Context, f OutboxFilter) ([]Outgoing, error) {
+	switch f {
+	case OutboxQueued:
+		return s.outbox(ctx, `WHERE sent IS NULL AND dropped IS NULL ORDER BY id`)
+	case OutboxFailed:
+		return s.outbox(ctx, `WHERE sent IS NULL AND dropped IS NULL AND dead IS NOT NULL ORDER BY id`)
+	}
+	return s.outbox(ctx, `ORDER BY id`)
+}
+
+// OutgoingByID returns one message of the outbox.
+func (s *Store) OutgoingByID(ctx context.Context, id int64) (*Outgoing, error) {
+	found, err := s.outbox(ctx, `WHERE id = ?`, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(found) == 0 {
+		return nil, fmt.Errorf("outbox mail #%d: %w", id, ErrNotFound)
+	}
+	return &found[0], nil
+}
+
+// PendingOutbox counts the messages still to be delivered: not sent, not
+// refused for good and not dropped.
+func (s *Store) PendingOutbox(ctx context.Context) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM outbox WHERE `+undelivered).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("counting the outbox: %w", err)
+	}
+	return n, nil
+}
+
+const outboxColumns = `id, game_id, to_addr, from_addr, message_id, raw, created, attempts,
+	next_attempt, last_error, sent, claimed_until, dead, dropped`
+
+func (s *Store) outbox(ctx context.Context, where string, args ...any) ([]Outgoing, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+outboxColumns+` FROM outbox `+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("reading the outbox: %w", err)
+	}
+	defer rows.Close()
+	var out []Outgoing
+	for rows.Next() {
+		var o Outgoing
+		var gid, sent, claimed, dead, dropped sql.NullInt64
+		var created, next int64
+		if err := rows.Scan(&o.ID, &gid, &o.To, &o.From, &o.MessageID, &o.Raw, &created, &o.Attempts, &next, &o.LastError,
+			&sent, &claimed, &dead, &dropped); err != nil {
+			return nil, fmt.Errorf("reading the outbox: %w", err)
+		}
+		if gid.Valid {
+			o.GameID = &gid.Int64
+		}
+		o.Sent, o.ClaimedUntil, o.Dead, o.Dropped = optTime(sent), optTime(claimed), optTime(dead), optTime(dropped)
+		o.Created, o.NextAttempt = fromMS(created), fromMS(next)
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+func optTime(v sql.NullInt64) *time.Time {
+	if !v.Valid {
+		return nil
+	}
+	t := fromMS(v.Int64)
+	return &t
+}
+
+// Claim is a sender's hold on one outbox message: while it lasts, no other
+// sender sends that message.
+type Claim struct {
+	ID    int64     // the message
+	Token string    // random, names this claim
+	Until time.Time // the end of the lease
+}
+
+// ClaimOutgoing claims message id for one send, for lease from now. It
+// returns nil (and no error) when the message is no longer to be sent at
+// now: another sender holds it, or it was sent, refused, dropped or
+// rescheduled meanwhile. Only the claimer may send; should it crash, the
+// lease runs out and the message is due again.
+func (s *Store) ClaimOutgoing(ctx context.Context, id int64, now time.Time, lease time.Duration) (*Claim, error) {
+	var b [16]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	c := &Claim{ID: id, Token: hex.EncodeToString(b[:]), Until: now.Add(lease)}
+	res, err := s.db.ExecContext(ctx, `UPDATE outbox SET claim = ?, claimed_until = ?
+		WHERE id = ? AND `+undelivered+` AND next_attempt <= ? AND (claimed_until IS NULL OR claimed_until <= ?)`,
+		c.Token, ms(c.Until), id, ms(now), ms(now))
+	if err != nil {
+		return nil, fmt.Errorf("claiming outbox mail #%d: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return nil, fmt.Errorf("claiming outbox mail #%d: %w", id, err)
+	} else if n == 0 {
+		return nil, nil
+	}
+	return c, nil
+}
+
+// ErrClaimLost is returned when a claim ran out and another sender took
+// the message over, so this one's outcome is not recorded.
+var ErrClaimLost = errors.New("the claim on the message ran out and another sender holds it")
+
+// MarkSent records that the SMTP server accepted the claimed message. It is
+// recorded even if the claim ran out meanwhile: the server's acceptance is
+// a fact.
+func (s *Store) MarkSent(ctx context.Context, c *Claim, now time.Time) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE outbox SET sent = COALESCE(sent, ?), attempts = attempts + 1, last_error = '',
+		claim = NULL, claimed_until = NULL WHERE id = ?`, ms(now), c.ID)
+	if err != nil {
+		return fmt.Errorf("marking outbox mail #%d sent: %w", c.ID, err)
+	}
+	return nil
+}
+
+// MarkFailed records a failed attempt of the claimed message and when to try
+// again, and ends the claim.
+func (s *Store) MarkFailed(ctx context.Context, c *Claim, errText string, next time.Time) error {
+	return s.endClaim(ctx, c, "recording a failed delivery of", `attempts = attempts + 1, last_error = ?, next_attempt = ?`,
+		errText, ms(next))
+}
+
+// MarkDead records that the server refused the claimed message for good
+// (with its answer): it is not retried until an operator says so.
+func (s *Store) MarkDead(ctx context.Context, c *Claim, errText string, now time.Time) error {
+	err := s.endClaim(ctx, c, "recording the refusal of", `attempts = attempts + 1, last_error = ?, dead = ?`, errText, ms(now))
+	if err != nil {
+		return err
+	}
+	return s.auditOutgoing(ctx, c.ID, "undeliverable", errText)
+}
+
+// ReleaseClaim gives the claim up without recording an attempt (the send was
+// interrupted): the message is due again at once.
+func (s *Store) ReleaseClaim(ctx context.Context, c *Claim) error {
+	return s.endClaim(ctx, c, "releasing", "")
+}
+
+func (s *Store) endClaim(ctx context.Context, c *Claim, what, set string, args ...any) error {
+	sets := "claim = NULL, claimed_until = NULL"
+	if set != "" {
+		sets = set + ", " + sets
+	}
+	args = append(args, c.ID, c.Token)
+	res, err := s.db.ExecContext(ctx, `UPDATE outbox SET `+sets+` WHERE id = ? AND claim = ?`, args...)
+	if err != nil {
+		return fmt.Errorf("%s outbox mail #%d: %w", what, c.ID, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("%s outbox mail #%d: %w", what, c.ID, err)
+	} else if n == 0 {
+		return fmt.Errorf("%s outbox mail #%d: %w", what, c.ID, ErrClaimLost)
+	}
+	return nil
+}
+
+func (s *Store) auditOutgoing(ctx context.Context, id int64, event, detail string) error {
+	return s.Update(ctx, func(tx *Tx) error {
+		var gid sql.NullInt64
+		var to string
+		if err := tx.tx.QueryRowContext(ctx, `SELECT game_id, to_addr FROM outbox WHERE id = ?`, id).Scan(&gid, &to); err != nil {
+			return fmt.Errorf("reading outbox mail #%d: %w", id, err)
+		}
+		var g *int64
+		if gid.Valid {
+			g = &gid.Int64
+		}
+		return tx.Audit(g, event, fmt.Sprintf("mail #%d to %s: %s", id, to, oneLine(detail)))
+	})
+}
+
+// RetryOutgoing makes message id due at now: a dead letter, a waiting
+// message or a dropped one is sent again at the sender's next pass. A sent
+// message, or one being sent right now, is refused (ErrOutboxState).
+func (s *Store) RetryOutgoing(ctx context.Context, id int64, now time.Time) error {
+	return s.changeOutgoing(ctx, id, now, "retry", func(o *Outgoing) error {
+		if o.Sent != nil {
+			return stateErrorf("outbox mail #%d to %s was sent already (the server accepted it %s); there is nothing to retry",
+				id, o.To, o.Sent.Format(time.RFC3339))
+		}
+		return nil
+	}, `dead = NULL, dropped = NULL, next_attempt = ?`, ms(now))
+}
+
+// DropOutgoing gives message id up: it is never sent, and its row stays for
+// the record. A sent message, one dropped already, or one being sent right
+// now is refused (ErrOutboxState).
+func (s *Store) DropOutgoing(ctx context.Context, id int64, now time.Time) error {
+	return s.changeOutgoing(ctx, id, now, "drop", func(o *Outgoing) error {
+		if o.Sent != nil {
+			return stateErrorf("outbox mail #%d to %s was sent already (the server accepted it %s); it cannot be dropped",
+				id, o.To, o.Sent.Format(time.RFC3339))
+		}
+		if o.Dropped != nil {
+			return stateErrorf("outbox mail #%d to %s was dropped already (%s); nothing changed (--retry %d would send it after all)",
+				id, o.To, o.Dropped.Format(time.RFC3339), id)
+		}
+		return nil
+	}, `dropped = ?`, ms(now))
+}
+
+// changeOutgoing applies an operator's action to message id in one
+// transaction, after check, unless a sender holds the message right now.
+func (s *Store) changeOutgoing(ctx context.Context, id int64, now time.Time, verb string, check func(*Outgoing) error, set string, args ...any) error {
+	return s.Update(ctx, func(tx *Tx) error {
+		var gid, sent, claimed, dead, dropped sql.NullInt64
+		var o Outgoing
+		err := tx.tx.QueryRowContext(ctx, `SELECT game_id, to_addr, sent, claimed_until, dead, dropped FROM outbox WHERE id = ?`, id).
+			Scan(&gid, &o.To, &sent, &claimed, &dead, &dropped)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("outbox mail #%d: %w; \"referee outbox --all\" lists every mail with its id", id, ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("reading outbox mail #%d: %w", id, err)
+		}
+		o.Sent, o.ClaimedUntil, o.Dead, o.Dropped = optTime(sent), optTime(claimed), optTime(dead), optTime(dropped)
+		if err := check(&o); err != nil {
+			return err
+		}
+		if o.ClaimedUntil != nil && o.ClaimedUntil.After(now) {
+			return stateErrorf("outbox mail #%d to %s is being sent right now (until %s at the latest); nothing changed: wait for the outcome and try the %s again",
+				id, o.To, o.ClaimedUntil.Format(time.RFC3339), verb)
+		}
+		if _, err := tx.tx.ExecContext(ctx, `UPDATE outbox SET `+set+` WHERE id = ?`, append(args, id)...); err != nil {
+			return fmt.Errorf("%s of outbox mail #%d: %w", verb, id, err)
+		}
+		var g *int64
+		if gid.Valid {
+			g = &gid.Int64
+		}
+		return tx.Audit(g, "outbox-"+verb, fmt.Sprintf("mail #%d to %s", id, o.To))
+	})
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

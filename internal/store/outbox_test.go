@@ -1,0 +1,162 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"referee"
+)
+
+func enqueue(t *testing.T, s *Store, to string, at time.Time) int64 {
+	t.Helper()
+	var id int64
+	err := s.Update(context.Background(), func(tx *Tx) error {
+		var err error
+		id, err = tx.Enqueue(Outgoing{To: to, From: "referee@example.test", MessageID: "<" + to + ">", Raw: []byte("raw"), Created: at})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TestClaimIsExclusiveUntilItsLeaseRunsOut: only one sender holds a message;
+// a crashed holder's lease runs out and the message is due again; a sender
+// whose lease ran out cannot overwrite the new holder's outcome.
+func TestClaimIsExclusiveUntilItsLeaseRunsOut(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	id := enqueue(t, s, "alice@example.test", now)
+
+	a, err := s.ClaimOutgoing(ctx, id, now, time.Minute)
+	if err != nil || a == nil {
+		t.Fatalf("first claim = %v, %v; want a claim", a, err)
+	}
+	if b, err := s.ClaimOutgoing(ctx, id, now.Add(59*time.Second), time.Minute); err != nil || b != nil {
+		t.Errorf("second claim within the lease = %v, %v; want none", b, err)
+	}
+	if due, _ := s.DueOutbox(ctx, now, 10); len(due) != 0 {
+		t.Errorf("a claimed message is listed as due: %+v", due)
+	}
+	ob, _ := s.OutgoingByID(ctx, id)
+	if st := ob.State(now); st != StateSending {
+		t.Errorf("state while claimed = %q, want %q", st, StateSending)
+	}
+	// The holder crashed: after its lease, another sender takes over.
+	later := now.Add(time.Minute)
+	b, err := s.ClaimOutgoing(ctx, id, later, time.Minute)
+	if err != nil || b == nil {
+		t.Fatalf("claim after the lease ran out = %v, %v; want a claim", b, err)
+	}
+	if err := s.MarkFailed(ctx, a, "421 late", later); !errors.Is(err, ErrClaimLost) {
+		t.Errorf("the old holder's MarkFailed = %v; want ErrClaimLost", err)
+	}
+	if err := s.MarkSent(ctx, b, later); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := s.ClaimOutgoing(ctx, id, later.Add(time.Hour), time.Minute); err != nil || c != nil {
+		t.Errorf("claim of a sent message = %v, %v; want none", c, err)
+	}
+}
+
+// TestDeadLetterRetryAndDrop: a permanently refused message is no longer
+// due nor pending; retry makes it due at once; drop keeps the row, never
+// sends it, and cannot be done twice; a sent message can be neither.
+func TestDeadLetterRetryAndDrop(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	id := enqueue(t, s, "bob@example.test", now)
+	c, _ := s.ClaimOutgoing(ctx, id, now, time.Minute)
+	if err := s.MarkDead(ctx, c, "550 5.1.1 no such user", now); err != nil {
+		t.Fatal(err)
+	}
+	if due, _ := s.DueOutbox(ctx, now.Add(24*time.Hour), 10); len(due) != 0 {
+		t.Errorf("a dead letter is due again: %+v", due)
+	}
+	if n, _ := s.PendingOutbox(ctx); n != 0 {
+		t.Errorf("pending = %d with only a dead letter, want 0", n)
+	}
+	failed, _ := s.ListOutbox(ctx, OutboxFailed)
+	if len(failed) != 1 || failed[0].State(now) != StateFailed || failed[0].LastError != "550 5.1.1 no such user" || failed[0].Attempts != 1 {
+		t.Fatalf("failed list = %+v", failed)
+	}
+	if log, _ := s.AuditLog(ctx, nil); len(log) == 0 || log[len(log)-1].Event != "undeliverable" {
+		t.Errorf("no audit entry for the dead letter: %+v", log)
+	}
+
+	if err := s.RetryOutgoing(ctx, id, now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if due, _ := s.DueOutbox(ctx, now.Add(time.Hour), 10); len(due) != 1 {
+		t.Errorf("after retry: %d due, want 1", len(due))
+	}
+	if err := s.DropOutgoing(ctx, id, now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if due, _ := s.DueOutbox(ctx, now.Add(2*time.Hour), 10); len(due) != 0 {
+		t.Errorf("a dropped message is due")
+	}
+	if q, _ := s.ListOutbox(ctx, OutboxQueued); len(q) != 0 {
+		t.Errorf("a dropped message is queued: %+v", q)
+	}
+	all, _ := s.ListOutbox(ctx, OutboxAll)
+	if len(all) != 1 || all[0].State(now) != StateDropped {
+		t.Errorf("the dropped row is not kept: %+v", all)
+	}
+	if err := s.DropOutgoing(ctx, id, now); !errors.Is(err, ErrOutboxState) {
+		t.Errorf("dropping twice = %v; want ErrOutboxState", err)
+	}
+	if err := s.RetryOutgoing(ctx, 999, now); !errors.Is(err, ErrNotFound) {
+		t.Errorf("retrying mail #999 = %v; want ErrNotFound", err)
+	}
+
+	sent := enqueue(t, s, "carol@example.test", now)
+	c, _ = s.ClaimOutgoing(ctx, sent, now, time.Minute)
+	// A message being sent cannot be dropped or retried under the sender.
+	if err := s.DropOutgoing(ctx, sent, now); !errors.Is(err, ErrOutboxState) {
+		t.Errorf("dropping a message being sent = %v; want ErrOutboxState", err)
+	}
+	s.MarkSent(ctx, c, now)
+	for name, act := range map[string]func(context.Context, int64, time.Time) error{"retry": s.RetryOutgoing, "drop": s.DropOutgoing} {
+		if err := act(ctx, sent, now); !errors.Is(err, ErrOutboxState) {
+			t.Errorf("%s of a sent message = %v; want ErrOutboxState", name, err)
+		}
+	}
+}
+
+// TestMigrationFromVersion1KeepsTheOutbox: a database of schema version 1
+// with mail queued is brought to the current version with the mail still
+// due.
+func TestMigrationFromVersion1KeepsTheOutbox(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v1.db")
+	raw, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{referee.Schema, "PRAGMA user_version = 1",
+		`INSERT INTO outbox (to_addr, from_addr, message_id, raw, created, next_attempt) VALUES ('a@x.test', 'r@x.test', '<1@x>', 'x', 0, 0)`} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v, _ := s.Version(ctx); v != len(migrations()) {
+		t.Errorf("version after migration = %d, want %d", v, len(migrations()))
+	}
+	if due, err := s.DueOutbox(ctx, time.Now(), 10); err != nil || len(due) != 1 {
+		t.Errorf("due after migration = %+v, %v; want the queued mail", due, err)
+	}
+}
