@@ -262,3 +262,18 @@ func TestDKIMKeygen(t *testing.T) {
 		t.Errorf("second run over the same file: %d %q", code, errs)
 	}
 }
+
+func TestLogFormats(t *testing.T) {
+	var b bytes.Buffer
+	log, err := newLogger(&b, "info", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Info("inbound", "verdict", "applied", "game", 3)
+	if !strings.HasPrefix(b.String(), `{"time":`) || !strings.Contains(b.String(), `"verdict":"applied","game":3}`) {
+		t.Errorf("json log line: %s", b.String())
+	}
+	if _, err := newLogger(&b, "info", "xml"); err == nil || !strings.Contains(err.Error(), "text or json") {
+		t.Errorf("--log-format xml: %v", err)
+	}
+}

@@ -15,6 +15,7 @@ import (
 
 	"referee/internal/app"
 	"referee/internal/daemon"
+	"referee/internal/mail/dkimsign"
 	"referee/internal/mail/embedded"
 	"referee/internal/mail/imapin"
 	"referee/internal/mail/smtpout"
@@ -27,6 +28,7 @@ type serveFlags struct {
 	imapAddr, imapUser, imapPass, imapPassFile, imapTLS string
 	smtpAddr, smtpUser, smtpPass, smtpPassFile, smtpTLS string
 	doneFolder, trustedAuthServ, logLevel, embeddedIMAP string
+	logFormat, dkimKey, dkimSelector                    string
 	embeddedSMTP                                        string
 	poll, retry                                         time.Duration
 	once, requireAuth, noIdle                           bool
@@ -54,6 +56,9 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.requireAuth, "require-auth", false, "accept only mail whose Authentication-Results (from --trusted-authserv) show DKIM or SPF passing")
 	fs.StringVar(&s.trustedAuthServ, "trusted-authserv", "", "the authserv-id of your own mail server's Authentication-Results header")
 	fs.StringVar(&s.logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.StringVar(&s.logFormat, "log-format", "text", "text (key=value lines) or json (one JSON object a line)")
+	fs.StringVar(&s.dkimKey, "dkim-key", "", "sign outgoing mail with the DKIM key in this PEM `file` (see referee dkim-keygen)")
+	fs.StringVar(&s.dkimSelector, "dkim-selector", "referee", "the DKIM `selector` published for --dkim-key")
 	fs.StringVar(&s.embeddedIMAP, "embedded-imap", "127.0.0.1:1143", "listen `address` of the embedded IMAP server")
 	fs.StringVar(&s.embeddedSMTP, "embedded-smtp", "127.0.0.1:1025", "listen `address` of the embedded SMTP server")
 }
@@ -120,12 +125,19 @@ func readSecret(value, file, what string) (string, error) {
 	return strings.TrimSpace(string(b)), nil
 }
 
-func newLogger(w io.Writer, level string) (*slog.Logger, error) {
+func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		return nil, fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+	opts := &slog.HandlerOptions{Level: l}
+	switch format {
+	case "text", "":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: use text or json", format)
 }
 
 func checkTLS(name, mode, addr string) error {
@@ -156,7 +168,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitUsage
 	}
-	log, err := newLogger(stderr, s.logLevel)
+	log, err := newLogger(stderr, s.logLevel, s.logFormat)
 	if err != nil {
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitUsage
@@ -214,7 +226,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		cfg.IMAP = imapin.Config{Addr: s.imapAddr, User: user, Password: ipass, TLS: s.imapTLS, Poll: s.poll, DoneFolder: s.doneFolder, NoIdle: s.noIdle}
 		cfg.SMTP = smtpout.Config{Addr: s.smtpAddr, User: s.smtpUser, Password: spass, TLS: s.smtpTLS}
 	}
-	a, err := app.Open(ctx, app.Options{DB: s.db, Address: s.address, Logger: log, RequireAuth: s.requireAuth, TrustedAuthServ: s.trustedAuthServ})
+	var signer *dkimsign.Signer
+	if s.dkimKey != "" {
+		if signer, err = dkimsign.Load(s.dkimKey, domainOf(s.address), s.dkimSelector); err != nil {
+			fmt.Fprintf(stderr, "referee serve: --dkim-key: %v\n", err)
+			return exitUsage
+		}
+	}
+	a, err := app.Open(ctx, app.Options{DB: s.db, Address: s.address, Logger: log, RequireAuth: s.requireAuth, TrustedAuthServ: s.trustedAuthServ, DKIM: signer})
 	if err != nil {
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitFail
