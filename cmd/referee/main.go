@@ -53,6 +53,7 @@ func commands() []command {
 		{"variants", "list the games the referee hosts", runVariants},
 		{"perft", "count the leaf nodes of the legal-move tree", runPerft},
 		{"moves", "list the legal moves of a position", plain(runMoves)},
+		{"status", "show games, mail, the outbox and the last server contacts", runStatus},
 		{"dkim-keygen", "make a DKIM key for outgoing mail and print its DNS record", runDKIMKeygen},
 		{"version", "print the referee's version", runVersion},
 	}

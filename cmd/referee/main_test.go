@@ -277,3 +277,18 @@ func TestLogFormats(t *testing.T) {
 		t.Errorf("--log-format xml: %v", err)
 	}
 }
+
+func TestStatusCommand(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "r.db")
+	cli(t, "new", "--db", db, "--variant", "chess", "--white", "a@example.org", "--black", "b@example.org")
+	code, out, errs := cli(t, "status", "--db", db)
+	if code != 0 || !strings.Contains(out, "Games: 1 active") || !strings.Contains(out, "Outbox: 2 to deliver") || !strings.Contains(out, "Last IMAP contact: never") {
+		t.Errorf("status: %d %q %q", code, out, errs)
+	}
+	if code, out, _ := cli(t, "status", "--db", db, "--json"); code != 0 || !strings.Contains(out, `"outbox_pending": 2`) {
+		t.Errorf("status --json: %d %q", code, out)
+	}
+	if code, _, errs := cli(t, "status", "--db", filepath.Join(t.TempDir(), "none.db")); code != 2 || !strings.Contains(errs, "no database") {
+		t.Errorf("status without a database: %d %q", code, errs)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"referee/internal/mail/embedded"
 	"referee/internal/mail/imapin"
 	"referee/internal/mail/smtpout"
+	"referee/internal/status"
 	"referee/internal/store"
 )
 
@@ -28,7 +30,7 @@ type serveFlags struct {
 	imapAddr, imapUser, imapPass, imapPassFile, imapTLS string
 	smtpAddr, smtpUser, smtpPass, smtpPassFile, smtpTLS string
 	doneFolder, trustedAuthServ, logLevel, embeddedIMAP string
-	logFormat, dkimKey, dkimSelector                    string
+	logFormat, dkimKey, dkimSelector, statusAddr        string
 	embeddedSMTP                                        string
 	poll, retry                                         time.Duration
 	once, requireAuth, noIdle                           bool
@@ -57,6 +59,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.trustedAuthServ, "trusted-authserv", "", "the authserv-id of your own mail server's Authentication-Results header")
 	fs.StringVar(&s.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&s.logFormat, "log-format", "text", "text (key=value lines) or json (one JSON object a line)")
+	fs.StringVar(&s.statusAddr, "status-addr", "", "serve /status (JSON) and /metrics (Prometheus) on this `host:port`, e.g. 127.0.0.1:9180")
 	fs.StringVar(&s.dkimKey, "dkim-key", "", "sign outgoing mail with the DKIM key in this PEM `file` (see referee dkim-keygen)")
 	fs.StringVar(&s.dkimSelector, "dkim-selector", "referee", "the DKIM `selector` published for --dkim-key")
 	fs.StringVar(&s.embeddedIMAP, "embedded-imap", "127.0.0.1:1143", "listen `address` of the embedded IMAP server")
@@ -239,6 +242,18 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitFail
 	}
 	defer a.Close()
+	cfg.Metrics = status.NewMetrics(time.Now())
+	if s.statusAddr != "" {
+		ln, err := net.Listen("tcp", s.statusAddr)
+		if err != nil {
+			fmt.Fprintf(stderr, "referee serve: --status-addr %s: %v\n", s.statusAddr, err)
+			return exitFail
+		}
+		hs := &http.Server{Handler: status.Handler(a.Store(), cfg.Metrics, time.Now), ReadHeaderTimeout: 10 * time.Second}
+		go hs.Serve(ln)
+		defer hs.Close()
+		log.Info("status served", "addr", ln.Addr().String(), "paths", "/status /metrics")
+	}
 	log.Info("referee serving", "address", s.address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "db", s.db, "once", s.once)
 	if err := daemon.Run(ctx, a, cfg); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)

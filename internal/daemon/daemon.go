@@ -16,6 +16,7 @@ import (
 	"referee/internal/mail/imapin"
 	"referee/internal/mail/reader"
 	"referee/internal/mail/smtpout"
+	"referee/internal/status"
 	"referee/internal/store"
 )
 
@@ -35,6 +36,8 @@ type Config struct {
 	// it doubles with each failure up to an hour. 0 means 30 s.
 	RetryBase time.Duration
 	Logger    *slog.Logger
+	// Metrics, when set, receives each processed mail's verdict and time.
+	Metrics *status.Metrics
 }
 
 // Sender delivers one message.
@@ -61,12 +64,27 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 	}
 	ob := &Outbox{Store: a.Store(), Sender: smtpout.New(cfg.SMTP), Log: log.With("part", "outbox"), Now: time.Now, RetryBase: cfg.RetryBase}
 	nudge := make(chan struct{}, 1)
+	var lastContact time.Time
+	cfg.IMAP.OnPass = func() {
+		// "referee status" in another process reads the last contact from
+		// the database; a write every few seconds at most is plenty.
+		if now := time.Now(); now.Sub(lastContact) >= 5*time.Second {
+			lastContact = now
+			if err := a.Store().RecordIMAPContact(context.WithoutCancel(ctx), now); err != nil {
+				log.Warn("recording the IMAP contact", "err", err)
+			}
+		}
+	}
 	handler := func(ctx context.Context, m imapin.Message) error {
 		// Finish the message even if shutdown begins meanwhile: the
 		// transaction is short, and leaving it half-done is never better.
+		began := time.Now()
 		res, err := a.Process(context.WithoutCancel(ctx), m.Raw, m.UIDValidity, m.UID)
 		if err != nil {
 			return err
+		}
+		if cfg.Metrics != nil {
+			cfg.Metrics.Observe(string(res.Verdict), time.Since(began))
 		}
 		if res.Mails > 0 {
 			select {

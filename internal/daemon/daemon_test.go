@@ -458,3 +458,15 @@ func mustParse(t *testing.T, text string) *game.Record {
 func coordOf(rep *game.Replay, m rules.Move) string { return notation.Coord(rep.Final, m) }
 
 func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+func TestStatusAfterAPass(t *testing.T) {
+	// The daemon records its IMAP contact and times every mail, so that
+	// "referee status" and /metrics can tell it is alive.
+	w := newWorld(t)
+	w.start("chess", nil)
+	w.move("alice@example.test", "e4")
+	st, err := w.app.Store().Status(context.Background())
+	if err != nil || st.LastIMAP.IsZero() || st.LastDelivery.IsZero() || st.Inbound["applied"] != 1 {
+		t.Errorf("status after a move: %+v, %v", st, err)
+	}
+}

@@ -58,6 +58,9 @@ type Config struct {
 	// only the first MaxBytes+1 bytes are fetched (enough to read its
 	// header and answer), with its true Size. Default DefaultMaxBytes.
 	MaxBytes int64
+	// OnPass, when set, is called after every complete pass over the
+	// mailbox: the server was reached and everything new was handled.
+	OnPass func()
 }
 
 // DefaultMaxBytes is MaxBytes when the Config leaves it 0.
@@ -452,7 +455,9 @@ func Once(ctx context.Context, cfg Config, h Handler) error {
 	}
 	defer cn.close()
 	var v uint32
-	_, err = cn.pass(ctx, h, &v)
+	if _, err = cn.pass(ctx, h, &v); err == nil && cfg.OnPass != nil {
+		cfg.OnPass()
+	}
 	return err
 }
 
@@ -496,6 +501,9 @@ func session(ctx context.Context, cfg Config, h Handler, validity *uint32, ok fu
 			return err
 		}
 		ok()
+		if cfg.OnPass != nil {
+			cfg.OnPass()
+		}
 		if n > 0 {
 			cfg.Logger.Debug("IMAP pass", "handled", n)
 		}

@@ -1,0 +1,227 @@
+// Package status tells what the referee is doing: games by state, mail
+// received and what became of it, the outbox, dead letters, the last
+// contact with the IMAP and SMTP servers, and how long each mail took. It
+// reads the lasting numbers from the database (so "referee status" works
+// beside a running daemon) and keeps the daemon's timings in memory, and
+// writes them as text, JSON or Prometheus metrics.
+package status
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"referee/internal/store"
+)
+
+// Buckets are the upper bounds, in seconds, of the processing-time
+// histogram: from a fast move (a few ms) to a slow disk.
+var Buckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
+
+// Metrics are the daemon's in-memory measurements since it started. The
+// zero value is not usable; use NewMetrics. Safe for concurrent use.
+type Metrics struct {
+	mu      sync.Mutex
+	start   time.Time
+	counts  []uint64 // per bucket, not cumulative; one more for +Inf
+	sum     float64
+	n       uint64
+	verdict map[string]uint64
+}
+
+// NewMetrics starts measuring at start.
+func NewMetrics(start time.Time) *Metrics {
+	return &Metrics{start: start, counts: make([]uint64, len(Buckets)+1), verdict: map[string]uint64{}}
+}
+
+// Observe records one processed mail: its verdict and how long it took.
+func (m *Metrics) Observe(verdict string, d time.Duration) {
+	s := d.Seconds()
+	i, _ := slices.BinarySearch(Buckets, s)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.counts[i]++
+	m.sum += s
+	m.n++
+	m.verdict[verdict]++
+}
+
+// Histogram is the processing-time histogram: Cumulative[i] mails took at
+// most Buckets[i] seconds; Count took any time, Sum seconds in all.
+type Histogram struct {
+	Buckets    []float64 `json:"buckets_seconds"`
+	Cumulative []uint64  `json:"cumulative"`
+	Count      uint64    `json:"count"`
+	Sum        float64   `json:"sum_seconds"`
+}
+
+func (m *Metrics) snapshot() (Histogram, map[string]uint64, time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	h := Histogram{Buckets: Buckets, Cumulative: make([]uint64, len(Buckets)), Count: m.n, Sum: m.sum}
+	var run uint64
+	for i := range Buckets {
+		run += m.counts[i]
+		h.Cumulative[i] = run
+	}
+	v := make(map[string]uint64, len(m.verdict))
+	for k, n := range m.verdict {
+		v[k] = n
+	}
+	return h, v, m.start
+}
+
+// Report is everything status knows at one moment.
+type Report struct {
+	Time             time.Time         `json:"time"`
+	Games            map[string]int    `json:"games"`
+	Mails            map[string]int    `json:"mails_received"` // by outcome, over the database's life
+	OutboxPending    int               `json:"outbox_pending"`
+	OutboxOldestAge  float64           `json:"outbox_oldest_age_seconds"`
+	DeadLetters      int               `json:"dead_letters"`
+	Dropped          int               `json:"dropped"`
+	LastIMAPContact  *time.Time        `json:"last_imap_contact"`
+	LastSMTPDelivery *time.Time        `json:"last_smtp_delivery"`
+	SchemaVersion    int               `json:"schema_version"`
+	Started          *time.Time        `json:"daemon_started,omitempty"`
+	SinceStart       map[string]uint64 `json:"processed_since_start,omitempty"`
+	Processing       *Histogram        `json:"processing_time,omitempty"`
+}
+
+// Collect builds a Report from the database's Status and, when the daemon
+// runs in this process, its Metrics (nil otherwise).
+func Collect(st store.Status, m *Metrics, now time.Time) Report {
+	r := Report{Time: now.UTC(), Games: st.Games, Mails: st.Inbound, OutboxPending: st.OutboxPending,
+		DeadLetters: st.DeadLetters, Dropped: st.Dropped, SchemaVersion: st.SchemaVersion}
+	for _, s := range []string{"active", "finished", "aborted"} {
+		r.Games[s] += 0
+	}
+	for _, o := range []string{"applied", "answered", "rejected", "ignored"} {
+		r.Mails[o] += 0
+	}
+	if !st.OutboxOldest.IsZero() {
+		r.OutboxOldestAge = now.Sub(st.OutboxOldest).Seconds()
+	}
+	if !st.LastIMAP.IsZero() {
+		t := st.LastIMAP
+		r.LastIMAPContact = &t
+	}
+	if !st.LastDelivery.IsZero() {
+		t := st.LastDelivery
+		r.LastSMTPDelivery = &t
+	}
+	if m != nil {
+		h, v, start := m.snapshot()
+		r.Processing, r.SinceStart, r.Started = &h, v, &start
+	}
+	return r
+}
+
+// WriteText writes the report for a person.
+func (r Report) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "Games: %d active, %d finished, %d aborted\n", r.Games["active"], r.Games["finished"], r.Games["aborted"])
+	fmt.Fprintf(w, "Mail received: %d applied, %d answered, %d refused, %d not answered\n",
+		r.Mails["applied"], r.Mails["answered"], r.Mails["rejected"], r.Mails["ignored"])
+	fmt.Fprintf(w, "Outbox: %d to deliver", r.OutboxPending)
+	if r.OutboxPending > 0 {
+		fmt.Fprintf(w, ", the oldest waiting %s", age(r.OutboxOldestAge))
+	}
+	fmt.Fprintf(w, "; %d undeliverable (\"referee outbox --failed\")\n", r.DeadLetters)
+	fmt.Fprintf(w, "Last IMAP contact: %s\n", when(r.LastIMAPContact, r.Time))
+	fmt.Fprintf(w, "Last SMTP delivery: %s\n", when(r.LastSMTPDelivery, r.Time))
+	if r.Processing != nil && r.Processing.Count > 0 {
+		fmt.Fprintf(w, "Processed since %s: %d mails, %.1f ms each on average\n", r.Started.Format(time.RFC3339), r.Processing.Count,
+			1000*r.Processing.Sum/float64(r.Processing.Count))
+	}
+}
+
+func age(s float64) string { return (time.Duration(s) * time.Second).String() }
+
+func when(t *time.Time, now time.Time) string {
+	if t == nil {
+		return "never"
+	}
+	return fmt.Sprintf("%s (%s ago)", t.Format(time.RFC3339), now.Sub(*t).Truncate(time.Second))
+}
+
+// WritePrometheus writes the report in the Prometheus text format (0.0.4).
+func (r Report) WritePrometheus(w io.Writer) {
+	gauge := func(name, help string) { fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name) }
+	labelled := func(name, label string, m map[string]int) {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			fmt.Fprintf(w, "%s{%s=%q} %d\n", name, label, k, m[k])
+		}
+	}
+	gauge("referee_games", "Games by status.")
+	labelled("referee_games", "status", r.Games)
+	fmt.Fprintf(w, "# HELP referee_mails_received_total Mails received, by what became of them.\n# TYPE referee_mails_received_total counter\n")
+	labelled("referee_mails_received_total", "outcome", r.Mails)
+	gauge("referee_outbox_pending", "Mails waiting to be delivered.")
+	fmt.Fprintf(w, "referee_outbox_pending %d\n", r.OutboxPending)
+	gauge("referee_outbox_oldest_age_seconds", "How long the oldest undelivered mail has waited.")
+	fmt.Fprintf(w, "referee_outbox_oldest_age_seconds %g\n", r.OutboxOldestAge)
+	gauge("referee_dead_letters", "Mails the SMTP server refused for good.")
+	fmt.Fprintf(w, "referee_dead_letters %d\n", r.DeadLetters)
+	stamp := func(name, help string, t *time.Time) {
+		gauge(name, help)
+		v := 0.0
+		if t != nil {
+			v = float64(t.UnixMilli()) / 1000
+		}
+		fmt.Fprintf(w, "%s %g\n", name, v)
+	}
+	stamp("referee_last_imap_contact_timestamp_seconds", "Unix time of the last complete IMAP pass (0: never).", r.LastIMAPContact)
+	stamp("referee_last_smtp_delivery_timestamp_seconds", "Unix time of the last mail the SMTP server accepted (0: never).", r.LastSMTPDelivery)
+	if h := r.Processing; h != nil {
+		fmt.Fprintf(w, "# HELP referee_processing_seconds Time to read, decide and store one inbound mail.\n# TYPE referee_processing_seconds histogram\n")
+		for i, b := range h.Buckets {
+			fmt.Fprintf(w, "referee_processing_seconds_bucket{le=%q} %d\n", fmt.Sprint(b), h.Cumulative[i])
+		}
+		fmt.Fprintf(w, "referee_processing_seconds_bucket{le=\"+Inf\"} %d\nreferee_processing_seconds_sum %g\nreferee_processing_seconds_count %d\n", h.Count, h.Sum, h.Count)
+	}
+}
+
+// Handler serves the report: /status as JSON, /metrics for Prometheus.
+func Handler(st *store.Store, m *Metrics, now func() time.Time) http.Handler {
+	mux := http.NewServeMux()
+	report := func(w http.ResponseWriter, r *http.Request) (Report, bool) {
+		s, err := st.Status(r.Context())
+		if err != nil {
+			http.Error(w, "reading the database: "+err.Error(), http.StatusServiceUnavailable)
+			return Report{}, false
+		}
+		return Collect(s, m, now()), true
+	}
+	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
+		if rep, ok := report(w, r); ok {
+			w.Header().Set("Content-Type", "application/json")
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			enc.Encode(rep)
+		}
+	})
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+		if rep, ok := report(w, r); ok {
+			w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+			rep.WritePrometheus(w)
+		}
+	})
+	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprintln(w, strings.TrimSpace("referee status: /status (JSON), /metrics (Prometheus)"))
+	})
+	return mux
+}

@@ -1,0 +1,96 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// Status is what the database says about the referee's work: the numbers
+// behind "referee status" and the daemon's metrics.
+type Status struct {
+	Games   map[string]int // by status: active, finished, aborted
+	Inbound map[string]int // by outcome: applied, answered, rejected, ignored, pending, error
+	// Outbox: mail still to deliver, the age of the oldest of it, mail the
+	// server refused for good (dead letters) and mail the organiser dropped.
+	OutboxPending int
+	OutboxOldest  time.Time // zero when nothing is pending
+	DeadLetters   int
+	Dropped       int
+	LastDelivery  time.Time // the last mail the SMTP server accepted; zero if none
+	LastIMAP      time.Time // the daemon's last successful IMAP pass; zero if none
+	SchemaVersion int
+}
+
+// LastIMAPSetting is the settings key where the daemon records its last
+// successful IMAP pass (Unix milliseconds).
+const LastIMAPSetting = "last_imap_contact"
+
+// Status reads the Status in one read transaction.
+func (s *Store) Status(ctx context.Context) (st Status, err error) {
+	st.Games, st.Inbound = map[string]int{}, map[string]int{}
+	err = s.view(ctx, func(tx *Tx) error {
+		for _, q := range []struct {
+			sql string
+			m   map[string]int
+		}{
+			{`SELECT status, COUNT(*) FROM games GROUP BY status`, st.Games},
+			{`SELECT outcome, COUNT(*) FROM inbound GROUP BY outcome`, st.Inbound},
+		} {
+			if err := tx.countBy(q.sql, q.m); err != nil {
+				return err
+			}
+		}
+		var oldest, lastSent sql.NullInt64
+		err := tx.tx.QueryRowContext(tx.ctx, `SELECT
+			COALESCE(SUM(sent IS NULL AND dead IS NULL AND dropped IS NULL), 0),
+			MIN(CASE WHEN sent IS NULL AND dead IS NULL AND dropped IS NULL THEN created END),
+			COALESCE(SUM(dead IS NOT NULL AND dropped IS NULL), 0),
+			COALESCE(SUM(dropped IS NOT NULL), 0),
+			MAX(sent) FROM outbox`).Scan(&st.OutboxPending, &oldest, &st.DeadLetters, &st.Dropped, &lastSent)
+		if err != nil {
+			return fmt.Errorf("reading the outbox's state: %w", err)
+		}
+		if oldest.Valid {
+			st.OutboxOldest = fromMS(oldest.Int64)
+		}
+		if lastSent.Valid {
+			st.LastDelivery = fromMS(lastSent.Int64)
+		}
+		var imap sql.NullInt64
+		err = tx.tx.QueryRowContext(tx.ctx, `SELECT CAST(value AS INTEGER) FROM settings WHERE key = ?`, LastIMAPSetting).Scan(&imap)
+		if err != nil && err != sql.ErrNoRows {
+			return fmt.Errorf("reading the last IMAP contact: %w", err)
+		}
+		if imap.Valid {
+			st.LastIMAP = fromMS(imap.Int64)
+		}
+		return tx.tx.QueryRowContext(tx.ctx, "PRAGMA user_version").Scan(&st.SchemaVersion)
+	})
+	return st, err
+}
+
+func (t *Tx) countBy(query string, into map[string]int) error {
+	rows, err := t.tx.QueryContext(t.ctx, query)
+	if err != nil {
+		return fmt.Errorf("counting: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k string
+		var n int
+		if err := rows.Scan(&k, &n); err != nil {
+			return fmt.Errorf("counting: %w", err)
+		}
+		into[k] = n
+	}
+	return rows.Err()
+}
+
+// RecordIMAPContact records a successful IMAP pass at now.
+func (s *Store) RecordIMAPContact(ctx context.Context, now time.Time) error {
+	return s.Update(ctx, func(tx *Tx) error {
+		return tx.SetSetting(LastIMAPSetting, []byte(fmt.Sprint(ms(now))))
+	})
+}
