@@ -416,3 +416,38 @@ func TestFetchAndStore(t *testing.T) {
 		t.Errorf("after STORE SILENT +FLAGS \\Answered: %v answered", answered.All)
 	}
 }
+
+func TestMoveAndExpungeResponses(t *testing.T) {
+	// MOVE and EXPUNGE report each message gone exactly once, by the
+	// sequence number it has when reported (RFC 9051 7.5.1).
+	s, c := searchClient(t)
+	c.Close()
+	r := dialRaw(t, s)
+	r.do(`LOGIN referee@example.test referee`)
+	r.do(`CREATE Done`)
+	r.do(`SELECT INBOX`)
+	expunges := func(lines []string) []string {
+		var l []string
+		for _, line := range lines {
+			if strings.HasSuffix(line, " EXPUNGE") {
+				l = append(l, strings.TrimSuffix(strings.TrimPrefix(line, "* "), " EXPUNGE"))
+			}
+		}
+		return l
+	}
+	if got := expunges(r.do(`UID MOVE 2,4 Done`)); !slices.Equal(got, []string{"2", "3"}) {
+		t.Errorf("UID MOVE 2,4: EXPUNGE %v, want [2 3]", got)
+	}
+	// Left: UIDs 1, 3, 5 as 1, 2, 3.
+	r.do(`STORE 1,3 +FLAGS.SILENT (\Deleted)`)
+	if got := expunges(r.do(`EXPUNGE`)); !slices.Equal(got, []string{"1", "2"}) {
+		t.Errorf("EXPUNGE: %v, want [1 2]", got)
+	}
+	if got := fetchedUIDs(r.do(`FETCH 1:* (UID)`)); !slices.Equal(got, []int{3}) {
+		t.Errorf("left in INBOX: UIDs %v, want [3]", got)
+	}
+	r.do(`SELECT Done`)
+	if got := fetchedUIDs(r.do(`FETCH 1:* (UID)`)); !slices.Equal(got, []int{1, 2}) {
+		t.Errorf("in Done: UIDs %v, want [1 2]", got)
+	}
+}
