@@ -451,3 +451,72 @@ func TestMoveAndExpungeResponses(t *testing.T) {
 		t.Errorf("in Done: UIDs %v, want [1 2]", got)
 	}
 }
+
+func TestSearchEdges(t *testing.T) {
+	// "*" is the last message there is, after the highest UID is
+	// expunged too; a message the session has not been told of yet is
+	// found by UID but has no sequence number to answer with; SENT*
+	// never matches a message without a Date field.
+	s, c := searchClient(t)
+	if err := c.Store(uids(5), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.UIDExpunge(uids(5)).Close(); err != nil {
+		t.Fatal(err)
+	}
+	// UID 6, with no Date field, delivered between two commands.
+	if err := s.Deliver("referee@example.test", []byte("From: eve@example.test\r\nSubject: undated\r\n\r\nno date\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	search := func(uid bool, criteria imap.SearchCriteria, options *imap.SearchOptions) *imap.SearchData {
+		t.Helper()
+		cmd := c.Search(&criteria, options)
+		if uid {
+			cmd = c.UIDSearch(&criteria, options)
+		}
+		d, err := cmd.Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	// The first command after the delivery: the session does not know
+	// message 5 (UID 6) yet.
+	if d := search(false, imap.SearchCriteria{}, &imap.SearchOptions{ReturnAll: true, ReturnCount: true, ReturnMax: true}); setString(d.All) != "1:4" || d.Count != 4 || d.Max != 4 {
+		t.Errorf("SEARCH ALL before the session heard of UID 6: ALL %v COUNT %d MAX %d, want 1:4, 4, 4", d.All, d.Count, d.Max)
+	}
+	for _, tt := range []struct {
+		name     string
+		criteria imap.SearchCriteria
+		want     string
+	}{
+		{"UID 9:* after EXISTS", imap.SearchCriteria{UID: []imap.UIDSet{{{Start: 9, Stop: 0}}}}, "6"},
+		{"ALL", imap.SearchCriteria{}, "1:4,6"},
+		{"SENTBEFORE", imap.SearchCriteria{SentBefore: day(2030, 1, 1)}, "1:4"},
+		{"SENTSINCE", imap.SearchCriteria{SentSince: day(2000, 1, 1)}, "1:4"},
+		{"NOT SENTSINCE", imap.SearchCriteria{Not: []imap.SearchCriteria{{SentSince: day(2000, 1, 1)}}}, "6"},
+		{"HEADER Date absent", imap.SearchCriteria{Not: []imap.SearchCriteria{{Header: []imap.SearchCriteriaHeaderField{{Key: "Date"}}}}}, "6"},
+	} {
+		if got := setString(search(true, tt.criteria, nil).All); got != tt.want {
+			t.Errorf("UID SEARCH %s: %s, want %s", tt.name, got, tt.want)
+		}
+	}
+	// Expunge the highest UID again: "*" is now UID 4, not UIDNEXT-1.
+	if err := c.Store(uids(6), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Expunge().Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := setString(search(true, imap.SearchCriteria{UID: []imap.UIDSet{{{Start: 9, Stop: 0}}}}, nil).All); got != "4" {
+		t.Errorf("UID SEARCH 9:* with UIDs 1:4 left and UIDNEXT 7: %s, want 4", got)
+	}
+	// imapclient drops a FETCH response for a UID outside the set it
+	// asked for, so this one goes raw.
+	r := dialRaw(t, s)
+	r.do(`LOGIN referee@example.test referee`)
+	r.do(`SELECT INBOX`)
+	if got := fetchedUIDs(r.do(`UID FETCH 9:* (UID)`)); !slices.Equal(got, []int{4}) {
+		t.Errorf("UID FETCH 9:*: UIDs %v, want [4]", got)
+	}
+}
