@@ -167,17 +167,24 @@ func TestSearchCriteria(t *testing.T) {
 	}
 }
 
+// expunge flags the messages of UIDs nums \Deleted and expunges them by
+// UID.
+func expunge(t *testing.T, c *imapclient.Client, nums ...imap.UID) {
+	t.Helper()
+	if err := c.Store(uids(nums...), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.UIDExpunge(uids(nums...)).Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestSearchNumbersAfterExpunge(t *testing.T) {
 	// Once a message is expunged, sequence numbers and UIDs differ: SEARCH
 	// answers in the one asked for, "*" is the last message, and ESEARCH's
 	// MIN, MAX, COUNT and ALL agree with them.
 	_, c := searchClient(t)
-	if err := c.Store(uids(2), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.UIDExpunge(uids(2)).Close(); err != nil {
-		t.Fatal(err)
-	}
+	expunge(t, c, 2)
 	// Now UIDs 1, 3, 4, 5 are sequence numbers 1 to 4.
 	notDone := imap.SearchCriteria{NotFlag: []imap.Flag{"$RefereeDone"}}
 	every := &imap.SearchOptions{ReturnMin: true, ReturnMax: true, ReturnCount: true, ReturnAll: true}
@@ -260,6 +267,17 @@ func dialRaw(t *testing.T, s *Server) *rawIMAP {
 	return r
 }
 
+// rawFixtures is a raw conversation logged in as referee@example.test
+// with the search fixtures in the INBOX, nothing selected.
+func rawFixtures(t *testing.T) *rawIMAP {
+	t.Helper()
+	s, c := searchClient(t)
+	c.Close()
+	r := dialRaw(t, s)
+	r.do(`LOGIN referee@example.test ` + s.Password())
+	return r
+}
+
 // do sends a command and returns its untagged responses; it fails the
 // test unless the command ends OK.
 func (r *rawIMAP) do(command string) []string {
@@ -304,10 +322,7 @@ func TestSearchSave(t *testing.T) {
 	// SEARCH RETURN (SAVE) keeps the result for "$" (RFC 5182): in FETCH,
 	// STORE and a later SEARCH, by UID even when saved from a SEARCH of
 	// sequence numbers; "$" before any SAVE is empty.
-	s, c := searchClient(t)
-	c.Close()
-	r := dialRaw(t, s)
-	r.do(`LOGIN referee@example.test referee`)
+	r := rawFixtures(t)
 	r.do(`SELECT INBOX`)
 	if got := fetchedUIDs(r.do(`UID FETCH $ (UID)`)); len(got) != 0 {
 		t.Errorf("$ before SAVE fetched UIDs %v", got)
@@ -420,10 +435,7 @@ func TestFetchAndStore(t *testing.T) {
 func TestMoveAndExpungeResponses(t *testing.T) {
 	// MOVE and EXPUNGE report each message gone exactly once, by the
 	// sequence number it has when reported (RFC 9051 7.5.1).
-	s, c := searchClient(t)
-	c.Close()
-	r := dialRaw(t, s)
-	r.do(`LOGIN referee@example.test referee`)
+	r := rawFixtures(t)
 	r.do(`CREATE Done`)
 	r.do(`SELECT INBOX`)
 	expunges := func(lines []string) []string {
@@ -458,12 +470,7 @@ func TestSearchEdges(t *testing.T) {
 	// found by UID but has no sequence number to answer with; SENT*
 	// never matches a message without a Date field.
 	s, c := searchClient(t)
-	if err := c.Store(uids(5), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.UIDExpunge(uids(5)).Close(); err != nil {
-		t.Fatal(err)
-	}
+	expunge(t, c, 5)
 	// UID 6, with no Date field, delivered between two commands.
 	if err := s.Deliver("referee@example.test", []byte("From: eve@example.test\r\nSubject: undated\r\n\r\nno date\r\n")); err != nil {
 		t.Fatal(err)
@@ -502,19 +509,14 @@ func TestSearchEdges(t *testing.T) {
 		}
 	}
 	// Expunge the highest UID again: "*" is now UID 4, not UIDNEXT-1.
-	if err := c.Store(uids(6), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Expunge().Close(); err != nil {
-		t.Fatal(err)
-	}
+	expunge(t, c, 6)
 	if got := setString(search(true, imap.SearchCriteria{UID: []imap.UIDSet{{{Start: 9, Stop: 0}}}}, nil).All); got != "4" {
 		t.Errorf("UID SEARCH 9:* with UIDs 1:4 left and UIDNEXT 7: %s, want 4", got)
 	}
 	// imapclient drops a FETCH response for a UID outside the set it
 	// asked for, so this one goes raw.
 	r := dialRaw(t, s)
-	r.do(`LOGIN referee@example.test referee`)
+	r.do(`LOGIN referee@example.test ` + s.Password())
 	r.do(`SELECT INBOX`)
 	if got := fetchedUIDs(r.do(`UID FETCH 9:* (UID)`)); !slices.Equal(got, []int{4}) {
 		t.Errorf("UID FETCH 9:*: UIDs %v, want [4]", got)
