@@ -194,7 +194,7 @@ func awaitExists(t *testing.T, exists chan uint32, want uint32) {
 func TestIdleWakeUp(t *testing.T) {
 	// Issue 11: an idling client hears of new mail: mail delivered while
 	// it idles, and mail delivered just before its IDLE began (which
-	// imapmemserver alone would not report).
+	// go-imap's session tracker alone would not report).
 	s := start(t)
 	s.EnsureUser("referee@example.test")
 	c, exists := idler(t, s, "referee@example.test")

@@ -1,16 +1,19 @@
 package embedded
 
-// The IMAP side of the store: one session per connection. The mailbox
-// logic follows go-imap's imapmemserver (MIT License, Copyright (c) 2013
-// The Go-IMAP Authors, 2016 Proton Technologies AG, 2023 Simon Ser), which
-// keeps everything in memory and cannot be given back its UIDs after a
-// restart; here each change also goes to the store's directory.
+// The IMAP side of the store: one session per connection, implementing
+// go-imap's imapserver.Session on the mailboxes of store.go. A session that
+// has selected a mailbox holds a view of it: the mailbox, the session's own
+// numbering of its messages (go-imap's SessionTracker) and the result a
+// SEARCH RETURN (SAVE) kept for "$". SEARCH itself is in search.go.
 
 import (
+	"bytes"
+	"cmp"
 	"crypto/subtle"
+	"errors"
 	"io"
+	"maps"
 	"slices"
-	"sort"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -19,7 +22,7 @@ import (
 
 const mailboxDelim rune = '/'
 
-// session is one IMAP connection.
+// imapSession is one IMAP connection.
 type imapSession struct {
 	s    *Server
 	acct *account // nil before login
@@ -32,18 +35,100 @@ var (
 	_ imapserver.SessionNamespace = (*imapSession)(nil)
 )
 
-// view is a session's view of a selected mailbox, with its own queue of
-// updates.
+// view is a session's view of its selected mailbox.
 type view struct {
 	*mailbox
-	tracker   *imapserver.SessionTracker
-	searchRes imap.UIDSet
+	tracker *imapserver.SessionTracker
+	saved   imap.UIDSet // what "$" stands for
 }
 
-func (se *imapSession) Close() error {
-	if se.view != nil {
-		se.view.tracker.Close()
+// slot is a message of the selected mailbox with its two numbers: pos, its
+// place in the mailbox (from 1, as the mailbox's tracker counts), and seq,
+// its sequence number for the session, 0 while the session has not been
+// told of it.
+type slot struct {
+	pos, seq uint32
+	msg      *message
+}
+
+// slotsLocked returns every message of the mailbox, in order.
+func (v *view) slotsLocked() []slot {
+	l := make([]slot, len(v.msgs))
+	for i, msg := range v.msgs {
+		pos := uint32(i + 1)
+		l[i] = slot{pos: pos, seq: v.tracker.EncodeSeqNum(pos), msg: msg}
+	}
+	return l
+}
+
+// pickLocked returns the messages a client's number set names, in order.
+func (v *view) pickLocked(set imap.NumSet) []slot {
+	all := v.slotsLocked()
+	named := v.namedBy(set, all)
+	return slices.DeleteFunc(all, func(s slot) bool { return !named(s) })
+}
+
+// span is a range of numbers, both ends included.
+type span struct{ lo, hi uint32 }
+
+// spansOf reads n ranges given by bound, in which 0 stands for "*", the
+// number last. A range may be given high end first (RFC 9051 9: "4:2" is
+// "2:4").
+func spansOf(n int, bound func(i int) (uint32, uint32), last uint32) []span {
+	l := make([]span, n)
+	for i := range l {
+		a, b := bound(i)
+		if a == 0 {
+			a = last
+		}
+		if b == 0 {
+			b = last
+		}
+		l[i] = span{min(a, b), max(a, b)}
+	}
+	return l
+}
+
+func inSpans(l []span, n uint32) bool {
+	return slices.ContainsFunc(l, func(s span) bool { return s.lo <= n && n <= s.hi })
+}
+
+// namedBy returns the test of whether a message of all (every message of
+// the mailbox, in order) is named by the client's number set. "*" is the
+// last message: for sequence numbers the last the session knows, for UIDs
+// the mailbox's. "$" is the saved SEARCH result, by UID whatever the kind
+// of command.
+func (v *view) namedBy(set imap.NumSet, all []slot) func(slot) bool {
+	if imap.IsSearchRes(set) {
+		saved := v.saved
+		return func(s slot) bool { return saved.Contains(s.msg.uid) }
+	}
+	switch set := set.(type) {
+	case imap.SeqSet:
+		var last uint32
+		for i := len(all) - 1; i >= 0 && last == 0; i-- {
+			last = all[i].seq
+		}
+		l := spansOf(len(set), func(i int) (uint32, uint32) { return set[i].Start, set[i].Stop }, last)
+		return func(s slot) bool { return s.seq != 0 && inSpans(l, s.seq) }
+	case imap.UIDSet:
+		var last uint32
+		if len(all) > 0 {
+			last = uint32(all[len(all)-1].msg.uid)
+		}
+		l := spansOf(len(set), func(i int) (uint32, uint32) { return uint32(set[i].Start), uint32(set[i].Stop) }, last)
+		return func(s slot) bool { return inSpans(l, uint32(s.msg.uid)) }
+	}
+	return func(slot) bool { return false }
+}
+
+func (se *imapSession) Close() error { return se.Unselect() }
+
+// Unselect leaves the selected mailbox, if any.
+func (se *imapSession) Unselect() error {
+	if v := se.view; v != nil {
 		se.view = nil
+		v.tracker.Close()
 	}
 	return nil
 }
@@ -69,21 +154,11 @@ func (se *imapSession) Select(name string, _ *imap.SelectOptions) (*imap.SelectD
 	if err != nil {
 		return nil, err
 	}
-	if se.view != nil {
-		se.view.tracker.Close()
-	}
+	se.Unselect()
 	mb.mu.Lock()
 	defer mb.mu.Unlock()
 	se.view = &view{mailbox: mb, tracker: mb.tracker.NewSession()}
 	return mb.selectDataLocked(), nil
-}
-
-func (se *imapSession) Unselect() error {
-	if se.view != nil {
-		se.view.tracker.Close()
-		se.view = nil
-	}
-	return nil
 }
 
 func (se *imapSession) Create(name string, _ *imap.CreateOptions) error {
@@ -119,24 +194,32 @@ func (se *imapSession) Namespace() (*imap.NamespaceData, error) {
 	return &imap.NamespaceData{Personal: []imap.NamespaceDescriptor{{Delim: mailboxDelim}}}, nil
 }
 
+// List answers LIST in name order. With no pattern it gives the hierarchy
+// delimiter only.
 func (se *imapSession) List(w *imapserver.ListWriter, ref string, patterns []string, options *imap.ListOptions) error {
 	if len(patterns) == 0 {
 		return w.WriteList(&imap.ListData{Attrs: []imap.MailboxAttr{imap.MailboxAttrNoSelect}, Delim: mailboxDelim})
 	}
+	listed := func(name string) bool {
+		return slices.ContainsFunc(patterns, func(p string) bool { return imapserver.MatchList(name, mailboxDelim, ref, p) })
+	}
 	se.acct.mu.Lock()
-	var l []imap.ListData
+	var mbs []*mailbox
 	for name, mb := range se.acct.mailboxes {
-		if !slices.ContainsFunc(patterns, func(p string) bool { return imapserver.MatchList(name, mailboxDelim, ref, p) }) {
-			continue
-		}
-		if data := mb.list(options); data != nil {
-			l = append(l, *data)
+		if listed(name) {
+			mbs = append(mbs, mb)
 		}
 	}
 	se.acct.mu.Unlock()
-	sort.Slice(l, func(i, j int) bool { return l[i].Mailbox < l[j].Mailbox })
-	for i := range l {
-		if err := w.WriteList(&l[i]); err != nil {
+	var out []*imap.ListData
+	for _, mb := range mbs {
+		if d := mb.listData(options); d != nil {
+			out = append(out, d)
+		}
+	}
+	slices.SortFunc(out, func(a, b *imap.ListData) int { return cmp.Compare(a.Mailbox, b.Mailbox) })
+	for _, d := range out {
+		if err := w.WriteList(d); err != nil {
 			return err
 		}
 	}
@@ -156,7 +239,7 @@ func (se *imapSession) Status(name string, options *imap.StatusOptions) (*imap.S
 func (se *imapSession) Append(name string, r imap.LiteralReader, options *imap.AppendOptions) (*imap.AppendData, error) {
 	mb, err := se.acct.mailbox(name)
 	if err != nil {
-		return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeTryCreate, Text: "No such mailbox"}
+		return nil, errTryCreate(name)
 	}
 	return mb.appendReader(r, options)
 }
@@ -213,255 +296,229 @@ func (se *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) er
 	}
 }
 
+// Expunge removes the messages flagged \Deleted (of uids only, for UID
+// EXPUNGE). The EXPUNGE responses go out through the tracker, as for every
+// session of the mailbox.
 func (se *imapSession) Expunge(_ *imapserver.ExpungeWriter, uids *imap.UIDSet) error {
 	v := se.view
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	set := map[*message]struct{}{}
-	for _, msg := range v.msgs {
-		if uids != nil && !uids.Contains(msg.uid) {
-			continue
-		}
-		if _, ok := msg.flags[canonicalFlag(imap.FlagDeleted)]; ok {
-			set[msg] = struct{}{}
+	cands := v.slotsLocked()
+	if uids != nil {
+		cands = v.pickLocked(*uids)
+	}
+	var gone []*message
+	for _, s := range cands {
+		if s.msg.has(imap.FlagDeleted) {
+			gone = append(gone, s.msg)
 		}
 	}
-	if len(set) == 0 {
+	if len(gone) == 0 {
 		return nil
 	}
-	_, err := v.expungeLocked(set)
+	_, err := v.expungeLocked(gone)
 	return err
 }
 
-func (se *imapSession) Search(kind imapserver.NumKind, criteria *imap.SearchCriteria, options *imap.SearchOptions) (*imap.SearchData, error) {
+// setFlagsLocked gives the message of s the flags that op with list makes
+// of its own, persists them and queues the change for the mailbox's
+// sessions but quiet (nil: for all). On failure the message keeps its
+// flags.
+func (v *view) setFlagsLocked(s slot, op imap.StoreFlagsOp, list []imap.Flag, quiet *imapserver.SessionTracker) error {
+	next := make(map[imap.Flag]struct{}, len(s.msg.flags)+len(list))
+	if op != imap.StoreFlagsSet {
+		maps.Copy(next, s.msg.flags)
+	}
+	for _, f := range list {
+		if op == imap.StoreFlagsDel {
+			delete(next, flagKey(f))
+		} else {
+			next[flagKey(f)] = struct{}{}
+		}
+	}
+	if maps.Equal(next, s.msg.flags) {
+		return nil
+	}
+	prev := s.msg.flags
+	s.msg.flags = next
+	if err := v.saveFlagsLocked(s.msg); err != nil {
+		s.msg.flags = prev
+		return err
+	}
+	v.mailbox.tracker.QueueMessageFlags(s.pos, s.msg.uid, s.msg.flagList(), quiet)
+	return nil
+}
+
+// Store changes flags and, unless SILENT, answers with each message's new
+// flags. Other sessions hear of the change through the tracker.
+func (se *imapSession) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags *imap.StoreFlags, _ *imap.StoreOptions) error {
 	v := se.view
 	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.staticSearchCriteria(criteria)
-	var (
-		data   imap.SearchData
-		seqSet imap.SeqSet
-		uidSet imap.UIDSet
-	)
-	for i, msg := range v.msgs {
-		seqNum := v.tracker.EncodeSeqNum(uint32(i) + 1)
-		if !matches(msg, seqNum, criteria) {
+	var errs []error
+	var done []fetchItem
+	for _, s := range v.pickLocked(numSet) {
+		if err := v.setFlagsLocked(s, flags.Op, flags.Flags, v.tracker); err != nil {
+			errs = append(errs, err)
 			continue
 		}
-		// Always populate the UID set, since it may be saved for SEARCHRES.
-		uidSet.AddNum(msg.uid)
-		var num uint32
-		switch kind {
-		case imapserver.NumKindSeq:
-			if seqNum == 0 {
-				continue
-			}
-			seqSet.AddNum(seqNum)
-			num = seqNum
-		case imapserver.NumKindUID:
-			num = uint32(msg.uid)
-		}
-		if data.Min == 0 || num < data.Min {
-			data.Min = num
-		}
-		if data.Max == 0 || num > data.Max {
-			data.Max = num
-		}
-		data.Count++
+		done = append(done, fetchItem{slot: s, flags: s.msg.flagList()})
 	}
-	switch kind {
-	case imapserver.NumKindSeq:
-		data.All = seqSet
-	case imapserver.NumKindUID:
-		data.All = uidSet
-	}
-	if options.ReturnSave {
-		v.searchRes = uidSet
-	}
-	return &data, nil
-}
-
-// fetched is a message to answer a FETCH for, taken under the lock.
-type fetched struct {
-	seqNum uint32
-	msg    *message
-	flags  []imap.Flag
-}
-
-func (se *imapSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, options *imap.FetchOptions) error {
-	v := se.view
-	markSeen := slices.ContainsFunc(options.BodySection, func(bs *imap.FetchItemBodySection) bool { return !bs.Peek })
-	var list []fetched
-	var saveErr error
-	v.mu.Lock()
-	v.forEachLocked(numSet, func(seqNum uint32, msg *message) {
-		if _, seen := msg.flags[canonicalFlag(imap.FlagSeen)]; markSeen && !seen {
-			msg.flags[canonicalFlag(imap.FlagSeen)] = struct{}{}
-			if err := v.saveFlagsLocked(msg); err != nil && saveErr == nil {
-				saveErr = err
-			}
-			v.mailbox.tracker.QueueMessageFlags(seqNum, msg.uid, msg.flagList(), nil)
-		}
-		list = append(list, fetched{v.tracker.EncodeSeqNum(seqNum), msg, msg.flagList()})
-	})
 	v.mu.Unlock()
-	if saveErr != nil {
-		return saveErr
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
-	// The texts are read and sent outside the lock, so that a big message
-	// does not hold up deliveries. A message's text never changes; one
-	// expunged meanwhile may be gone from disk and is skipped.
-	for _, f := range list {
-		if err := fetchOne(w, f, options); err != nil {
+	if flags.Silent {
+		return nil
+	}
+	for _, it := range done {
+		rw := w.CreateMessage(it.seq)
+		rw.WriteUID(it.msg.uid)
+		rw.WriteFlags(it.flags)
+		if err := rw.Close(); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func fetchOne(w *imapserver.FetchWriter, f fetched, options *imap.FetchOptions) error {
-	msg := f.msg
-	needText := len(options.BodySection) > 0 || len(options.BinarySection) > 0 || len(options.BinarySectionSize) > 0 ||
-		options.Envelope || options.BodyStructure != nil
+// fetchItem is a message to answer for, with its flags as they were under
+// the lock.
+type fetchItem struct {
+	slot
+	flags []imap.Flag
+}
+
+// Fetch answers FETCH. Marking \Seen (for a BODY[...] without PEEK) happens
+// under the mailbox lock; the texts are read and sent after it is
+// released, so that a big message does not hold up deliveries. A message's
+// text never changes; one expunged meanwhile is skipped.
+func (se *imapSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, options *imap.FetchOptions) error {
+	v := se.view
+	peekOnly := !slices.ContainsFunc(options.BodySection, func(bs *imap.FetchItemBodySection) bool { return !bs.Peek })
+	var items []fetchItem
+	var errs []error
+	v.mu.Lock()
+	for _, s := range v.pickLocked(numSet) {
+		if !peekOnly && !s.msg.has(imap.FlagSeen) {
+			errs = append(errs, v.setFlagsLocked(s, imap.StoreFlagsAdd, []imap.Flag{imap.FlagSeen}, nil))
+		}
+		items = append(items, fetchItem{slot: s, flags: s.msg.flagList()})
+	}
+	v.mu.Unlock()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	for _, it := range items {
+		if err := writeFetch(w, it, options); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readsText reports whether a FETCH needs the message text, not only what
+// the store keeps beside it.
+func readsText(o *imap.FetchOptions) bool {
+	return o.Envelope || o.BodyStructure != nil || len(o.BodySection)+len(o.BinarySection)+len(o.BinarySectionSize) > 0
+}
+
+// writeFetch writes the FETCH response for one message.
+func writeFetch(w *imapserver.FetchWriter, it fetchItem, o *imap.FetchOptions) error {
 	var text *io.SectionReader
-	if needText {
-		r, release, err := msg.open()
+	if readsText(o) {
+		r, release, err := it.msg.open()
 		if err != nil {
 			return nil // expunged meanwhile
 		}
 		defer release()
 		text = r
 	}
-	rw := w.CreateMessage(f.seqNum)
-	rw.WriteUID(msg.uid)
-	if options.Flags {
-		rw.WriteFlags(f.flags)
+	rw := w.CreateMessage(it.seq)
+	rw.WriteUID(it.msg.uid)
+	if o.Flags {
+		rw.WriteFlags(it.flags)
 	}
-	if options.InternalDate {
-		rw.WriteInternalDate(msg.t)
+	if o.RFC822Size {
+		rw.WriteRFC822Size(it.msg.size)
 	}
-	if options.RFC822Size {
-		rw.WriteRFC822Size(msg.size)
+	if o.InternalDate {
+		rw.WriteInternalDate(it.msg.t)
 	}
-	if options.Envelope {
-		rw.WriteEnvelope(envelope(text))
+	if o.Envelope {
+		rw.WriteEnvelope(imapserver.ExtractEnvelope(readHeader(text)))
 	}
-	if options.BodyStructure != nil {
-		rw.WriteBodyStructure(imapserver.ExtractBodyStructure(newReader(text)))
+	if o.BodyStructure != nil {
+		rw.WriteBodyStructure(imapserver.ExtractBodyStructure(fromStart(text)))
 	}
-	for _, bs := range options.BodySection {
-		if bs.Specifier == imap.PartSpecifierNone && len(bs.Part) == 0 {
-			// The whole message, or a range of it: straight from the
-			// text, without reading more than asked for.
-			off, n := int64(0), msg.size
-			if bs.Partial != nil {
-				off = min(bs.Partial.Offset, msg.size)
-				n = min(bs.Partial.Size, msg.size-off)
-			}
-			wc := rw.WriteBodySection(bs, n)
-			_, werr := io.Copy(wc, io.NewSectionReader(text, off, n))
-			if cerr := wc.Close(); werr == nil {
-				werr = cerr
-			}
-			if werr != nil {
-				return werr
-			}
-			continue
-		}
-		buf := imapserver.ExtractBodySection(newReader(text), bs)
-		if err := writeAll(rw.WriteBodySection(bs, int64(len(buf))), buf); err != nil {
+	for _, bs := range o.BodySection {
+		if err := writeBodySection(rw, bs, text); err != nil {
 			return err
 		}
 	}
-	for _, bs := range options.BinarySection {
-		buf := imapserver.ExtractBinarySection(newReader(text), bs)
-		if err := writeAll(rw.WriteBinarySection(bs, int64(len(buf))), buf); err != nil {
+	for _, bs := range o.BinarySection {
+		b := imapserver.ExtractBinarySection(fromStart(text), bs)
+		if err := drain(rw.WriteBinarySection(bs, int64(len(b))), bytes.NewReader(b)); err != nil {
 			return err
 		}
 	}
-	for _, bss := range options.BinarySectionSize {
-		rw.WriteBinarySectionSize(bss, imapserver.ExtractBinarySectionSize(newReader(text), bss))
+	for _, bs := range o.BinarySectionSize {
+		rw.WriteBinarySectionSize(bs, imapserver.ExtractBinarySectionSize(fromStart(text), bs))
 	}
 	return rw.Close()
 }
 
-// newReader reads text from its start.
-func newReader(text *io.SectionReader) io.Reader { return io.NewSectionReader(text, 0, text.Size()) }
-
-func writeAll(wc io.WriteCloser, b []byte) error {
-	_, err := wc.Write(b)
-	if cerr := wc.Close(); err == nil {
-		err = cerr
+// writeBodySection sends one BODY[...] item. The whole text, or a range of
+// it, is copied straight from the store without reading more than asked
+// for; any other section is cut out by go-imap.
+func writeBodySection(rw *imapserver.FetchResponseWriter, bs *imap.FetchItemBodySection, text *io.SectionReader) error {
+	if bs.Specifier != imap.PartSpecifierNone || len(bs.Part) > 0 {
+		b := imapserver.ExtractBodySection(fromStart(text), bs)
+		return drain(rw.WriteBodySection(bs, int64(len(b))), bytes.NewReader(b))
 	}
-	return err
+	from, n := int64(0), text.Size()
+	if p := bs.Partial; p != nil {
+		from = min(p.Offset, n)
+		n = min(p.Size, n-from)
+	}
+	return drain(rw.WriteBodySection(bs, n), io.NewSectionReader(text, from, n))
 }
 
-func (se *imapSession) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags *imap.StoreFlags, _ *imap.StoreOptions) error {
-	v := se.view
-	var saveErr error
-	v.mu.Lock()
-	v.forEachLocked(numSet, func(seqNum uint32, msg *message) {
-		storeFlags(msg, flags)
-		if err := v.saveFlagsLocked(msg); err != nil && saveErr == nil {
-			saveErr = err
-		}
-		v.mailbox.tracker.QueueMessageFlags(seqNum, msg.uid, msg.flagList(), v.tracker)
-	})
-	v.mu.Unlock()
-	if saveErr != nil {
-		return saveErr
-	}
-	if !flags.Silent {
-		return se.Fetch(w, numSet, &imap.FetchOptions{Flags: true})
-	}
-	return nil
+// fromStart reads text from its first byte, whoever read it before.
+func fromStart(text *io.SectionReader) io.Reader { return io.NewSectionReader(text, 0, text.Size()) }
+
+// drain copies r into wc and closes it.
+func drain(wc io.WriteCloser, r io.Reader) error {
+	_, err := io.Copy(wc, r)
+	return errors.Join(err, wc.Close())
 }
 
-func storeFlags(msg *message, store *imap.StoreFlags) {
-	switch store.Op {
-	case imap.StoreFlagsSet:
-		clear(msg.flags)
-		fallthrough
-	case imap.StoreFlagsAdd:
-		for _, f := range store.Flags {
-			msg.flags[canonicalFlag(f)] = struct{}{}
-		}
-	case imap.StoreFlagsDel:
-		for _, f := range store.Flags {
-			delete(msg.flags, canonicalFlag(f))
-		}
-	}
-}
-
-// copyTo copies the messages of numSet to the mailbox dest and returns the
-// messages copied.
+// copyTo copies the messages of numSet to the mailbox dest and returns
+// what COPY answers and the messages copied.
 func (se *imapSession) copyTo(numSet imap.NumSet, dest string) (*imap.CopyData, []*message, error) {
 	v := se.view
 	dst, err := se.acct.mailbox(dest)
 	if err != nil {
-		return nil, nil, &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeTryCreate, Text: "No such mailbox"}
+		return nil, nil, errTryCreate(dest)
 	}
 	if dst == v.mailbox {
-		return nil, nil, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "Source and destination mailboxes are identical"}
+		return nil, nil, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "a mailbox cannot be copied or moved into itself"}
 	}
-	type src struct {
-		msg   *message
-		flags []imap.Flag
-	}
-	var srcs []src
 	v.mu.Lock()
-	v.forEachLocked(numSet, func(_ uint32, msg *message) { srcs = append(srcs, src{msg, msg.flagList()}) })
+	var items []fetchItem
+	for _, s := range v.pickLocked(numSet) {
+		items = append(items, fetchItem{slot: s, flags: s.msg.flagList()})
+	}
 	v.mu.Unlock()
 	data := &imap.CopyData{UIDValidity: dst.uidValidity}
-	var copied []*message
-	for _, s := range srcs {
-		ad, err := dst.copyFrom(s.msg, s.flags)
+	copied := make([]*message, 0, len(items))
+	for _, it := range items {
+		ad, err := dst.copyFrom(it.msg, it.flags)
 		if err != nil {
 			return nil, nil, err
 		}
-		data.SourceUIDs.AddNum(s.msg.uid)
+		data.SourceUIDs.AddNum(it.msg.uid)
 		data.DestUIDs.AddNum(ad.UID)
-		copied = append(copied, s.msg)
+		copied = append(copied, it.msg)
 	}
 	return data, copied, nil
 }
@@ -472,7 +529,9 @@ func (se *imapSession) Copy(numSet imap.NumSet, dest string) (*imap.CopyData, er
 }
 
 // Move copies, then expunges what was copied: a crash in between leaves
-// the message in both mailboxes, never in neither.
+// the message in both mailboxes, never in neither. The EXPUNGE responses
+// follow the COPYUID through the tracker, which the server polls before it
+// ends the command.
 func (se *imapSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest string) error {
 	data, copied, err := se.copyTo(numSet, dest)
 	if err != nil {
@@ -480,192 +539,103 @@ func (se *imapSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest s
 	}
 	v := se.view
 	v.mu.Lock()
-	set := map[*message]struct{}{}
-	for _, msg := range copied {
-		if slices.Contains(v.msgs, msg) {
-			set[msg] = struct{}{}
-		}
-	}
-	seqNums, err := v.expungeLocked(set)
-	for i, n := range seqNums {
-		seqNums[i] = v.tracker.EncodeSeqNum(n)
-	}
+	// Another session may have expunged some meanwhile.
+	still := slices.DeleteFunc(copied, func(m *message) bool { return !slices.Contains(v.msgs, m) })
+	_, err = v.expungeLocked(still)
 	v.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	if err := w.WriteCopyData(data); err != nil {
-		return err
-	}
-	for _, n := range seqNums {
-		if err := w.WriteExpunge(n); err != nil {
-			return err
-		}
-	}
-	return nil
+	return w.WriteCopyData(data)
 }
 
-func (mb *mailbox) list(options *imap.ListOptions) *imap.ListData {
+// errTryCreate is the answer to an APPEND, COPY or MOVE into a mailbox that
+// does not exist.
+func errTryCreate(name string) error {
+	return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeTryCreate, Text: "there is no mailbox " + quoteName(name)}
+}
+
+// listData is the LIST answer for mb, or nil where options leave it out.
+// There are no special-use mailboxes.
+func (mb *mailbox) listData(options *imap.ListOptions) *imap.ListData {
 	mb.mu.Lock()
 	defer mb.mu.Unlock()
-	if options.SelectSubscribed && !mb.subscribed {
+	switch {
+	case options.SelectSpecialUse, options.SelectSubscribed && !mb.subscribed:
 		return nil
 	}
-	if options.SelectSpecialUse {
-		return nil // no special-use mailboxes here
-	}
-	data := imap.ListData{Mailbox: mb.name, Delim: mailboxDelim}
+	d := &imap.ListData{Mailbox: mb.name, Delim: mailboxDelim}
 	if mb.subscribed {
-		data.Attrs = append(data.Attrs, imap.MailboxAttrSubscribed)
+		d.Attrs = []imap.MailboxAttr{imap.MailboxAttrSubscribed}
 	}
 	if options.ReturnStatus != nil {
-		data.Status = mb.statusDataLocked(options.ReturnStatus)
+		d.Status = mb.statusDataLocked(options.ReturnStatus)
 	}
-	return &data
+	return d
+}
+
+// tally is what STATUS and SELECT count in a mailbox.
+type tally struct {
+	seen, deleted uint32
+	bytes         int64
+	firstUnseen   uint32 // sequence number, 0 for none
+	flags         map[imap.Flag]struct{}
+}
+
+func (mb *mailbox) tallyLocked() tally {
+	t := tally{flags: map[imap.Flag]struct{}{}}
+	for i, msg := range mb.msgs {
+		t.bytes += msg.size
+		maps.Copy(t.flags, msg.flags)
+		switch {
+		case msg.has(imap.FlagSeen):
+			t.seen++
+		case t.firstUnseen == 0:
+			t.firstUnseen = uint32(i + 1)
+		}
+		if msg.has(imap.FlagDeleted) {
+			t.deleted++
+		}
+	}
+	return t
 }
 
 func (mb *mailbox) statusDataLocked(options *imap.StatusOptions) *imap.StatusData {
-	data := imap.StatusData{Mailbox: mb.name}
-	if options.NumMessages {
-		n := uint32(len(mb.msgs))
-		data.NumMessages = &n
+	t := mb.tallyLocked()
+	n := uint32(len(mb.msgs))
+	d := &imap.StatusData{Mailbox: mb.name}
+	ask := func(want bool, v uint32) *uint32 {
+		if !want {
+			return nil
+		}
+		return &v
 	}
+	d.NumMessages = ask(options.NumMessages, n)
+	d.NumUnseen = ask(options.NumUnseen, n-t.seen)
+	d.NumDeleted = ask(options.NumDeleted, t.deleted)
+	d.NumRecent = ask(options.NumRecent, 0) // nothing is \Recent here
 	if options.UIDNext {
-		data.UIDNext = mb.uidNext
+		d.UIDNext = mb.uidNext
 	}
 	if options.UIDValidity {
-		data.UIDValidity = mb.uidValidity
-	}
-	if options.NumUnseen {
-		n := uint32(len(mb.msgs)) - mb.countByFlagLocked(imap.FlagSeen)
-		data.NumUnseen = &n
-	}
-	if options.NumDeleted {
-		n := mb.countByFlagLocked(imap.FlagDeleted)
-		data.NumDeleted = &n
+		d.UIDValidity = mb.uidValidity
 	}
 	if options.Size {
-		var size int64
-		for _, msg := range mb.msgs {
-			size += msg.size
-		}
-		data.Size = &size
+		d.Size = &t.bytes
 	}
-	if options.NumRecent {
-		n := uint32(0)
-		data.NumRecent = &n
-	}
-	return &data
+	return d
 }
 
-func (mb *mailbox) countByFlagLocked(flag imap.Flag) uint32 {
-	var n uint32
-	for _, msg := range mb.msgs {
-		if _, ok := msg.flags[canonicalFlag(flag)]; ok {
-			n++
-		}
-	}
-	return n
-}
-
+// selectDataLocked is the answer to SELECT. Any keyword may be stored.
 func (mb *mailbox) selectDataLocked() *imap.SelectData {
-	set := map[imap.Flag]struct{}{}
-	var firstUnseen uint32
-	for i, msg := range mb.msgs {
-		for f := range msg.flags {
-			set[f] = struct{}{}
-		}
-		if _, ok := msg.flags[canonicalFlag(imap.FlagSeen)]; !ok && firstUnseen == 0 {
-			firstUnseen = uint32(i) + 1
-		}
-	}
-	flags := make([]imap.Flag, 0, len(set))
-	for f := range set {
-		flags = append(flags, f)
-	}
-	slices.Sort(flags)
+	t := mb.tallyLocked()
+	flags := slices.Sorted(maps.Keys(t.flags))
 	return &imap.SelectData{
 		Flags:             flags,
-		PermanentFlags:    append(slices.Clone(flags), imap.FlagWildcard),
+		PermanentFlags:    append(slices.Clip(flags), imap.FlagWildcard),
 		NumMessages:       uint32(len(mb.msgs)),
-		FirstUnseenSeqNum: firstUnseen,
+		FirstUnseenSeqNum: t.firstUnseen,
 		UIDNext:           mb.uidNext,
 		UIDValidity:       mb.uidValidity,
-	}
-}
-
-func (v *view) forEachLocked(numSet imap.NumSet, f func(seqNum uint32, msg *message)) {
-	numSet = v.staticNumSet(numSet)
-	for i, msg := range v.msgs {
-		seqNum := uint32(i) + 1
-		var contains bool
-		switch numSet := numSet.(type) {
-		case imap.SeqSet:
-			s := v.tracker.EncodeSeqNum(seqNum)
-			contains = s != 0 && numSet.Contains(s)
-		case imap.UIDSet:
-			contains = numSet.Contains(msg.uid)
-		}
-		if contains {
-			f(seqNum, msg)
-		}
-	}
-}
-
-// staticNumSet turns "*" into the highest sequence number or UID, and "$"
-// into the saved search result.
-func (v *view) staticNumSet(numSet imap.NumSet) imap.NumSet {
-	if imap.IsSearchRes(numSet) {
-		return v.searchRes
-	}
-	switch numSet := numSet.(type) {
-	case imap.SeqSet:
-		top := uint32(len(v.msgs))
-		for i := range numSet {
-			staticNumRange(&numSet[i].Start, &numSet[i].Stop, top)
-		}
-	case imap.UIDSet:
-		top := uint32(v.uidNext) - 1
-		for i := range numSet {
-			staticNumRange((*uint32)(&numSet[i].Start), (*uint32)(&numSet[i].Stop), top)
-		}
-	}
-	return numSet
-}
-
-func staticNumRange(start, stop *uint32, top uint32) {
-	dyn := false
-	if *start == 0 {
-		*start, dyn = top, true
-	}
-	if *stop == 0 {
-		*stop, dyn = top, true
-	}
-	if dyn && *start > *stop {
-		*start, *stop = *stop, *start
-	}
-}
-
-func (v *view) staticSearchCriteria(criteria *imap.SearchCriteria) {
-	seqNums := make([]imap.SeqSet, 0, len(criteria.SeqNum))
-	for _, seqSet := range criteria.SeqNum {
-		switch numSet := v.staticNumSet(seqSet).(type) {
-		case imap.SeqSet:
-			seqNums = append(seqNums, numSet)
-		case imap.UIDSet: // with SEARCHRES
-			criteria.UID = append(criteria.UID, numSet)
-		}
-	}
-	criteria.SeqNum = seqNums
-	for i, uidSet := range criteria.UID {
-		criteria.UID[i] = v.staticNumSet(uidSet).(imap.UIDSet)
-	}
-	for i := range criteria.Not {
-		v.staticSearchCriteria(&criteria.Not[i])
-	}
-	for i := range criteria.Or {
-		for j := range criteria.Or[i] {
-			v.staticSearchCriteria(&criteria.Or[i][j])
-		}
 	}
 }

@@ -253,7 +253,7 @@ func (a *account) loadMailbox(dir string) (*mailbox, error) {
 					msg.t = mm.Date
 				}
 				for _, f := range mm.Flags {
-					msg.flags[canonicalFlag(imap.Flag(f))] = struct{}{}
+					msg.flags[flagKey(imap.Flag(f))] = struct{}{}
 				}
 			}
 		}
@@ -276,11 +276,10 @@ func (a *account) mailbox(name string) (*mailbox, error) {
 }
 
 func (a *account) mailboxLocked(name string) (*mailbox, error) {
-	mb := a.mailboxes[name]
-	if mb == nil {
-		return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeNonExistent, Text: "No such mailbox"}
+	if mb, ok := a.mailboxes[name]; ok {
+		return mb, nil
 	}
-	return mb, nil
+	return nil, errNoMailbox(name)
 }
 
 // nextValidityLocked allocates a UIDVALIDITY above every earlier one of the
@@ -304,9 +303,9 @@ func (a *account) nextValidityLocked() (uint32, error) {
 func (a *account) create(name string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	name = strings.TrimRight(name, string(mailboxDelim))
-	if a.mailboxes[name] != nil {
-		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeAlreadyExists, Text: "Mailbox already exists"}
+	name = trimDelim(name)
+	if _, taken := a.mailboxes[name]; taken {
+		return errMailboxExists(name)
 	}
 	v, err := a.nextValidityLocked()
 	if err != nil {
@@ -368,23 +367,25 @@ func (a *account) delete(name string) error {
 func (a *account) rename(oldName, newName string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	newName = strings.TrimRight(newName, string(mailboxDelim))
+	newName = trimDelim(newName)
+	if _, taken := a.mailboxes[newName]; taken {
+		return errMailboxExists(newName)
+	}
 	mb, err := a.mailboxLocked(oldName)
 	if err != nil {
 		return err
 	}
-	if a.mailboxes[newName] != nil {
-		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeAlreadyExists, Text: "Mailbox already exists"}
-	}
 	mb.mu.Lock()
 	defer mb.mu.Unlock()
+	// The name is in the mailbox's own state file: one atomic write
+	// renames it on disk.
 	mb.name = newName
 	if err := mb.saveStateLocked(); err != nil {
 		mb.name = oldName
 		return fmt.Errorf("renaming mailbox %q: %w", oldName, err)
 	}
-	a.mailboxes[newName] = mb
 	delete(a.mailboxes, oldName)
+	a.mailboxes[newName] = mb
 	return nil
 }
 
@@ -481,7 +482,7 @@ func (mb *mailbox) appendReader(r io.Reader, opts *imap.AppendOptions) (*imap.Ap
 	f, err := os.CreateTemp(mb.dir, tmpPrefix+"append-*")
 	if err != nil {
 		if mb.isDeleted() {
-			return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeTryCreate, Text: "No such mailbox"}
+			return nil, errDeleted()
 		}
 		return nil, fmt.Errorf("storing a message in %q: %w", mb.name, err)
 	}
@@ -540,7 +541,7 @@ func newMessage(opts *imap.AppendOptions) *message {
 		msg.t = time.Now()
 	}
 	for _, f := range opts.Flags {
-		msg.flags[canonicalFlag(f)] = struct{}{}
+		msg.flags[flagKey(f)] = struct{}{}
 	}
 	return msg
 }
@@ -557,7 +558,7 @@ func (mb *mailbox) add(msg *message, place func(dst string) error) (*imap.Append
 	mb.mu.Lock()
 	defer mb.mu.Unlock()
 	if mb.deleted {
-		return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeTryCreate, Text: "No such mailbox"}
+		return nil, errDeleted()
 	}
 	msg.uid = mb.uidNext
 	// UIDNEXT moves on (and is persisted) before the message exists: a
@@ -585,41 +586,57 @@ func (mb *mailbox) add(msg *message, place func(dst string) error) (*imap.Append
 	return &imap.AppendData{UIDValidity: mb.uidValidity, UID: msg.uid}, nil
 }
 
-// expungeLocked removes the messages of set and returns the sequence
-// numbers they had, highest first.
-func (mb *mailbox) expungeLocked(set map[*message]struct{}) (seqNums []uint32, err error) {
+// expungeLocked removes msgs from the mailbox, from disk first, and
+// queues an EXPUNGE for each for the mailbox's sessions. It returns the
+// sequence numbers of those EXPUNGEs in the order sent: each message's
+// number once the ones before it are gone. A message whose text cannot be
+// removed stays.
+func (mb *mailbox) expungeLocked(msgs []*message) ([]uint32, error) {
+	gone := make(map[*message]bool, len(msgs))
+	var errs []error
+	for _, msg := range msgs {
+		if err := mb.removeFilesLocked(msg); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		gone[msg] = true
+	}
 	if mb.dir != "" {
-		for msg := range set {
-			// The .eml first: once it is gone the message is.
-			if rerr := os.Remove(msg.path); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
-				err = errors.Join(err, fmt.Errorf("expunging message %d of %q: %w", msg.uid, mb.name, rerr))
-				delete(set, msg)
-				continue
-			}
-			if rerr := os.Remove(filepath.Join(mb.dir, metaName(msg.uid))); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
-				mb.acct.st.log.Warn("embedded: removing an expunged message's flags", "uid", msg.uid, "err", rerr)
-			}
-		}
-		if serr := syncDir(mb.dir); serr != nil {
-			err = errors.Join(err, serr)
-		}
+		errs = append(errs, syncDir(mb.dir))
 	}
-	kept := mb.msgs[:0:0]
-	for i := len(mb.msgs) - 1; i >= 0; i-- {
-		if _, ok := set[mb.msgs[i]]; ok {
-			seqNum := uint32(i) + 1
-			seqNums = append(seqNums, seqNum)
-			mb.tracker.QueueExpunge(seqNum)
-		}
-	}
+	var seqNums []uint32
+	kept := make([]*message, 0, len(mb.msgs)-len(gone))
 	for _, msg := range mb.msgs {
-		if _, ok := set[msg]; !ok {
+		if !gone[msg] {
 			kept = append(kept, msg)
+			continue
 		}
+		n := uint32(len(kept) + 1)
+		seqNums = append(seqNums, n)
+		mb.tracker.QueueExpunge(n)
 	}
 	mb.msgs = kept
-	return seqNums, err
+	return seqNums, errors.Join(errs...)
 }
+
+// removeFilesLocked removes a message's files: the .eml first, since once
+// it is gone the message is; a .json left behind is removed at load.
+func (mb *mailbox) removeFilesLocked(msg *message) error {
+	if mb.dir == "" {
+		return nil
+	}
+	if err := os.Remove(msg.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("expunging message %d of %q: %w", msg.uid, mb.name, err)
+	}
+	if err := os.Remove(filepath.Join(mb.dir, metaName(msg.uid))); err != nil && !errors.Is(err, os.ErrNotExist) {
+		mb.acct.st.log.Warn("embedded: removing an expunged message's flags", "uid", msg.uid, "err", err)
+	}
+	return nil
+}
+
+// trimDelim drops trailing hierarchy delimiters from a mailbox name: "a/"
+// is "a".
+func trimDelim(name string) string { return strings.TrimRight(name, string(mailboxDelim)) }
 
 // writeFileAtomic writes name in dir from r: a temporary file, synced,
 // renamed over name, and the directory synced.
@@ -659,6 +676,30 @@ func syncDir(dir string) error {
 	return nil
 }
 
-func canonicalFlag(flag imap.Flag) imap.Flag {
-	return imap.Flag(strings.ToLower(string(flag)))
+// flagKey is how a flag is kept: flags and keywords are
+// case-insensitive (RFC 9051 2.3.2).
+func flagKey(f imap.Flag) imap.Flag { return imap.Flag(strings.ToLower(string(f))) }
+
+// has reports whether m has the flag f; the caller holds the mailbox's
+// lock.
+func (m *message) has(f imap.Flag) bool {
+	_, ok := m.flags[flagKey(f)]
+	return ok
+}
+
+// quoteName quotes a mailbox name for a message.
+func quoteName(name string) string { return strconv.Quote(name) }
+
+func errNoMailbox(name string) error {
+	return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeNonExistent, Text: "there is no mailbox " + quoteName(name)}
+}
+
+// errDeleted answers an APPEND, COPY or MOVE into a mailbox deleted
+// meanwhile.
+func errDeleted() error {
+	return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeTryCreate, Text: "the mailbox has been deleted"}
+}
+
+func errMailboxExists(name string) error {
+	return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeAlreadyExists, Text: "there is already a mailbox " + quoteName(name)}
 }
