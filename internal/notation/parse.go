@@ -709,14 +709,14 @@ func explain(p rules.Position, in, s string, pt pattern) error {
 			}
 		}
 		if best != "" {
-			return fail("your %s on %s cannot go to %s: %s. Reply with another move, or \"moves\" for the list.",
+			return fail("your %s on %s cannot go to %s: %s.",
 				pieceName(p, p.At(bestFrom).Letter()), b.SquareName(bestFrom), target, best)
 		}
 	}
 	if p.InCheck() {
 		return fail("you are in check, and it does not get you out of check.")
 	}
-	return fail("no %s of yours can go to %s: it does not move that way, or the way is blocked. Reply with another move, or \"moves\" for the list.", pieceName(p, p.At(mine[0]).Letter()), target)
+	return fail("no %s of yours can go to %s: it does not move that way, or the way is blocked.", pieceName(p, p.At(mine[0]).Letter()), target)
 }
 
 func contains8(bs []byte, c byte) bool {

@@ -246,7 +246,10 @@ func (r *Referee) rejectAction(g *Game, c rules.Color, pos rules.Position, m *re
 		return Outcome{Verdict: Ignored, Detail: fmt.Sprintf("%s (not answered: %d refusals to %s about game #%d in the last hour, the limit is %d)",
 			detail, env.GameRefusals, c, g.ID, r.cfg.MaxGameRefusalsPerHour)}
 	}
-	body := render.Mail{Headline: what, Sections: []render.Section{{Title: "What to do", Body: todo}}}
+	body := render.Mail{Headline: what}
+	if todo != "" {
+		body.Sections = []render.Section{{Title: "What to do", Body: todo}}
+	}
 	mail := r.boardMail(g, pos, c, body, "Not played: "+strings.TrimSpace(firstWords(m.Action, 6)), m, "reject", detail, env.Now)
 	return Outcome{Verdict: Rejected, Detail: detail, Mails: []Mail{mail}}
 }
@@ -260,17 +263,18 @@ func (r *Referee) answer(g *Game, c rules.Color, pos rules.Position, m *reader.M
 
 // boardMails tells both players what happened after an applied action.
 func (r *Referee) boardMails(g *Game, pos rules.Position, headline string, mover rules.Color, m *reader.Mail, rolls []Roll, now time.Time) []Mail {
-	return r.boardMailsNote(g, pos, headline, "", mover, m, rolls, now)
+	return r.boardMailsTo(g, pos, headline, headline, mover, m, rolls, now)
 }
 
-// boardMailsNote is boardMails with a note for the mover alone after the
-// headline (how their line was read).
-func (r *Referee) boardMailsNote(g *Game, pos rules.Position, headline, moverNote string, mover rules.Color, m *reader.Mail, rolls []Roll, now time.Time) []Mail {
+// boardMailsTo is boardMails with one headline for the mover and another
+// for the opponent (and spectators): "you offered a draw" against "White
+// offers a draw: to accept, reply draw".
+func (r *Referee) boardMailsTo(g *Game, pos rules.Position, moverHeadline, headline string, mover rules.Color, m *reader.Mail, rolls []Roll, now time.Time) []Mail {
 	var out []Mail
 	for _, c := range []rules.Color{mover, mover.Other()} {
 		body := render.Mail{Headline: headline}
-		if c == mover && moverNote != "" {
-			body.Headline += " " + moverNote
+		if c == mover {
+			body.Headline = moverHeadline
 		}
 		if c != mover && m != nil && strings.TrimSpace(m.Message) != "" {
 			body.Relay = m.Message

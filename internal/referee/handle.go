@@ -135,12 +135,18 @@ func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outco
 		ng := g.clone()
 		c := color
 		ng.State.ResignPending = &c
+		ng.State.ResignMessage = m.Message // passed on when the resignation is confirmed
 		out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s asks to resign", g.ID, color), Game: ng}
 		out.Mails = []Mail{r.boardMail(ng, pos, color, render.Mail{Headline: "You asked to resign. To resign, reply \"confirm\"; any other action cancels it."},
 			"Confirm your resignation", m, "resign-ask", "", env.Now)}
 		return out
 	case "confirm", "confirm resign", "yes":
 		if p := g.State.ResignPending; p != nil && *p == color {
+			if strings.TrimSpace(m.Message) == "" && g.State.ResignMessage != "" {
+				withNote := *m
+				withNote.Message = g.State.ResignMessage
+				m = &withNote
+			}
 			return r.finish(g, color, pos, m, env.Now, rules.Result{Over: true, Winner: color.Other(), Reason: color.String() + " resigned"},
 				fmt.Sprintf("%s resigned.", color))
 		}
@@ -171,9 +177,10 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	}
 	reading, err := notation.Read(pos, action)
 	if err != nil {
+		// The mail's footer says how to reply: the headline says what was
+		// read and why it was not played, once.
 		return r.rejectAction(g, color, pos, m, env, "illegal or unreadable: "+err.Error(),
-			fmt.Sprintf("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), sentence(err.Error())),
-			"Reply with another move, or \"moves\" for the full list.")
+			fmt.Sprintf("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), sentence(reasonOf(err))), "")
 	}
 	mv := reading.Move
 	san := notation.SAN(pos, mv)
@@ -181,12 +188,11 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	next, err := pos.Play(mv)
 	if err != nil {
 		return r.rejectAction(g, color, pos, m, env, "illegal: "+err.Error(),
-			fmt.Sprintf("Your move %q (game #%d) was not played: %s", action, g.ID, sentence(err.Error())),
-			"Reply with another move, or \"moves\" for the full list.")
+			fmt.Sprintf("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), sentence(err.Error())), "")
 	}
 	ng := g.clone()
 	ng.DrawOffer = nil // any action other than accepting declines or withdraws an offer (RULES §1)
-	ng.State.ResignPending, ng.State.TakebackBy = nil, nil
+	ng.State.ResignPending, ng.State.ResignMessage, ng.State.TakebackBy = nil, "", nil
 	if ng.State.Clock != nil {
 		ng.State.Clock.moved(color, now)
 	}
@@ -218,7 +224,7 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 		note += "."
 	}
 	out := Outcome{Verdict: Applied, Detail: detail, Game: ng, NewActions: []Action{act}, NewRolls: rolls}
-	out.Mails = r.boardMailsNote(ng, next, headline, note, color, m, rolls, now)
+	out.Mails = r.boardMailsTo(ng, next, strings.TrimSpace(headline+" "+note), headline, color, m, rolls, now)
 	return out
 }
 
@@ -243,7 +249,9 @@ func (r *Referee) draw(g *Game, color rules.Color, pos rules.Position, m *reader
 	ng := g.clone()
 	ng.DrawOffer = &DrawOffer{By: color, Ply: g.Ply()}
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s offers a draw", g.ID, color), Game: ng}
-	out.Mails = r.boardMails(ng, pos, fmt.Sprintf("%s offers a draw. To accept, reply \"draw\"; any other action declines it.", color), color, m, nil, now)
+	out.Mails = r.boardMailsTo(ng, pos,
+		fmt.Sprintf("Your draw offer was sent to %s, who can accept it by replying \"draw\"; any other action of theirs declines it.", color.Other()),
+		fmt.Sprintf("%s offers a draw. To accept, reply \"draw\"; any other action declines it.", color), color, m, nil, now)
 	return out
 }
 
@@ -324,6 +332,23 @@ func resultText(g *Game) string {
 	return "finished"
 }
 
+// reasonOf is why a move was not read or played, without the input it
+// quotes (the headline quotes it already).
+func reasonOf(err error) string {
+	var ne *notation.Error
+	if !errors.As(err, &ne) {
+		return err.Error()
+	}
+	if len(ne.Candidates) > 0 {
+		return fmt.Sprintf("it fits more than one move: %s (%s). Reply with one of them", ne.Reason, strings.Join(ne.Candidates, ", "))
+	}
+	reason := strings.TrimPrefix(ne.Reason, "was not played: ")
+	if reason == ne.Reason {
+		reason = "it " + reason // "is not a move the referee can read: ..."
+	}
+	return reason
+}
+
 // byteSize writes n bytes for people: "2 MiB", "640 KiB", "300 bytes".
 func byteSize(n int64) string {
 	switch {
@@ -374,7 +399,7 @@ func (r *Referee) takeback(g *Game, color rules.Color, pos rules.Position, m *re
 	if tb := g.State.TakebackBy; tb != nil && *tb == color.Other() {
 		ng := g.clone()
 		ng.Actions = ng.Actions[:len(ng.Actions)-1]
-		ng.State.TakebackBy, ng.DrawOffer, ng.State.ResignPending = nil, nil, nil
+		ng.State.TakebackBy, ng.DrawOffer, ng.State.ResignPending, ng.State.ResignMessage = nil, nil, nil, ""
 		rep, err := ng.Replay()
 		if err != nil {
 			return Outcome{Verdict: Ignored, Detail: err.Error()}
@@ -391,12 +416,14 @@ func (r *Referee) takeback(g *Game, color rules.Color, pos rules.Position, m *re
 	c := color
 	ng.State.TakebackBy = &c
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s asks to take back %s", g.ID, color, last.SAN), Game: ng}
-	out.Mails = r.boardMails(ng, pos, fmt.Sprintf("%s asks to take back %s. To agree, reply \"accept\"; any other action declines.", color, last.SAN), color, m, nil, now)
+	out.Mails = r.boardMailsTo(ng, pos,
+		fmt.Sprintf("Your request to take back %s was sent to %s, who can agree by replying \"accept\".", last.SAN, color.Other()),
+		fmt.Sprintf("%s asks to take back %s. To agree, reply \"accept\"; any other action declines.", color, last.SAN), color, m, nil, now)
 	return out
 }
 
 func (s State) clone() State {
-	out := State{}
+	out := State{ResignMessage: s.ResignMessage}
 	if s.ResignPending != nil {
 		c := *s.ResignPending
 		out.ResignPending = &c

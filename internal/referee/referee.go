@@ -111,6 +111,9 @@ type Game struct {
 type State struct {
 	// ResignPending is the side that sent "resign" and must "confirm".
 	ResignPending *rules.Color `json:"resign_pending,omitempty"`
+	// ResignMessage is what the player wrote below "resign": passed on to
+	// the opponent with the confirmed resignation.
+	ResignMessage string `json:"resign_message,omitempty"`
 	// TakebackBy is the side that asked to take back the last action.
 	TakebackBy *rules.Color `json:"takeback_by,omitempty"`
 	// Clock is the time control, when the game has one.

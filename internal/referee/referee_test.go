@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -451,5 +452,49 @@ func TestMovesAreReadWholeAndShownAsRead(t *testing.T) {
 	act(t, r, g, rules.White, "draw")
 	if g.Status != StatusFinished || g.Result != "1/2-1/2" {
 		t.Errorf("accepting the offer made with a move: %s %s", g.Status, g.Result)
+	}
+}
+
+func TestOffersTellTheOffererItWasSent(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	out := act(t, r, g, rules.White, "draw")
+	mine, theirs := textOf(t, out.Mails[0].Raw), textOf(t, out.Mails[1].Raw)
+	if !strings.Contains(mine, "Your draw offer was sent to Black") || strings.Contains(mine, "To accept") {
+		t.Errorf("the offerer's mail:\n%s", mine)
+	}
+	if !strings.Contains(theirs, `White offers a draw. To accept, reply "draw"`) {
+		t.Errorf("the opponent's mail:\n%s", theirs)
+	}
+}
+
+func TestResignCommentIsPassedOn(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	m := &reader.Mail{From: g.Players[1].Address, MessageID: "<r@x>", Action: "resign", Message: "Well played, Alice.",
+		Token: &reader.Token{GameID: g.ID, Secret: g.Players[1].Secret, Ply: 0}}
+	out := r.Handle(Inbound{Mail: m}, g, Env{Now: time.Unix(0, 0)})
+	*g = *out.Game
+	out = act(t, r, g, rules.Black, "confirm")
+	if g.Status != StatusFinished {
+		t.Fatalf("confirm: %v %s", out.Verdict, out.Detail)
+	}
+	if alice := textOf(t, out.Mails[1].Raw); !strings.Contains(alice, "Well played, Alice.") {
+		t.Errorf("White's mail lacks Black's comment:\n%s", alice)
+	}
+}
+
+func TestMoveRefusalsSayEachThingOnce(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	for _, mv := range []string{"Qxe8", "Cc3", "Nf3 please", "Nd2"} {
+		text := textOf(t, act(t, r, g, rules.White, mv).Mails[0].Raw)
+		flat := strings.Join(strings.Fields(text), " ")
+		if n := strings.Count(flat, "was not played"); n != 1 {
+			t.Errorf("%s: %q appears %d times:\n%s", mv, "was not played", n, text)
+		}
+		if n := strings.Count(flat, fmt.Sprintf("%q", mv)); n != 1 {
+			t.Errorf("%s: the move is quoted %d times:\n%s", mv, n, text)
+		}
+		if strings.Contains(flat, "Reply with another move") {
+			t.Errorf("%s: the refusal repeats how to reply:\n%s", mv, text)
+		}
 	}
 }
