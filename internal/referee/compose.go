@@ -422,10 +422,16 @@ func (r *Referee) howToReply(g *Game, pos rules.Position, c rules.Color) (prompt
 		} else {
 			prompt = "It is your move."
 		}
-		if legal := pos.Legal(); len(legal) > 0 {
-			example = notationSAN(pos, legal[0])
+		legal := pos.Legal()
+		example = suggestion(pos, legal)
+		// The die's commands, when legal now (Chec Toe): reroll, roll, pass.
+		var special []string
+		for _, m := range legal {
+			if m.Kind == rules.Reroll || m.Kind == rules.Roll || m.Kind == rules.Pass {
+				special = append(special, notationSAN(pos, m))
+			}
 		}
-		commands = append([]string{"draw", "resign"}, commands...)
+		commands = append(append(special, "draw", "resign"), commands...)
 	} else {
 		prompt = fmt.Sprintf("Waiting for %s; you will get a mail when it is your turn.", pos.Turn())
 		commands = append([]string{"draw", "resign"}, commands...)
@@ -434,6 +440,37 @@ func (r *Referee) howToReply(g *Game, pos rules.Position, c rules.Color) (prompt
 		prompt = fmt.Sprintf("%s offers a draw: reply \"draw\" to accept; any other action declines it. ", g.DrawOffer.By) + prompt
 	}
 	return prompt, commands, example
+}
+
+// suggestion is the example move a board mail offers: a move that does
+// not lose on the spot when there is one (in Toto40 a piece leaving the
+// fighting line empty loses at once), and an ordinary move rather than a
+// command such as "pass".
+func suggestion(pos rules.Position, legal []rules.Move) string {
+	best, bestRank := -1, 4
+	for i, m := range legal {
+		rank := 0
+		if m.Kind == rules.Reroll || m.Kind == rules.Roll || m.Kind == rules.Pass {
+			rank = 1
+		}
+		if next, err := pos.Play(m); err == nil {
+			if res := next.Result(); res.Over && !res.Draw && res.Winner != pos.Turn() {
+				rank = 3 // loses at once
+			} else if res.Over && res.Draw {
+				rank = max(rank, 2)
+			}
+		}
+		if rank < bestRank {
+			best, bestRank = i, rank
+		}
+		if rank == 0 {
+			break
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	return notationSAN(pos, legal[best])
 }
 
 func sans(g *Game) []string {

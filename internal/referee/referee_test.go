@@ -498,3 +498,76 @@ func TestMoveRefusalsSayEachThingOnce(t *testing.T) {
 		}
 	}
 }
+
+func TestSuggestionNeverLosesOnTheSpot(t *testing.T) {
+	// Toto40 (RULES.md §6): once the line is entered, a turn that leaves it
+	// empty loses. White's rook on c8 holds the line; moving it off loses.
+	pos, err := rules.Toto40().ParsePosition("k/2/3/4/2R2/5/2p2/5/4/3/2/K w L 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var losing, safe []rules.Move
+	for _, m := range pos.Legal() {
+		next, _ := pos.Play(m)
+		if res := next.Result(); res.Over && res.Winner == rules.Black {
+			losing = append(losing, m)
+		} else {
+			safe = append(safe, m)
+		}
+	}
+	if len(losing) == 0 || len(safe) == 0 {
+		t.Fatalf("%d losing, %d safe moves: the position no longer shows the rule", len(losing), len(safe))
+	}
+	got := suggestion(pos, append(append([]rules.Move{}, losing...), safe...))
+	for _, m := range losing {
+		if got == notationSAN(pos, m) {
+			t.Errorf("suggested %s, which loses at once", got)
+		}
+	}
+	if got := suggestion(pos, losing); got == "" {
+		t.Error("no suggestion when every move loses")
+	}
+}
+
+func TestFooterListsTheDieCommandsWhenLegal(t *testing.T) {
+	r, g := newGame(t, rules.ChecToe())
+	seed, _ := dice.ParseSeed("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f")
+	g.Seed, g.Commitment = seed, seed.Commitment()
+	ng, _, mails, err := r.Start(g, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := ng.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	white, black := textOf(t, mails[0].Raw), textOf(t, mails[1].Raw)
+	// Passing is always allowed to the player on turn; the re-roll and the
+	// apocalypse roll exactly when the rules list them. Black, not on
+	// turn, is offered none.
+	legal := map[string]bool{}
+	for _, m := range rep.Final.Legal() {
+		legal[notationSAN(rep.Final, m)] = true
+	}
+	if !legal["pass"] {
+		t.Fatal("pass is not legal for White")
+	}
+	offers := func(text string) map[string]bool {
+		_, list, _ := strings.Cut(text, "or one of:")
+		list, _, _ = strings.Cut(list, "\n\n")
+		out := map[string]bool{}
+		for _, w := range strings.Split(list, ",") {
+			out[strings.TrimSpace(w)] = true
+		}
+		return out
+	}
+	ow, ob := offers(white), offers(black)
+	for _, c := range []string{"reroll", "roll", "pass"} {
+		if ow[c] != legal[c] {
+			t.Errorf("White's opening mail offers %q: %v, legal: %v\n%s", c, ow[c], legal[c], white)
+		}
+		if ob[c] {
+			t.Errorf("Black's opening mail offers %q", c)
+		}
+	}
+}

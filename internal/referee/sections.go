@@ -67,10 +67,16 @@ func movesSection(pos rules.Position, c rules.Color) []render.Section {
 	}
 	list := make([]string, len(legal))
 	for i, m := range legal {
-		list[i] = notation.SAN(pos, m)
+		san := notation.SAN(pos, m)
+		if typed := notation.Typeable(san); typed != san {
+			san += " (" + typed + ")" // the marks as a player may type them
+		}
+		list[i] = san
 	}
 	sort.Strings(list)
-	return []render.Section{{Title: fmt.Sprintf("Legal moves (%d)", len(list)), Body: strings.Join(list, "  ")}}
+	// Commas between the items: a Toe-to-Toe deployment ("K@e1 G@d1")
+	// has a space inside it.
+	return []render.Section{{Title: fmt.Sprintf("Legal moves (%d)", len(list)), Body: strings.Join(list, ", ")}}
 }
 
 func (r *Referee) rollSection(g *Game, rolls []Roll) render.Section {
