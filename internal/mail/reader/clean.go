@@ -63,7 +63,10 @@ var footerREs = []*regexp.Regexp{
 var (
 	hdrFromRE = regexp.MustCompile(`(?i)^\*?(from|von|de|da|van|från|fra|od)\s*:\*?\s`)
 	hdrDateRE = regexp.MustCompile(`(?i)^\*?(sent|date|gesendet|datum|envoyé|date d'envoi|enviado|fecha|inviato|data|verzonden|skickat|sendt|dato)\s*:`)
-	hdrToRE   = regexp.MustCompile(`(?i)^\*?(to|an|à|pour|para|a|aan|till|til|subject|betreff|objet|asunto|oggetto|onderwerp|ämne|emne)\s*:`)
+	// The same fields within one line, after the From field.
+	inlineSentRE = regexp.MustCompile(`(?i)\s\*?(sent|date|gesendet|datum|envoyé|enviado|fecha|inviato|verzonden|skickat|sendt|dato)\s*:\*?\s`)
+	inlineToRE   = regexp.MustCompile(`(?i)\s\*?(to|an|à|para|aan|till|til|subject|betreff|objet|asunto|oggetto|onderwerp|ämne|emne)\s*:\*?\s`)
+	hdrToRE      = regexp.MustCompile(`(?i)^\*?(to|an|à|pour|para|a|aan|till|til|subject|betreff|objet|asunto|oggetto|onderwerp|ämne|emne)\s*:`)
 )
 
 // maxMessage is the most characters (runes) of a player's message kept for
@@ -365,8 +368,14 @@ func introducesQuote(line string, lines []string, i int) bool {
 // next lines by a date line ("Sent:", "Date:", ...) and a recipient or
 // subject line ("To:", "Subject:", ...), in the client's language.
 func outlookBlock(lines []string, i int) bool {
-	if !hdrFromRE.MatchString(strings.TrimSpace(lines[i])) {
+	first := strings.TrimSpace(lines[i])
+	if !hdrFromRE.MatchString(first) {
 		return false
+	}
+	// Outlook on the web and phone clients may put the whole quoted header
+	// on one line: "From: Referee <...> Sent: Monday ... To: ... Subject: ...".
+	if inlineSentRE.MatchString(first) && inlineToRE.MatchString(first) {
+		return true
 	}
 	date, to := false, false
 	for j := i + 1; j < len(lines) && j <= i+6; j++ {
