@@ -20,10 +20,24 @@ import (
 	"referee/internal/store"
 )
 
+// Mailbox is where inbound mail comes from: IMAP in production
+// (imapin.Mailbox), anything that can list messages in tests.
+type Mailbox interface {
+	// Run hands every message to h, now and as it arrives, until ctx is
+	// done; passed is called after every complete pass.
+	Run(ctx context.Context, h imapin.Handler, passed func()) error
+	// Once hands the messages there now to h and returns.
+	Once(ctx context.Context, h imapin.Handler) error
+}
+
 // Config configures the daemon.
 type Config struct {
-	IMAP imapin.Config
-	SMTP smtpout.Config
+	// Mailbox and Sender are the daemon's edges. When nil, they are IMAP
+	// with the IMAP settings and SMTP with the SMTP settings.
+	Mailbox Mailbox
+	Sender  Sender
+	IMAP    imapin.Config
+	SMTP    smtpout.Config
 	// Once processes what is in the mailbox, delivers what is due, and
 	// returns (for cron and tests).
 	Once bool
@@ -56,16 +70,22 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 	if cfg.OutboxEvery <= 0 {
 		cfg.OutboxEvery = 2 * time.Second
 	}
-	cfg.IMAP.Logger = log.With("part", "imap")
-	if cfg.IMAP.MaxBytes <= 0 {
-		// A bigger mail is refused by the reader anyway: fetch no more of
-		// it than the reader needs to say so.
-		cfg.IMAP.MaxBytes = reader.DefaultLimits().MaxBytes
+	if cfg.Mailbox == nil {
+		cfg.IMAP.Logger = log.With("part", "imap")
+		if cfg.IMAP.MaxBytes <= 0 {
+			// A bigger mail is refused by the reader anyway: fetch no more
+			// of it than the reader needs to say so.
+			cfg.IMAP.MaxBytes = reader.DefaultLimits().MaxBytes
+		}
+		cfg.Mailbox = imapin.Mailbox{Config: cfg.IMAP}
 	}
-	ob := &Outbox{Store: a.Store(), Sender: smtpout.New(cfg.SMTP), Log: log.With("part", "outbox"), Now: time.Now, RetryBase: cfg.RetryBase}
+	if cfg.Sender == nil {
+		cfg.Sender = smtpout.New(cfg.SMTP)
+	}
+	ob := &Outbox{Store: a.Store(), Sender: cfg.Sender, Log: log.With("part", "outbox"), Now: time.Now, RetryBase: cfg.RetryBase}
 	nudge := make(chan struct{}, 1)
 	var lastContact time.Time
-	cfg.IMAP.OnPass = func() {
+	passed := func() {
 		// "referee status" in another process reads the last contact from
 		// the database; a write every few seconds at most is plenty.
 		if now := time.Now(); now.Sub(lastContact) >= 5*time.Second {
@@ -99,9 +119,10 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 		if _, err := a.Tick(ctx); err != nil {
 			return fmt.Errorf("clocks: %w", err)
 		}
-		if err := imapin.Once(ctx, cfg.IMAP, handler); err != nil {
+		if err := cfg.Mailbox.Once(ctx, handler); err != nil {
 			return fmt.Errorf("reading the mailbox: %w", err)
 		}
+		passed()
 		if _, err := ob.Flush(ctx); err != nil {
 			return fmt.Errorf("delivering the outbox: %w", err)
 		}
@@ -139,7 +160,7 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 			}
 		}
 	}()
-	err := imapin.Run(ctx, cfg.IMAP, handler)
+	err := cfg.Mailbox.Run(ctx, handler, passed)
 	wg.Wait()
 	// Last chance to deliver what the final messages queued.
 	flushCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)

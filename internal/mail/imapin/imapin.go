@@ -461,6 +461,22 @@ func Once(ctx context.Context, cfg Config, h Handler) error {
 	return err
 }
 
+// Mailbox is an IMAP mailbox as the daemon's source of mail.
+type Mailbox struct{ Config Config }
+
+// Run is Run with m's Config; passed (if not nil) is called after every
+// complete pass, as Config.OnPass.
+func (m Mailbox) Run(ctx context.Context, h Handler, passed func()) error {
+	cfg := m.Config
+	if passed != nil {
+		cfg.OnPass = passed
+	}
+	return Run(ctx, cfg, h)
+}
+
+// Once is Once with m's Config.
+func (m Mailbox) Once(ctx context.Context, h Handler) error { return Once(ctx, m.Config, h) }
+
 // Run processes the mailbox until ctx is done: a pass over what is there,
 // then IDLE (or polling) for new mail, and again. Any failure is logged and
 // followed by a reconnect after a backoff of 1 s doubling up to 1 min,
