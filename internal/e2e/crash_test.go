@@ -14,6 +14,18 @@ import (
 	"referee/internal/rules"
 )
 
+// buildReferee builds the referee's binary for t.
+func buildReferee(t testing.TB) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "referee")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/referee")
+	build.Dir = repoRoot()
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the referee: %v\n%s", err, out)
+	}
+	return bin
+}
+
 // TestCrashSafety kills `referee serve` with SIGKILL at a different moment
 // after every move of a 24-ply game (24 kills), restarting it each time. At
 // the end every move was applied exactly once, every move was answered, and
@@ -28,12 +40,7 @@ func TestCrashSafety(t *testing.T) {
 	e := newEnv(t)
 	alice, bob := setupPlayers()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "referee")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/referee")
-	build.Dir = repoRoot()
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the referee: %v\n%s", err, out)
-	}
+	bin := buildReferee(t)
 	db := filepath.Join(dir, "referee.db")
 	a, err := app.Open(context.Background(), app.Options{DB: db, Address: referee})
 	if err != nil {

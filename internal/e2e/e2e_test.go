@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -159,7 +160,8 @@ func (e *env) sendRaw(t testing.TB, from, to, raw string) {
 
 // referee runs the daemon in-process against the real servers.
 type refereeProc struct {
-	app  *app.App
+	app *app.App
+	// stop stops the daemon and closes the app (once; again at cleanup).
 	stop func()
 	done chan error
 }
@@ -180,11 +182,12 @@ func (e *env) runReferee(t testing.TB, db string, noIdle bool) *refereeProc {
 			RetryBase:   300 * time.Millisecond,
 		})
 	}()
-	t.Cleanup(func() {
+	r.stop = sync.OnceFunc(func() {
 		cancel()
 		<-r.done
 		a.Close()
 	})
+	t.Cleanup(r.stop)
 	return r
 }
 
