@@ -60,7 +60,10 @@ need() {
   for c in dovecot doveadm postconf; do
     command -v "$c" >/dev/null 2>&1 || { say "$c is not installed (apt-get install dovecot-imapd dovecot-lmtpd postfix)"; exit 3; }
   done
-  master=$(postconf -dh daemon_directory)/master
+  # Debian's compiled-in defaults, read once (postconf is slow to start).
+  eval "$(postconf -d daemon_directory command_directory shlib_directory meta_directory mail_owner setgid_group |
+    sed -n "s/^\([a-z_]*\) = \([^']*\)\$/pf_\1='\2'/p")"
+  master=$pf_daemon_directory/master
   [ -x "$master" ] || { say "$master is missing (apt-get install postfix)"; exit 3; }
 }
 
@@ -148,12 +151,12 @@ compatibility_level = 3.6
 config_directory = $pfetc
 queue_directory = $pfspool
 data_directory = $pfdata
-daemon_directory = $(postconf -dh daemon_directory)
-command_directory = $(postconf -dh command_directory)
-shlib_directory = $(postconf -dh shlib_directory)
-meta_directory = $(postconf -dh meta_directory)
-mail_owner = $(postconf -dh mail_owner)
-setgid_group = $(postconf -dh setgid_group)
+daemon_directory = $pf_daemon_directory
+command_directory = $pf_command_directory
+shlib_directory = $pf_shlib_directory
+meta_directory = $pf_meta_directory
+mail_owner = $pf_mail_owner
+setgid_group = $pf_setgid_group
 syslog_name = postfix-referee-test
 maillog_file = $state/postfix.log
 maillog_file_prefixes = $state
@@ -203,9 +206,7 @@ scache    unix  - - n - 1 scache
 postlog   unix-dgram n - n - 1 postlogd
 EOF
   # The queue as postfix-files lays it out.
-  local owner group
-  owner=$(postconf -dh mail_owner)
-  group=$(postconf -dh setgid_group)
+  local owner=$pf_mail_owner group=$pf_setgid_group
   chown root:root "$pfspool"; chmod 755 "$pfspool"
   mkdir -p "$pfspool/pid"; chmod 755 "$pfspool/pid"
   for d in active bounce corrupt defer deferred flush hold incoming private saved trace; do
@@ -249,24 +250,40 @@ start_postfix() {
   wait_port "$smtp_port"
 }
 
-# stop_pid NAME PIDFILE PORT: SIGTERM to our process, then SIGKILL after 10 s.
-stop_pid() {
-  local pid
-  if ! pid=$(ours "$2"); then return 0; fi
-  kill -TERM "$pid" 2>/dev/null || true
+# stop_pids PIDFILE...: SIGTERM to each of our processes named in the pid
+# files, all at once, then SIGKILL to those still there after 10 s.
+stop_pids() {
+  local f pid pids=()
+  for f in "$@"; do
+    if pid=$(ours "$f"); then
+      kill -TERM "$pid" 2>/dev/null || true
+      pids+=("$pid")
+    fi
+  done
+  [ ${#pids[@]} -gt 0 ] || return 0
   for _ in $(seq 1 100); do
-    [ -d "/proc/$pid" ] || break
+    local alive=0
+    for pid in "${pids[@]}"; do
+      [ -d "/proc/$pid" ] && alive=1
+    done
+    [ $alive = 0 ] && return 0
     sleep 0.1
   done
-  if [ -d "/proc/$pid" ]; then
-    say "$1 (pid $pid) ignored SIGTERM; killing it"
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  for _ in $(seq 1 50); do
-    listening "$3" || break
-    sleep 0.1
+  for pid in "${pids[@]}"; do
+    if [ -d "/proc/$pid" ]; then
+      say "pid $pid ignored SIGTERM; killing it"
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
   done
-  return 0
+}
+
+wait_closed() {
+  for p in "$@"; do
+    for _ in $(seq 1 50); do
+      listening "$p" || break
+      sleep 0.1
+    done
+  done
 }
 
 start() {
@@ -286,11 +303,9 @@ stop() {
   [ -f "$state/ports" ] || { say "nothing configured in $state"; return 0; }
   load_ports
   case "$only" in
-    dovecot) stop_pid dovecot "$(dovecot_pidfile)" "$imap_port" ;;
-    postfix) stop_pid postfix "$(postfix_pidfile)" "$smtp_port" ;;
-    "")
-      stop_pid postfix "$(postfix_pidfile)" "$smtp_port"
-      stop_pid dovecot "$(dovecot_pidfile)" "$imap_port" ;;
+    dovecot) stop_pids "$(dovecot_pidfile)"; wait_closed "$imap_port" ;;
+    postfix) stop_pids "$(postfix_pidfile)"; wait_closed "$smtp_port" ;;
+    "") stop_pids "$(postfix_pidfile)" "$(dovecot_pidfile)"; wait_closed "$smtp_port" "$imap_port" ;;
     *) say "unknown server $only"; exit 2 ;;
   esac
   say "stopped ${only:-both} in $state"

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -67,6 +69,102 @@ func (e *env) waitRefereeDone(t testing.TB, total int, timeout time.Duration) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// sessions are open IMAP sessions, one per user, INBOX selected.
+type sessions struct {
+	mu sync.Mutex
+	m  map[string]*session
+}
+
+type session struct {
+	mu sync.Mutex // one command sequence at a time
+	c  *imapclient.Client
+}
+
+func (ss *sessions) get(addr, user string) (*session, error) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if s := ss.m[user]; s != nil {
+		return s, nil
+	}
+	c, err := imapclient.DialInsecure(addr, nil)
+	if err != nil {
+		return nil, fmt.Errorf("IMAP dial %s: %w", addr, err)
+	}
+	if err := c.Login(user, password).Wait(); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("IMAP login %s: %w", user, err)
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("IMAP select INBOX of %s: %w", user, err)
+	}
+	if ss.m == nil {
+		ss.m = map[string]*session{}
+	}
+	s := &session{c: c}
+	ss.m[user] = s
+	return s, nil
+}
+
+func (ss *sessions) drop(user string) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if s := ss.m[user]; s != nil {
+		s.c.Close()
+		delete(ss.m, user)
+	}
+}
+
+func (ss *sessions) closeAll() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for user, s := range ss.m {
+		s.c.Logout().Wait()
+		s.c.Close()
+		delete(ss.m, user)
+	}
+}
+
+// fetchNew returns the messages of user's INBOX not marked done yet, in UID
+// order, and marks them done (the referee's own done flag, so that a
+// drained referee mailbox is one the referee has finished with).
+func (ss *sessions) fetchNew(addr, user string) ([][]byte, error) {
+	s, err := ss.get(addr, user)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// NOOP first: a selected mailbox is only as fresh as its last sync.
+	if err := s.c.Noop().Wait(); err != nil {
+		return nil, fmt.Errorf("IMAP NOOP (%s): %w", user, err)
+	}
+	found, err := s.c.UIDSearch(&imap.SearchCriteria{NotFlag: []imap.Flag{imapin.DoneFlag}}, nil).Wait()
+	if err != nil {
+		return nil, fmt.Errorf("IMAP search (%s): %w", user, err)
+	}
+	uids := found.AllUIDs()
+	if len(uids) == 0 {
+		return nil, nil
+	}
+	set := imap.UIDSetNum(uids...)
+	body := &imap.FetchItemBodySection{Peek: true}
+	msgs, err := s.c.Fetch(set, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{body}}).Collect()
+	if err != nil {
+		return nil, fmt.Errorf("IMAP fetch (%s): %w", user, err)
+	}
+	sort.Slice(msgs, func(i, j int) bool { return msgs[i].UID < msgs[j].UID })
+	var out [][]byte
+	for _, m := range msgs {
+		out = append(out, m.FindBodySection(body))
+	}
+	flags := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imapin.DoneFlag, imap.FlagSeen}}
+	if err := s.c.Store(set, flags, nil).Close(); err != nil {
+		return nil, fmt.Errorf("IMAP store (%s): %w", user, err)
+	}
+	return out, nil
 }
 
 type stored struct {
