@@ -54,8 +54,8 @@ func Enabled() (bool, string) {
 
 // Start starts a private instance for tb, or skips tb when the end-to-end
 // tests were not asked for. The instance is stopped, and its state
-// directory removed, when tb ends (kept, with its path logged, when tb
-// failed).
+// directory removed, when tb ends (kept, with its path logged, when
+// REFEREE_E2E_KEEP=1).
 func Start(tb testing.TB) *Servers {
 	tb.Helper()
 	if ok, why := Enabled(); !ok {
@@ -91,9 +91,12 @@ func Start(tb testing.TB) *Servers {
 			tb.Errorf("stopping private mail servers: %v", err)
 			return
 		}
-		if tb.Failed() {
+		if os.Getenv("REFEREE_E2E_KEEP") == "1" {
 			tb.Logf("mail server state and logs kept in %s", s.State)
 			return
+		}
+		if tb.Failed() {
+			tb.Logf("mail server logs removed with %s; REFEREE_E2E_KEEP=1 keeps them", s.State)
 		}
 		os.RemoveAll(s.State)
 	})
