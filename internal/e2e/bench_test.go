@@ -36,22 +36,23 @@ func walk(n int) []string {
 }
 
 func BenchmarkMoveLatency(b *testing.B) {
-	alice, bob := setupPlayers(b)
-	r := runReferee(b, filepath.Join(b.TempDir(), "r.db"), false)
+	e := newEnv(b)
+	alice, bob := setupPlayers()
+	r := e.runReferee(b, filepath.Join(b.TempDir(), "r.db"), false)
 	if _, err := r.app.NewGame(context.Background(), "chess", alice.addr, bob.addr, nil); err != nil {
 		b.Fatal(err)
 	}
-	waitMail(b, alice, 1, 30*time.Second)
-	waitMail(b, bob, 1, 30*time.Second)
+	e.waitMail(b, alice, 1, 30*time.Second)
+	e.waitMail(b, bob, 1, 30*time.Second)
 	moves := walk(max(b.N, 1))
 	players := []*player{alice, bob}
 	var lat []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		send(b, players[i%2], moves[i])
-		waitMail(b, alice, 1, 30*time.Second)
-		waitMail(b, bob, 1, 30*time.Second)
+		e.send(b, players[i%2], moves[i])
+		e.waitMail(b, alice, 1, 30*time.Second)
+		e.waitMail(b, bob, 1, 30*time.Second)
 		lat = append(lat, time.Since(start))
 	}
 	b.StopTimer()
@@ -61,9 +62,13 @@ func BenchmarkMoveLatency(b *testing.B) {
 }
 
 func BenchmarkThroughput(b *testing.B) {
+	e := newEnv(b)
 	for range b.N {
-		alice, bob := setupPlayers(b)
-		r := runReferee(b, filepath.Join(b.TempDir(), "r.db"), false)
+		for _, u := range []string{referee, "alice@example.test", "bob@example.test"} {
+			e.drain(b, u)
+		}
+		alice, bob := setupPlayers()
+		r := e.runReferee(b, filepath.Join(b.TempDir(), "r.db"), false)
 		type g struct{ a, b *player }
 		games := make([]g, benchGames)
 		for i := range games {
@@ -75,7 +80,7 @@ func BenchmarkThroughput(b *testing.B) {
 		// Opening mails: hand each game its own last mail, by game number.
 		assign := func() {
 			for _, who := range []string{alice.addr, bob.addr} {
-				got := collect(b, who, benchGames)
+				got := e.collect(b, who, benchGames)
 				for _, m := range got {
 					var id int
 					fmt.Sscanf(m.subject[len("[chess #"):], "%d", &id)
@@ -98,12 +103,13 @@ func BenchmarkThroughput(b *testing.B) {
 					p = gm.b
 				}
 				wg.Add(1)
-				go func() { defer wg.Done(); send(b, p, moves[round]) }()
+				go func() { defer wg.Done(); e.send(b, p, moves[round]) }()
 			}
 			wg.Wait()
 			assign()
 		}
 		b.StopTimer()
+		r.stop() // the next iteration's referee reads the same mailbox
 		b.ReportMetric(float64(benchGames*benchRounds), "moves/op")
 	}
 }
@@ -111,9 +117,12 @@ func BenchmarkThroughput(b *testing.B) {
 func BenchmarkFloor(b *testing.B) {
 	// The same volume as Throughput: games×rounds mails in, twice that out,
 	// sent and fetched with no referee in between.
+	e := newEnv(b)
 	for range b.N {
-		setupPlayers(b)
-		c := smtpout.New(smtpout.Config{Addr: smtpAddr, TLS: "none"})
+		for _, u := range []string{referee, "alice@example.test", "bob@example.test"} {
+			e.drain(b, u)
+		}
+		c := smtpout.New(smtpout.Config{Addr: e.srv.SMTPAddr, TLS: "none"})
 		b.ResetTimer()
 		for range benchRounds {
 			var wg sync.WaitGroup
@@ -126,7 +135,7 @@ func BenchmarkFloor(b *testing.B) {
 				}()
 			}
 			wg.Wait()
-			collect(b, referee, benchGames)
+			e.collect(b, referee, benchGames)
 			for i := range benchGames {
 				for _, to := range []string{"alice@example.test", "bob@example.test"} {
 					wg.Add(1)
@@ -138,19 +147,19 @@ func BenchmarkFloor(b *testing.B) {
 				}
 			}
 			wg.Wait()
-			collect(b, "alice@example.test", benchGames)
-			collect(b, "bob@example.test", benchGames)
+			e.collect(b, "alice@example.test", benchGames)
+			e.collect(b, "bob@example.test", benchGames)
 		}
 	}
 }
 
 // The helpers below are the test helpers for benchmarks (testing.TB).
 
-func collect(tb testing.TB, user string, n int) []*received {
+func (e *env) collect(tb testing.TB, user string, n int) []*received {
 	var got []*received
 	deadline := time.Now().Add(60 * time.Second)
 	for len(got) < n {
-		got = append(got, drain(tb, user)...)
+		got = append(got, e.drain(tb, user)...)
 		if time.Now().After(deadline) {
 			tb.Fatalf("%s: %d of %d mails", user, len(got), n)
 		}

@@ -14,6 +14,18 @@ import (
 	"referee/internal/rules"
 )
 
+// buildReferee builds the referee's binary for t.
+func buildReferee(t testing.TB) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "referee")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/referee")
+	build.Dir = repoRoot()
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the referee: %v\n%s", err, out)
+	}
+	return bin
+}
+
 // TestCrashSafety kills `referee serve` with SIGKILL at a different moment
 // after every move of a 24-ply game (24 kills), restarting it each time. At
 // the end every move was applied exactly once, every move was answered, and
@@ -24,14 +36,11 @@ func TestCrashSafety(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills and restarts the referee 24 times")
 	}
-	alice, bob := setupPlayers(t)
+	t.Parallel()
+	e := newEnv(t)
+	alice, bob := setupPlayers()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "referee")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/referee")
-	build.Dir = repoRoot()
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the referee: %v\n%s", err, out)
-	}
+	bin := buildReferee(t)
 	db := filepath.Join(dir, "referee.db")
 	a, err := app.Open(context.Background(), app.Options{DB: db, Address: referee})
 	if err != nil {
@@ -60,8 +69,8 @@ func TestCrashSafety(t *testing.T) {
 
 	var proc *exec.Cmd
 	startServe := func() {
-		proc = exec.Command(bin, "serve", "--db", db, "--address", referee, "--imap", imapAddr, "--imap-user", referee,
-			"--imap-pass", password, "--imap-tls", "none", "--smtp", smtpAddr, "--smtp-tls", "none",
+		proc = exec.Command(bin, "serve", "--db", db, "--address", referee, "--imap", e.srv.IMAPAddr, "--imap-user", referee,
+			"--imap-pass", password, "--imap-tls", "none", "--smtp", e.srv.SMTPAddr, "--smtp-tls", "none",
 			"--poll", "200ms", "--retry", "200ms", "--log-level", "error")
 		proc.Stdout, proc.Stderr = nil, os.Stderr
 		if err := proc.Start(); err != nil {
@@ -81,7 +90,7 @@ func TestCrashSafety(t *testing.T) {
 	next := func(p *player) {
 		deadline := time.Now().Add(30 * time.Second)
 		for {
-			for _, m := range drain(t, p.addr) {
+			for _, m := range e.drain(t, p.addr) {
 				if seen[p.addr][m.messageID] {
 					duplicates++
 					continue
@@ -101,7 +110,7 @@ func TestCrashSafety(t *testing.T) {
 	players := []*player{alice, bob}
 	kills := 0
 	for i, mv := range moves {
-		send(t, players[i%2], mv)
+		e.send(t, players[i%2], mv)
 		// Kill somewhere between 0 and 390 ms after the move was sent:
 		// before it was read, while it is processed, while replies go out.
 		time.Sleep(time.Duration((i*53)%400) * time.Millisecond)

@@ -1,7 +1,8 @@
 // Package e2e plays games by mail through real mail servers: Postfix takes
 // the players' mail (SMTP), delivers it to Dovecot (LMTP), and the referee
-// reads it over IMAP and answers through Postfix. scripts/mailservers.sh
-// starts both on 127.0.0.1 for these tests and stops them at the end.
+// reads it over IMAP and answers through Postfix. Each test starts its own
+// private instances (internal/mailtest, scripts/mailservers.sh) on free
+// ports of 127.0.0.1, and only when asked: CI=true or REFEREE_E2E=1.
 package e2e
 
 import (
@@ -9,30 +10,48 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	gomail "github.com/emersion/go-message/mail"
+	"github.com/emersion/go-smtp"
 
 	"referee/internal/app"
 	"referee/internal/daemon"
 	"referee/internal/mail/imapin"
 	"referee/internal/mail/smtpout"
+	"referee/internal/mailtest"
 	"referee/internal/notation"
 	"referee/internal/rules"
 )
 
 const (
-	imapAddr = "127.0.0.1:10143"
-	smtpAddr = "127.0.0.1:10025"
 	referee  = "referee@example.test"
-	password = "secret"
+	password = mailtest.Password
 )
+
+// env is one test's private mail servers, and what the test's helpers
+// share.
+type env struct {
+	srv   *mailtest.Servers
+	seq   atomic.Int64 // Message-ID numbers of the test's mails
+	boxes sessions     // the players' open IMAP sessions
+}
+
+// newEnv starts private mail servers for t, or skips t when the
+// end-to-end tests were not asked for (see mailtest.Enabled).
+func newEnv(t testing.TB) *env {
+	t.Helper()
+	e := &env{srv: mailtest.Start(t)}
+	t.Cleanup(e.boxes.closeAll) // before the servers stop
+	return e
+}
 
 func repoRoot() string {
 	dir, _ := os.Getwd()
@@ -45,39 +64,6 @@ func repoRoot() string {
 	return "."
 }
 
-func script(args ...string) error {
-	cmd := exec.Command("bash", append([]string{filepath.Join(repoRoot(), "scripts", "mailservers.sh")}, args...)...)
-	cmd.Stdin, cmd.Stdout = nil, nil
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("mailservers.sh %s: %v: %s", strings.Join(args, " "), err, stderr.String())
-	}
-	return nil
-}
-
-func TestMain(m *testing.M) {
-	_, errD := exec.LookPath("dovecot")
-	_, errP := exec.LookPath("postfix")
-	if errD != nil || errP != nil {
-		if os.Getenv("CI") == "true" {
-			fmt.Fprintln(os.Stderr, "e2e: Dovecot and Postfix are not installed, but CI must run these tests (.ci/run installs them)")
-			os.Exit(1)
-		}
-		fmt.Fprintln(os.Stderr, "e2e: SKIP: Dovecot and Postfix are not installed (apt-get install dovecot-imapd dovecot-lmtpd postfix)")
-		os.Exit(0)
-	}
-	if err := script("start"); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	if err := script("stop"); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-	}
-	os.Exit(code)
-}
-
 // player reads mail over IMAP and sends over SMTP.
 type player struct {
 	addr string
@@ -88,20 +74,25 @@ type received struct {
 	subject, replyTo, messageID, text string
 }
 
-func imapCfg(user string) imapin.Config {
-	return imapin.Config{Addr: imapAddr, User: user, Password: password, TLS: "none"}
-}
-
-// drain marks every message of user done and returns them.
-func drain(t testing.TB, user string) []*received {
+// drain marks every new message of user done and returns them, in the
+// order they arrived. It keeps one IMAP session per user open for the
+// whole test: a new session costs Dovecot a login and a process, about 150
+// ms on a busy machine, against under a millisecond for a poll on an open
+// one.
+func (e *env) drain(t testing.TB, user string) []*received {
 	t.Helper()
-	var out []*received
-	err := imapin.Once(context.Background(), imapCfg(user), func(_ context.Context, m imapin.Message) error {
-		out = append(out, parseMail(t, m.Raw))
-		return nil
-	})
+	raws, err := e.boxes.fetchNew(e.srv.IMAPAddr, user)
+	if err != nil {
+		// Once more on a new session: the server may have closed the old.
+		e.boxes.drop(user)
+		raws, err = e.boxes.fetchNew(e.srv.IMAPAddr, user)
+	}
 	if err != nil {
 		t.Fatal(err)
+	}
+	var out []*received
+	for _, raw := range raws {
+		out = append(out, parseMail(t, raw))
 	}
 	return out
 }
@@ -132,12 +123,12 @@ func parseMail(t testing.TB, raw []byte) *received {
 }
 
 // waitMail waits until user has received n new mails.
-func waitMail(t testing.TB, p *player, n int, timeout time.Duration) []*received {
+func (e *env) waitMail(t testing.TB, p *player, n int, timeout time.Duration) []*received {
 	t.Helper()
 	var got []*received
 	deadline := time.Now().Add(timeout)
 	for len(got) < n {
-		got = append(got, drain(t, p.addr)...)
+		got = append(got, e.drain(t, p.addr)...)
 		if len(got) >= n {
 			break
 		}
@@ -158,32 +149,32 @@ func subjectsOf(ms []*received) []string {
 	return out
 }
 
-var msgSeq struct {
-	sync.Mutex
-	n int
-}
-
-func send(t testing.TB, p *player, body string) {
+// send answers p's last mail from the referee, as a mail client does.
+func (e *env) send(t testing.TB, p *player, body string) {
 	t.Helper()
-	msgSeq.Lock()
-	msgSeq.n++
-	n := msgSeq.n
-	msgSeq.Unlock()
+	n := e.seq.Add(1)
 	raw := fmt.Sprintf("From: <%s>\r\nTo: %s\r\nSubject: Re: %s\r\nMessage-ID: <e2e-%d-%d@example.test>\r\nIn-Reply-To: %s\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
 		p.addr, p.last.replyTo, p.last.subject, time.Now().UnixNano(), n, p.last.messageID, body)
-	if err := smtpout.New(smtpout.Config{Addr: smtpAddr, TLS: "none"}).Send(context.Background(), p.addr, []string{p.last.replyTo}, []byte(raw)); err != nil {
+	e.sendRaw(t, p.addr, p.last.replyTo, raw)
+}
+
+// sendRaw hands raw to Postfix, from the envelope sender from to to.
+func (e *env) sendRaw(t testing.TB, from, to, raw string) {
+	t.Helper()
+	if err := smtpout.New(smtpout.Config{Addr: e.srv.SMTPAddr, TLS: "none"}).Send(context.Background(), from, []string{to}, []byte(raw)); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // referee runs the daemon in-process against the real servers.
 type refereeProc struct {
-	app  *app.App
+	app *app.App
+	// stop stops the daemon and closes the app (once; again at cleanup).
 	stop func()
 	done chan error
 }
 
-func runReferee(t testing.TB, db string, noIdle bool) *refereeProc {
+func (e *env) runReferee(t testing.TB, db string, noIdle bool) *refereeProc {
 	t.Helper()
 	a, err := app.Open(context.Background(), app.Options{DB: db, Address: referee})
 	if err != nil {
@@ -193,25 +184,22 @@ func runReferee(t testing.TB, db string, noIdle bool) *refereeProc {
 	r := &refereeProc{app: a, stop: cancel, done: make(chan error, 1)}
 	go func() {
 		r.done <- daemon.Run(ctx, a, daemon.Config{
-			IMAP:        imapin.Config{Addr: imapAddr, User: referee, Password: password, TLS: "none", Poll: 200 * time.Millisecond, NoIdle: noIdle},
-			SMTP:        smtpout.Config{Addr: smtpAddr, TLS: "none"},
+			IMAP:        imapin.Config{Addr: e.srv.IMAPAddr, User: referee, Password: password, TLS: "none", Poll: 200 * time.Millisecond, NoIdle: noIdle},
+			SMTP:        smtpout.Config{Addr: e.srv.SMTPAddr, TLS: "none"},
 			OutboxEvery: 200 * time.Millisecond,
 			RetryBase:   300 * time.Millisecond,
 		})
 	}()
-	t.Cleanup(func() {
+	r.stop = sync.OnceFunc(func() {
 		cancel()
 		<-r.done
 		a.Close()
 	})
+	t.Cleanup(r.stop)
 	return r
 }
 
-func setupPlayers(t testing.TB) (*player, *player) {
-	t.Helper()
-	for _, u := range []string{referee, "alice@example.test", "bob@example.test"} {
-		drain(t, u) // earlier tests' mail is not this test's
-	}
+func setupPlayers() (*player, *player) {
 	return &player{addr: "alice@example.test"}, &player{addr: "bob@example.test"}
 }
 
@@ -234,15 +222,15 @@ func legalMove(t testing.TB, a *app.App, id int64, pick int) (string, rules.Colo
 	return notation.SAN(rep.Final, legal[pick%len(legal)]), rep.Final.Turn()
 }
 
-func playGame(t *testing.T, noIdle bool, variant string, moves []string, plies int) {
-	alice, bob := setupPlayers(t)
-	r := runReferee(t, filepath.Join(t.TempDir(), "referee.db"), noIdle)
+func (e *env) playGame(t *testing.T, noIdle bool, variant string, moves []string, plies int) {
+	alice, bob := setupPlayers()
+	r := e.runReferee(t, filepath.Join(t.TempDir(), "referee.db"), noIdle)
 	g, err := r.app.NewGame(context.Background(), variant, alice.addr, bob.addr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitMail(t, alice, 1, 10*time.Second)
-	waitMail(t, bob, 1, 10*time.Second)
+	e.waitMail(t, alice, 1, 10*time.Second)
+	e.waitMail(t, bob, 1, 10*time.Second)
 	players := map[rules.Color]*player{rules.White: alice, rules.Black: bob}
 	for i := 0; i < plies; i++ {
 		mv, side := "", rules.White
@@ -253,9 +241,9 @@ func playGame(t *testing.T, noIdle bool, variant string, moves []string, plies i
 			mv, side = legalMove(t, r.app, g.ID, i*5+1)
 		}
 		start := time.Now()
-		send(t, players[side], mv)
-		a := waitMail(t, alice, 1, 10*time.Second)
-		b := waitMail(t, bob, 1, 10*time.Second)
+		e.send(t, players[side], mv)
+		a := e.waitMail(t, alice, 1, 10*time.Second)
+		b := e.waitMail(t, bob, 1, 10*time.Second)
 		if len(a) != 1 || len(b) != 1 {
 			t.Fatalf("after %q: %d and %d mails", mv, len(a), len(b))
 		}
@@ -266,13 +254,13 @@ func playGame(t *testing.T, noIdle bool, variant string, moves []string, plies i
 	}
 	// End the game: the side to act resigns, and confirms.
 	_, side := legalMove(t, r.app, g.ID, 0)
-	send(t, players[side], "resign")
-	if got := waitMail(t, players[side], 1, 10*time.Second); !strings.Contains(got[0].subject, "Confirm") {
+	e.send(t, players[side], "resign")
+	if got := e.waitMail(t, players[side], 1, 10*time.Second); !strings.Contains(got[0].subject, "Confirm") {
 		t.Fatalf("%s: resign was answered with %q, want a request to confirm", variant, got[0].subject)
 	}
-	send(t, players[side], "confirm")
-	waitMail(t, alice, 1, 10*time.Second)
-	waitMail(t, bob, 1, 10*time.Second)
+	e.send(t, players[side], "confirm")
+	e.waitMail(t, alice, 1, 10*time.Second)
+	e.waitMail(t, bob, 1, 10*time.Second)
 	final, _ := r.app.Game(context.Background(), g.ID)
 	if final.Status != "finished" || final.Result == "" {
 		t.Errorf("%s: game ended %s %q", variant, final.Status, final.Result)
@@ -283,64 +271,102 @@ func playGame(t *testing.T, noIdle bool, variant string, moves []string, plies i
 }
 
 func TestEveryVariantByMailIDLE(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
 	for _, v := range rules.Variants() {
 		t.Run(v.Name(), func(t *testing.T) {
+			// The games share the servers, one after the other: none
+			// starts with a mail of the one before.
+			for _, u := range []string{referee, "alice@example.test", "bob@example.test"} {
+				e.drain(t, u)
+			}
 			if v.Name() == "chess" {
-				playGame(t, false, "chess", []string{"f3", "e5", "g4", "Qh4#"}, 4) // a complete game, to mate
+				e.playGame(t, false, "chess", []string{"f3", "e5", "g4", "Qh4#"}, 4) // a complete game, to mate
 				return
 			}
 			plies := 6
 			if v.Name() == "toetotoe" {
 				plies = 16 // all eight deployments, six swaps, two moves of play
 			}
-			playGame(t, false, v.Name(), nil, plies)
+			e.playGame(t, false, v.Name(), nil, plies)
 		})
 	}
 }
 
 func TestPollingPath(t *testing.T) {
-	playGame(t, true, "chess", []string{"f3", "e5", "g4", "Qh4#"}, 4)
+	t.Parallel()
+	e := newEnv(t)
+	e.playGame(t, true, "chess", []string{"f3", "e5", "g4", "Qh4#"}, 4)
+}
+
+// newGame creates a game in a new database at db, before any daemon runs.
+func newGame(t testing.TB, db, variant string, white, black *player) int64 {
+	t.Helper()
+	a, err := app.Open(context.Background(), app.Options{DB: db, Address: referee})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	g, err := a.NewGame(context.Background(), variant, white.addr, black.addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.ID
+}
+
+// lmtpDeliver hands raw straight to this instance's Dovecot over LMTP, as
+// Postfix would.
+func (e *env) lmtpDeliver(t testing.TB, from, to, raw string) {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", e.srv.LMTPAddr, 5*time.Second)
+	if err != nil {
+		t.Fatalf("LMTP: %v", err)
+	}
+	c := smtp.NewClientLMTP(conn)
+	defer c.Close()
+	if err := c.Hello("test.example.test"); err != nil {
+		t.Fatalf("LMTP LHLO: %v", err)
+	}
+	if err := c.SendMail(from, []string{to}, strings.NewReader(raw)); err != nil {
+		t.Fatalf("LMTP delivery: %v", err)
+	}
+	c.Quit()
 }
 
 func TestPostfixDownThenBack(t *testing.T) {
 	// Postfix stops after the move reached the referee's mailbox: the
 	// referee applies it, cannot deliver the replies, keeps them, and
-	// delivers them once Postfix is back.
-	alice, bob := setupPlayers(t)
+	// delivers them once Postfix is back. Only this test's private Postfix
+	// is stopped.
+	t.Parallel()
+	e := newEnv(t)
+	alice, bob := setupPlayers()
 	db := filepath.Join(t.TempDir(), "referee.db")
-	a, err := app.Open(context.Background(), app.Options{DB: db, Address: referee})
-	if err != nil {
+	id := newGame(t, db, "chess", alice, bob)
+	r := e.runReferee(t, db, false)
+	e.waitMail(t, alice, 1, 10*time.Second)
+	e.waitMail(t, bob, 1, 10*time.Second)
+	if err := e.srv.StopPostfix(); err != nil {
 		t.Fatal(err)
 	}
-	g, err := a.NewGame(context.Background(), "chess", alice.addr, bob.addr, nil)
-	a.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := runReferee(t, db, false)
-	waitMail(t, alice, 1, 10*time.Second)
-	waitMail(t, bob, 1, 10*time.Second)
-	if err := exec.Command("postfix", "stop").Run(); err != nil {
-		t.Fatal(err)
+	if c, err := net.DialTimeout("tcp", e.srv.SMTPAddr, time.Second); err == nil {
+		c.Close()
+		t.Fatalf("Postfix still answers on %s after it was stopped", e.srv.SMTPAddr)
 	}
 	restarted := false
 	defer func() {
 		if !restarted {
-			script("start")
+			e.srv.StartPostfix()
 		}
 	}()
 	// With Postfix down, Alice's move goes straight into the referee's
 	// mailbox through Dovecot's LMTP listener, as Postfix would have.
 	raw := fmt.Sprintf("From: <%s>\r\nTo: %s\r\nSubject: Re: %s\r\nMessage-ID: <down-%d@example.test>\r\n\r\ne4\r\n",
 		alice.addr, alice.last.replyTo, alice.last.subject, time.Now().UnixNano())
-	lmtp := exec.Command("swaks", "--protocol", "LMTP", "--server", "127.0.0.1:10024", "--from", alice.addr, "--to", alice.last.replyTo, "--data", "-")
-	lmtp.Stdin = strings.NewReader(raw)
-	if out, err := lmtp.CombinedOutput(); err != nil {
-		t.Fatalf("LMTP delivery: %v\n%s", err, out)
-	}
+	e.lmtpDeliver(t, alice.addr, alice.last.replyTo, raw)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		got, _ := r.app.Game(context.Background(), g.ID)
+		got, _ := r.app.Game(context.Background(), id)
 		if len(got.Actions) == 1 {
 			break
 		}
@@ -353,10 +379,10 @@ func TestPostfixDownThenBack(t *testing.T) {
 	if n, _ := r.app.Store().PendingOutbox(context.Background()); n != 2 {
 		t.Fatalf("%d replies pending while Postfix is down, want 2", n)
 	}
-	if err := script("start"); err != nil {
+	if err := e.srv.StartPostfix(); err != nil {
 		t.Fatal(err)
 	}
 	restarted = true
-	waitMail(t, alice, 1, 20*time.Second)
-	waitMail(t, bob, 1, 20*time.Second)
+	e.waitMail(t, alice, 1, 20*time.Second)
+	e.waitMail(t, bob, 1, 20*time.Second)
 }
