@@ -209,3 +209,23 @@ func TestOversizedMailGetsAShortRefusal(t *testing.T) {
 		t.Errorf("the refusal:\n%s", last.Raw)
 	}
 }
+
+func TestQuotedLocalPartPlays(t *testing.T) {
+	// "john doe"@example.org is one mailbox; stored and read with its
+	// quotes, the player's own mail is recognised as theirs.
+	ctx := context.Background()
+	a := openTest(t)
+	g, err := a.NewGame(ctx, "chess", `"john doe"@example.org`, "bob@example.org", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := fmt.Appendf(nil, "From: John Doe <\"john doe\"@example.org>\r\nTo: %s\r\nSubject: Re: move\r\nMessage-ID: <q1@example.org>\r\n\r\ne4\r\n",
+		a.Referee().ReplyAddress(g, rules.White))
+	if p, err := a.Process(ctx, raw, 0, 0); err != nil || p.Verdict != referee.Applied {
+		t.Errorf("John's move: %+v, %v; want applied", p, err)
+	}
+	out, _ := a.Store().Outbox(ctx)
+	if last := out[len(out)-2]; last.To != `"john doe"@example.org` {
+		t.Errorf("the reply goes to %s", last.To)
+	}
+}

@@ -22,6 +22,8 @@ import (
 	_ "github.com/emersion/go-message/charset" // ISO-8859-x, Windows-125x, ... bodies and headers
 	gomail "github.com/emersion/go-message/mail"
 	"github.com/inbucket/html2text"
+
+	"referee/internal/mail/addr"
 )
 
 // Limits caps what one mail may cost.
@@ -316,6 +318,11 @@ func (m *Mail) offerToken(t Token, source string) {
 func readHeaders(m *Mail, h gomail.Header, base string) {
 	if from, err := h.AddressList("From"); err == nil && len(from) > 0 {
 		m.From, m.FromName = strings.ToLower(from[0].Address), from[0].Name
+		// The referee's spelling: a quoted local part keeps its quotes, as
+		// the players' addresses are stored ("john doe"@example.org).
+		if c, err := addr.FromParsed(from[0].Address); err == nil {
+			m.From = c
+		}
 	} else if raw := h.Get("From"); raw != "" {
 		// A malformed From: take the first thing that looks like an address.
 		if a := looseAddress(raw); a != "" {
