@@ -75,7 +75,7 @@ func fromStore(sg *store.Game, acts []store.Action, rolls []store.Roll) (*refere
 }
 
 func (a *App) load(ctx context.Context, sg *store.Game) (g *referee.Game, err error) {
-	err = a.st.Update(ctx, func(tx *store.Tx) error {
+	err = a.st.View(ctx, func(tx *store.Tx) error {
 		g, err = a.loadTx(tx, sg)
 		return err
 	})

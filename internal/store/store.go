@@ -30,7 +30,8 @@ func migrations() []string {
 
 // Store is an open database.
 type Store struct {
-	db *sql.DB
+	db  *sql.DB // writes (and reads inside write transactions)
+	rdb *sql.DB // read transactions (View)
 }
 
 // Open opens (creating if needed) the database at path and brings its schema
@@ -54,6 +55,20 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
+	}
+	// Reads get their own connections, whose transactions begin deferred
+	// and may not write: in WAL mode they see a consistent snapshot and
+	// never wait for (or block) the writer's lock.
+	q.Set("_txlock", "deferred")
+	q.Set("_query_only", "true")
+	rdsn, err := fileURI(path, q)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if s.rdb, err = sql.Open("sqlite3", rdsn); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("opening %s for reading: %w", path, err)
 	}
 	return s, nil
 }
@@ -122,7 +137,7 @@ func (s *Store) Version(ctx context.Context) (int, error) {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error { return errors.Join(s.rdb.Close(), s.db.Close()) }
 
 // Tx is one transaction; every change is a method of Tx.
 type Tx struct {
@@ -146,9 +161,13 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	return nil
 }
 
+// View runs fn in a read transaction: it sees one consistent state and
+// takes no write lock, so it never waits for the daemon's writes.
+func (s *Store) View(ctx context.Context, fn func(tx *Tx) error) error { return s.view(ctx, fn) }
+
 // view runs fn in a read transaction.
 func (s *Store) view(ctx context.Context, fn func(tx *Tx) error) error {
-	sqlTx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	sqlTx, err := s.rdb.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fmt.Errorf("beginning a read: %w", err)
 	}
