@@ -46,6 +46,12 @@ type env struct {
 
 // newEnv starts private mail servers for t, or skips t when the
 // end-to-end tests were not asked for (see mailtest.Enabled).
+
+// mailWait bounds the wait for one reply: far above the fraction of a
+// second a reply takes, so that a machine busy with other builds does not
+// fail a test that is only slow.
+const mailWait = 45 * time.Second
+
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	e := &env{srv: mailtest.Start(t)}
@@ -229,8 +235,8 @@ func (e *env) playGame(t *testing.T, noIdle bool, variant string, moves []string
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.waitMail(t, alice, 1, 10*time.Second)
-	e.waitMail(t, bob, 1, 10*time.Second)
+	e.waitMail(t, alice, 1, mailWait)
+	e.waitMail(t, bob, 1, mailWait)
 	players := map[rules.Color]*player{rules.White: alice, rules.Black: bob}
 	for i := 0; i < plies; i++ {
 		mv, side := "", rules.White
@@ -242,8 +248,8 @@ func (e *env) playGame(t *testing.T, noIdle bool, variant string, moves []string
 		}
 		start := time.Now()
 		e.send(t, players[side], mv)
-		a := e.waitMail(t, alice, 1, 10*time.Second)
-		b := e.waitMail(t, bob, 1, 10*time.Second)
+		a := e.waitMail(t, alice, 1, mailWait)
+		b := e.waitMail(t, bob, 1, mailWait)
 		if len(a) != 1 || len(b) != 1 {
 			t.Fatalf("after %q: %d and %d mails", mv, len(a), len(b))
 		}
@@ -255,12 +261,12 @@ func (e *env) playGame(t *testing.T, noIdle bool, variant string, moves []string
 	// End the game: the side to act resigns, and confirms.
 	_, side := legalMove(t, r.app, g.ID, 0)
 	e.send(t, players[side], "resign")
-	if got := e.waitMail(t, players[side], 1, 10*time.Second); !strings.Contains(got[0].subject, "Confirm") {
+	if got := e.waitMail(t, players[side], 1, mailWait); !strings.Contains(got[0].subject, "Confirm") {
 		t.Fatalf("%s: resign was answered with %q, want a request to confirm", variant, got[0].subject)
 	}
 	e.send(t, players[side], "confirm")
-	e.waitMail(t, alice, 1, 10*time.Second)
-	e.waitMail(t, bob, 1, 10*time.Second)
+	e.waitMail(t, alice, 1, mailWait)
+	e.waitMail(t, bob, 1, mailWait)
 	final, _ := r.app.Game(context.Background(), g.ID)
 	if final.Status != "finished" || final.Result == "" {
 		t.Errorf("%s: game ended %s %q", variant, final.Status, final.Result)
@@ -344,8 +350,8 @@ func TestPostfixDownThenBack(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "referee.db")
 	id := newGame(t, db, "chess", alice, bob)
 	r := e.runReferee(t, db, false)
-	e.waitMail(t, alice, 1, 10*time.Second)
-	e.waitMail(t, bob, 1, 10*time.Second)
+	e.waitMail(t, alice, 1, mailWait)
+	e.waitMail(t, bob, 1, mailWait)
 	if err := e.srv.StopPostfix(); err != nil {
 		t.Fatal(err)
 	}
@@ -366,8 +372,7 @@ func TestPostfixDownThenBack(t *testing.T) {
 	e.lmtpDeliver(t, alice.addr, alice.last.replyTo, raw)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		got, _ := r.app.Game(context.Background(), id)
-		if len(got.Actions) == 1 {
+		if got, err := r.app.Game(context.Background(), id); err == nil && len(got.Actions) == 1 {
 			break
 		}
 		if time.Now().After(deadline) {
