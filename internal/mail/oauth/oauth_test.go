@@ -275,3 +275,47 @@ func TestOAuthBearerClientAgainstGoSASLServer(t *testing.T) {
 		}
 	}
 }
+
+func TestXOAuth2ServerWithClient(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		token string
+		ok    bool
+	}{{"valid", secret, true}, {"expired", "old", false}} {
+		var gotUser, gotToken string
+		srv := NewXOAuth2Server(func(user, token string) error {
+			gotUser, gotToken = user, token
+			if token != secret {
+				return errors.New("invalid credentials")
+			}
+			return nil
+		})
+		c, _ := NewClient(XOAuth2, "referee@example.test", "", 0, tt.token)
+		_, resp, _ := c.Start()
+		var done bool
+		var err error
+		for i := 0; i < 4; i++ {
+			var ch []byte
+			ch, done, err = srv.Next(resp)
+			if done || err != nil {
+				break
+			}
+			resp, _ = c.Next(ch)
+		}
+		if gotUser != "referee@example.test" || gotToken != tt.token {
+			t.Errorf("%s: server read %q, %q", tt.name, gotUser, gotToken)
+		}
+		if tt.ok != (err == nil) || !done {
+			t.Errorf("%s: done %v, err %v", tt.name, done, err)
+		}
+		if !tt.ok && !strings.Contains(c.Rejection(), "401") {
+			t.Errorf("%s: rejection %q", tt.name, c.Rejection())
+		}
+	}
+	for _, bad := range []string{"user=a\x01auth=Basic x\x01\x01", "user=a\x01auth=Bearer x", "auth=Bearer x\x01\x01"} {
+		srv := NewXOAuth2Server(func(string, string) error { return nil })
+		if _, done, err := srv.Next([]byte(bad)); err == nil || !done {
+			t.Errorf("%q: done %v, err %v; want a failure", bad, done, err)
+		}
+	}
+}

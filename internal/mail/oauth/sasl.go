@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -100,4 +101,64 @@ func (c *bearerClient) Start() (string, []byte, error) { return c.inner.Start() 
 func (c *bearerClient) Next(challenge []byte) ([]byte, error) {
 	c.set(challenge)
 	return []byte{0x01}, nil
+}
+
+// NewXOAuth2Server returns a SASL server for XOAUTH2 that passes the user
+// and token to check. When check fails the server sends the JSON error
+// challenge Google documents ({"status":"401","schemes":"bearer"}), waits
+// for the client's empty response, and then fails with check's error. The
+// referee's own servers do not need it; tests and tools that stand in for
+// a provider do.
+func NewXOAuth2Server(check func(user, token string) error) sasl.Server {
+	return &xoauth2Server{check: check}
+}
+
+type xoauth2Server struct {
+	check   func(user, token string) error
+	failErr error
+	done    bool
+}
+
+func (s *xoauth2Server) Next(response []byte) (challenge []byte, done bool, err error) {
+	if s.failErr != nil {
+		return nil, true, s.failErr
+	}
+	if s.done {
+		return nil, true, sasl.ErrUnexpectedClientResponse
+	}
+	if response == nil {
+		return []byte{}, false, nil // ask for the initial response
+	}
+	s.done = true
+	user, token, ok := parseXOAuth2(response)
+	if !ok {
+		return nil, true, errors.New("XOAUTH2: malformed initial response; want user=<address>^Aauth=Bearer <token>^A^A")
+	}
+	if err := s.check(user, token); err != nil {
+		s.failErr = err
+		return []byte(`{"status":"401","schemes":"bearer"}`), false, nil
+	}
+	return nil, true, nil
+}
+
+// parseXOAuth2 reads "user=<user>\x01auth=Bearer <token>\x01\x01".
+func parseXOAuth2(b []byte) (user, token string, ok bool) {
+	rest, found := strings.CutSuffix(string(b), "\x01\x01")
+	if !found {
+		return "", "", false
+	}
+	for field := range strings.SplitSeq(rest, "\x01") {
+		k, v, _ := strings.Cut(field, "=")
+		switch k {
+		case "user":
+			user = v
+		case "auth":
+			scheme, t, found := strings.Cut(v, " ")
+			if !found || !strings.EqualFold(scheme, "Bearer") {
+				return "", "", false
+			}
+			token = t
+		}
+	}
+	return user, token, user != "" && token != ""
 }
