@@ -250,6 +250,9 @@ func (cn *conn) login(ctx context.Context, host string) error {
 		if err == nil {
 			return nil
 		}
+		// Any tagged answer counts as a refusal, BAD too: after an XOAUTH2
+		// error challenge imapclient sends the empty response as "=", which
+		// Dovecot answers with BAD rather than NO.
 		var ie *imap.Error
 		if !errors.As(err, &ie) {
 			// Not the server's answer: the connection failed.
