@@ -63,7 +63,7 @@ type Options struct {
 // either the bare access token on one line, or a JSON object with
 // "access_token" and optionally "expires_in" (seconds, as an OAuth token
 // endpoint answers) or "expiry" (RFC 3339, as golang.org/x/oauth2 tokens
-// and `oauth2l fetch --output_format json` print). A token is kept until a
+// are written in JSON). A token is kept until a
 // tenth of its lifetime (at most 5 minutes) before it expires; one of
 // unknown lifetime for Options.Lifetime. It is safe for concurrent use;
 // the command runs once at a time.
