@@ -32,6 +32,7 @@ type serveFlags struct {
 	doneFolder, trustedAuthServ, logLevel, embeddedIMAP string
 	logFormat, dkimKey, dkimSelector, statusAddr        string
 	embeddedSMTP                                        string
+	imapAuth, imapTokenCmd, smtpAuth, smtpTokenCmd      string
 	poll, retry                                         time.Duration
 	once, requireAuth, noIdle                           bool
 }
@@ -45,11 +46,15 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.imapPass, "imap-pass", "", "IMAP password")
 	fs.StringVar(&s.imapPassFile, "imap-pass-file", "", "read the IMAP password from this `file`")
 	fs.StringVar(&s.imapTLS, "imap-tls", "tls", "IMAP transport security: none (loopback only), starttls or tls")
+	fs.StringVar(&s.imapAuth, "imap-auth", "password", "IMAP login: password, xoauth2 or oauthbearer (OAuth 2 token from --imap-token-cmd)")
+	fs.StringVar(&s.imapTokenCmd, "imap-token-cmd", "", "shell `command` that prints an OAuth access token (or JSON with access_token, expires_in); run again when it expires")
 	fs.StringVar(&s.smtpAddr, "smtp", "", "SMTP server `host:port` for replies")
 	fs.StringVar(&s.smtpUser, "smtp-user", "", "SMTP user (empty: no AUTH)")
 	fs.StringVar(&s.smtpPass, "smtp-pass", "", "SMTP password")
 	fs.StringVar(&s.smtpPassFile, "smtp-pass-file", "", "read the SMTP password from this `file`")
 	fs.StringVar(&s.smtpTLS, "smtp-tls", "starttls", "SMTP transport security: none (loopback only), starttls or tls")
+	fs.StringVar(&s.smtpAuth, "smtp-auth", "password", "SMTP login: password (AUTH PLAIN when --smtp-user is set), xoauth2 or oauthbearer (token from --smtp-token-cmd; user default: the IMAP user)")
+	fs.StringVar(&s.smtpTokenCmd, "smtp-token-cmd", "", "shell `command` that prints an OAuth access token for SMTP (may be the same as --imap-token-cmd)")
 	fs.DurationVar(&s.poll, "poll", time.Minute, "polling interval when the server has no IDLE (and IDLE refresh)")
 	fs.DurationVar(&s.retry, "retry", 30*time.Second, "wait before the first retry of a failed delivery (doubling up to 1h)")
 	fs.BoolVar(&s.noIdle, "no-idle", false, "poll every --poll even when the server offers IMAP IDLE")
@@ -153,7 +158,7 @@ func checkTLS(name, mode, addr string) error {
 			return fmt.Errorf("--%s %q is not host:port", name, addr)
 		}
 		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-			return fmt.Errorf("--%s-tls none sends passwords in clear text, so it is allowed only on loopback, not %s; use starttls or tls", name, host)
+			return fmt.Errorf("--%s-tls none sends passwords or OAuth tokens in clear text, so it is allowed only on loopback, not %s; use starttls or tls", name, host)
 		}
 		return nil
 	}
@@ -186,6 +191,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	defer lock.Release()
 	cfg := daemon.Config{Once: s.once, Logger: log, RetryBase: s.retry}
 	if s.imapAddr == "" {
+		if s.imapAuth != "password" || s.smtpAuth != "password" || s.imapTokenCmd != "" || s.smtpTokenCmd != "" {
+			fmt.Fprintln(stderr, "referee serve: --imap-auth, --smtp-auth and the token commands apply to a real mail server (--imap and --smtp); the embedded server needs none of them")
+			return exitUsage
+		}
 		// The mailboxes live beside the database, so that a restart keeps
 		// them and their UIDs (the referee's record of what it processed).
 		srv, err := embedded.Start(ctx, embedded.Options{Domain: domainOf(s.address), IMAPAddr: s.embeddedIMAP, SMTPAddr: s.embeddedSMTP,
@@ -222,12 +231,22 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "referee serve: %v\n", err)
 			return exitUsage
 		}
+		itok, stok, err := tokenSources(&s, log)
+		if err != nil {
+			fmt.Fprintf(stderr, "referee serve: %v\n", err)
+			return exitUsage
+		}
 		user := s.imapUser
 		if user == "" {
 			user = s.address
 		}
-		cfg.IMAP = imapin.Config{Addr: s.imapAddr, User: user, Password: ipass, TLS: s.imapTLS, Poll: s.poll, DoneFolder: s.doneFolder, NoIdle: s.noIdle}
-		cfg.SMTP = smtpout.Config{Addr: s.smtpAddr, User: s.smtpUser, Password: spass, TLS: s.smtpTLS}
+		suser := s.smtpUser
+		if suser == "" && s.smtpAuth != "password" {
+			suser = user
+		}
+		cfg.IMAP = imapin.Config{Addr: s.imapAddr, User: user, Password: ipass, TLS: s.imapTLS, Poll: s.poll, DoneFolder: s.doneFolder, NoIdle: s.noIdle,
+			Auth: s.imapAuth, Token: itok}
+		cfg.SMTP = smtpout.Config{Addr: s.smtpAddr, User: suser, Password: spass, TLS: s.smtpTLS, Auth: s.smtpAuth, Token: stok}
 	}
 	var signer *dkimsign.Signer
 	if s.dkimKey != "" {

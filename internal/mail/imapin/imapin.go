@@ -17,12 +17,15 @@ import (
 	"mime"
 	"net"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-message/charset"
+
+	"referee/internal/mail/oauth"
 )
 
 // DoneFlag marks a message the referee has finished with.
@@ -34,7 +37,14 @@ type Config struct {
 	User     string
 	Password string
 	TLS      string // "none" (loopback only), "starttls" or "tls" (default)
-	Mailbox  string // default INBOX
+	// Auth is how to log in: "password" (default: LOGIN with User and
+	// Password), "xoauth2" or "oauthbearer" (AUTHENTICATE with a bearer
+	// token from Token). A token the server refuses is invalidated and a
+	// new one tried once at once; if that fails too, the next reconnect
+	// tries again.
+	Auth    string
+	Token   oauth.TokenSource
+	Mailbox string // default INBOX
 	// DoneFolder, if set, is where done messages are moved (created if
 	// missing); "" leaves them in Mailbox with the done flag.
 	DoneFolder string
@@ -130,7 +140,7 @@ func checkPlain(mode, host string) error {
 	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
 		return nil
 	}
-	return fmt.Errorf("IMAP TLS mode \"none\" for %s: without TLS the password travels in clear text, which is allowed only on a loopback address (127.0.0.1, ::1, localhost); use TLS \"starttls\" or \"tls\"", host)
+	return fmt.Errorf("IMAP TLS mode \"none\" for %s: without TLS the password or OAuth token travels in clear text, which is allowed only on a loopback address (127.0.0.1, ::1, localhost); use TLS \"starttls\" or \"tls\"", host)
 }
 
 func dial(ctx context.Context, cfg Config) (*conn, error) {
@@ -139,6 +149,9 @@ func dial(ctx context.Context, cfg Config) (*conn, error) {
 		return nil, fmt.Errorf("IMAP address %q is not host:port (e.g. imap.example.org:993): %w", cfg.Addr, err)
 	}
 	if err := checkPlain(cfg.TLS, host); err != nil {
+		return nil, err
+	}
+	if err := checkAuth(cfg); err != nil {
 		return nil, err
 	}
 	cn := &conn{cfg: cfg, exists: make(chan struct{}, 1)}
@@ -178,12 +191,9 @@ func dial(ctx context.Context, cfg Config) (*conn, error) {
 		<-c.Closed()
 		stop()
 	}()
-	t := cn.guard("LOGIN")
-	err = c.Login(cfg.User, cfg.Password).Wait()
-	t.Stop()
-	if err != nil {
+	if err := cn.login(ctx, host); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("logging in to %s as %q: %w (check the user and password)", cfg.Addr, cfg.User, err)
+		return nil, err
 	}
 	if cfg.DoneFolder != "" {
 		if err := cn.ensureFolder(cfg.DoneFolder); err != nil {
@@ -192,6 +202,78 @@ func dial(ctx context.Context, cfg Config) (*conn, error) {
 		}
 	}
 	return cn, nil
+}
+
+// checkAuth refuses an unknown auth mode, or an OAuth one without a token
+// source.
+func checkAuth(cfg Config) error {
+	switch cfg.Auth {
+	case "", "password":
+		return nil
+	case "xoauth2", "oauthbearer":
+		if cfg.Token == nil {
+			return fmt.Errorf("IMAP auth %q needs a token source (the command that prints an access token); none is configured", cfg.Auth)
+		}
+		return nil
+	}
+	return fmt.Errorf("IMAP auth %q is unknown: use \"password\", \"xoauth2\" or \"oauthbearer\"", cfg.Auth)
+}
+
+// login logs in with the configured auth mode.
+func (cn *conn) login(ctx context.Context, host string) error {
+	cfg := cn.cfg
+	if cfg.Auth == "" || cfg.Auth == "password" {
+		t := cn.guard("LOGIN")
+		err := cn.c.Login(cfg.User, cfg.Password).Wait()
+		t.Stop()
+		if err != nil {
+			return fmt.Errorf("logging in to %s as %q: %w (check the user and password)", cfg.Addr, cfg.User, err)
+		}
+		return nil
+	}
+	mech := strings.ToUpper(cfg.Auth)
+	if offered := cn.c.Caps().AuthMechanisms(); !slices.Contains(offered, mech) {
+		return fmt.Errorf("logging in to %s as %q: the server does not offer AUTHENTICATE %s (it offers %s); choose another IMAP auth mode",
+			cfg.Addr, cfg.User, mech, strings.Join(offered, ", "))
+	}
+	_, portStr, _ := net.SplitHostPort(cfg.Addr)
+	port, _ := strconv.Atoi(portStr)
+	for attempt := 1; ; attempt++ {
+		tok, err := cfg.Token.Token(ctx)
+		if err != nil {
+			return fmt.Errorf("logging in to %s as %q with %s: getting a token: %w", cfg.Addr, cfg.User, mech, err)
+		}
+		sc, err := oauth.NewClient(mech, cfg.User, host, port, tok)
+		if err != nil {
+			return err
+		}
+		t := cn.guard("AUTHENTICATE")
+		err = cn.c.Authenticate(sc)
+		t.Stop()
+		if err == nil {
+			return nil
+		}
+		// Any tagged answer counts as a refusal, BAD too: after an XOAUTH2
+		// error challenge imapclient sends the empty response as "=", which
+		// Dovecot answers with BAD rather than NO.
+		var ie *imap.Error
+		if !errors.As(err, &ie) {
+			// Not the server's answer: the connection failed.
+			return fmt.Errorf("logging in to %s as %q with %s: %w", cfg.Addr, cfg.User, mech, err)
+		}
+		cfg.Token.Invalidate(tok)
+		why := sc.Rejection()
+		if why == "" {
+			why = "no detail"
+		}
+		if attempt == 1 {
+			cfg.Logger.Warn("the IMAP server refused the OAuth token; getting a new one",
+				"addr", cfg.Addr, "user", cfg.User, "mech", mech, "err", err, "detail", why)
+			continue
+		}
+		return fmt.Errorf("logging in to %s as %q with %s: the server refused a newly obtained token too: %w (%s); check that the token command gets a token for this account with the provider's mail scope",
+			cfg.Addr, cfg.User, mech, err, why)
+	}
 }
 
 // ensureFolder creates folder unless it exists.

@@ -7,10 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"referee/internal/mail/oauth"
 )
 
 // Config says where and how to send.
@@ -23,6 +28,13 @@ type Config struct {
 	// Timeout bounds the connection and every read and write on it;
 	// default 1 min.
 	Timeout time.Duration
+	// Auth is how to log in: "password" (default: AUTH PLAIN when User is
+	// set), "xoauth2" or "oauthbearer" (a bearer token from Token for
+	// User). A token the server refuses is invalidated and a new one
+	// tried once on the same connection.
+	Auth string
+	// Token supplies the bearer tokens of the OAuth auth modes.
+	Token oauth.TokenSource
 }
 
 // Client sends messages, one connection per message.
@@ -61,13 +73,22 @@ func (c *Client) Send(ctx context.Context, from string, to []string, raw []byte)
 	}
 	if c.cfg.TLS == "none" {
 		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-			return fmt.Errorf("SMTP TLS mode \"none\" for %s: without TLS the password and the mail travel in clear text, which is allowed only on a loopback address; use TLS \"starttls\" or \"tls\"", host)
+			return fmt.Errorf("SMTP TLS mode \"none\" for %s: without TLS the password or OAuth token and the mail travel in clear text, which is allowed only on a loopback address; use TLS \"starttls\" or \"tls\"", host)
 		}
 	}
 	switch c.cfg.TLS {
 	case "none", "starttls", "tls", "":
 	default:
 		return fmt.Errorf("SMTP TLS mode %q is unknown: use \"none\" (loopback only), \"starttls\" or \"tls\"", c.cfg.TLS)
+	}
+	switch c.cfg.Auth {
+	case "", "password":
+	case "xoauth2", "oauthbearer":
+		if c.cfg.Token == nil || c.cfg.User == "" {
+			return fmt.Errorf("SMTP auth %q needs a user (the mailbox's address) and a token source (the command that prints an access token)", c.cfg.Auth)
+		}
+	default:
+		return fmt.Errorf("SMTP auth %q is unknown: use \"password\", \"xoauth2\" or \"oauthbearer\"", c.cfg.Auth)
 	}
 	d := net.Dialer{Timeout: c.cfg.Timeout}
 	raw0, err := d.DialContext(ctx, "tcp", c.cfg.Addr)
@@ -99,10 +120,8 @@ func (c *Client) Send(ctx context.Context, from string, to []string, raw []byte)
 	if err := sc.Hello(c.cfg.HeloName); err != nil {
 		return c.fail(ctx, "EHLO "+c.cfg.HeloName, err)
 	}
-	if c.cfg.User != "" {
-		if err := sc.Auth(sasl.NewPlainClient("", c.cfg.User, c.cfg.Password)); err != nil {
-			return c.fail(ctx, fmt.Sprintf("AUTH PLAIN as %q (check the SMTP user and password)", c.cfg.User), err)
-		}
+	if err := c.auth(ctx, sc, host); err != nil {
+		return err
 	}
 	if err := sc.Mail(from, nil); err != nil {
 		return c.fail(ctx, fmt.Sprintf("MAIL FROM:<%s>", from), err)
@@ -126,6 +145,56 @@ func (c *Client) Send(ctx context.Context, from string, to []string, raw []byte)
 	// The message is accepted; a failed QUIT changes nothing.
 	_ = sc.Quit()
 	return nil
+}
+
+// auth logs in as the configured auth mode says.
+func (c *Client) auth(ctx context.Context, sc *smtp.Client, host string) error {
+	if c.cfg.Auth == "" || c.cfg.Auth == "password" {
+		if c.cfg.User == "" {
+			return nil
+		}
+		if err := sc.Auth(sasl.NewPlainClient("", c.cfg.User, c.cfg.Password)); err != nil {
+			return c.fail(ctx, fmt.Sprintf("AUTH PLAIN as %q (check the SMTP user and password)", c.cfg.User), err)
+		}
+		return nil
+	}
+	mech := strings.ToUpper(c.cfg.Auth)
+	step := fmt.Sprintf("AUTH %s as %q", mech, c.cfg.User)
+	if ok, offered := sc.Extension("AUTH"); !slices.Contains(strings.Fields(strings.ToUpper(offered)), mech) {
+		if !ok {
+			offered = "no AUTH at all"
+		}
+		return fmt.Errorf("SMTP %s at %s: the server does not offer %s (it offers %s); choose another SMTP auth mode", step, c.cfg.Addr, mech, offered)
+	}
+	_, portStr, _ := net.SplitHostPort(c.cfg.Addr)
+	port, _ := strconv.Atoi(portStr)
+	for attempt := 1; ; attempt++ {
+		tok, err := c.cfg.Token.Token(ctx)
+		if err != nil {
+			return c.fail(ctx, step+": getting a token", err)
+		}
+		client, err := oauth.NewClient(mech, c.cfg.User, host, port, tok)
+		if err != nil {
+			return err
+		}
+		err = sc.Auth(client)
+		if err == nil {
+			return nil
+		}
+		var se *smtp.SMTPError
+		if !errors.As(err, &se) {
+			return c.fail(ctx, step, err) // not the server's answer
+		}
+		c.cfg.Token.Invalidate(tok)
+		if attempt == 1 {
+			continue // RFC 4954 allows another AUTH after a failed one
+		}
+		why := client.Rejection()
+		if why == "" {
+			why = "no detail"
+		}
+		return c.fail(ctx, fmt.Sprintf("%s (the server refused a newly obtained token too, %s; check that the token command gets a token for this account with the provider's mail scope)", step, why), err)
+	}
 }
 
 // fail wraps err with the step and server, and says whether it is worth
