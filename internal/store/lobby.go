@@ -130,12 +130,14 @@ func (t *Tx) OpenChallenges(now time.Time, limit int) ([]Challenge, error) {
 	return t.challenges(`WHERE status = 'open' AND opponent = '' AND expires > ? ORDER BY id LIMIT ?`, ms(now), limit)
 }
 
-// ChallengesBy lists challenger's challenges that are open, or were made
-// or closed since the given time, oldest first: what the flood limits and
-// the one-day rest after a refusal need.
-func (t *Tx) ChallengesBy(challenger string, since time.Time) ([]Challenge, error) {
-	return t.challenges(`WHERE challenger = ? AND (status = 'open' OR created >= ? OR closed >= ?) ORDER BY id`,
-		challenger, ms(since), ms(since))
+// ChallengesBy lists the challenges made from a mailbox (as itself or a
+// plus-address of it) that are open, or were made or closed since the
+// given time, oldest first: what the flood limits and the one-day rest
+// after a refusal need.
+func (t *Tx) ChallengesBy(mailbox string, since time.Time) ([]Challenge, error) {
+	cond, args := mailboxMatch("challenger", mailbox)
+	return t.challenges(`WHERE `+cond+` AND (status = 'open' OR created >= ? OR closed >= ?) ORDER BY id`,
+		append(args, ms(since), ms(since))...)
 }
 
 // DueChallenges lists the open challenges that expired at now.
