@@ -293,12 +293,8 @@ func (r *Referee) lobby(m *reader.Mail, env Env) Outcome {
 	cmd := ParseLobbyCommand(m.Action)
 	if m.Invite != nil {
 		switch cmd.Word {
-		case "accept", "decline", "withdraw":
+		case "accept", "decline", "withdraw", "":
 			return r.invitation(m, cmd, env)
-		case "":
-			if strings.TrimSpace(m.Action) == "" {
-				return r.invitation(m, cmd, env)
-			}
 		}
 	}
 	return r.lobbyCommand(m, cmd, env)
@@ -569,8 +565,11 @@ func (r *Referee) invitation(m *reader.Mail, cmd LobbyCommand, env Env) Outcome 
 	}
 	word := cmd.Word
 	if word == "" {
-		return no("empty answer", fmt.Sprintf("Your reply to the invitation to %s had no answer on its first line.", v.Title()),
-			"Reply \"accept\" or \"decline\" on the first line.")
+		what := fmt.Sprintf("Your reply to the invitation to %s was read as %q, which is neither \"accept\" nor \"decline\".", v.Title(), firstWords(m.Action, 6))
+		if strings.TrimSpace(m.Action) == "" {
+			what = fmt.Sprintf("Your reply to the invitation to %s had no answer on its first line.", v.Title())
+		}
+		return no("no answer: "+firstWords(m.Action, 6), what, "Reply \"accept\" or \"decline\" on the first line.")
 	}
 	if isChallenger {
 		if word != "withdraw" {
