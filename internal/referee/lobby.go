@@ -505,7 +505,7 @@ func (r *Referee) invitationMail(ch *Challenge, v rules.Variant, now time.Time) 
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\n", wrap(fmt.Sprintf("%s invites you to a game of %s by mail, refereed by %s. "+
 		"Time control: %s. %s plays %s.", ch.Challenger, v.Title(), r.cfg.Address, controlText(ch.TimeControl), ch.Challenger, colorWord(ch.Color))))
-	fmt.Fprintf(&b, "To accept, reply to this mail with \"accept\" on the first line;\nto decline, reply \"decline\". The invitation expires on %s.\n\n", dateText(ch.Expires))
+	fmt.Fprintf(&b, "To accept, reply to this mail with \"accept\" on the first line;\nto decline, reply \"decline\".\n\n%s\n\n", wrap("The invitation expires on "+dateText(ch.Expires)+"."))
 	fmt.Fprintf(&b, "The rules in short:\n%s\n\n", wrap(render.Summary(v)))
 	b.WriteString(wrap("If you do not know "+ch.Challenger+", ignore this mail: nothing happens, and "+
 		"the referee will not pass on another invitation from them for a day after this one expires.") + "\n")
@@ -710,7 +710,7 @@ func (r *Referee) vacationAll(m *reader.Mail, cmd LobbyCommand, env Env) Outcome
 	text := wrap(fmt.Sprintf("Your clocks are stopped for %d days, until %s, in these games; each opponent is told:",
 		n, now.Add(time.Duration(n)*Day).UTC().Format("Mon 2 Jan"))) + "\n\n" + list.String() + "\n" +
 		wrap(fmt.Sprintf("You have used %d of your %d vacation days in %d.", used+n, VacationAllowance, year)) + "\n"
-	mails = append([]Mail{r.lobbyLetter(m, now, "vacation", fmt.Sprintf("Vacation: %d days in %d games", n, len(changed)), text, "", "")}, mails...)
+	mails = append([]Mail{r.lobbyLetter(m, now, "vacation", fmt.Sprintf("Vacation: %d days in %s", n, plural(len(changed), "game")), text, "", "")}, mails...)
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("vacation: %s takes %d days in %d games", m.From, n, len(changed)), Mails: mails,
 		Lobby: &LobbyChange{Games: changed, Vacation: &VacationUse{Address: addr.Mailbox(m.From), Year: year, Days: n}}}
 }
@@ -792,8 +792,8 @@ func (r *Referee) openList(m *reader.Mail, env Env) Outcome {
 			title = v.Title()
 		}
 		n++
-		fmt.Fprintf(&b, "Challenge %d: %s, %s, by %s (who plays %s), open until %s.\n", ch.ID, title, controlText(ch.TimeControl),
-			ch.Challenger, colorWord(ch.Color), dateText(ch.Expires))
+		fmt.Fprintf(&b, "%s\n", wrap(fmt.Sprintf("Challenge %d: %s, %s, by %s (who plays %s), open until %s.", ch.ID, title,
+			controlText(ch.TimeControl), ch.Challenger, colorWord(ch.Color), dateText(ch.Expires))))
 		if addr.SameMailbox(ch.Challenger, m.From) {
 			b.WriteString("  This is your own challenge.\n\n")
 			continue
@@ -893,9 +893,9 @@ func (r *Referee) lobbyHelp() string {
 	b.WriteString(wrap("To join a game, send \"open\" for the open challenges and accept one.") + "\n\n")
 	b.WriteString("Commands:\n")
 	for _, c := range LobbyCommands() {
-		fmt.Fprintf(&b, "  %s\n      %s\n", c[0], c[1])
+		fmt.Fprintf(&b, "  %s\n%s\n", c[0], indent(wrap(c[1]), "      "))
 	}
-	b.WriteString("\nThe games: " + r.offeredNames() + ".\n")
+	b.WriteString("\n" + wrap("The games: "+r.offeredNames()+".") + "\n")
 	b.WriteString(wrap(r.policySentence()) + "\n")
 	return b.String()
 }
@@ -966,7 +966,7 @@ func (r *Referee) noticeMail(to string, now time.Time, kind, subject, text strin
 }
 
 func lobbyFooter(address string) string {
-	return "\n-- \nThe referee at " + address + ". Send \"help\" to it for how to play by mail.\n"
+	return "\n-- \nThe referee at " + address + ". Send \"help\" to it for how to play.\n"
 }
 
 func controlText(tc string) string {
@@ -995,6 +995,13 @@ func colorWord(c string) string {
 		return "Black"
 	}
 	return "a colour drawn at random"
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 func dateText(t time.Time) string { return t.UTC().Format("Mon 2 Jan 2006 15:04 MST") }
