@@ -484,6 +484,14 @@ func TestLobbyAnswers(t *testing.T) {
 				t.Fatalf("mails to %v, change %v; want one mail to carol and no change", mailsTo(out), out.Lobby)
 			}
 			_, body := plain(t, out.Mails[0])
+			if tt.want == Answered && !strings.HasPrefix(tt.line, "record") {
+				// STYLE.md: lines under 78 characters (a record's tags may be longer).
+				for _, line := range strings.Split(body, "\n") {
+					if len(line) >= 78 {
+						t.Errorf("line of %d characters: %q", len(line), line)
+					}
+				}
+			}
 			for _, s := range tt.says {
 				if !strings.Contains(norm(body), norm(s)) {
 					t.Errorf("the answer does not say %q:\n%s", s, body)
