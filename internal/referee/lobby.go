@@ -467,7 +467,7 @@ func (r *Referee) challenge(m *reader.Mail, cmd LobbyCommand, env Env) Outcome {
 		return no("too many challenges today", fmt.Sprintf("you made %d challenges in the last 24 hours, the most allowed.", today),
 			"Try again tomorrow.")
 	}
-	if ch.ID <= 0 || ch.NewSecretMissing() {
+	if ch.ID <= 0 || !ch.secretOK() {
 		return Outcome{Verdict: Ignored, Detail: "challenge: the app gave no challenge id or secret"}
 	}
 	out := Outcome{Verdict: Applied, Lobby: &LobbyChange{NewChallenge: &ch}}
@@ -493,10 +493,10 @@ func (r *Referee) challenge(m *reader.Mail, cmd LobbyCommand, env Env) Outcome {
 	return out
 }
 
-// NewSecretMissing reports whether the challenge has no usable secret.
-func (c *Challenge) NewSecretMissing() bool {
+// secretOK reports whether the challenge's secret makes a valid token.
+func (c *Challenge) secretOK() bool {
 	_, ok := reader.ParseInvite(reader.Invite{ChallengeID: max(c.ID, 1), Secret: c.Secret}.String())
-	return !ok
+	return ok
 }
 
 // invitationMail invites the opponent; its reply address and Message-ID
