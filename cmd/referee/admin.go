@@ -120,7 +120,7 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	white := fs.String("white", "", "White's mail `address`")
 	black := fs.String("black", "", "Black's mail `address`")
 	seedHex := fs.String("seed", "", "fix the die seed (64 hex digits) — for tests and demos only")
-	timeControl := fs.String("time", "", "time control: days per move (\"3d\") or Fischer (\"10d+1d\": 10 days, 1 more per move, never over 10)")
+	timeControl := fs.String("time", os.Getenv("REFEREE_DEFAULT_TIME"), "time control: days per move (\"3d\") or Fischer (\"10d+1d\": 10 days, 1 more per move, never over 10); \"none\" for none (default: env REFEREE_DEFAULT_TIME, as serve's --default-time)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -142,6 +142,9 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	defer a.Close()
+	if strings.EqualFold(strings.TrimSpace(*timeControl), "none") {
+		*timeControl = ""
+	}
 	g, err := a.NewTimedGame(ctx, *variant, *white, *black, seed, *timeControl)
 	if err != nil {
 		return failed(stderr, "new", err)

@@ -33,6 +33,8 @@ type serveFlags struct {
 	logFormat, dkimKey, dkimSelector, statusAddr        string
 	embeddedSMTP                                        string
 	imapAuth, imapTokenCmd, smtpAuth, smtpTokenCmd      string
+	players, defaultTime, variants                      string // the lobby (player.go)
+	maxGames                                            int
 	poll, retry                                         time.Duration
 	once, requireAuth, noIdle                           bool
 }
@@ -69,6 +71,10 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.dkimSelector, "dkim-selector", "referee", "the DKIM `selector` published for --dkim-key")
 	fs.StringVar(&s.embeddedIMAP, "embedded-imap", "127.0.0.1:1143", "listen `address` of the embedded IMAP server")
 	fs.StringVar(&s.embeddedSMTP, "embedded-smtp", "127.0.0.1:1025", "listen `address` of the embedded SMTP server")
+	fs.StringVar(&s.players, "players", "known", "who may challenge by mail: open (anyone), known (played here, or referee player add) or a `file` of addresses, one a line")
+	fs.IntVar(&s.maxGames, "max-games", 10, "the most active games one player may have")
+	fs.StringVar(&s.defaultTime, "default-time", "", "time control of games made by challenge that name none (\"3d\", \"10d+1d\"); also referee new's default via REFEREE_DEFAULT_TIME")
+	fs.StringVar(&s.variants, "variants", "all", "the variants offered by mail, comma-separated (e.g. chess,toto40)")
 }
 
 // applyEnvAndFile fills every flag not given on the command line from the
@@ -248,6 +254,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			Auth: s.imapAuth, Token: itok}
 		cfg.SMTP = smtpout.Config{Addr: s.smtpAddr, User: suser, Password: spass, TLS: s.smtpTLS, Auth: s.smtpAuth, Token: stok}
 	}
+	lobby, playerList, err := s.lobbyOptions()
+	if err != nil {
+		fmt.Fprintf(stderr, "referee serve: %v\n", err)
+		return exitUsage
+	}
 	var signer *dkimsign.Signer
 	if s.dkimKey != "" {
 		if signer, err = dkimsign.Load(s.dkimKey, domainOf(s.address), s.dkimSelector); err != nil {
@@ -255,7 +266,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return exitUsage
 		}
 	}
-	a, err := app.Open(ctx, app.Options{DB: s.db, Address: s.address, Logger: log, RequireAuth: s.requireAuth, TrustedAuthServ: s.trustedAuthServ, DKIM: signer})
+	a, err := app.Open(ctx, app.Options{DB: s.db, Address: s.address, Logger: log, RequireAuth: s.requireAuth, TrustedAuthServ: s.trustedAuthServ, DKIM: signer,
+		Lobby: lobby, PlayerList: playerList})
 	if err != nil {
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitFail

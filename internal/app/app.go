@@ -48,6 +48,11 @@ type Options struct {
 	Limits mailreader.Limits
 	// DKIM, when set, signs every outgoing mail as it is queued.
 	DKIM *dkimsign.Signer
+	// Lobby is what players may do by mail outside games (see
+	// referee.LobbyConfig); Lobby.Players is the policy on who may
+	// challenge, and PlayerList the addresses of a --players file.
+	Lobby      referee.LobbyConfig
+	PlayerList []string
 }
 
 // App is an open referee: its store, key and core.
@@ -88,7 +93,8 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		st.Close()
 		return nil, err
 	}
-	ref := referee.New(referee.Config{Address: o.Address, Key: key, IDSalt: salt, RequireAuth: o.RequireAuth, TrustedAuthServ: o.TrustedAuthServ})
+	ref := referee.New(referee.Config{Address: o.Address, Key: key, IDSalt: salt, RequireAuth: o.RequireAuth, TrustedAuthServ: o.TrustedAuthServ,
+		Lobby: o.Lobby})
 	return &App{st: st, key: key, ref: ref, opts: o, log: o.Logger, limits: o.Limits}, nil
 }
 
@@ -177,6 +183,19 @@ func (a *App) NewGame(ctx context.Context, variant, white, black string, seed *d
 // NewTimedGame is NewGame with a time control ("3d" per move, or Fischer
 // "10d+1d"; "" for none).
 func (a *App) NewTimedGame(ctx context.Context, variant, white, black string, seed *dice.Seed, timeControl string) (*referee.Game, error) {
+	g, err := a.prepareGame(variant, white, black, seed, timeControl)
+	if err != nil {
+		return nil, err
+	}
+	err = a.st.Update(ctx, func(tx *store.Tx) error { return a.startGame(tx, g) })
+	if err != nil {
+		return nil, fmt.Errorf("creating the game: %w", err)
+	}
+	return g, nil
+}
+
+// prepareGame checks a new game's settings and draws its secrets and seed.
+func (a *App) prepareGame(variant, white, black string, seed *dice.Seed, timeControl string) (*referee.Game, error) {
 	v, err := rules.Lookup(variant)
 	if err != nil {
 		if variant == "" {
@@ -225,32 +244,32 @@ func (a *App) NewTimedGame(ctx context.Context, variant, white, black string, se
 		c.TurnStart = g.Created
 		g.State.Clock = c
 	}
-	err = a.st.Update(ctx, func(tx *store.Tx) error {
-		id, err := tx.CreateGame(toStoreGame(g))
-		if err != nil {
-			return err
-		}
-		g.ID = id
-		ng, rolls, mails, err := a.ref.Start(g, a.opts.Now().UTC().Truncate(time.Second))
-		if err != nil {
-			return err
-		}
-		if err := a.saveRolls(tx, ng.ID, rolls); err != nil {
-			return err
-		}
-		if err := tx.UpdateGame(toStoreGame(ng)); err != nil {
-			return err
-		}
-		if err := a.queue(tx, ng.ID, mails); err != nil {
-			return err
-		}
-		*g = *ng
-		return tx.Audit(&g.ID, "created", fmt.Sprintf("%s: %s (White) v %s (Black)", v.Name(), w, b))
-	})
-	if err != nil {
-		return nil, fmt.Errorf("creating the game: %w", err)
-	}
 	return g, nil
+}
+
+// startGame stores a prepared game in tx, and queues its opening mails; g
+// becomes the started game (with its id and first rolls).
+func (a *App) startGame(tx *store.Tx, g *referee.Game) error {
+	id, err := tx.CreateGame(toStoreGame(g))
+	if err != nil {
+		return err
+	}
+	g.ID = id
+	ng, rolls, mails, err := a.ref.Start(g, a.opts.Now().UTC().Truncate(time.Second))
+	if err != nil {
+		return err
+	}
+	if err := a.saveRolls(tx, ng.ID, rolls); err != nil {
+		return err
+	}
+	if err := tx.UpdateGame(toStoreGame(ng)); err != nil {
+		return err
+	}
+	if err := a.queue(tx, ng.ID, mails); err != nil {
+		return err
+	}
+	*g = *ng
+	return tx.Audit(&g.ID, "created", fmt.Sprintf("%s: %s (White) v %s (Black)", g.Variant.Name(), g.Players[0].Address, g.Players[1].Address))
 }
 
 func names() string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"referee/internal/mail/addr"
 	mailreader "referee/internal/mail/reader"
 	"referee/internal/referee"
 	"referee/internal/store"
@@ -67,6 +68,18 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 				return err
 			}
 		}
+		if m != nil && m.From != "" {
+			// The vacation allowance is the player's, over all games; the
+			// lobby (lobby.go) answers mail outside a game.
+			if env.VacationUsed, err = tx.VacationDays(addr.Mailbox(m.From), now.Year()); err != nil {
+				return err
+			}
+			if m.Token == nil || referee.ParseLobbyCommand(m.Action).ServedInGame() {
+				if env.Lobby, err = a.lobbyView(tx, m, now); err != nil {
+					return err
+				}
+			}
+		}
 		out := a.ref.Handle(in, g, env)
 		var gameID *int64
 		if g != nil {
@@ -77,6 +90,15 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 		if out.Game != nil {
 			if err := a.saveChange(tx, inID, out); err != nil {
 				return err
+			}
+		}
+		if out.Lobby != nil {
+			started, err := a.applyLobby(tx, &out, now)
+			if err != nil {
+				return err
+			}
+			if started != 0 {
+				gameID, res.GameID = &started, started
 			}
 		}
 		if err := a.queue(tx, res.GameID, out.Mails); err != nil {
@@ -122,16 +144,20 @@ func (a *App) saveChange(tx *store.Tx, inboundID int64, out referee.Outcome) err
 	return tx.Audit(&g.ID, "action", out.Detail)
 }
 
-// Tick applies what is due on every clock at the app's now: reminders and
-// losses on time. Each game is its own transaction; repeated ticks do
-// nothing more (a reminder is sent once, a finished game has no clock
-// running). It returns how many games changed.
+// Tick applies what is due on every clock at the app's now: reminders,
+// losses on time, and invitations that expired. Each game and invitation
+// is its own transaction; repeated ticks do nothing more (a reminder is
+// sent once, a finished game has no clock running, an expired invitation
+// is closed). It returns how many games and invitations changed.
 func (a *App) Tick(ctx context.Context) (int, error) {
+	changed, err := a.expireChallenges(ctx) // invitations that ran out (lobby.go)
+	if err != nil {
+		return changed, err
+	}
 	games, err := a.st.Games(ctx, "active")
 	if err != nil {
-		return 0, fmt.Errorf("listing games for the clocks: %w", err)
+		return changed, fmt.Errorf("listing games for the clocks: %w", err)
 	}
-	changed := 0
 	for i := range games {
 		if games[i].TimeControl == "" {
 			continue

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/mail/addr"
 	"referee/internal/mail/reader"
 	"referee/internal/render"
 	"referee/internal/rules"
@@ -15,7 +16,8 @@ import (
 const Day = 24 * time.Hour
 
 // VacationAllowance is how many vacation days a player may take per
-// calendar year in one game.
+// calendar year, over all their games (the app keeps the count per
+// address and year).
 const VacationAllowance = 30
 
 // Clock is a game's time control and its state. Time is read only from the
@@ -29,8 +31,11 @@ type Clock struct {
 	TurnStart time.Time        `json:"turn_start"`          // when the side to act began to think
 	Reminded  bool             `json:"reminded,omitempty"`  // this turn's reminder was sent
 	Vacation  [2]time.Time     `json:"vacation_until"`      // clocks stopped until then
-	VacUsed   [2]int           `json:"vacation_used"`       // days used in VacYear
-	VacYear   int              `json:"vacation_year,omitempty"`
+	// VacUsed and VacYear counted the allowance per game until schema
+	// version 4, which carried them into the per-player count; they are
+	// kept as old states hold them, and no longer updated.
+	VacUsed [2]int `json:"vacation_used"`
+	VacYear int    `json:"vacation_year,omitempty"`
 }
 
 // ParseTimeControl reads "3d" (three days per move) or "10d+1d" (Fischer:
@@ -183,33 +188,19 @@ func (r *Referee) vacation(g *Game, color rules.Color, pos rules.Position, m *re
 		n, _ = strconv.Atoi(words[1])
 	}
 	year := now.UTC().Year()
-	used := c.VacUsed[color]
-	if c.VacYear != year {
-		used = 0
-	}
-	if n < 1 || n > 30 {
+	used := env.VacationUsed // the allowance is the player's, over all their games
+	if n < 1 || n > VacationAllowance {
 		return r.rejectAction(g, color, pos, m, env, "bad vacation",
-			fmt.Sprintf("\"vacation\" needs a number of days from 1 to 30, e.g. \"vacation 5\"; you have %d days left this year.", VacationAllowance-used), "Reply e.g. \"vacation 5\".")
+			fmt.Sprintf("\"vacation\" needs a number of days from 1 to %d, e.g. \"vacation 5\"; you have %d days left this year.", VacationAllowance, max(VacationAllowance-used, 0)), "Reply e.g. \"vacation 5\".")
 	}
 	if used+n > VacationAllowance {
 		return r.rejectAction(g, color, pos, m, env, "vacation allowance",
-			fmt.Sprintf("You asked for %d vacation days, but only %d of your %d this year are left.", n, VacationAllowance-used, VacationAllowance), "Ask for fewer days.")
+			fmt.Sprintf("You asked for %d vacation days, but only %d of your %d this year (over all your games) are left.", n, max(VacationAllowance-used, 0), VacationAllowance), "Ask for fewer days.")
 	}
 	ng := g.clone()
-	nc := ng.State.Clock
-	if nc.VacYear != year {
-		nc.VacYear, nc.VacUsed = year, [2]int{}
-	}
-	nc.VacUsed[color] += n
-	start := now
-	if nc.Vacation[color].After(now) {
-		start = nc.Vacation[color]
-	}
-	nc.Vacation[color] = start.Add(time.Duration(n) * Day)
-	if pos.Turn() == color {
-		nc.TurnStart = nc.TurnStart.Add(time.Duration(n) * Day) // the running clock stops for n days
-	}
-	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s takes %d vacation days", g.ID, color, n), Game: ng}
-	out.Mails = r.boardMails(ng, pos, fmt.Sprintf("%s is on vacation until %s: their clock is stopped.", color, nc.Vacation[color].UTC().Format("Mon 2 Jan")), color, m, nil, now)
+	until := ng.applyVacation(color, n, pos, now)
+	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s takes %d vacation days", g.ID, color, n), Game: ng,
+		Lobby: &LobbyChange{Vacation: &VacationUse{Address: addr.Mailbox(g.Players[color].Address), Year: year, Days: n}}}
+	out.Mails = r.boardMails(ng, pos, fmt.Sprintf("%s is on vacation until %s: their clock is stopped.", color, until.UTC().Format("Mon 2 Jan")), color, m, nil, now)
 	return out
 }

@@ -50,6 +50,9 @@ func (r *Referee) Handle(in Inbound, g *Game, env Env) Outcome {
 			"To play, reply to the referee's latest mail for your game (your mail program keeps the "+
 				"reference) with your move on the first line. To start a game, ask the organiser.")
 	}
+	if m.Token == nil && env.Lobby != nil {
+		return r.lobby(m, env) // commands outside a game (lobby.go)
+	}
 	if m.Token == nil {
 		return stranger("no game reference (no reply address or Message-ID of the referee)")
 	}
@@ -107,6 +110,9 @@ func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outco
 		rec.WriteTo(&b)
 		return r.answer(g, color, pos, m, env.Now, "record", "Here is the record of your game.",
 			[]render.Section{{Title: "Record", Body: b.String()}})
+	}
+	if out, ok := r.lobbyInGame(m, env); ok {
+		return out // "games", "challenge ...", "record N" in a reply to a game mail
 	}
 	if g.Status != StatusActive {
 		return r.rejectAction(g, color, pos, m, env, fmt.Sprintf("game #%d is over", g.ID),

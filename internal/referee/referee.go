@@ -42,6 +42,8 @@ type Config struct {
 	// mixed into every Message-ID the referee writes, so that two
 	// referees never write the same Message-ID for their first mails.
 	IDSalt string
+	// Lobby is what the organiser offers by mail outside games (lobby.go).
+	Lobby LobbyConfig
 }
 
 // Status of a game.
@@ -181,6 +183,8 @@ type Outcome struct {
 	// Undo removes the game's last stored action (an agreed takeback).
 	Undo  bool
 	Mails []Mail
+	// Lobby is what a command outside a game changed (lobby.go), or nil.
+	Lobby *LobbyChange
 }
 
 // Mail is one outgoing message, complete and ready for SMTP.
@@ -214,4 +218,10 @@ type Env struct {
 	// previous mail about that game ("" when it was not refused): the same
 	// refusal is never sent twice in a row.
 	LastRefusal string
+	// VacationUsed is the number of vacation days the sender took this
+	// calendar year, over all their games.
+	VacationUsed int
+	// Lobby is what the core may know about the sender outside a game.
+	// With nil, mail without a game reference gets the stranger's refusal.
+	Lobby *Lobby
 }

@@ -24,8 +24,9 @@ var ErrNotFound = errors.New("not found")
 // migrations[i] brings a database from user_version i to i+1.
 func migrations() []string {
 	// Version 2 (schema_2.sql, beside schema.sql) changed the inbound
-	// dedupe; version 3 added the outbox's claims and dead letters.
-	return append(append([]string{referee.Schema}, referee.Migrations...), schemaOutbox)
+	// dedupe; version 3 added the outbox's claims and dead letters; version
+	// 4 the lobby (known players, challenges, per-player vacations).
+	return append(append([]string{referee.Schema}, referee.Migrations...), schemaOutbox, schemaLobby)
 }
 
 // Store is an open database.

@@ -90,7 +90,12 @@ type Mail struct {
 	// "x-original-to", "envelope-to" (a plus-address), "in-reply-to" or
 	// "references" (a Message-ID of the referee's, the newest first).
 	TokenSource string
-	Variant     string // from the subject tag "[variant #id]", or "": information only
+	// Invite is the invitation token (a challenge to a game, see Invite),
+	// nil when none was found; InviteSource says where it was found:
+	// "recipient", "in-reply-to" or "references".
+	Invite       *Invite
+	InviteSource string
+	Variant      string // from the subject tag "[variant #id]", or "": information only
 	// Automatic is why no reply may be sent ("" for mail from a person):
 	// "Auto-Submitted: auto-replied", "bounce (empty Return-Path)", "From
 	// mailer-daemon@...", "Precedence: bulk", "mailing list (List-Id)",
@@ -371,6 +376,7 @@ func readHeaders(m *Mail, h gomail.Header, base string) {
 			m.offerToken(t, "references")
 		}
 	}
+	m.findInvite(base, inReplyTo)
 	if tm := subjectTagRE.FindStringSubmatch(strings.ToLower(m.Subject)); tm != nil {
 		m.Variant = tm[1]
 	}

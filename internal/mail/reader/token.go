@@ -2,6 +2,7 @@ package reader
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -58,4 +59,97 @@ func msgIDs(v string) []string {
 		out = append(out, "<"+m[1]+">")
 	}
 	return out
+}
+
+// An invitation token names a challenge (a mail invitation to a game) and
+// its secret: "i{challenge}.{secret}", e.g. "i12.k3fux2ab7q". It is the
+// second token kind, beside the game Token, and is spelt only here. It
+// stands in the same two places as a game token: the plus-detail of the
+// reply address of an invitation ("referee+i12.k3fux2ab7q@example.test")
+// and the local part of the invitation's Message-ID
+// ("<i12.k3fux2ab7q.5f3a9c01@example.test>"), so that a reply names its
+// challenge even where the provider drops plus-addresses. The leading "i"
+// keeps the two kinds apart: no game token starts with a letter.
+type Invite struct {
+	ChallengeID int64
+	Secret      string
+}
+
+var inviteRE = regexp.MustCompile(`^[iI]([0-9]{1,12})\.([a-zA-Z2-7]{10})$`)
+
+// String writes the invitation token: "i12.k3fux2ab7q".
+func (t Invite) String() string { return "i" + strconv.FormatInt(t.ChallengeID, 10) + "." + t.Secret }
+
+// ParseInvite reads an invitation token (case-insensitive).
+func ParseInvite(s string) (Invite, bool) {
+	m := inviteRE.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return Invite{}, false
+	}
+	id, err := strconv.ParseInt(m[1], 10, 64)
+	if err != nil || id <= 0 {
+		return Invite{}, false
+	}
+	return Invite{ChallengeID: id, Secret: strings.ToLower(m[2])}, true
+}
+
+// MessageID returns the Message-ID of an invitation mail, with its angle
+// brackets: "<i12.k3fux2ab7q.5f3a9c01@example.test>". nonce and domain are
+// as for Token.MessageID.
+func (t Invite) MessageID(nonce, domain string) string {
+	return "<" + t.String() + "." + nonce + "@" + strings.ToLower(domain) + ">"
+}
+
+// InviteFromMessageID reads the invitation token from a Message-ID written
+// by Invite.MessageID; any other id gives false.
+func InviteFromMessageID(id, domain string) (Invite, bool) {
+	id = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(id), "<"), ">")
+	at := strings.LastIndexByte(id, '@')
+	if at < 0 || domain == "" || !strings.EqualFold(id[at+1:], domain) {
+		return Invite{}, false
+	}
+	local := id[:at]
+	dot := strings.LastIndexByte(local, '.')
+	if dot < 0 || !nonceRE.MatchString(strings.ToLower(local[dot+1:])) {
+		return Invite{}, false
+	}
+	return ParseInvite(local[:dot])
+}
+
+// findInvite sets m.Invite from the recipients (a plus-address of base),
+// else from In-Reply-To, else from References (newest first): the same
+// places, in the same order, as the game token.
+func (m *Mail) findInvite(base string, inReplyTo []string) {
+	base = strings.ToLower(base)
+	bat := strings.LastIndexByte(base, '@')
+	if bat < 0 {
+		return
+	}
+	set := func(t Invite, source string) {
+		if m.Invite == nil {
+			m.Invite, m.InviteSource = &t, source
+		}
+	}
+	for _, a := range m.Recipients {
+		at := strings.LastIndexByte(a, '@')
+		if at < 0 || a[at:] != base[bat:] {
+			continue
+		}
+		if local, detail, ok := strings.Cut(a[:at], "+"); ok && local == base[:bat] {
+			if t, ok := ParseInvite(detail); ok {
+				set(t, "recipient")
+			}
+		}
+	}
+	dom := base[bat+1:]
+	for _, id := range inReplyTo {
+		if t, ok := InviteFromMessageID(id, dom); ok {
+			set(t, "in-reply-to")
+		}
+	}
+	for i := len(m.References) - 1; i >= 0; i-- {
+		if t, ok := InviteFromMessageID(m.References[i], dom); ok {
+			set(t, "references")
+		}
+	}
 }
