@@ -332,12 +332,23 @@ func TestRelayQuote(t *testing.T) {
 	}
 }
 
+// BenchmarkPNG draws every variant's mid-game board (12 plies in), as
+// Black sees it, and reports the PNG's size in bytes.
 func BenchmarkPNG(b *testing.B) {
-	p := rules.KleinChess().Start()
-	for b.Loop() {
-		if _, err := PNG(p, rules.Black); err != nil {
-			b.Fatal(err)
-		}
+	for _, v := range rules.Variants() {
+		b.Run(v.Name(), func(b *testing.B) {
+			t := &testing.T{}
+			p, _ := midGame(t, v, 12)
+			var n int
+			for b.Loop() {
+				out, err := PNG(p, rules.Black)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(out)
+			}
+			b.ReportMetric(float64(n), "bytes/board")
+		})
 	}
 }
 
