@@ -5,10 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"image"
+	"image/color"
+	"image/draw"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -21,9 +24,16 @@ var update = flag.Bool("update", false, "rewrite the golden files and screenshot
 
 // midGame plays a fixed walk of n actions (die values fixed for Chec Toe).
 func midGame(t *testing.T, v rules.Variant, n int) (rules.Position, []string) {
+	p, sans, _ := midGameLast(t, v, n)
+	return p, sans
+}
+
+// midGameLast is midGame that also returns the last action played.
+func midGameLast(t *testing.T, v rules.Variant, n int) (rules.Position, []string, rules.Move) {
 	t.Helper()
 	p := v.Start()
 	var sans []string
+	var last rules.Move
 	die := 0
 	for i := 0; i < n; i++ {
 		for {
@@ -52,6 +62,7 @@ func midGame(t *testing.T, v rules.Variant, n int) (rules.Position, []string) {
 			}
 		}
 		sans = append(sans, notation.SAN(p, m))
+		last = m
 		next, err := p.Play(m)
 		if err != nil {
 			t.Fatal(err)
@@ -65,7 +76,7 @@ func midGame(t *testing.T, v rules.Variant, n int) (rules.Position, []string) {
 		}
 		p, _ = r.Roll(3)
 	}
-	return p, sans
+	return p, sans, last
 }
 
 func golden(t *testing.T, name, got string) {
@@ -173,30 +184,258 @@ func TestHolesAndMarks(t *testing.T) {
 	}
 }
 
+// TestPNG draws every variant's board 8 actions in, with the last
+// action's squares highlighted, for each viewer, and compares the pictures
+// with testdata/png (a few pixels may differ: anti-aliasing is floating
+// point). Run with -update and look at the files to accept a change.
 func TestPNG(t *testing.T) {
 	for _, v := range rules.Variants() {
-		p, _ := midGame(t, v, 8)
-		b, err := PNG(p, rules.White)
-		if err != nil {
-			t.Fatal(err)
+		for _, viewer := range []rules.Color{rules.White, rules.Black} {
+			name := fmt.Sprintf("%s-%s.png", v.Name(), strings.ToLower(viewer.String()))
+			t.Run(name, func(t *testing.T) {
+				p, _, last := midGameLast(t, v, 8)
+				opt := Options{LastMove: MoveSquares(last)}
+				b, err := PNGWith(p, viewer, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				img, err := png.Decode(bytes.NewReader(b))
+				if err != nil {
+					t.Fatal(err)
+				}
+				w, h := PNGSize(p)
+				if img.Bounds() != image.Rect(0, 0, w, h) {
+					t.Errorf("%v, want %dx%d", img.Bounds(), w, h)
+				}
+				again, _ := PNGWith(p, viewer, opt)
+				if !bytes.Equal(b, again) {
+					t.Error("the PNG is not deterministic")
+				}
+				goldenPNG(t, name, b)
+			})
 		}
-		img, err := png.Decode(bytes.NewReader(b))
-		if err != nil {
-			t.Fatalf("%s: %v", v.Name(), err)
-		}
-		w, h := PNGSize(p)
-		if img.Bounds() != image.Rect(0, 0, w, h) {
-			t.Errorf("%s: %v, want %dx%d", v.Name(), img.Bounds(), w, h)
-		}
-		again, _ := PNG(p, rules.White)
-		if !bytes.Equal(b, again) {
-			t.Errorf("%s: the PNG is not deterministic", v.Name())
-		}
-		if *update {
-			os.MkdirAll("testdata/png", 0o755)
-			os.WriteFile(filepath.Join("testdata", "png", v.Name()+".png"), b, 0o644)
+		if handVariant(v.Start()) { // the hands are full only at the start
+			t.Run(v.Name()+"-start.png", func(t *testing.T) {
+				b, err := PNG(v.Start(), rules.White)
+				if err != nil {
+					t.Fatal(err)
+				}
+				goldenPNG(t, v.Name()+"-start.png", b)
+			})
 		}
 	}
+}
+
+// goldenPNG compares a picture with testdata/png/name: at most 0.2% of the
+// pixels may differ, by at most 48 in a channel.
+func goldenPNG(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "png", name)
+	if *update {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/render -update, then look at the picture)", err)
+	}
+	want, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, _ := png.Decode(bytes.NewReader(got))
+	if img.Bounds() != want.Bounds() {
+		t.Fatalf("%s is %v, its golden file %v", name, img.Bounds(), want.Bounds())
+	}
+	bad := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if colorDist(img.At(x, y), want.At(x, y)) > 48 {
+				bad++
+			}
+		}
+	}
+	if bad*500 > b.Dx()*b.Dy() {
+		out := filepath.Join(t.TempDir(), name)
+		os.WriteFile(out, got, 0o644)
+		t.Errorf("%s: %d pixels differ from its golden file (new picture: %s); run with -update if the change is intended", name, bad, out)
+	}
+}
+
+// colorDist is the largest difference of two colours in one channel, 0..255.
+func colorDist(a, b color.Color) int {
+	r1, g1, b1, _ := a.RGBA()
+	r2, g2, b2, _ := b.RGBA()
+	d := 0
+	for _, p := range [][2]uint32{{r1, r2}, {g1, g2}, {b1, b2}} {
+		d = max(d, abs(int(p[0]>>8)-int(p[1]>>8)))
+	}
+	return d
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// TestPNGSquares checks the colours of single squares in the picture: the
+// last move's squares are tinted (and only with the option), holes are grey
+// and hatched rather than a board colour, and Toto40's line is red.
+func TestPNGSquares(t *testing.T) {
+	chess := rules.Chess().Start()
+	e4 := movePlayed(t, chess, "e4")
+	after, _ := chess.Play(e4)
+	cuarenta := rules.Cuarenta().Start()
+	toto := rules.Toto40().Start()
+	sq := func(p rules.Position, s string) rules.Square {
+		q, ok := p.Variant().Board().ParseSquare(s)
+		if !ok && len(s) == 2 { // a hole: ParseSquare refuses it
+			q = p.Variant().Board().Sq(int(s[0]-'a'), int(s[1]-'1'))
+		}
+		return q
+	}
+	cases := []struct {
+		name   string
+		p      rules.Position
+		viewer rules.Color
+		opt    Options
+		square string
+		want   color.Color
+	}{
+		{"e2 after e4, highlighted", after, rules.White, Options{LastMove: MoveSquares(e4)}, "e2", blend(lightSq, lastMove, 0.5)},
+		{"e4 after e4, highlighted", after, rules.White, Options{LastMove: MoveSquares(e4)}, "e4", blend(lightSq, lastMove, 0.5)},
+		{"e4 after e4, Black's view", after, rules.Black, Options{LastMove: MoveSquares(e4)}, "e4", blend(lightSq, lastMove, 0.5)},
+		{"d4 is not part of e4", after, rules.White, Options{LastMove: MoveSquares(e4)}, "d4", darkSq},
+		{"e2 without options", after, rules.White, Options{}, "e2", lightSq},
+		{"a1 is a light square in Cuarenta? no, a hole", cuarenta, rules.White, Options{}, "a1", holeSq},
+		{"b1 is a Cuarenta square", cuarenta, rules.White, Options{}, "b1", lightSq},
+		{"Toto40's a1 is a hole", toto, rules.White, Options{}, "a1", holeSq},
+		{"Toto40's fighting line", toto, rules.White, Options{}, "a10", markSq},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			raw, err := PNGWith(c.p, c.viewer, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, _ := png.Decode(bytes.NewReader(raw))
+			x, y := squarePixel(c.p, c.viewer, sq(c.p, c.square))
+			if got := img.At(x, y); colorDist(got, c.want) > 2 {
+				t.Errorf("%s at (%d,%d) is %v, want %v", c.square, x, y, got, c.want)
+			}
+		})
+	}
+}
+
+// squarePixel is a pixel near the top-left corner of sq's cell, where no
+// piece reaches and the hatching of a hole leaves the grey.
+func squarePixel(p rules.Position, viewer rules.Color, sq rules.Square) (int, int) {
+	b := p.Variant().Board()
+	files, ranks := order(b, viewer)
+	col, row := 0, 0
+	for i, f := range files {
+		if f == b.File(sq) {
+			col = i
+		}
+	}
+	for i, r := range ranks {
+		if r == b.Rank(sq) {
+			row = i
+		}
+	}
+	l := layoutOf(p)
+	x, y := marginPx+col*cellPx+3, l.board+marginPx+row*cellPx+1
+	if (x+y)%8 < 2 {
+		x += 3
+	}
+	return x, y
+}
+
+func movePlayed(t *testing.T, p rules.Position, san string) rules.Move {
+	t.Helper()
+	m, err := notation.Parse(p, san)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestGlyphs checks that every piece of every variant is drawn as a
+// drawing of its own rather than the lettered disc kept for unknown
+// pieces, and that no two pieces of one game look alike: their bodies
+// differ in at least 4% of the cell.
+func TestGlyphs(t *testing.T) {
+	for _, v := range rules.Variants() {
+		n := v.(pieceNamer)
+		masks := map[byte]*image.Alpha{}
+		for _, c := range n.PieceLetters() {
+			g, ok := glyphFor(n.PieceName(c), c)
+			if !ok {
+				t.Errorf("%s: the %s (%c) has no drawing", v.Name(), n.PieceName(c), c)
+				continue
+			}
+			masks[c] = rasterGlyph(g, cellPx).body
+		}
+		for a, ma := range masks {
+			for b, mb := range masks {
+				if a >= b {
+					continue
+				}
+				diff := 0
+				for i := range ma.Pix {
+					if abs(int(ma.Pix[i])-int(mb.Pix[i])) > 128 {
+						diff++
+					}
+				}
+				if diff*25 < len(ma.Pix) {
+					t.Errorf("%s: %c and %c look alike (%d pixels differ)", v.Name(), a, b, diff)
+				}
+			}
+		}
+	}
+	if _, ok := glyphFor("dragon", 'D'); ok {
+		t.Error("an unknown piece has a drawing")
+	}
+}
+
+// TestPieceSheet draws every drawing at two sizes, White and Black on both
+// square colours, into testdata/png/pieces.png, for review.
+func TestPieceSheet(t *testing.T) {
+	var names []string
+	for name, g := range glyphs {
+		if len(g.Body) > 0 {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	const big, small = 96, 48
+	img := image.NewRGBA(image.Rect(0, 0, big*len(names), 2*big+2*small))
+	for i, name := range names {
+		g, _ := glyphFor(name, 0)
+		for row, size := range []int{big, big, small, small} {
+			y := []int{0, big, 2 * big, 2*big + small}[row]
+			for k := 0; k < big/size; k++ {
+				r := image.Rect(i*big+k*size, y, i*big+(k+1)*size, y+size)
+				c := lightSq
+				if (i+row+k)%2 == 0 {
+					c = darkSq
+				}
+				draw.Draw(img, r, &image.Uniform{c}, image.Point{}, draw.Src)
+				drawGlyph(img, r.Min, rasterGlyph(g, size), (row+k)%2 == 1)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	goldenPNG(t, "pieces.png", buf.Bytes())
 }
 
 // TestHTMLMailInChromium opens each variant's HTML mail in headless
