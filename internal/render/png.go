@@ -20,7 +20,7 @@ import (
 
 // Picture geometry, in pixels.
 const (
-	cellPx    = 48
+	cellPx    = 48 // a square; small boards get bigger ones (see layout)
 	marginPx  = 28
 	captionPx = 17 // one caption line under the board
 	handPx    = 38 // one hand: a row of small pieces
@@ -89,6 +89,7 @@ func MoveSquares(m rules.Move) []rules.Square {
 // the viewer's hand and the die under it, then the captions.
 type layout struct {
 	w, h      int
+	cell      int // a square's side
 	topHand   int // y of the hand row above the board, or -1
 	board     int // y of the board's frame (coordinates included)
 	boardH    int // the frame's height
@@ -101,14 +102,15 @@ type layout struct {
 func layoutOf(p rules.Position) layout {
 	b := p.Variant().Board()
 	l := layout{topHand: -1, lowHand: -1, die: -1}
-	l.w = 2*marginPx + b.Width()*cellPx
+	l.cell = max(cellPx, min(72, 360/b.Width())) // Chec Toe's 4x4 board: 72
+	l.w = 2*marginPx + b.Width()*l.cell
 	y := 0
 	if hands(p) {
 		l.topHand = y
 		y += handPx
 	}
 	l.board = y
-	l.boardH = 2*marginPx + b.Height()*cellPx
+	l.boardH = 2*marginPx + b.Height()*l.cell
 	y += l.boardH
 	if hands(p) {
 		l.lowHand = y
@@ -212,6 +214,7 @@ func PNGWith(p rules.Position, viewer rules.Color, o Options) ([]byte, error) {
 	b := p.Variant().Board()
 	marker, _ := p.Variant().(Marker)
 	l := layoutOf(p)
+	cell := l.cell
 	img := image.NewRGBA(image.Rect(0, 0, l.w, l.h))
 	draw.Draw(img, img.Bounds(), &image.Uniform{bg}, image.Point{}, draw.Src)
 	fnt, err := opentype.Parse(gomonobold.TTF)
@@ -229,12 +232,12 @@ func PNGWith(p rules.Position, viewer rules.Color, o Options) ([]byte, error) {
 	}
 	files, ranks := order(b, viewer)
 	top := l.board + marginPx
-	right := marginPx + b.Width()*cellPx
+	right := marginPx + b.Width()*cell
 	for row, r := range ranks {
 		for col, f := range files {
 			sq := b.Sq(f, r)
-			x0, y0 := marginPx+col*cellPx, top+row*cellPx
-			cellR := image.Rect(x0, y0, x0+cellPx, y0+cellPx)
+			x0, y0 := marginPx+col*cell, top+row*cell
+			cellR := image.Rect(x0, y0, x0+cell, y0+cell)
 			if !b.Exists(sq) {
 				hatch(img, cellR)
 				continue
@@ -251,26 +254,26 @@ func PNGWith(p rules.Position, viewer rules.Color, o Options) ([]byte, error) {
 			}
 			draw.Draw(img, cellR, &image.Uniform{c}, image.Point{}, draw.Src)
 			if piece := p.At(sq); piece != rules.NoPiece {
-				pc.draw(img, image.Pt(x0, y0), cellPx, piece)
+				pc.draw(img, image.Pt(x0, y0), cell, piece)
 				if piece.Down() {
-					downTab(img, x0+cellPx/2, y0+cellPx-1)
+					downTab(img, x0+cell/2, y0+cell-1)
 				}
 			}
 		}
-		y := top + row*cellPx + cellPx/2 + 5
+		y := top + row*cell + cell/2 + 5
 		label := fmt.Sprint(r + 1)
 		drawText(img, small, ink, marginPx-6-font.MeasureString(small, label).Ceil(), y, label)
 		drawText(img, small, ink, right+5, y, label)
 	}
 	for col, f := range files {
-		x := marginPx + col*cellPx + cellPx/2 - 4
+		x := marginPx + col*cell + cell/2 - 4
 		drawText(img, small, ink, x, top-9, string(rune('a'+f)))
-		drawText(img, small, ink, x, top+b.Height()*cellPx+18, string(rune('a'+f)))
+		drawText(img, small, ink, x, top+b.Height()*cell+18, string(rune('a'+f)))
 	}
 	if s := b.KleinSeam(); s > 0 {
 		for row, r := range ranks {
 			if row+1 < len(ranks) && ((r == s && ranks[row+1] == s-1) || (r == s-1 && ranks[row+1] == s)) {
-				y := top + (row+1)*cellPx
+				y := top + (row+1)*cell
 				draw.Draw(img, image.Rect(marginPx, y-2, right, y+2), &image.Uniform{seamInk}, image.Point{}, draw.Src)
 			}
 		}

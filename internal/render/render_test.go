@@ -2,8 +2,10 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"html"
 	"image"
 	"image/color"
 	"image/draw"
@@ -214,6 +216,19 @@ func TestPNG(t *testing.T) {
 				goldenPNG(t, name, b)
 			})
 		}
+		if v.Name() == "chectoe" { // a re-roll, then a void six
+			t.Run("chectoe-die.png", func(t *testing.T) {
+				p, err := v.ParsePosition("4/1N2/1b2/4[PBRpnr] w r63 - 3")
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := PNG(p, rules.Black)
+				if err != nil {
+					t.Fatal(err)
+				}
+				goldenPNG(t, "chectoe-die.png", b)
+			})
+		}
 		if handVariant(v.Start()) { // the hands are full only at the start
 			t.Run(v.Name()+"-start.png", func(t *testing.T) {
 				b, err := PNG(v.Start(), rules.White)
@@ -350,7 +365,7 @@ func squarePixel(p rules.Position, viewer rules.Color, sq rules.Square) (int, in
 		}
 	}
 	l := layoutOf(p)
-	x, y := marginPx+col*cellPx+3, l.board+marginPx+row*cellPx+1
+	x, y := marginPx+col*l.cell+3, l.board+marginPx+row*l.cell+1
 	if (x+y)%8 < 2 {
 		x += 3
 	}
@@ -438,11 +453,10 @@ func TestPieceSheet(t *testing.T) {
 	goldenPNG(t, "pieces.png", buf.Bytes())
 }
 
-// TestHTMLMailInChromium opens each variant's HTML mail in headless
-// Chromium and checks that the board's column separators line up: in the
-// screenshot, the '|' glyphs of different ranks share x positions only if
-// the <pre> is drawn in a monospace font.
-func TestHTMLMailInChromium(t *testing.T) {
+// chromiumBin returns headless Chromium's path, or skips the test where
+// it is not installed (outside CI) or with -short.
+func chromiumBin(t *testing.T) string {
+	t.Helper()
 	bin, err := exec.LookPath("chromium")
 	if err != nil {
 		if os.Getenv("CI") == "true" {
@@ -451,24 +465,44 @@ func TestHTMLMailInChromium(t *testing.T) {
 		t.Skip("chromium is not installed (apt-get install chromium)")
 	}
 	if testing.Short() {
-		t.Skip("starts a browser per variant")
+		t.Skip("starts a browser")
 	}
+	return bin
+}
+
+// chromium runs headless Chromium with a fresh profile and no network
+// chatter (TECH-NOTES.md), and returns what it printed on stdout.
+func chromium(t *testing.T, bin string, args ...string) []byte {
+	t.Helper()
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+		"--user-data-dir=" + t.TempDir()}
+	cmd := exec.Command(bin, append(base, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	return stdout.Bytes()
+}
+
+// TestHTMLBoardInChromium opens each variant's text diagram (the <pre>
+// the HTML mail keeps under "The board as text") in headless Chromium and
+// checks that the board's column separators line up: in the screenshot,
+// the '|' glyphs of different ranks share x positions only if the <pre> is
+// drawn in a monospace font.
+func TestHTMLBoardInChromium(t *testing.T) {
+	bin := chromiumBin(t)
 	for _, v := range rules.Variants() {
 		t.Run(v.Name(), func(t *testing.T) {
-			p, sans := midGame(t, v, 6)
-			m := mailFor(v, p, sans, rules.White)
+			p, _ := midGame(t, v, 6)
 			dir := t.TempDir()
 			shoot := func(name, style string) []int {
 				page := filepath.Join(dir, name+".html")
 				html := strings.Replace(HTML(p, rules.White), "<pre style=\"", "<pre style=\""+style, 1)
 				os.WriteFile(page, []byte("<!DOCTYPE html><html><body style='margin:0;background:#fff'>"+html+"</body></html>"), 0o644)
 				shot := filepath.Join(dir, name+".png")
-				cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-					"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-					"--user-data-dir="+filepath.Join(dir, "profile-"+name), "--screenshot="+shot, "--window-size=900,1000", "file://"+page)
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("chromium: %v\n%s", err, out)
-				}
+				chromium(t, bin, "--screenshot="+shot, "--window-size=900,1000", "file://"+page)
 				f, err := os.Open(shot)
 				if err != nil {
 					t.Fatal(err)
@@ -486,16 +520,136 @@ func TestHTMLMailInChromium(t *testing.T) {
 			if len(mono) < v.Board().Width()+1 || len(mono) <= len(prop) {
 				t.Errorf("aligned columns: %d in the mail's <pre>, %d with a proportional font; want at least %d, and more than the proportional font", len(mono), len(prop), v.Board().Width()+1)
 			}
-			if *update {
-				os.MkdirAll("testdata/screenshots", 0o755)
-				full := filepath.Join(dir, "full.html")
-				os.WriteFile(full, []byte(m.HTML()), 0o644)
-				exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-					"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-					"--user-data-dir="+filepath.Join(dir, "profile2"), "--screenshot="+filepath.Join("testdata", "screenshots", v.Name()+".png"),
-					"--window-size=800,1400", "file://"+full).Run()
-			}
 		})
+	}
+}
+
+// mailLayout is what the page measured in one mail's frame.
+type mailLayout struct {
+	ScrollW, ClientW, Height int     // the document's scrolling width, the viewport's width, the height
+	ImgLeft, ImgRight        float64 // the picture's edges
+	ImgW, ImgH               float64 // as shown
+	NatW, NatH               int     // as drawn (0: the picture did not load)
+	PreShown                 int     // 1 when the text diagram is visible
+}
+
+// screenWidths are the widths the HTML mail is checked at: a small phone
+// and a desktop mail client's reading pane.
+var screenWidths = []int{360, 900}
+
+// TestHTMLMailInChromium lays out every variant's HTML mail in headless
+// Chromium at 360 and 900 pixels wide, the picture in place of
+// cid:board.png and a section of long hex words (a signature, a
+// commitment), and checks that the mail is phone-ready: nothing is wider
+// than the screen (no sideways scrolling), the picture keeps its
+// proportions and is shrunk only when the screen is narrower than it, and
+// only one board shows (the text diagram is collapsed; opened, it scrolls
+// within itself). A negative control,
+// the same mail without its max-width and overflow-wrap styles, must
+// overflow at 360 pixels. With -update it keeps screenshots of both widths
+// in testdata/screens for review.
+func TestHTMLMailInChromium(t *testing.T) {
+	bin := chromiumBin(t)
+	dir := t.TempDir()
+	hex := strings.Repeat("3f9a0c57e1d2b48a", 8)
+	pages := map[string]string{} // by variant
+	var harness strings.Builder
+	harness.WriteString(`<!DOCTYPE html><html><body style="margin:0">`)
+	frame := func(id string, w int, page string) {
+		fmt.Fprintf(&harness, `<iframe id="%s" style="border:0;display:block" width="%d" height="600" srcdoc="%s"></iframe>`, id, w, html.EscapeString(page))
+	}
+	for _, v := range rules.Variants() {
+		p, sans, last := midGameLast(t, v, 6)
+		m := mailFor(v, p, sans, rules.White)
+		m.Sections = append(m.Sections, Section{Title: "The die witness",
+			Body: "Commitment: sha256:" + hex[:64] + "\nSignature: " + hex})
+		pic, err := PNGWith(p, rules.White, Options{LastMove: MoveSquares(last)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, v.Name()+".png"), pic, 0o644)
+		page := strings.Replace(m.HTML(), "cid:board.png", v.Name()+".png", 1)
+		pages[v.Name()] = page
+		for _, w := range screenWidths {
+			frame(fmt.Sprintf("%s-%d", v.Name(), w), w, page)
+		}
+		control := strings.NewReplacer("max-width:100%; height:auto;", "", "overflow-wrap: anywhere; word-break: break-word;", "").Replace(page)
+		if control == page {
+			t.Fatal("the negative control is the mail itself: the mail's styles changed, update the control")
+		}
+		frame(v.Name()+"-control", 360, control)
+		frame(v.Name()+"-open", 360, strings.Replace(page, "<details ", "<details open ", 1))
+	}
+	harness.WriteString(`<pre id="result"></pre><script>
+window.addEventListener("load", function () {
+  var out = {};
+  document.querySelectorAll("iframe").forEach(function (f) {
+    var d = f.contentDocument, img = d.querySelector("img"), r = img.getBoundingClientRect();
+    out[f.id] = {ScrollW: d.documentElement.scrollWidth, ClientW: d.documentElement.clientWidth,
+      Height: d.documentElement.scrollHeight, ImgLeft: r.left, ImgRight: r.right, ImgW: r.width, ImgH: r.height,
+      NatW: img.naturalWidth, NatH: img.naturalHeight, PreShown: d.querySelector("pre").checkVisibility() ? 1 : 0};
+  });
+  document.getElementById("result").textContent = JSON.stringify(out);
+});
+</script></body></html>`)
+	hpath := filepath.Join(dir, "harness.html")
+	os.WriteFile(hpath, []byte(harness.String()), 0o644)
+	dom := string(chromium(t, bin, "--dump-dom", "--virtual-time-budget=10000", "--window-size=1200,900", "file://"+hpath))
+	i, j := strings.Index(dom, `<pre id="result">`), strings.Index(dom, "</pre><script>")
+	if i < 0 || j < i {
+		t.Fatalf("no measurements in the page:\n%.2000s", dom)
+	}
+	var got map[string]mailLayout
+	if err := json.Unmarshal([]byte(html.UnescapeString(dom[i+len(`<pre id="result">`):j])), &got); err != nil {
+		t.Fatalf("reading the measurements: %v", err)
+	}
+	for _, v := range rules.Variants() {
+		for _, w := range screenWidths {
+			id := fmt.Sprintf("%s-%d", v.Name(), w)
+			t.Run(id, func(t *testing.T) {
+				g, ok := got[id]
+				if !ok {
+					t.Fatal("not measured")
+				}
+				if g.NatW == 0 {
+					t.Fatal("the picture did not load")
+				}
+				if g.ScrollW > w || g.ClientW > w {
+					t.Errorf("the mail is %d pixels wide on a %d-pixel screen: it scrolls sideways", g.ScrollW, w)
+				}
+				if g.ImgLeft < 0 || g.ImgRight > float64(g.ClientW) {
+					t.Errorf("the picture spans x %.0f..%.0f, outside the screen's 0..%d: files are cut off", g.ImgLeft, g.ImgRight, g.ClientW)
+				}
+				if ratio, want := g.ImgH/g.ImgW, float64(g.NatH)/float64(g.NatW); ratio < want*0.99 || ratio > want*1.01 {
+					t.Errorf("the picture is shown %.0fx%.0f, drawn %dx%d: it is stretched", g.ImgW, g.ImgH, g.NatW, g.NatH)
+				}
+				if room := float64(g.ClientW - 16); g.ImgW < min(float64(g.NatW), room)-1 {
+					t.Errorf("the picture is shown %.0f pixels wide, drawn %d, with %.0f available: shrunk for nothing", g.ImgW, g.NatW, room)
+				}
+				if g.PreShown != 0 {
+					t.Error("the text diagram shows as well as the picture: two boards")
+				}
+			})
+		}
+		if o := got[v.Name()+"-open"]; o.PreShown != 1 || o.ScrollW > 360 {
+			t.Errorf("%s: with the text diagram opened at 360 pixels, shown %d, page width %d; want it shown and the page no wider (the <pre> scrolls by itself)", v.Name(), o.PreShown, o.ScrollW)
+		}
+		if c := got[v.Name()+"-control"]; c.ScrollW <= 360 {
+			t.Errorf("%s: the negative control (no max-width, no overflow-wrap) fits in 360 pixels (%d): the check proves nothing", v.Name(), c.ScrollW)
+		}
+	}
+	if *update {
+		os.RemoveAll(filepath.Join("testdata", "screens"))
+		os.MkdirAll(filepath.Join("testdata", "screens"), 0o755)
+		for _, v := range rules.Variants() {
+			page := filepath.Join(dir, v.Name()+".html")
+			os.WriteFile(page, []byte(pages[v.Name()]), 0o644)
+			for _, w := range screenWidths {
+				h := min(got[fmt.Sprintf("%s-%d", v.Name(), w)].Height, 3000)
+				shot, _ := filepath.Abs(filepath.Join("testdata", "screens", fmt.Sprintf("%s-%d.png", v.Name(), w)))
+				chromium(t, bin, "--screenshot="+shot, fmt.Sprintf("--window-size=%d,%d", w, h), "file://"+page)
+			}
+		}
 	}
 }
 
