@@ -486,44 +486,6 @@ func chromium(t *testing.T, bin string, args ...string) []byte {
 	return stdout.Bytes()
 }
 
-// TestHTMLBoardInChromium opens each variant's text diagram (the <pre>
-// the HTML mail keeps under "The board as text") in headless Chromium and
-// checks that the board's column separators line up: in the screenshot,
-// the '|' glyphs of different ranks share x positions only if the <pre> is
-// drawn in a monospace font.
-func TestHTMLBoardInChromium(t *testing.T) {
-	bin := chromiumBin(t)
-	for _, v := range rules.Variants() {
-		t.Run(v.Name(), func(t *testing.T) {
-			p, _ := midGame(t, v, 6)
-			dir := t.TempDir()
-			shoot := func(name, style string) []int {
-				page := filepath.Join(dir, name+".html")
-				html := strings.Replace(HTML(p, rules.White), "<pre style=\"", "<pre style=\""+style, 1)
-				os.WriteFile(page, []byte("<!DOCTYPE html><html><body style='margin:0;background:#fff'>"+html+"</body></html>"), 0o644)
-				shot := filepath.Join(dir, name+".png")
-				chromium(t, bin, "--screenshot="+shot, "--window-size=900,1000", "file://"+page)
-				f, err := os.Open(shot)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer f.Close()
-				img, err := png.Decode(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return verticalRuns(img, 8*v.Board().Height())
-			}
-			mono := shoot("mono", "")
-			// Negative control: the same board forced into a proportional font.
-			prop := shoot("prop", "font-family: serif !important; ")
-			if len(mono) < v.Board().Width()+1 || len(mono) <= len(prop) {
-				t.Errorf("aligned columns: %d in the mail's <pre>, %d with a proportional font; want at least %d, and more than the proportional font", len(mono), len(prop), v.Board().Width()+1)
-			}
-		})
-	}
-}
-
 // mailLayout is what the page measured in one mail's frame.
 type mailLayout struct {
 	ScrollW, ClientW, Height int     // the document's scrolling width, the viewport's width, the height
@@ -531,6 +493,7 @@ type mailLayout struct {
 	ImgW, ImgH               float64 // as shown
 	NatW, NatH               int     // as drawn (0: the picture did not load)
 	PreShown                 int     // 1 when the text diagram is visible
+	Columns                  int     // in a board's <pre>: x positions of '|' shared by every rank
 }
 
 // screenWidths are the widths the HTML mail is checked at: a small phone
@@ -544,7 +507,9 @@ var screenWidths = []int{360, 900}
 // than the screen (no sideways scrolling), the picture keeps its
 // proportions and is shrunk only when the screen is narrower than it, and
 // only one board shows (the text diagram is collapsed; opened, it scrolls
-// within itself). A negative control,
+// within itself), and the text diagram's columns line up, which they do only
+// in a monospace font (the same board in a serif font is the negative
+// control of that). A negative control,
 // the same mail without its max-width and overflow-wrap styles, must
 // overflow at 360 pixels. With -update it keeps screenshots of both widths
 // in testdata/screens for review.
@@ -579,11 +544,38 @@ func TestHTMLMailInChromium(t *testing.T) {
 		}
 		frame(v.Name()+"-control", 360, control)
 		frame(v.Name()+"-open", 360, strings.Replace(page, "<details ", "<details open ", 1))
+		board := "<!DOCTYPE html><html><body style='margin:0;background:#fff'>" + HTML(p, rules.White) + "</body></html>"
+		frame(v.Name()+"-pre", 900, board)
+		// Negative control: the same board forced into a proportional font.
+		frame(v.Name()+"-pre-serif", 900, strings.Replace(board, "<pre style=\"", "<pre style=\"font-family: serif !important; ", 1))
 	}
 	harness.WriteString(`<pre id="result"></pre><script>
+// columns counts the x positions of '|' that every rank of the board shares.
+function columns(d) {
+  var text = d.querySelector("pre").firstChild, off = 0, rows = [];
+  text.data.split("\n").forEach(function (l) {
+    if (/^ *\d+ \|/.test(l)) {
+      var xs = [];
+      for (var i = 0; i < l.length; i++) {
+        if (l[i] !== "|") continue;
+        var r = d.createRange();
+        r.setStart(text, off + i);
+        r.setEnd(text, off + i + 1);
+        xs.push(Math.round(r.getBoundingClientRect().left));
+      }
+      rows.push(xs);
+    }
+    off += l.length + 1;
+  });
+  return rows[0].filter(function (x) { return rows.every(function (r) { return r.indexOf(x) >= 0; }); }).length;
+}
 window.addEventListener("load", function () {
   var out = {};
   document.querySelectorAll("iframe").forEach(function (f) {
+    if (/-pre(-serif)?$/.test(f.id)) {
+      out[f.id] = {Columns: columns(f.contentDocument)};
+      return;
+    }
     var d = f.contentDocument, img = d.querySelector("img"), r = img.getBoundingClientRect();
     out[f.id] = {ScrollW: d.documentElement.scrollWidth, ClientW: d.documentElement.clientWidth,
       Height: d.documentElement.scrollHeight, ImgLeft: r.left, ImgRight: r.right, ImgW: r.width, ImgH: r.height,
@@ -634,6 +626,11 @@ window.addEventListener("load", function () {
 		if o := got[v.Name()+"-open"]; o.PreShown != 1 || o.ScrollW > 360 {
 			t.Errorf("%s: with the text diagram opened at 360 pixels, shown %d, page width %d; want it shown and the page no wider (the <pre> scrolls by itself)", v.Name(), o.PreShown, o.ScrollW)
 		}
+		// The text diagram lines up only in a monospace font.
+		mono, prop := got[v.Name()+"-pre"].Columns, got[v.Name()+"-pre-serif"].Columns
+		if mono < v.Board().Width()+1 || mono <= prop {
+			t.Errorf("%s: aligned columns: %d in the mail's <pre>, %d with a proportional font; want at least %d, and more than the proportional font", v.Name(), mono, prop, v.Board().Width()+1)
+		}
 		if c := got[v.Name()+"-control"]; c.ScrollW <= 360 {
 			t.Errorf("%s: the negative control (no max-width, no overflow-wrap) fits in 360 pixels (%d): the check proves nothing", v.Name(), c.ScrollW)
 		}
@@ -651,27 +648,6 @@ window.addEventListener("load", function () {
 			}
 		}
 	}
-}
-
-// verticalRuns returns the x positions where at least min dark pixels pile
-// up: the '|' separators of the board's rows, which stand at the same x in
-// every row only when the <pre> is drawn in a monospace font.
-func verticalRuns(img image.Image, min int) []int {
-	b := img.Bounds()
-	var out []int
-	for x := b.Min.X; x < b.Max.X; x++ {
-		n := 0
-		for y := b.Min.Y; y < b.Max.Y; y++ {
-			r, g, bl, _ := img.At(x, y).RGBA()
-			if (r+g+bl)/3 < 0xA000 {
-				n++
-			}
-		}
-		if n >= min && (len(out) == 0 || x-out[len(out)-1] > 3) {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 func TestMoveListText(t *testing.T) {
