@@ -138,13 +138,19 @@ func (m Mail) Text() string {
 	return b.String()
 }
 
-// HTML is the HTML alternative: the same content, the board in <pre>, and
-// the PNG picture referenced by Content-ID board.png.
+// HTML is the HTML alternative, written for a phone first: the same
+// content as the text part, with ONE board, the PNG picture referenced by
+// Content-ID board.png, which shrinks to the screen's width; the text
+// diagram follows it collapsed (in <details>), for clients that show no
+// pictures. Long words (signatures, hashes) wrap instead of widening the
+// page.
 func (m Mail) HTML() string {
 	e := html.EscapeString
 	var b strings.Builder
-	b.WriteString(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>` + e(m.Status) + `</title></head>` +
-		`<body style="font-family: Helvetica, Arial, sans-serif; font-size: 15px; color: #222; max-width: 760px;">`)
+	b.WriteString(`<!DOCTYPE html><html><head><meta charset="utf-8">` +
+		`<meta name="viewport" content="width=device-width, initial-scale=1"><title>` + e(m.Status) + `</title></head>` +
+		`<body style="margin:0; padding:8px; font-family: Helvetica, Arial, sans-serif; font-size: 15px; line-height: 1.4; color: #222; overflow-wrap: anywhere; word-break: break-word;">` +
+		`<div style="max-width: 760px;">`)
 	if m.Status != "" {
 		fmt.Fprintf(&b, `<p style="color:#555">%s</p>`, e(m.Status))
 	}
@@ -155,8 +161,10 @@ func (m Mail) HTML() string {
 		fmt.Fprintf(&b, `<p>%s</p>`, e(l))
 	}
 	if m.Pos != nil {
-		b.WriteString(HTML(m.Pos, m.Viewer))
-		b.WriteString(`<p><img src="cid:board.png" alt="the board as a picture"></p>`)
+		w, h := PNGSize(m.Pos)
+		fmt.Fprintf(&b, `<p style="margin:12px 0 4px"><img src="cid:board.png" width="%d" height="%d" alt="The board (it is also below as text)." style="display:block; max-width:100%%; height:auto; border:0;"></p>`, w, h)
+		b.WriteString(`<details style="margin:0 0 12px"><summary style="color:#555; font-size:13px; cursor:pointer;">The board as text</summary>` +
+			HTML(m.Pos, m.Viewer) + `</details>`)
 	}
 	if m.Pos != nil {
 		fmt.Fprintf(&b, `<p style="white-space:pre-wrap">%s</p>`, e(MoveListText(m.MoveList)))
@@ -172,7 +180,7 @@ func (m Mail) HTML() string {
 	if m.Footer != "" {
 		fmt.Fprintf(&b, `<p style="color:#777;font-size:12px">%s</p>`, e(m.Footer))
 	}
-	b.WriteString("</body></html>\n")
+	b.WriteString("</div></body></html>\n")
 	return b.String()
 }
 

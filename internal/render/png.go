@@ -13,27 +13,39 @@ import (
 	"golang.org/x/image/font/gofont/gomonobold"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
+	"golang.org/x/image/vector"
 
 	"referee/internal/rules"
 )
 
 // Picture geometry, in pixels.
 const (
-	cellPx   = 48
-	marginPx = 28
+	cellPx    = 48 // a square; small boards get bigger ones (see layout)
+	marginPx  = 28
+	captionPx = 17 // one caption line under the board
+	handPx    = 38 // one hand: a row of small pieces
+	handPiece = 34 // a piece in hand
+	diePx     = 40 // the die's row
+	dieFace   = 30 // one face of the die
 )
 
 // Colours, as 0xRRGGBB.
 const (
-	bg        rgb = 0xfaf8f2
-	lightSq   rgb = 0xeedcb4
-	darkSq    rgb = 0xb58863
-	markSq    rgb = 0xd96c4a
-	ink       rgb = 0x222222
-	whiteDisc rgb = 0xffffff
-	blackDisc rgb = 0x202020
-	seamInk   rgb = 0x2a6fdb
-	downInk   rgb = 0xd02020
+	bg         rgb = 0xfaf8f2
+	lightSq    rgb = 0xeedcb4
+	darkSq     rgb = 0xb58863
+	markSq     rgb = 0xd96c4a
+	holeSq     rgb = 0xc9c9c9 // not part of the board: grey, hatched
+	holeHatch  rgb = 0xb0b0b0
+	lastMove   rgb = 0xf2d43a // blended over the last move's squares
+	ink        rgb = 0x222222
+	whitePiece rgb = 0xfbfaf6
+	whiteLine  rgb = 0x1c1c1c
+	blackPiece rgb = 0x2a2a2a
+	blackLine  rgb = 0xf3efe4
+	seamInk    rgb = 0x2a6fdb
+	downInk    rgb = 0xd02020
+	dieInk     rgb = 0xffffff
 )
 
 // rgb is a colour written 0xRRGGBB.
@@ -44,15 +56,97 @@ func (c rgb) RGBA() (r, g, b, a uint32) {
 	return color.RGBA{uint8(c >> 16), uint8(c >> 8), uint8(c), 0xff}.RGBA()
 }
 
-// captionPx is the height of one caption line under the board.
-const captionPx = 17
+// Options are what a picture shows beyond the position.
+type Options struct {
+	// LastMove lists the squares the last action touched (see
+	// MoveSquares); they are tinted yellow. Squares not on the board are
+	// ignored.
+	LastMove []rules.Square
+}
+
+// MoveSquares returns the squares a move touches, to highlight: its origin
+// and destination, a drop's square, a deployment's squares, or none for a
+// command (pass, re-roll).
+func MoveSquares(m rules.Move) []rules.Square {
+	switch m.Kind {
+	case rules.Deploy:
+		var out []rules.Square
+		for _, pl := range m.Place[:m.NPlace] {
+			out = append(out, pl.To)
+		}
+		return out
+	case rules.Reroll, rules.Roll, rules.Pass:
+		return nil
+	}
+	var out []rules.Square
+	if m.From != rules.NoSquare && m.From != m.To {
+		out = append(out, m.From)
+	}
+	return append(out, m.To)
+}
+
+// layout places the picture's rows: the opponent's hand above the board,
+// the viewer's hand and the die under it, then the captions.
+type layout struct {
+	w, h      int
+	cell      int // a square's side
+	topHand   int // y of the hand row above the board, or -1
+	board     int // y of the board's frame (coordinates included)
+	boardH    int // the frame's height
+	lowHand   int // y of the hand row under the board, or -1
+	die       int // y of the die's row, or -1
+	captions  int // y of the first caption line
+	nCaptions int
+}
+
+func layoutOf(p rules.Position) layout {
+	b := p.Variant().Board()
+	l := layout{topHand: -1, lowHand: -1, die: -1}
+	l.cell = max(cellPx, min(72, 360/b.Width())) // Chec Toe's 4x4 board: 72
+	l.w = 2*marginPx + b.Width()*l.cell
+	y := 0
+	if hands(p) {
+		l.topHand = y
+		y += handPx
+	}
+	l.board = y
+	l.boardH = 2*marginPx + b.Height()*l.cell
+	y += l.boardH
+	if hands(p) {
+		l.lowHand = y
+		y += handPx
+		most := max(len(p.Hand(rules.White)), len(p.Hand(rules.Black)), 4)
+		l.w = max(l.w, handLabelPx+most*handPiece+6)
+	}
+	if _, ok := p.(rules.Roller); ok {
+		l.die = y
+		y += diePx
+	}
+	l.captions = y
+	l.nCaptions = len(captions(p))
+	l.h = y + captionPx*l.nCaptions
+	if l.nCaptions > 0 {
+		l.h += 4
+	}
+	return l
+}
+
+// handLabelPx is the room for "Black's hand" before the pieces.
+const handLabelPx = 116
+
+// hands reports whether the picture shows the hands: in games with drops,
+// or whenever a hand holds a piece.
+func hands(p rules.Position) bool {
+	return handVariant(p) || len(p.Hand(rules.White)) > 0 || len(p.Hand(rules.Black)) > 0
+}
 
 // PNGSize returns the picture's width and height for position p: the
-// board, a margin for coordinates on every side, and one line per caption
-// (wrap hints, seam, downward pawns, marked squares).
+// board with a margin for coordinates on every side, a row for each hand
+// in games with drops, a row for the die in games with one, and one line
+// per caption (wrap hints, seam, downward pawns, holes, marked squares).
 func PNGSize(p rules.Position) (int, int) {
-	b := p.Variant().Board()
-	return 2*marginPx + b.Width()*cellPx, 2*marginPx + b.Height()*cellPx + captionPx*len(captions(p))
+	l := layoutOf(p)
+	return l.w, l.h
 }
 
 // captions are the short hints drawn under the picture, from the board's
@@ -71,6 +165,9 @@ func captions(p rules.Position) []string {
 	}
 	if s := b.KleinSeam(); s > 0 {
 		out = append(out, fmt.Sprintf("blue seam %d|%d mirrors files", s, s+1))
+	}
+	if len(b.Squares()) < b.Size() {
+		out = append(out, "grey hatched: not part of the board")
 	}
 	for _, sq := range b.Squares() {
 		if p.At(sq).Down() {
@@ -101,77 +198,95 @@ func markName(v rules.Variant) string {
 	return strings.TrimSpace(s)
 }
 
-// PNG draws the board for viewer: squares (holes left as background),
-// coordinates, pieces as letters in discs (white discs for White, black for
-// Black), a red tab under downward pawns, the marked squares in red, the
-// Klein seam in blue, and caption lines for wrapping and marks. The same
-// position always gives the same bytes.
+// PNG draws the board for viewer with no options: see PNGWith.
 func PNG(p rules.Position, viewer rules.Color) ([]byte, error) {
+	return PNGWith(p, viewer, Options{})
+}
+
+// PNGWith draws the board for viewer: squares (holes grey and hatched),
+// coordinates, the pieces as outlined silhouettes (light for White, dark
+// for Black), the last move's squares tinted, a red tab under downward
+// pawns, the marked squares in red, the Klein seam in blue, the hands (the
+// opponent's above the board, the viewer's below), the die, and caption
+// lines for holes, wrapping and marks. The same position and options always
+// give the same bytes.
+func PNGWith(p rules.Position, viewer rules.Color, o Options) ([]byte, error) {
 	b := p.Variant().Board()
 	marker, _ := p.Variant().(Marker)
-	w, h := PNGSize(p)
-	bh := 2*marginPx + b.Height()*cellPx // the board without captions
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	l := layoutOf(p)
+	cell := l.cell
+	img := image.NewRGBA(image.Rect(0, 0, l.w, l.h))
 	draw.Draw(img, img.Bounds(), &image.Uniform{bg}, image.Point{}, draw.Src)
-	big, err := face(26)
+	fnt, err := opentype.Parse(gomonobold.TTF)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("loading the board font: %w", err)
 	}
-	small, err := face(13)
+	small, err := opentype.NewFace(fnt, &opentype.FaceOptions{Size: 13, DPI: 72, Hinting: font.HintingFull})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("loading the board font: %w", err)
+	}
+	pc := newPainter(p.Variant())
+	last := map[rules.Square]bool{}
+	for _, sq := range o.LastMove {
+		last[sq] = true
 	}
 	files, ranks := order(b, viewer)
+	top := l.board + marginPx
+	right := marginPx + b.Width()*cell
 	for row, r := range ranks {
 		for col, f := range files {
 			sq := b.Sq(f, r)
+			x0, y0 := marginPx+col*cell, top+row*cell
+			cellR := image.Rect(x0, y0, x0+cell, y0+cell)
 			if !b.Exists(sq) {
+				hatch(img, cellR)
 				continue
 			}
-			x0, y0 := marginPx+col*cellPx, marginPx+row*cellPx
-			c := lightSq
+			var c color.Color = lightSq
 			if (f+r)%2 == 0 {
 				c = darkSq
 			}
 			if marker != nil && marker.MarkedSquare(sq) {
 				c = markSq
 			}
-			draw.Draw(img, image.Rect(x0, y0, x0+cellPx, y0+cellPx), &image.Uniform{c}, image.Point{}, draw.Src)
-			pc := p.At(sq)
-			if pc == rules.NoPiece {
-				continue
+			if last[sq] {
+				c = blend(c, lastMove, 0.5)
 			}
-			fill, text := whiteDisc, ink
-			if pc.Color() == rules.Black {
-				fill, text = blackDisc, whiteDisc
-			}
-			disc(img, x0+cellPx/2, y0+cellPx/2, cellPx/2-5, ink)
-			disc(img, x0+cellPx/2, y0+cellPx/2, cellPx/2-7, fill)
-			letter := string(pc.Letter())
-			adv := font.MeasureString(big, letter).Ceil()
-			drawText(img, big, text, x0+(cellPx-adv)/2, y0+cellPx/2+9, letter)
-			if pc.Down() {
-				downTab(img, x0+cellPx/2, y0+cellPx-2)
+			draw.Draw(img, cellR, &image.Uniform{c}, image.Point{}, draw.Src)
+			if piece := p.At(sq); piece != rules.NoPiece {
+				pc.draw(img, image.Pt(x0, y0), cell, piece)
+				if piece.Down() {
+					downTab(img, x0+cell/2, y0+cell-1)
+				}
 			}
 		}
-		drawText(img, small, ink, 6, marginPx+row*cellPx+cellPx/2+5, fmt.Sprint(r+1))
-		drawText(img, small, ink, w-marginPx+4, marginPx+row*cellPx+cellPx/2+5, fmt.Sprint(r+1))
+		y := top + row*cell + cell/2 + 5
+		label := fmt.Sprint(r + 1)
+		drawText(img, small, ink, marginPx-6-font.MeasureString(small, label).Ceil(), y, label)
+		drawText(img, small, ink, right+5, y, label)
 	}
 	for col, f := range files {
-		x := marginPx + col*cellPx + cellPx/2 - 4
-		drawText(img, small, ink, x, marginPx-9, string(rune('a'+f)))
-		drawText(img, small, ink, x, bh-9, string(rune('a'+f)))
+		x := marginPx + col*cell + cell/2 - 4
+		drawText(img, small, ink, x, top-9, string(rune('a'+f)))
+		drawText(img, small, ink, x, top+b.Height()*cell+18, string(rune('a'+f)))
 	}
 	if s := b.KleinSeam(); s > 0 {
 		for row, r := range ranks {
 			if row+1 < len(ranks) && ((r == s && ranks[row+1] == s-1) || (r == s-1 && ranks[row+1] == s)) {
-				y := marginPx + (row+1)*cellPx
-				draw.Draw(img, image.Rect(marginPx, y-2, w-marginPx, y+2), &image.Uniform{seamInk}, image.Point{}, draw.Src)
+				y := top + (row+1)*cell
+				draw.Draw(img, image.Rect(marginPx, y-2, right, y+2), &image.Uniform{seamInk}, image.Point{}, draw.Src)
 			}
 		}
 	}
+	if l.topHand >= 0 {
+		drawHand(img, small, pc, l.topHand, viewer.Other(), p.Hand(viewer.Other()))
+		drawHand(img, small, pc, l.lowHand, viewer, p.Hand(viewer))
+	}
+	if r, ok := p.(rules.Roller); ok {
+		drawDie(img, small, l.die, r.DieState())
+	}
 	for i, c := range captions(p) {
-		drawText(img, small, ink, 6, bh+i*captionPx+8, c)
+		drawText(img, small, ink, 6, l.captions+i*captionPx+13, c)
 	}
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, img); err != nil {
@@ -180,12 +295,144 @@ func PNG(p rules.Position, viewer rules.Color) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func face(size float64) (font.Face, error) {
+// painter draws a variant's pieces, rasterising each glyph once per size.
+type painter struct {
+	names map[byte]string
+	done  map[[2]int]glyphMasks // by letter and size
+}
+
+func newPainter(v rules.Variant) *painter {
+	pc := &painter{names: map[byte]string{}, done: map[[2]int]glyphMasks{}}
+	if n, ok := v.(pieceNamer); ok {
+		for _, c := range n.PieceLetters() {
+			pc.names[c] = n.PieceName(c)
+		}
+	}
+	return pc
+}
+
+// draw paints piece in the size×size box at at.
+func (pc *painter) draw(dst *image.RGBA, at image.Point, size int, piece rules.Piece) {
+	key := [2]int{int(piece.Letter()), size}
+	gm, ok := pc.done[key]
+	if !ok {
+		g, found := glyphFor(pc.names[piece.Letter()], piece.Letter())
+		if !found {
+			g = letterGlyph
+		}
+		gm = rasterGlyph(g, size)
+		pc.done[key] = gm
+	}
+	drawGlyph(dst, at, gm, piece.Color() == rules.Black)
+	if _, found := glyphFor(pc.names[piece.Letter()], piece.Letter()); !found {
+		// A piece with no drawing of its own: its letter on a disc.
+		f, err := letterFace(size)
+		if err == nil {
+			s := string(piece.Letter())
+			_, line := pieceInk(piece.Color() == rules.Black)
+			drawText(dst, f, line, at.X+(size-font.MeasureString(f, s).Ceil())/2, at.Y+size*62/100, s)
+		}
+	}
+}
+
+// letterGlyph is the disc under the letter of a piece without a drawing.
+var letterGlyph = glyph{Body: []string{"O 50 50 36"}}
+
+func letterFace(size int) (font.Face, error) {
 	f, err := opentype.Parse(gomonobold.TTF)
 	if err != nil {
-		return nil, fmt.Errorf("loading the board font: %w", err)
+		return nil, err
 	}
-	return opentype.NewFace(f, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
+	return opentype.NewFace(f, &opentype.FaceOptions{Size: float64(size) * 0.5, DPI: 72, Hinting: font.HintingFull})
+}
+
+// drawHand draws side's hand in the row at y: a label, then the pieces.
+func drawHand(img *image.RGBA, f font.Face, pc *painter, y int, side rules.Color, hand []byte) {
+	drawText(img, f, ink, 6, y+handPx/2+5, side.String()+"'s hand")
+	if len(hand) == 0 {
+		drawText(img, f, ink, handLabelPx, y+handPx/2+5, "(empty)")
+		return
+	}
+	for i, c := range hand {
+		pc.draw(img, image.Pt(handLabelPx+i*handPiece, y+(handPx-handPiece)/2), handPiece, rules.MakePiece(c, side))
+	}
+}
+
+// drawDie draws the die state (RULES.md §8: the turn's rolls in order, r
+// first when the first roll was replaced, ? while a roll is owed, - before
+// the first roll) as faces with pips.
+func drawDie(img *image.RGBA, f font.Face, y int, state string) {
+	drawText(img, f, ink, 6, y+diePx/2+5, "Die")
+	x := 6 + 5*8
+	fy := y + (diePx-dieFace)/2
+	note := ""
+	for _, r := range state {
+		switch {
+		case r >= '1' && r <= '6':
+			dieFaceAt(img, x, fy, int(r-'0'))
+			x += dieFace + 6
+		case r == '?':
+			dieFaceAt(img, x, fy, 0)
+			drawText(img, f, ink, x+dieFace/2-4, fy+dieFace/2+5, "?")
+			x += dieFace + 6
+		case r == 'r':
+			note = "re-rolled"
+		case r == '-':
+			note = "not rolled yet"
+		}
+	}
+	if note != "" {
+		drawText(img, f, ink, x+2, y+diePx/2+5, note)
+	}
+}
+
+// dieFaceAt draws a die face showing n pips (none for 0) at x, y.
+func dieFaceAt(img *image.RGBA, x, y, n int) {
+	s := float64(dieFace)
+	var paths []string
+	paths = append(paths, "M12 2 L88 2 Q98 2 98 12 L98 88 Q98 98 88 98 L12 98 Q2 98 2 88 L2 12 Q2 2 12 2 Z")
+	face := glyph{Body: paths}
+	gm := rasterGlyph(face, dieFace)
+	r := image.Rect(x, y, x+dieFace, y+dieFace)
+	draw.DrawMask(img, r, &image.Uniform{ink}, image.Point{}, gm.outline, image.Point{}, draw.Over)
+	draw.DrawMask(img, r, &image.Uniform{dieInk}, image.Point{}, gm.body, image.Point{}, draw.Over)
+	pips := map[int][][2]float64{
+		1: {{50, 50}},
+		2: {{27, 27}, {73, 73}},
+		3: {{25, 25}, {50, 50}, {75, 75}},
+		4: {{27, 27}, {73, 27}, {27, 73}, {73, 73}},
+		5: {{25, 25}, {75, 25}, {50, 50}, {25, 75}, {75, 75}},
+		6: {{28, 23}, {72, 23}, {28, 50}, {72, 50}, {28, 77}, {72, 77}},
+	}[n]
+	var dots []string
+	for _, d := range pips {
+		dots = append(dots, fmt.Sprintf("O %g %g 9", d[0], d[1]))
+	}
+	if len(dots) > 0 {
+		gm := rasterGlyph(glyph{Body: dots}, int(s))
+		draw.DrawMask(img, r, &image.Uniform{ink}, image.Point{}, gm.body, image.Point{}, draw.Over)
+	}
+}
+
+// hatch fills r, a square that is not part of the board, grey with
+// diagonal lines.
+func hatch(img *image.RGBA, r image.Rectangle) {
+	draw.Draw(img, r, &image.Uniform{holeSq}, image.Point{}, draw.Src)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if (x+y)%8 < 2 {
+				img.Set(x, y, holeHatch)
+			}
+		}
+	}
+}
+
+// blend mixes c toward d by t (0..1).
+func blend(c, d color.Color, t float64) color.Color {
+	r1, g1, b1, _ := c.RGBA()
+	r2, g2, b2, _ := d.RGBA()
+	mix := func(a, b uint32) uint8 { return uint8((float64(a)*(1-t) + float64(b)*t) / 257) }
+	return color.RGBA{mix(r1, r2), mix(g1, g2), mix(b1, b2), 0xff}
 }
 
 func drawText(img draw.Image, f font.Face, c color.Color, x, y int, s string) {
@@ -196,20 +443,11 @@ func drawText(img draw.Image, f font.Face, c color.Color, x, y int, s string) {
 // downTab draws a small red triangle pointing down, its tip at (cx, tip):
 // the mark of a pawn that moves toward rank 1.
 func downTab(img *image.RGBA, cx, tip int) {
-	for dy := 0; dy < 9; dy++ {
-		half := dy
-		for x := cx - half; x <= cx+half; x++ {
-			img.Set(x, tip-dy, downInk)
-		}
-	}
-}
-
-func disc(img *image.RGBA, cx, cy, r int, c color.Color) {
-	for y := -r; y <= r; y++ {
-		for x := -r; x <= r; x++ {
-			if x*x+y*y <= r*r {
-				img.Set(cx+x, cy+y, c)
-			}
-		}
-	}
+	z := vector.NewRasterizer(18, 10)
+	z.MoveTo(1, 1)
+	z.LineTo(17, 1)
+	z.LineTo(9, 9)
+	z.ClosePath()
+	z.DrawOp = draw.Over
+	z.Draw(img, image.Rect(cx-9, tip-9, cx+9, tip+1), &image.Uniform{downInk}, image.Point{})
 }

@@ -2,13 +2,18 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"html"
 	"image"
+	"image/color"
+	"image/draw"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -21,9 +26,16 @@ var update = flag.Bool("update", false, "rewrite the golden files and screenshot
 
 // midGame plays a fixed walk of n actions (die values fixed for Chec Toe).
 func midGame(t *testing.T, v rules.Variant, n int) (rules.Position, []string) {
+	p, sans, _ := midGameLast(t, v, n)
+	return p, sans
+}
+
+// midGameLast is midGame that also returns the last action played.
+func midGameLast(t *testing.T, v rules.Variant, n int) (rules.Position, []string, rules.Move) {
 	t.Helper()
 	p := v.Start()
 	var sans []string
+	var last rules.Move
 	die := 0
 	for i := 0; i < n; i++ {
 		for {
@@ -52,6 +64,7 @@ func midGame(t *testing.T, v rules.Variant, n int) (rules.Position, []string) {
 			}
 		}
 		sans = append(sans, notation.SAN(p, m))
+		last = m
 		next, err := p.Play(m)
 		if err != nil {
 			t.Fatal(err)
@@ -65,7 +78,7 @@ func midGame(t *testing.T, v rules.Variant, n int) (rules.Position, []string) {
 		}
 		p, _ = r.Roll(3)
 	}
-	return p, sans
+	return p, sans, last
 }
 
 func golden(t *testing.T, name, got string) {
@@ -173,37 +186,277 @@ func TestHolesAndMarks(t *testing.T) {
 	}
 }
 
+// TestPNG draws every variant's board 8 actions in, with the last
+// action's squares highlighted, for each viewer, and compares the pictures
+// with testdata/png (a few pixels may differ: anti-aliasing is floating
+// point). Run with -update and look at the files to accept a change.
 func TestPNG(t *testing.T) {
 	for _, v := range rules.Variants() {
-		p, _ := midGame(t, v, 8)
-		b, err := PNG(p, rules.White)
-		if err != nil {
-			t.Fatal(err)
+		for _, viewer := range []rules.Color{rules.White, rules.Black} {
+			name := fmt.Sprintf("%s-%s.png", v.Name(), strings.ToLower(viewer.String()))
+			t.Run(name, func(t *testing.T) {
+				p, _, last := midGameLast(t, v, 8)
+				opt := Options{LastMove: MoveSquares(last)}
+				b, err := PNGWith(p, viewer, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				img, err := png.Decode(bytes.NewReader(b))
+				if err != nil {
+					t.Fatal(err)
+				}
+				w, h := PNGSize(p)
+				if img.Bounds() != image.Rect(0, 0, w, h) {
+					t.Errorf("%v, want %dx%d", img.Bounds(), w, h)
+				}
+				again, _ := PNGWith(p, viewer, opt)
+				if !bytes.Equal(b, again) {
+					t.Error("the PNG is not deterministic")
+				}
+				goldenPNG(t, name, b)
+			})
 		}
-		img, err := png.Decode(bytes.NewReader(b))
-		if err != nil {
-			t.Fatalf("%s: %v", v.Name(), err)
+		if v.Name() == "chectoe" { // a re-roll, then a void six
+			t.Run("chectoe-die.png", func(t *testing.T) {
+				p, err := v.ParsePosition("4/1N2/1b2/4[PBRpnr] w r63 - 3")
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := PNG(p, rules.Black)
+				if err != nil {
+					t.Fatal(err)
+				}
+				goldenPNG(t, "chectoe-die.png", b)
+			})
 		}
-		w, h := PNGSize(p)
-		if img.Bounds() != image.Rect(0, 0, w, h) {
-			t.Errorf("%s: %v, want %dx%d", v.Name(), img.Bounds(), w, h)
-		}
-		again, _ := PNG(p, rules.White)
-		if !bytes.Equal(b, again) {
-			t.Errorf("%s: the PNG is not deterministic", v.Name())
-		}
-		if *update {
-			os.MkdirAll("testdata/png", 0o755)
-			os.WriteFile(filepath.Join("testdata", "png", v.Name()+".png"), b, 0o644)
+		if handVariant(v.Start()) { // the hands are full only at the start
+			t.Run(v.Name()+"-start.png", func(t *testing.T) {
+				b, err := PNG(v.Start(), rules.White)
+				if err != nil {
+					t.Fatal(err)
+				}
+				goldenPNG(t, v.Name()+"-start.png", b)
+			})
 		}
 	}
 }
 
-// TestHTMLMailInChromium opens each variant's HTML mail in headless
-// Chromium and checks that the board's column separators line up: in the
-// screenshot, the '|' glyphs of different ranks share x positions only if
-// the <pre> is drawn in a monospace font.
-func TestHTMLMailInChromium(t *testing.T) {
+// goldenPNG compares a picture with testdata/png/name: at most 0.2% of the
+// pixels may differ, by at most 48 in a channel.
+func goldenPNG(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "png", name)
+	if *update {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/render -update, then look at the picture)", err)
+	}
+	want, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, _ := png.Decode(bytes.NewReader(got))
+	if img.Bounds() != want.Bounds() {
+		t.Fatalf("%s is %v, its golden file %v", name, img.Bounds(), want.Bounds())
+	}
+	bad := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if colorDist(img.At(x, y), want.At(x, y)) > 48 {
+				bad++
+			}
+		}
+	}
+	if bad*500 > b.Dx()*b.Dy() {
+		out := filepath.Join(t.TempDir(), name)
+		os.WriteFile(out, got, 0o644)
+		t.Errorf("%s: %d pixels differ from its golden file (new picture: %s); run with -update if the change is intended", name, bad, out)
+	}
+}
+
+// colorDist is the largest difference of two colours in one channel, 0..255.
+func colorDist(a, b color.Color) int {
+	r1, g1, b1, _ := a.RGBA()
+	r2, g2, b2, _ := b.RGBA()
+	d := 0
+	for _, p := range [][2]uint32{{r1, r2}, {g1, g2}, {b1, b2}} {
+		d = max(d, abs(int(p[0]>>8)-int(p[1]>>8)))
+	}
+	return d
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// TestPNGSquares checks the colours of single squares in the picture: the
+// last move's squares are tinted (and only with the option), holes are grey
+// and hatched rather than a board colour, and Toto40's line is red.
+func TestPNGSquares(t *testing.T) {
+	chess := rules.Chess().Start()
+	e4 := movePlayed(t, chess, "e4")
+	after, _ := chess.Play(e4)
+	cuarenta := rules.Cuarenta().Start()
+	toto := rules.Toto40().Start()
+	sq := func(p rules.Position, s string) rules.Square {
+		q, ok := p.Variant().Board().ParseSquare(s)
+		if !ok && len(s) == 2 { // a hole: ParseSquare refuses it
+			q = p.Variant().Board().Sq(int(s[0]-'a'), int(s[1]-'1'))
+		}
+		return q
+	}
+	cases := []struct {
+		name   string
+		p      rules.Position
+		viewer rules.Color
+		opt    Options
+		square string
+		want   color.Color
+	}{
+		{"e2 after e4, highlighted", after, rules.White, Options{LastMove: MoveSquares(e4)}, "e2", blend(lightSq, lastMove, 0.5)},
+		{"e4 after e4, highlighted", after, rules.White, Options{LastMove: MoveSquares(e4)}, "e4", blend(lightSq, lastMove, 0.5)},
+		{"e4 after e4, Black's view", after, rules.Black, Options{LastMove: MoveSquares(e4)}, "e4", blend(lightSq, lastMove, 0.5)},
+		{"d4 is not part of e4", after, rules.White, Options{LastMove: MoveSquares(e4)}, "d4", darkSq},
+		{"e2 without options", after, rules.White, Options{}, "e2", lightSq},
+		{"a1 is a light square in Cuarenta? no, a hole", cuarenta, rules.White, Options{}, "a1", holeSq},
+		{"b1 is a Cuarenta square", cuarenta, rules.White, Options{}, "b1", lightSq},
+		{"Toto40's a1 is a hole", toto, rules.White, Options{}, "a1", holeSq},
+		{"Toto40's fighting line", toto, rules.White, Options{}, "a10", markSq},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			raw, err := PNGWith(c.p, c.viewer, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, _ := png.Decode(bytes.NewReader(raw))
+			x, y := squarePixel(c.p, c.viewer, sq(c.p, c.square))
+			if got := img.At(x, y); colorDist(got, c.want) > 2 {
+				t.Errorf("%s at (%d,%d) is %v, want %v", c.square, x, y, got, c.want)
+			}
+		})
+	}
+}
+
+// squarePixel is a pixel near the top-left corner of sq's cell, where no
+// piece reaches and the hatching of a hole leaves the grey.
+func squarePixel(p rules.Position, viewer rules.Color, sq rules.Square) (int, int) {
+	b := p.Variant().Board()
+	files, ranks := order(b, viewer)
+	col, row := 0, 0
+	for i, f := range files {
+		if f == b.File(sq) {
+			col = i
+		}
+	}
+	for i, r := range ranks {
+		if r == b.Rank(sq) {
+			row = i
+		}
+	}
+	l := layoutOf(p)
+	x, y := marginPx+col*l.cell+3, l.board+marginPx+row*l.cell+1
+	if (x+y)%8 < 2 {
+		x += 3
+	}
+	return x, y
+}
+
+func movePlayed(t *testing.T, p rules.Position, san string) rules.Move {
+	t.Helper()
+	m, err := notation.Parse(p, san)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestGlyphs checks that every piece of every variant is drawn as a
+// drawing of its own rather than the lettered disc kept for unknown
+// pieces, and that no two pieces of one game look alike: their bodies
+// differ in at least 4% of the cell.
+func TestGlyphs(t *testing.T) {
+	for _, v := range rules.Variants() {
+		n := v.(pieceNamer)
+		masks := map[byte]*image.Alpha{}
+		for _, c := range n.PieceLetters() {
+			g, ok := glyphFor(n.PieceName(c), c)
+			if !ok {
+				t.Errorf("%s: the %s (%c) has no drawing", v.Name(), n.PieceName(c), c)
+				continue
+			}
+			masks[c] = rasterGlyph(g, cellPx).body
+		}
+		for a, ma := range masks {
+			for b, mb := range masks {
+				if a >= b {
+					continue
+				}
+				diff := 0
+				for i := range ma.Pix {
+					if abs(int(ma.Pix[i])-int(mb.Pix[i])) > 128 {
+						diff++
+					}
+				}
+				if diff*25 < len(ma.Pix) {
+					t.Errorf("%s: %c and %c look alike (%d pixels differ)", v.Name(), a, b, diff)
+				}
+			}
+		}
+	}
+	if _, ok := glyphFor("dragon", 'D'); ok {
+		t.Error("an unknown piece has a drawing")
+	}
+}
+
+// TestPieceSheet draws every drawing at two sizes, White and Black on both
+// square colours, into testdata/png/pieces.png, for review.
+func TestPieceSheet(t *testing.T) {
+	var names []string
+	for name, g := range glyphs {
+		if len(g.Body) > 0 {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	const big, small = 96, 48
+	img := image.NewRGBA(image.Rect(0, 0, big*len(names), 2*big+2*small))
+	for i, name := range names {
+		g, _ := glyphFor(name, 0)
+		for row, size := range []int{big, big, small, small} {
+			y := []int{0, big, 2 * big, 2*big + small}[row]
+			for k := 0; k < big/size; k++ {
+				r := image.Rect(i*big+k*size, y, i*big+(k+1)*size, y+size)
+				c := lightSq
+				if (i+row+k)%2 == 0 {
+					c = darkSq
+				}
+				draw.Draw(img, r, &image.Uniform{c}, image.Point{}, draw.Src)
+				drawGlyph(img, r.Min, rasterGlyph(g, size), (row+k)%2 == 1)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	goldenPNG(t, "pieces.png", buf.Bytes())
+}
+
+// chromiumBin returns headless Chromium's path, or skips the test where
+// it is not installed (outside CI) or with -short.
+func chromiumBin(t *testing.T) string {
+	t.Helper()
 	bin, err := exec.LookPath("chromium")
 	if err != nil {
 		if os.Getenv("CI") == "true" {
@@ -212,73 +465,189 @@ func TestHTMLMailInChromium(t *testing.T) {
 		t.Skip("chromium is not installed (apt-get install chromium)")
 	}
 	if testing.Short() {
-		t.Skip("starts a browser per variant")
+		t.Skip("starts a browser")
 	}
-	for _, v := range rules.Variants() {
-		t.Run(v.Name(), func(t *testing.T) {
-			p, sans := midGame(t, v, 6)
-			m := mailFor(v, p, sans, rules.White)
-			dir := t.TempDir()
-			shoot := func(name, style string) []int {
-				page := filepath.Join(dir, name+".html")
-				html := strings.Replace(HTML(p, rules.White), "<pre style=\"", "<pre style=\""+style, 1)
-				os.WriteFile(page, []byte("<!DOCTYPE html><html><body style='margin:0;background:#fff'>"+html+"</body></html>"), 0o644)
-				shot := filepath.Join(dir, name+".png")
-				cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-					"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-					"--user-data-dir="+filepath.Join(dir, "profile-"+name), "--screenshot="+shot, "--window-size=900,1000", "file://"+page)
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("chromium: %v\n%s", err, out)
-				}
-				f, err := os.Open(shot)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer f.Close()
-				img, err := png.Decode(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return verticalRuns(img, 8*v.Board().Height())
-			}
-			mono := shoot("mono", "")
-			// Negative control: the same board forced into a proportional font.
-			prop := shoot("prop", "font-family: serif !important; ")
-			if len(mono) < v.Board().Width()+1 || len(mono) <= len(prop) {
-				t.Errorf("aligned columns: %d in the mail's <pre>, %d with a proportional font; want at least %d, and more than the proportional font", len(mono), len(prop), v.Board().Width()+1)
-			}
-			if *update {
-				os.MkdirAll("testdata/screenshots", 0o755)
-				full := filepath.Join(dir, "full.html")
-				os.WriteFile(full, []byte(m.HTML()), 0o644)
-				exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-					"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-					"--user-data-dir="+filepath.Join(dir, "profile2"), "--screenshot="+filepath.Join("testdata", "screenshots", v.Name()+".png"),
-					"--window-size=800,1400", "file://"+full).Run()
-			}
-		})
-	}
+	return bin
 }
 
-// verticalRuns returns the x positions where at least min dark pixels pile
-// up: the '|' separators of the board's rows, which stand at the same x in
-// every row only when the <pre> is drawn in a monospace font.
-func verticalRuns(img image.Image, min int) []int {
-	b := img.Bounds()
-	var out []int
-	for x := b.Min.X; x < b.Max.X; x++ {
-		n := 0
-		for y := b.Min.Y; y < b.Max.Y; y++ {
-			r, g, bl, _ := img.At(x, y).RGBA()
-			if (r+g+bl)/3 < 0xA000 {
-				n++
-			}
+// chromium runs headless Chromium with a fresh profile and no network
+// chatter (TECH-NOTES.md), and returns what it printed on stdout.
+func chromium(t *testing.T, bin string, args ...string) []byte {
+	t.Helper()
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+		"--user-data-dir=" + t.TempDir()}
+	cmd := exec.Command(bin, append(base, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	return stdout.Bytes()
+}
+
+// mailLayout is what the page measured in one mail's frame.
+type mailLayout struct {
+	ScrollW, ClientW, Height int     // the document's scrolling width, the viewport's width, the height
+	ImgLeft, ImgRight        float64 // the picture's edges
+	ImgW, ImgH               float64 // as shown
+	NatW, NatH               int     // as drawn (0: the picture did not load)
+	PreShown                 int     // 1 when the text diagram is visible
+	Columns                  int     // in a board's <pre>: x positions of '|' shared by every rank
+}
+
+// screenWidths are the widths the HTML mail is checked at: a small phone
+// and a desktop mail client's reading pane.
+var screenWidths = []int{360, 900}
+
+// TestHTMLMailInChromium lays out every variant's HTML mail in headless
+// Chromium at 360 and 900 pixels wide, the picture in place of
+// cid:board.png and a section of long hex words (a signature, a
+// commitment), and checks that the mail is phone-ready: nothing is wider
+// than the screen (no sideways scrolling), the picture keeps its
+// proportions and is shrunk only when the screen is narrower than it, and
+// only one board shows (the text diagram is collapsed; opened, it scrolls
+// within itself), and the text diagram's columns line up, which they do only
+// in a monospace font (the same board in a serif font is the negative
+// control of that). A negative control,
+// the same mail without its max-width and overflow-wrap styles, must
+// overflow at 360 pixels. With -update it keeps screenshots of both widths
+// in testdata/screens for review.
+func TestHTMLMailInChromium(t *testing.T) {
+	bin := chromiumBin(t)
+	dir := t.TempDir()
+	hex := strings.Repeat("3f9a0c57e1d2b48a", 8)
+	pages := map[string]string{} // by variant
+	var harness strings.Builder
+	harness.WriteString(`<!DOCTYPE html><html><body style="margin:0">`)
+	frame := func(id string, w int, page string) {
+		fmt.Fprintf(&harness, `<iframe id="%s" style="border:0;display:block" width="%d" height="600" srcdoc="%s"></iframe>`, id, w, html.EscapeString(page))
+	}
+	for _, v := range rules.Variants() {
+		p, sans, last := midGameLast(t, v, 6)
+		m := mailFor(v, p, sans, rules.White)
+		m.Sections = append(m.Sections, Section{Title: "The die witness",
+			Body: "Commitment: sha256:" + hex[:64] + "\nSignature: " + hex})
+		pic, err := PNGWith(p, rules.White, Options{LastMove: MoveSquares(last)})
+		if err != nil {
+			t.Fatal(err)
 		}
-		if n >= min && (len(out) == 0 || x-out[len(out)-1] > 3) {
-			out = append(out, x)
+		os.WriteFile(filepath.Join(dir, v.Name()+".png"), pic, 0o644)
+		page := strings.Replace(m.HTML(), "cid:board.png", v.Name()+".png", 1)
+		pages[v.Name()] = page
+		for _, w := range screenWidths {
+			frame(fmt.Sprintf("%s-%d", v.Name(), w), w, page)
+		}
+		control := strings.NewReplacer("max-width:100%; height:auto;", "", "overflow-wrap: anywhere; word-break: break-word;", "").Replace(page)
+		if control == page {
+			t.Fatal("the negative control is the mail itself: the mail's styles changed, update the control")
+		}
+		frame(v.Name()+"-control", 360, control)
+		frame(v.Name()+"-open", 360, strings.Replace(page, "<details ", "<details open ", 1))
+		board := "<!DOCTYPE html><html><body style='margin:0;background:#fff'>" + HTML(p, rules.White) + "</body></html>"
+		frame(v.Name()+"-pre", 900, board)
+		// Negative control: the same board forced into a proportional font.
+		frame(v.Name()+"-pre-serif", 900, strings.Replace(board, "<pre style=\"", "<pre style=\"font-family: serif !important; ", 1))
+	}
+	harness.WriteString(`<pre id="result"></pre><script>
+// columns counts the x positions of '|' that every rank of the board shares.
+function columns(d) {
+  var text = d.querySelector("pre").firstChild, off = 0, rows = [];
+  text.data.split("\n").forEach(function (l) {
+    if (/^ *\d+ \|/.test(l)) {
+      var xs = [];
+      for (var i = 0; i < l.length; i++) {
+        if (l[i] !== "|") continue;
+        var r = d.createRange();
+        r.setStart(text, off + i);
+        r.setEnd(text, off + i + 1);
+        xs.push(Math.round(r.getBoundingClientRect().left));
+      }
+      rows.push(xs);
+    }
+    off += l.length + 1;
+  });
+  return rows[0].filter(function (x) { return rows.every(function (r) { return r.indexOf(x) >= 0; }); }).length;
+}
+window.addEventListener("load", function () {
+  var out = {};
+  document.querySelectorAll("iframe").forEach(function (f) {
+    if (/-pre(-serif)?$/.test(f.id)) {
+      out[f.id] = {Columns: columns(f.contentDocument)};
+      return;
+    }
+    var d = f.contentDocument, img = d.querySelector("img"), r = img.getBoundingClientRect();
+    out[f.id] = {ScrollW: d.documentElement.scrollWidth, ClientW: d.documentElement.clientWidth,
+      Height: d.documentElement.scrollHeight, ImgLeft: r.left, ImgRight: r.right, ImgW: r.width, ImgH: r.height,
+      NatW: img.naturalWidth, NatH: img.naturalHeight, PreShown: d.querySelector("pre").checkVisibility() ? 1 : 0};
+  });
+  document.getElementById("result").textContent = JSON.stringify(out);
+});
+</script></body></html>`)
+	hpath := filepath.Join(dir, "harness.html")
+	os.WriteFile(hpath, []byte(harness.String()), 0o644)
+	dom := string(chromium(t, bin, "--dump-dom", "--virtual-time-budget=10000", "--window-size=1200,900", "file://"+hpath))
+	i, j := strings.Index(dom, `<pre id="result">`), strings.Index(dom, "</pre><script>")
+	if i < 0 || j < i {
+		t.Fatalf("no measurements in the page:\n%.2000s", dom)
+	}
+	var got map[string]mailLayout
+	if err := json.Unmarshal([]byte(html.UnescapeString(dom[i+len(`<pre id="result">`):j])), &got); err != nil {
+		t.Fatalf("reading the measurements: %v", err)
+	}
+	for _, v := range rules.Variants() {
+		for _, w := range screenWidths {
+			id := fmt.Sprintf("%s-%d", v.Name(), w)
+			t.Run(id, func(t *testing.T) {
+				g, ok := got[id]
+				if !ok {
+					t.Fatal("not measured")
+				}
+				if g.NatW == 0 {
+					t.Fatal("the picture did not load")
+				}
+				if g.ScrollW > w || g.ClientW > w {
+					t.Errorf("the mail is %d pixels wide on a %d-pixel screen: it scrolls sideways", g.ScrollW, w)
+				}
+				if g.ImgLeft < 0 || g.ImgRight > float64(g.ClientW) {
+					t.Errorf("the picture spans x %.0f..%.0f, outside the screen's 0..%d: files are cut off", g.ImgLeft, g.ImgRight, g.ClientW)
+				}
+				if ratio, want := g.ImgH/g.ImgW, float64(g.NatH)/float64(g.NatW); ratio < want*0.99 || ratio > want*1.01 {
+					t.Errorf("the picture is shown %.0fx%.0f, drawn %dx%d: it is stretched", g.ImgW, g.ImgH, g.NatW, g.NatH)
+				}
+				if room := float64(g.ClientW - 16); g.ImgW < min(float64(g.NatW), room)-1 {
+					t.Errorf("the picture is shown %.0f pixels wide, drawn %d, with %.0f available: shrunk for nothing", g.ImgW, g.NatW, room)
+				}
+				if g.PreShown != 0 {
+					t.Error("the text diagram shows as well as the picture: two boards")
+				}
+			})
+		}
+		if o := got[v.Name()+"-open"]; o.PreShown != 1 || o.ScrollW > 360 {
+			t.Errorf("%s: with the text diagram opened at 360 pixels, shown %d, page width %d; want it shown and the page no wider (the <pre> scrolls by itself)", v.Name(), o.PreShown, o.ScrollW)
+		}
+		// The text diagram lines up only in a monospace font.
+		mono, prop := got[v.Name()+"-pre"].Columns, got[v.Name()+"-pre-serif"].Columns
+		if mono < v.Board().Width()+1 || mono <= prop {
+			t.Errorf("%s: aligned columns: %d in the mail's <pre>, %d with a proportional font; want at least %d, and more than the proportional font", v.Name(), mono, prop, v.Board().Width()+1)
+		}
+		if c := got[v.Name()+"-control"]; c.ScrollW <= 360 {
+			t.Errorf("%s: the negative control (no max-width, no overflow-wrap) fits in 360 pixels (%d): the check proves nothing", v.Name(), c.ScrollW)
 		}
 	}
-	return out
+	if *update {
+		os.RemoveAll(filepath.Join("testdata", "screens"))
+		os.MkdirAll(filepath.Join("testdata", "screens"), 0o755)
+		for _, v := range rules.Variants() {
+			page := filepath.Join(dir, v.Name()+".html")
+			os.WriteFile(page, []byte(pages[v.Name()]), 0o644)
+			for _, w := range screenWidths {
+				h := min(got[fmt.Sprintf("%s-%d", v.Name(), w)].Height, 3000)
+				shot, _ := filepath.Abs(filepath.Join("testdata", "screens", fmt.Sprintf("%s-%d.png", v.Name(), w)))
+				chromium(t, bin, "--screenshot="+shot, fmt.Sprintf("--window-size=%d,%d", w, h), "file://"+page)
+			}
+		}
+	}
 }
 
 func TestMoveListText(t *testing.T) {
@@ -332,12 +701,23 @@ func TestRelayQuote(t *testing.T) {
 	}
 }
 
+// BenchmarkPNG draws every variant's mid-game board (12 plies in), as
+// Black sees it, and reports the PNG's size in bytes.
 func BenchmarkPNG(b *testing.B) {
-	p := rules.KleinChess().Start()
-	for b.Loop() {
-		if _, err := PNG(p, rules.Black); err != nil {
-			b.Fatal(err)
-		}
+	for _, v := range rules.Variants() {
+		b.Run(v.Name(), func(b *testing.B) {
+			t := &testing.T{}
+			p, _ := midGame(t, v, 12)
+			var n int
+			for b.Loop() {
+				out, err := PNG(p, rules.Black)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(out)
+			}
+			b.ReportMetric(float64(n), "bytes/board")
+		})
 	}
 }
 

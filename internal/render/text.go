@@ -171,9 +171,10 @@ func handString(h []byte) string {
 }
 
 // HTML draws the same diagram in <pre>, which every mail client shows in a
-// monospace font.
+// monospace font; on a narrow screen the <pre> scrolls sideways by itself
+// rather than widening the page.
 func HTML(p rules.Position, viewer rules.Color) string {
-	return `<pre style="font-family: 'DejaVu Sans Mono', Menlo, Consolas, 'Courier New', monospace; font-size: 14px; line-height: 1.25; background: #f7f5ef; padding: 10px; border: 1px solid #ccc; display: inline-block;">` +
+	return `<pre style="font-family: 'DejaVu Sans Mono', Menlo, Consolas, 'Courier New', monospace; font-size: 13px; line-height: 1.25; background: #f7f5ef; padding: 8px; border: 1px solid #ccc; margin: 4px 0; max-width: 100%; box-sizing: border-box; overflow-x: auto; overflow-wrap: normal; word-break: normal;">` +
 		html.EscapeString(Text(p, viewer)) + `</pre>`
 }
 
