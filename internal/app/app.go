@@ -17,6 +17,7 @@ import (
 
 	"referee/internal/dice"
 	"referee/internal/game"
+	"referee/internal/letters"
 	"referee/internal/mail/addr"
 	"referee/internal/mail/dkimsign"
 	mailreader "referee/internal/mail/reader"
@@ -57,12 +58,13 @@ type Options struct {
 
 // App is an open referee: its store, key and core.
 type App struct {
-	st     *store.Store
-	key    dice.Key
-	ref    *referee.Referee
-	opts   Options
-	log    *slog.Logger
-	limits mailreader.Limits
+	st      *store.Store
+	key     dice.Key
+	ref     *referee.Referee
+	letters letters.Writer
+	opts    Options
+	log     *slog.Logger
+	limits  mailreader.Limits
 }
 
 // Open opens (creating if needed) the database and the referee's key.
@@ -95,7 +97,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	}
 	ref := referee.New(referee.Config{Address: o.Address, Key: key, IDSalt: salt, RequireAuth: o.RequireAuth, TrustedAuthServ: o.TrustedAuthServ,
 		Lobby: o.Lobby})
-	return &App{st: st, key: key, ref: ref, opts: o, log: o.Logger, limits: o.Limits}, nil
+	return &App{st: st, key: key, ref: ref, letters: letters.Writer{From: ref.Config().Address, Name: ref.Config().Name}, opts: o, log: o.Logger, limits: o.Limits}, nil
 }
 
 func loadKey(ctx context.Context, st *store.Store) (dice.Key, error) {

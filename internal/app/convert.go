@@ -112,7 +112,11 @@ func (a *App) saveRolls(tx *store.Tx, gameID int64, rolls []referee.Roll) error 
 
 func (a *App) queue(tx *store.Tx, gameID int64, mails []referee.Mail) error {
 	for _, m := range mails {
-		raw := m.Raw
+		l, err := a.letters.Write(m)
+		if err != nil {
+			return err
+		}
+		raw := l.Raw
 		if a.opts.DKIM != nil {
 			signed, err := a.opts.DKIM.Sign(raw)
 			if err != nil {
@@ -120,7 +124,7 @@ func (a *App) queue(tx *store.Tx, gameID int64, mails []referee.Mail) error {
 			}
 			raw = signed
 		}
-		o := store.Outgoing{To: m.To, From: m.From, MessageID: m.MessageID, Raw: raw, Created: a.opts.Now().UTC()}
+		o := store.Outgoing{To: l.To, From: l.From, MessageID: l.MessageID, Raw: raw, Created: a.opts.Now().UTC()}
 		if gameID != 0 {
 			id := gameID
 			o.GameID = &id

@@ -1,17 +1,14 @@
 package referee
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/emersion/go-message"
-	gomail "github.com/emersion/go-message/mail"
-
 	"referee/internal/mail/reader"
+	"referee/internal/notation"
 	"referee/internal/render"
 	"referee/internal/rules"
 )
@@ -81,125 +78,6 @@ func (r *Referee) messageID(parts ...string) string {
 	return fmt.Sprintf("<%s@%s>", r.nonce(parts...), r.domain())
 }
 
-// letter is what compose needs to write one mail.
-type letter struct {
-	to        string
-	toName    string
-	subject   string
-	replyTo   string // "" for none
-	messageID string
-	inReplyTo string
-	refs      []string
-	text      string
-	html      string // "" for a plain-text mail
-	png       []byte
-	date      time.Time
-}
-
-func (r *Referee) compose(l letter) Mail {
-	var h gomail.Header
-	h.SetDate(l.date)
-	h.SetAddressList("From", []*gomail.Address{{Name: r.cfg.Name, Address: r.cfg.Address}})
-	h.SetAddressList("To", []*gomail.Address{{Name: l.toName, Address: l.to}})
-	if l.replyTo != "" {
-		h.SetAddressList("Reply-To", []*gomail.Address{{Name: r.cfg.Name, Address: l.replyTo}})
-	}
-	h.SetSubject(l.subject)
-	h.SetMessageID(strings.Trim(l.messageID, "<>"))
-	if l.inReplyTo != "" {
-		h.SetMsgIDList("In-Reply-To", []string{strings.Trim(l.inReplyTo, "<>")})
-	}
-	if len(l.refs) > 0 {
-		ids := make([]string, len(l.refs))
-		for i, x := range l.refs {
-			ids[i] = strings.Trim(x, "<>")
-		}
-		h.SetMsgIDList("References", ids)
-	}
-	// Loop guards (RFC 3834): mark every mail as automatic, and ask Exchange
-	// not to answer it with out-of-office mail.
-	h.Set("Auto-Submitted", "auto-replied")
-	h.Set("X-Auto-Response-Suppress", "All")
-	h.Set("Precedence", "bulk")
-
-	boundary := func(kind string) string {
-		s := sha256.Sum256([]byte(l.messageID + kind))
-		return "=_" + kind + "_" + hex.EncodeToString(s[:12])
-	}
-	var buf bytes.Buffer
-	textHeader := func() message.Header {
-		var th message.Header
-		th.SetContentType("text/plain", map[string]string{"charset": "utf-8", "format": "fixed"})
-		th.Set("Content-Transfer-Encoding", "quoted-printable")
-		return th
-	}
-	if l.html == "" {
-		th := textHeader()
-		for _, f := range []string{"Content-Type", "Content-Transfer-Encoding"} {
-			h.Set(f, th.Get(f))
-		}
-		w, err := message.CreateWriter(&buf, h.Header)
-		if err == nil {
-			_, err = w.Write([]byte(crlf(l.text)))
-			if err == nil {
-				err = w.Close()
-			}
-		}
-		if err != nil {
-			// Only a bug in the fixed headers above can get here.
-			panic(fmt.Sprintf("composing mail: %v", err))
-		}
-		return Mail{To: l.to, From: r.cfg.Address, MessageID: l.messageID, Raw: buf.Bytes()}
-	}
-
-	h.SetContentType("multipart/alternative", map[string]string{"boundary": boundary("alt")})
-	must := func(err error) {
-		if err != nil {
-			panic(fmt.Sprintf("composing mail: %v", err))
-		}
-	}
-	top, err := message.CreateWriter(&buf, h.Header)
-	must(err)
-	tw, err := top.CreatePart(textHeader())
-	must(err)
-	_, err = tw.Write([]byte(crlf(l.text)))
-	must(err)
-	must(tw.Close())
-
-	var rh message.Header
-	rh.SetContentType("multipart/related", map[string]string{"boundary": boundary("rel"), "type": "text/html"})
-	rel, err := top.CreatePart(rh)
-	must(err)
-	var hh message.Header
-	hh.SetContentType("text/html", map[string]string{"charset": "utf-8"})
-	hh.Set("Content-Transfer-Encoding", "quoted-printable")
-	hw, err := rel.CreatePart(hh)
-	must(err)
-	_, err = hw.Write([]byte(crlf(l.html)))
-	must(err)
-	must(hw.Close())
-	if len(l.png) > 0 {
-		var ph message.Header
-		ph.SetContentType("image/png", map[string]string{"name": "board.png"})
-		ph.SetContentDisposition("inline", map[string]string{"filename": "board.png"})
-		ph.Set("Content-ID", "<board.png>")
-		ph.Set("Content-Transfer-Encoding", "base64")
-		pw, err := rel.CreatePart(ph)
-		must(err)
-		_, err = pw.Write(l.png)
-		must(err)
-		must(pw.Close())
-	}
-	must(rel.Close())
-	must(top.Close())
-	return Mail{To: l.to, From: r.cfg.Address, MessageID: l.messageID, Raw: buf.Bytes()}
-}
-
-func crlf(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	return strings.ReplaceAll(s, "\n", "\r\n")
-}
-
 // subject builds "[variant #id] text". It never carries a player's secret:
 // subjects leak (forwards, notifications, screenshots, digests).
 func (r *Referee) subject(g *Game, text string) string {
@@ -222,12 +100,12 @@ func (r *Referee) refuse(env Env, m *reader.Mail, detail, what, todo string) Out
 	}
 	text := wrap(what) + "\n\n" + wrap(todo) + "\n\n" +
 		"(This is an automatic reply from the referee at " + r.cfg.Address + ".)\n"
-	l := letter{to: m.From, subject: subj, messageID: r.messageID("refuse", m.MessageID, m.From, detail),
-		inReplyTo: m.MessageID, text: text, date: env.Now}
+	l := Mail{Kind: "refusal", To: m.From, Subject: subj, MessageID: r.messageID("refuse", m.MessageID, m.From, detail),
+		InReplyTo: m.MessageID, Text: text, Date: env.Now}
 	if m.MessageID != "" {
-		l.refs = []string{m.MessageID}
+		l.References = []string{m.MessageID}
 	}
-	return Outcome{Verdict: Rejected, Detail: detail, Mails: []Mail{r.compose(l)}}
+	return Outcome{Verdict: Rejected, Detail: detail, Mails: []Mail{l}}
 }
 
 // rejectAction answers an authenticated player whose action was refused:
@@ -299,12 +177,10 @@ func (r *Referee) spectatorMails(g *Game, pos rules.Position, headline string, n
 		body := render.Mail{GameID: g.ID, Variant: g.Variant, Pos: pos, Viewer: rules.White, Spectator: true,
 			Status: r.statusLine(g, pos, now), Headline: headline, MoveList: sans(g),
 			Footer: fmt.Sprintf("You are watching game #%d (%s v %s). The organiser can stop this with \"referee unwatch\".", g.ID, g.Players[0].Address, g.Players[1].Address)}
-		png, _ := render.PNG(pos, rules.White)
-		l := letter{to: w, subject: fmt.Sprintf("[%s #%d] %s (watching)", g.Variant.Name(), g.ID, headline),
-			messageID: r.messageID("watch", fmt.Sprint(g.ID), fmt.Sprint(g.Ply()), w, headline),
-			inReplyTo: r.watchThreadID(g), refs: []string{r.watchThreadID(g)},
-			text: body.Text(), html: body.HTML(), png: png, date: now}
-		out = append(out, r.compose(l))
+		out = append(out, Mail{Kind: "spectator", To: w, Subject: fmt.Sprintf("[%s #%d] %s (watching)", g.Variant.Name(), g.ID, headline),
+			MessageID: r.messageID("watch", fmt.Sprint(g.ID), fmt.Sprint(g.Ply()), w, headline),
+			InReplyTo: r.watchThreadID(g), References: []string{r.watchThreadID(g)},
+			Board: &body, LastMove: lastSquares(g), Date: now})
 	}
 	return out
 }
@@ -342,10 +218,6 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 	if subjectText == "" {
 		subjectText = r.turnSubject(g, pos, c)
 	}
-	png, err := render.PNG(pos, c)
-	if err != nil {
-		png = nil // the text and HTML parts still carry the board
-	}
 	inReplyTo := r.threadID(g, c)
 	refs := []string{r.threadID(g, c)}
 	if m != nil && m.MessageID != "" {
@@ -356,25 +228,24 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 	if m != nil {
 		msgid = m.MessageID
 	}
-	l := letter{
-		to:      g.Players[c].Address,
-		toName:  g.Players[c].Name,
-		subject: r.subject(g, subjectText),
+	return Mail{
+		Kind:    kind,
+		To:      g.Players[c].Address,
+		ToName:  g.Players[c].Name,
+		Subject: r.subject(g, subjectText),
+		// Finished and aborted games keep a reply address too: "board",
+		// "help" and "record" work on them.
+		ReplyTo: r.ReplyAddress(g, c),
 		// The Message-ID carries the player's token as well as the Reply-To:
 		// every client copies it into In-Reply-To, so a reply names its game
 		// even where the provider drops plus-addresses.
-		messageID: r.token(g, c).MessageID(r.nonce(kind, fmt.Sprint(g.ID), fmt.Sprint(g.Ply()), c.String(), msgid, salt), r.domain()),
-		inReplyTo: inReplyTo,
-		refs:      refs,
-		text:      body.Text(),
-		html:      body.HTML(),
-		png:       png,
-		date:      now,
+		MessageID:  r.token(g, c).MessageID(r.nonce(kind, fmt.Sprint(g.ID), fmt.Sprint(g.Ply()), c.String(), msgid, salt), r.domain()),
+		InReplyTo:  inReplyTo,
+		References: refs,
+		Board:      &body,
+		LastMove:   lastSquares(g),
+		Date:       now,
 	}
-	// Finished and aborted games keep a reply address too: "board",
-	// "help" and "record" work on them.
-	l.replyTo = r.ReplyAddress(g, c)
-	return r.compose(l)
 }
 
 func (r *Referee) statusLine(g *Game, pos rules.Position, now time.Time) string {
@@ -509,4 +380,27 @@ func wrap(s string) string {
 		line += len(w)
 	}
 	return b.String()
+}
+
+// lastSquares are the squares of g's last action, for the picture's
+// highlight: read again from the stored position before it and its
+// coordinate form. Nil when there is none, or it cannot be read there.
+func lastSquares(g *Game) []rules.Square {
+	n := len(g.Actions)
+	if n == 0 {
+		return nil
+	}
+	before := g.Start
+	if n > 1 {
+		before = g.Actions[n-2].Position
+	}
+	pos, err := g.Variant.ParsePosition(before)
+	if err != nil {
+		return nil
+	}
+	m, err := notation.ParseCoord(pos, g.Actions[n-1].Coord)
+	if err != nil {
+		return nil
+	}
+	return render.MoveSquares(m)
 }

@@ -1,27 +1,14 @@
 package referee
 
-import (
-	"bytes"
-	"io"
-	"testing"
+import "testing"
 
-	"github.com/emersion/go-message"
-)
-
-// textOf returns the text/plain part of a composed mail, decoded.
-func textOf(t *testing.T, raw []byte) string {
+// textOf is what a mail says: a board mail's text part as package letters
+// writes it, or a plain-text mail's body. Core tests check the mail's
+// fields and words, never MIME bytes.
+func textOf(t *testing.T, m Mail) string {
 	t.Helper()
-	e, err := message.Read(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
+	if m.Board != nil {
+		return m.Board.Text()
 	}
-	var out string
-	e.Walk(func(_ []int, p *message.Entity, _ error) error {
-		if ct, _, _ := p.Header.ContentType(); ct == "text/plain" && out == "" {
-			b, _ := io.ReadAll(p.Body)
-			out = string(b)
-		}
-		return nil
-	})
-	return out
+	return m.Text
 }

@@ -510,15 +510,15 @@ func (r *Referee) invitationMail(ch *Challenge, v rules.Variant, now time.Time) 
 	b.WriteString(wrap("If you do not know "+ch.Challenger+", ignore this mail: nothing happens, and "+
 		"the referee will not pass on another invitation from them for a day after this one expires.") + "\n")
 	inv := ch.Invite()
-	l := letter{
-		to:        ch.Opponent,
-		subject:   fmt.Sprintf("%s invites you to a game of %s", ch.Challenger, v.Title()),
-		replyTo:   plusAddress(r.cfg.Address, inv.String()),
-		messageID: inv.MessageID(r.nonce("invite", fmt.Sprint(ch.ID)), r.domain()),
-		text:      b.String() + lobbyFooter(r.cfg.Address),
-		date:      now,
+	return Mail{
+		Kind:      "invitation",
+		To:        ch.Opponent,
+		Subject:   fmt.Sprintf("%s invites you to a game of %s", ch.Challenger, v.Title()),
+		ReplyTo:   plusAddress(r.cfg.Address, inv.String()),
+		MessageID: inv.MessageID(r.nonce("invite", fmt.Sprint(ch.ID)), r.domain()),
+		Text:      b.String() + lobbyFooter(r.cfg.Address),
+		Date:      now,
 	}
-	return r.compose(l)
 }
 
 // invitation answers a reply to an invitation: accept, decline, withdraw.
@@ -949,20 +949,20 @@ func (r *Referee) lobbyAnswer(m *reader.Mail, env Env, kind, subject, text strin
 // lobbyLetter writes a plain-text mail to the sender of m, and only to
 // them: lobby answers never go to any other address.
 func (r *Referee) lobbyLetter(m *reader.Mail, now time.Time, kind, subject, text, replyTo, salt string) Mail {
-	l := letter{to: m.From, subject: subject, replyTo: replyTo, inReplyTo: m.MessageID,
-		messageID: r.messageID("lobby", kind, m.MessageID, m.From, now.UTC().Format(time.RFC3339), salt),
-		text:      text + lobbyFooter(r.cfg.Address), date: now}
+	l := Mail{Kind: "lobby", To: m.From, Subject: subject, ReplyTo: replyTo, InReplyTo: m.MessageID,
+		MessageID: r.messageID("lobby", kind, m.MessageID, m.From, now.UTC().Format(time.RFC3339), salt),
+		Text:      text + lobbyFooter(r.cfg.Address), Date: now}
 	if m.MessageID != "" {
-		l.refs = []string{m.MessageID}
+		l.References = []string{m.MessageID}
 	}
-	return r.compose(l)
+	return l
 }
 
 // noticeMail writes a short plain-text notice to to (a challenger or an
 // opponent, about their own challenge).
 func (r *Referee) noticeMail(to string, now time.Time, kind, subject, text string) Mail {
-	return r.compose(letter{to: to, subject: subject, text: wrap(text) + "\n" + lobbyFooter(r.cfg.Address),
-		messageID: r.messageID("notice", kind, to, now.UTC().Format(time.RFC3339)), date: now})
+	return Mail{Kind: "notice", To: to, Subject: subject, Text: wrap(text) + "\n" + lobbyFooter(r.cfg.Address),
+		MessageID: r.messageID("notice", kind, to, now.UTC().Format(time.RFC3339)), Date: now}
 }
 
 func lobbyFooter(address string) string {

@@ -13,6 +13,7 @@ import (
 	"referee/internal/dice"
 	"referee/internal/game"
 	"referee/internal/mail/reader"
+	"referee/internal/render"
 	"referee/internal/rules"
 )
 
@@ -187,12 +188,29 @@ type Outcome struct {
 	Lobby *LobbyChange
 }
 
-// Mail is one outgoing message, complete and ready for SMTP.
+// Mail is one mail the core decided to send, as data: who gets it, its
+// headers, and what it says. The core writes no MIME and draws no picture:
+// package letters turns a Mail into text, HTML, PNG and MIME.
 type Mail struct {
-	To        string
-	From      string
-	MessageID string
-	Raw       []byte
+	// Kind says what the mail is for ("board", "reject", "refusal",
+	// "invitation", ...): for logs and tests.
+	Kind       string
+	To         string
+	ToName     string
+	Subject    string
+	ReplyTo    string // "" for none; else carries the player's token
+	MessageID  string // with angle brackets
+	InReplyTo  string
+	References []string
+	Date       time.Time
+	// Board is a board mail's content: the headline, sections, position,
+	// viewer and prompts. Nil for a plain-text mail.
+	Board *render.Mail
+	// LastMove are the squares of the last move, highlighted in the picture.
+	LastMove []rules.Square
+	// Text is a plain-text mail's body (refusals, lobby answers) when
+	// Board is nil.
+	Text string
 }
 
 // Inbound is one inbound mail as the reader read it.

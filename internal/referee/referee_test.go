@@ -84,11 +84,11 @@ func TestResignAndCommands(t *testing.T) {
 		{"board", "Here is the board"},
 	} {
 		out := act(t, r, g, rules.White, tt.action)
-		if out.Verdict != Answered || len(out.Mails) != 1 || !strings.Contains(string(out.Mails[0].Raw), tt.want) {
+		if out.Verdict != Answered || len(out.Mails) != 1 || !strings.Contains(textOf(t, out.Mails[0]), tt.want) {
 			t.Errorf("%s: %v, %d mails", tt.action, out.Verdict, len(out.Mails))
 		}
 	}
-	if out := act(t, r, g, rules.White, "xyzzy"); out.Verdict != Rejected || !strings.Contains(string(out.Mails[0].Raw), "xyzzy") {
+	if out := act(t, r, g, rules.White, "xyzzy"); out.Verdict != Rejected || !strings.Contains(textOf(t, out.Mails[0]), "xyzzy") {
 		t.Errorf("unknown command: %v", out.Verdict)
 	}
 	act(t, r, g, rules.Black, "resign")
@@ -137,8 +137,7 @@ func TestStrangersLearnNothingAboutReplyCodes(t *testing.T) {
 		if out.Verdict != Rejected || len(out.Mails) != 1 || out.Game != nil {
 			t.Fatalf("%s: %v, %d mails", tt.name, out.Verdict, len(out.Mails))
 		}
-		body := string(out.Mails[0].Raw)
-		body = body[strings.Index(body, "\r\n\r\n"):]
+		body := textOf(t, out.Mails[0])
 		if first == "" {
 			first = body
 		} else if body != first {
@@ -191,12 +190,12 @@ func TestFinishedGamesStillAnswer(t *testing.T) {
 		t.Fatalf("status %s after Qh4#", g.Status)
 	}
 	out := act(t, r, g, rules.White, "board")
-	if out.Verdict != Answered || !strings.Contains(string(out.Mails[0].Raw), "Reply-To:") {
-		t.Fatalf("board after the end: %v\n%s", out.Verdict, out.Mails[0].Raw)
+	if out.Verdict != Answered || out.Mails[0].ReplyTo == "" {
+		t.Fatalf("board after the end: %v, Reply-To %q", out.Verdict, out.Mails[0].ReplyTo)
 	}
 	out = act(t, r, g, rules.Black, "record")
-	if out.Verdict != Answered || !strings.Contains(string(out.Mails[0].Raw), "Qh4#") || !strings.Contains(string(out.Mails[0].Raw), "0-1") {
-		t.Errorf("record after the end: %v\n%s", out.Verdict, out.Mails[0].Raw)
+	if out.Verdict != Answered || !strings.Contains(textOf(t, out.Mails[0]), "Qh4#") || !strings.Contains(textOf(t, out.Mails[0]), "0-1") {
+		t.Errorf("record after the end: %v\n%s", out.Verdict, textOf(t, out.Mails[0]))
 	}
 }
 
@@ -204,15 +203,13 @@ func TestSubjectsCarryNoSecret(t *testing.T) {
 	r, g := newGame(t, rules.Chess())
 	out := act(t, r, g, rules.White, "e4")
 	for _, m := range out.Mails {
-		raw := string(m.Raw)
-		subj := raw[strings.Index(raw, "Subject:"):]
-		subj = subj[:strings.Index(subj, "\r\n")]
+		subj := m.Subject
 		for _, p := range g.Players {
 			if strings.Contains(subj, p.Secret) {
 				t.Errorf("subject %q carries a player's secret", subj)
 			}
 		}
-		if !strings.HasPrefix(subj, "Subject: [chess #5] ") {
+		if !strings.HasPrefix(subj, "[chess #5] ") {
 			t.Errorf("subject %q", subj)
 		}
 	}
@@ -242,7 +239,7 @@ func TestChecToeRollsAreSignedAndDerived(t *testing.T) {
 			t.Errorf("roll %d = %d: not the derivation, or a bad signature", x.N, x.Value)
 		}
 	}
-	if !strings.Contains(string(mails[0].Raw), g.Commitment) {
+	if !strings.Contains(textOf(t, mails[0]), g.Commitment) {
 		t.Error("the opening mail does not show the commitment")
 	}
 }
@@ -296,7 +293,7 @@ func TestTakebackRefusedAfterRoll(t *testing.T) {
 	*g = *ng
 	act(t, r, g, rules.White, "pass")
 	out := act(t, r, g, rules.White, "takeback")
-	if out.Verdict != Rejected || !strings.Contains(string(out.Mails[0].Raw), "rolled since") {
+	if out.Verdict != Rejected || !strings.Contains(textOf(t, out.Mails[0]), "rolled since") {
 		t.Errorf("takeback after a roll: %v", out.Verdict)
 	}
 }
@@ -316,9 +313,8 @@ func TestSpectators(t *testing.T) {
 	if watcher == nil {
 		t.Fatal("no mail to the watcher")
 	}
-	head, _, _ := strings.Cut(string(watcher.Raw), "\r\n\r\n")
-	if strings.Contains("\r\n"+head, "\r\nReply-To:") || !strings.Contains(head, "(watching)") {
-		t.Fatalf("watcher mail headers:\n%s", head)
+	if watcher.ReplyTo != "" || !strings.Contains(watcher.Subject, "(watching)") {
+		t.Fatalf("watcher mail: Reply-To %q, subject %q", watcher.ReplyTo, watcher.Subject)
 	}
 	m := &reader.Mail{From: "carol@example.test", Action: "e5"}
 	if res := r.Handle(Inbound{Mail: m}, g, Env{}); res.Game != nil || res.Verdict == Applied {
@@ -352,7 +348,7 @@ func TestClockRemindersTimeoutVacation(t *testing.T) {
 		t.Error("a reminder 22 h before the limit")
 	}
 	out := tick(t0.Add(60 * time.Hour))
-	if len(out.Mails) != 1 || out.Mails[0].To != "alice@example.test" || !strings.Contains(string(out.Mails[0].Raw), "Reminder") {
+	if len(out.Mails) != 1 || out.Mails[0].To != "alice@example.test" || !strings.Contains(textOf(t, out.Mails[0]), "Reminder") {
 		t.Fatalf("reminder: %d mails", len(out.Mails))
 	}
 	if out := tick(t0.Add(66 * time.Hour)); out.Game != nil {
@@ -405,7 +401,7 @@ func TestHelpListsEveryCommand(t *testing.T) {
 	if out.Verdict != Answered {
 		t.Fatalf("help: %v %s", out.Verdict, out.Detail)
 	}
-	raw := string(out.Mails[0].Raw)
+	raw := textOf(t, out.Mails[0])
 	for _, c := range []string{"board", "moves", "record", "draw", "resign", "confirm", "takeback", "accept", "vacation N", "reroll", "roll", "pass", "help"} {
 		if !strings.Contains(raw, "  "+c+" ") {
 			t.Errorf("the help mail does not list %q", c)
@@ -434,14 +430,14 @@ func TestMovesAreReadWholeAndShownAsRead(t *testing.T) {
 	// "Cc3": chess has no C; today's reading as the pawn move c3 would be
 	// a silent wrong answer.
 	out := act(t, r, g, rules.White, "Cc3")
-	if out.Verdict != Rejected || g.Ply() != 0 || !strings.Contains(string(out.Mails[0].Raw), "letter C") {
-		t.Fatalf("Cc3: %v, ply %d\n%s", out.Verdict, g.Ply(), out.Mails[0].Raw)
+	if out.Verdict != Rejected || g.Ply() != 0 || !strings.Contains(textOf(t, out.Mails[0]), "letter C") {
+		t.Fatalf("Cc3: %v, ply %d\n%s", out.Verdict, g.Ply(), textOf(t, out.Mails[0]))
 	}
 	out = act(t, r, g, rules.White, "1. N c3")
-	if out.Verdict != Applied || g.Actions[0].SAN != "Nc3" || !strings.Contains(string(out.Mails[0].Raw), "read as Nc3") {
+	if out.Verdict != Applied || g.Actions[0].SAN != "Nc3" || !strings.Contains(textOf(t, out.Mails[0]), "read as Nc3") {
 		t.Fatalf("1. N c3: %v %s", out.Verdict, out.Detail)
 	}
-	if strings.Contains(string(out.Mails[1].Raw), "read as") {
+	if strings.Contains(textOf(t, out.Mails[1]), "read as") {
 		t.Error("the opponent's mail shows the mover's reading")
 	}
 	// A move with a draw offer: both happen.
@@ -458,7 +454,7 @@ func TestMovesAreReadWholeAndShownAsRead(t *testing.T) {
 func TestOffersTellTheOffererItWasSent(t *testing.T) {
 	r, g := newGame(t, rules.Chess())
 	out := act(t, r, g, rules.White, "draw")
-	mine, theirs := textOf(t, out.Mails[0].Raw), textOf(t, out.Mails[1].Raw)
+	mine, theirs := textOf(t, out.Mails[0]), textOf(t, out.Mails[1])
 	if !strings.Contains(mine, "Your draw offer was sent to Black") || strings.Contains(mine, "To accept") {
 		t.Errorf("the offerer's mail:\n%s", mine)
 	}
@@ -477,7 +473,7 @@ func TestResignCommentIsPassedOn(t *testing.T) {
 	if g.Status != StatusFinished {
 		t.Fatalf("confirm: %v %s", out.Verdict, out.Detail)
 	}
-	if alice := textOf(t, out.Mails[1].Raw); !strings.Contains(alice, "Well played, Alice.") {
+	if alice := textOf(t, out.Mails[1]); !strings.Contains(alice, "Well played, Alice.") {
 		t.Errorf("White's mail lacks Black's comment:\n%s", alice)
 	}
 }
@@ -485,7 +481,7 @@ func TestResignCommentIsPassedOn(t *testing.T) {
 func TestMoveRefusalsSayEachThingOnce(t *testing.T) {
 	r, g := newGame(t, rules.Chess())
 	for _, mv := range []string{"Qxe8", "Cc3", "Nf3 please", "Nd2"} {
-		text := textOf(t, act(t, r, g, rules.White, mv).Mails[0].Raw)
+		text := textOf(t, act(t, r, g, rules.White, mv).Mails[0])
 		flat := strings.Join(strings.Fields(text), " ")
 		if n := strings.Count(flat, "was not played"); n != 1 {
 			t.Errorf("%s: %q appears %d times:\n%s", mv, "was not played", n, text)
@@ -541,7 +537,7 @@ func TestFooterListsTheDieCommandsWhenLegal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	white, black := textOf(t, mails[0].Raw), textOf(t, mails[1].Raw)
+	white, black := textOf(t, mails[0]), textOf(t, mails[1])
 	// Passing is always allowed to the player on turn; the re-roll and the
 	// apocalypse roll exactly when the rules list them. Black, not on
 	// turn, is offered none.
@@ -570,4 +566,18 @@ func TestFooterListsTheDieCommandsWhenLegal(t *testing.T) {
 			t.Errorf("Black's opening mail offers %q", c)
 		}
 	}
+}
+
+func TestHelpCommandLinesAreNotRewrapped(t *testing.T) {
+	// Every line of the command list fits in 72 columns, so no mail
+	// client or wrapper breaks a command from its description.
+	r, g := newGame(t, rules.ChecToe())
+	g.State.Clock = &Clock{Control: "3d"}
+	rep, _ := g.Replay()
+	for _, c := range playerCommands(g, rep.Final) {
+		if n := len(fmt.Sprintf("  %-12s %s", c[0], c[1])); n > 72 {
+			t.Errorf("%s: a %d-column line", c[0], n)
+		}
+	}
+	_ = r
 }

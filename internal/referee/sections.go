@@ -38,8 +38,8 @@ func playerCommands(g *Game, pos rules.Position) [][2]string {
 	cmds := [][2]string{
 		{"board", "the board again"},
 		{"moves", "your legal moves"},
-		{"record", "the game's record (moves, die rolls; the seed once the game is over)"},
-		{"draw", "offer a draw, accept your opponent's offer, or claim one (repetition, move rules); \"e4 draw\" moves and offers"},
+		{"record", "the record: moves, die rolls, the seed once over"},
+		{"draw", "offer, accept or claim a draw; \"e4 draw\" moves and offers"},
 		{"resign", "resign (the referee asks you to confirm)"},
 		{"confirm", "confirm your resignation"},
 		{"takeback", "ask to take back the last move (never after a die roll)"},
