@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Chec Toe (RULES.md §8, seed 001): a 4×4 board, drops, and a die the
@@ -22,7 +23,9 @@ type checToe struct {
 var chtOrder = []byte{'P', 'N', 'B', 'R'}
 
 // ChecToe returns the variant.
-func ChecToe() Variant {
+func ChecToe() Variant { return checToeVariant() }
+
+var checToeVariant = sync.OnceValue(func() Variant {
 	all := Join(orthogonal, diagonal)
 	v := &checToe{board: Rect("4x4", 4, 4)}
 	v.pieces, v.letters = pieceTable(
@@ -37,7 +40,7 @@ func ChecToe() Variant {
 	v.wizard = Leaps(Join(diagonal, Symmetric(3, 1))...)              // one diagonal step or a (3,1) leap; moves and captures
 	v.checker = Prim{Kind: Leap, Vecs: Scale(2, all), Mode: MoveOnly} // two squares any way, over anything, onto an empty square
 	return v
-}
+})
 
 func (v *checToe) Name() string  { return "chectoe" }
 func (v *checToe) Title() string { return "Chec Toe" }
@@ -48,7 +51,7 @@ func (v *checToe) Board() *Board            { return v.board }
 func (v *checToe) HasCheck() bool           { return false }
 func (v *checToe) HasHands() bool           { return true }
 func (v *checToe) PawnLetterRequired() bool { return true }
-func (v *checToe) PieceLetters() []byte     { return v.letters }
+func (v *checToe) PieceLetters() []byte     { return slices.Clone(v.letters) }
 func (v *checToe) PieceName(c byte) string  { return pieceNameOf(v.pieces, c) }
 
 func (v *checToe) Start() Position {

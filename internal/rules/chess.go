@@ -1,5 +1,7 @@
 package rules
 
+import "sync"
+
 // Direction sets of the ordinary square board.
 var (
 	orthogonal = []Vec{{0, 1}, {1, 0}, {0, -1}, {-1, 0}}
@@ -60,8 +62,11 @@ func queenPromotion(b *Board, whiteRank, blackRank int) func(p Piece, from, to S
 	}
 }
 
-// Chess is orthodox chess (RULES.md §3).
-func Chess() Variant {
+// Chess is orthodox chess (RULES.md §3). It returns the one shared value,
+// built on first use.
+func Chess() Variant { return chess() }
+
+var chess = sync.OnceValue(func() Variant {
 	b := Rect("8x8", 8, 8)
 	r := &stdRules{
 		name: "chess", title: "Chess", summary: "orthodox chess, FIDE laws: castling, en passant, promotion, 50/75-move and repetition draws",
@@ -77,7 +82,7 @@ func Chess() Variant {
 	r.castles = standardCastles(b, 0, 7)
 	r.insufficient = chessInsufficient
 	return r
-}
+})
 
 // chessInsufficient is exactly RULES.md §3's four cases: K v K, K+B v K,
 // K+N v K, K+B v K+B with bishops on squares of one colour.

@@ -1,9 +1,14 @@
 package rules
 
+import "sync"
+
 // Cuarenta, J. Mark Thompson's game on the 40 light squares of a 9×9 board
 // (RULES.md §5, seed 002). Its orthogonal step is two grid squares (e4-e6):
 // the board's Orthogonal set says so, so the pieces read as the rule page.
-func Cuarenta() Variant {
+// It returns the one shared value, built on first use.
+func Cuarenta() Variant { return cuarenta() }
+
+var cuarenta = sync.OnceValue(func() Variant {
 	b := LightSquares(9, 9)
 	orth, diag := b.Orthogonal(), b.Diagonal()
 	king := &PieceType{Letter: 'K', Name: "king", Royal: true, Moves: []Prim{
@@ -61,4 +66,4 @@ func Cuarenta() Variant {
 		{color: Black, letter: 'k', kingFrom: sq("e8"), kingTo: sq("b9"), rookFrom: sq("b9"), rookTo: sq("e8"), safe: []Square{sq("e8"), sq("b9")}, swap: true},
 	}
 	return r
-}
+})

@@ -814,7 +814,7 @@ func bareKings(p *stdPos) bool {
 }
 
 // PieceLetters lists the variant's piece letters.
-func (r *stdRules) PieceLetters() []byte { return r.letters }
+func (r *stdRules) PieceLetters() []byte { return slices.Clone(r.letters) }
 
 // PieceName names the piece with letter c ("knight"), or "".
 func (r *stdRules) PieceName(c byte) string {

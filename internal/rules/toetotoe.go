@@ -33,7 +33,9 @@ type toeToToe struct {
 }
 
 // ToeToToe returns the variant.
-func ToeToToe() Variant {
+func ToeToToe() Variant { return toeToToeVariant() }
+
+var toeToToeVariant = sync.OnceValue(func() Variant {
 	all := Join(orthogonal, diagonal)
 	v := &toeToToe{board: Rect("8x8", 8, 8)}
 	v.pieces, v.letters = pieceTable(
@@ -49,7 +51,7 @@ func ToeToToe() Variant {
 		}},
 	)
 	return v
-}
+})
 
 func (v *toeToToe) Name() string  { return "toetotoe" }
 func (v *toeToToe) Title() string { return "Toe-to-Toe Chess" }
@@ -63,7 +65,7 @@ func (v *toeToToe) perftLimit() float64 { return 5e9 }
 
 func (v *toeToToe) HasCheck() bool          { return true }
 func (v *toeToToe) HasHands() bool          { return true }
-func (v *toeToToe) PieceLetters() []byte    { return v.letters }
+func (v *toeToToe) PieceLetters() []byte    { return slices.Clone(v.letters) }
 func (v *toeToToe) PieceName(c byte) string { return pieceNameOf(v.pieces, c) }
 
 func (v *toeToToe) Start() Position {

@@ -20,7 +20,9 @@ type toto40 struct {
 }
 
 // Toto40 returns the variant.
-func Toto40() Variant {
+func Toto40() Variant { return toto40Variant() }
+
+var toto40Variant = sync.OnceValue(func() Variant {
 	v := &toto40{board: Staircase()}
 	all := Join(orthogonal, diagonal)
 	v.pieces, v.letters = pieceTable(
@@ -34,7 +36,7 @@ func Toto40() Variant {
 		}},
 	)
 	return v
-}
+})
 
 // lineSteps are the steps along the fighting line (c8 <-> b9, c8 <-> d7).
 var lineSteps = []Vec{{1, -1}, {-1, 1}}
@@ -50,7 +52,7 @@ func (v *toto40) Board() *Board { return v.board }
 func (v *toto40) perftLimit() float64 { return 1e10 }
 
 func (v *toto40) HasCheck() bool          { return false }
-func (v *toto40) PieceLetters() []byte    { return v.letters }
+func (v *toto40) PieceLetters() []byte    { return slices.Clone(v.letters) }
 func (v *toto40) PieceName(c byte) string { return pieceNameOf(v.pieces, c) }
 
 // MarkedSquare marks the fighting line for diagrams.

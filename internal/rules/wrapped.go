@@ -1,5 +1,7 @@
 package rules
 
+import "sync"
+
 // The 8×14 wrapped boards of RULES.md §4 (seed 004): the same armies and
 // rules on three topologies.
 
@@ -40,17 +42,23 @@ func wrapped(name, title, summary string, b *Board) Variant {
 }
 
 // Toroidal is chess on the 8×14 torus: ranks and files wrap.
-func Toroidal() Variant {
+func Toroidal() Variant { return toroidal() }
+
+var toroidal = sync.OnceValue(func() Variant {
 	return wrapped("toroidal", "Toroidal chess", "8x14 board, ranks and files wrap (a torus); two pawn groups a side", Torus(8, 14))
-}
+})
 
 // Cylindrical is chess on the 8×14 cylinder: ranks wrap, files do not.
-func Cylindrical() Variant {
+func Cylindrical() Variant { return cylindrical() }
+
+var cylindrical = sync.OnceValue(func() Variant {
 	return wrapped("cylindrical", "Cylindrical chess", "8x14 board, ranks wrap, files a and h are edges; two pawn groups a side", Cylinder(8, 14))
-}
+})
 
 // KleinChess is chess on the 8×14 Klein bottle: as the torus, but a step between
 // ranks 11 and 12 mirrors the file.
-func KleinChess() Variant {
+func KleinChess() Variant { return klein() }
+
+var klein = sync.OnceValue(func() Variant {
 	return wrapped("klein", "Klein chess", "8x14 Klein bottle: files wrap, crossing between ranks 11 and 12 mirrors the file", KleinBoard(8, 14, 11))
-}
+})
