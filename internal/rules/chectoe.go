@@ -47,7 +47,18 @@ func (v *checToe) Title() string { return "Chec Toe" }
 func (v *checToe) Summary() string {
 	return "4x4 board, drops, a die the referee rolls; Wizard and Checker moves; four in a line (a Toe) wins"
 }
-func (v *checToe) Board() *Board            { return v.board }
+func (v *checToe) Board() *Board { return v.board }
+
+// RulesText states the rules in one paragraph, for players.
+func (v *checToe) RulesText() string {
+	return "A 4x4 board, empty at the start; each player has a Pawn, Knight, Bishop and Rook in hand. " +
+		"The referee rolls a die for every turn: 1-4 name P, N, B, R (move that piece, or drop it if in hand); " +
+		"5 lets you drop any piece or move any piece as a Wizard (one diagonal step or a (3,1) leap); a 6 is " +
+		"rolled again, and two 6s let you move or drop anything - or ask for the apocalypse roll (\"roll\"): " +
+		"a third 6 sends every enemy piece back to hand. Once a turn you may \"reroll\" the first roll: then a " +
+		"1-4 piece must be dropped or moved as a Checker (a two-square leap onto an empty square). You may " +
+		"\"pass\". Four of your pieces on a line (a Toe) win if they survive your opponent's next turn."
+}
 func (v *checToe) HasCheck() bool           { return false }
 func (v *checToe) HasHands() bool           { return true }
 func (v *checToe) PawnLetterRequired() bool { return true }

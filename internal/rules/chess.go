@@ -44,7 +44,7 @@ func standardCastles(b *Board, white, black int) []castleRule {
 			castleRule{color: side.c, letter: side.k, kingFrom: sq(4), kingTo: sq(6), rookFrom: sq(7), rookTo: sq(5),
 				empty: []Square{sq(5), sq(6)}, safe: []Square{sq(4), sq(5), sq(6)}},
 			castleRule{color: side.c, letter: side.q, kingFrom: sq(4), kingTo: sq(2), rookFrom: sq(0), rookTo: sq(3),
-				empty: []Square{sq(1), sq(2), sq(3)}, safe: []Square{sq(4), sq(3), sq(2)}})
+				empty: []Square{sq(1), sq(2), sq(3)}, safe: []Square{sq(4), sq(3), sq(2)}, long: true})
 	}
 	return out
 }
@@ -69,7 +69,11 @@ func Chess() Variant { return chess() }
 var chess = sync.OnceValue(func() Variant {
 	b := Rect("8x8", 8, 8)
 	r := &stdRules{
-		name: "chess", title: "Chess", summary: "orthodox chess, FIDE laws: castling, en passant, promotion, 50/75-move and repetition draws",
+		name: Orthodox, title: "Chess", summary: "orthodox chess, FIDE laws: castling, en passant, promotion, 50/75-move and repetition draws",
+		rulesText: "Orthodox chess under the FIDE laws: castling, en passant, promotion to Q, R, B or N. " +
+			"Checkmate wins; stalemate is a draw. Draws: agreement, threefold repetition or 50 moves " +
+			"without capture or pawn move (claimed with \"draw\"), and automatically fivefold repetition, " +
+			"75 moves, or too little material to mate.",
 		board: b, start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 		pawn: 'P', enPassant: true, claimPlies: 100, autoPlies: 150, resetOnPawn: true, repetition: true,
 		perftLeaves: 1e11, // about 7e6 leaves/s measured: some four hours

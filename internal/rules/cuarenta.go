@@ -32,6 +32,14 @@ var cuarenta = sync.OnceValue(func() Variant {
 	}}
 	r := &stdRules{
 		name: "cuarenta", title: "Cuarenta", summary: "40 light squares of a 9x9 board; Vao, Guard, Camel, Frog; king-camel castling",
+		rulesText: "Played on the 40 light squares of a 9x9 board. Diagonal steps go to the touching light " +
+			"squares; orthogonal steps go two squares (e4-e6). King: one diagonal step, or one orthogonal step " +
+			"forward or back without capturing. Bishop: slides diagonally. Vao: moves like a bishop, captures " +
+			"only by jumping one piece (the screen) along a diagonal onto an enemy beyond. Guard: one or two " +
+			"squares diagonally, leaping. Camel: (3,1) leaps. Frog: one orthogonal step, or jumps over a run of " +
+			"its own pieces in any of 8 directions. Pawn: forward diagonal or sideways, never takes a pawn; " +
+			"may promote to Camel in the last three ranks, or to any piece on the last rank. Castling O-O: king " +
+			"and its camel trade places once. Checkmate wins; 80 plies without capture or promotion draw.",
 		board: b, start: "cffb/vgkgv/pppp/5/4/5/PPPP/VGKGV/BFFC w Kk - 0 1",
 		pawn: 'P', autoPlies: 80, insufficient: bareKings,
 		perftLeaves: 1e10, // about 1.2e6 leaves/s measured: some two hours

@@ -22,6 +22,7 @@ type castleRule struct {
 	empty    []Square // must be empty (the king and partner excepted)
 	safe     []Square // the king may not be attacked on any of these
 	swap     bool
+	long     bool // written O-O-O (else O-O)
 }
 
 // stdRules is the data of a chess-like variant: a board, a piece table, a
@@ -29,6 +30,7 @@ type castleRule struct {
 // wrapped boards and Cuarenta are values of it.
 type stdRules struct {
 	name, title, summary string
+	rulesText            string // the rules in one paragraph, for players
 	board                *Board
 	pieces               [128]*PieceType
 	letters              []byte // piece letters in table order
@@ -64,6 +66,20 @@ func (r *stdRules) Title() string   { return r.title }
 func (r *stdRules) Summary() string { return r.summary }
 func (r *stdRules) Board() *Board   { return r.board }
 func (r *stdRules) HasCheck() bool  { return true }
+
+// RulesText states the rules in one paragraph, for players.
+func (r *stdRules) RulesText() string { return r.rulesText }
+
+// CastlingSAN writes the castling move m: "O-O", or "O-O-O" for the long
+// castling of the FIDE laws.
+func (r *stdRules) CastlingSAN(m Move) string {
+	for _, c := range r.castles {
+		if c.kingFrom == m.From && c.kingTo == m.To && c.long {
+			return "O-O-O"
+		}
+	}
+	return "O-O"
+}
 
 func (r *stdRules) perftLimit() float64 { return r.perftLeaves }
 

@@ -60,6 +60,17 @@ func (v *toeToToe) Summary() string {
 }
 func (v *toeToToe) Board() *Board { return v.board }
 
+// RulesText states the rules in one paragraph, for players.
+func (v *toeToToe) RulesText() string {
+	return "Toe-to-Toe Chess on 8x8. Only pawns stand at the start (ranks 4 and 5). Phase 1: each player " +
+		"places, in turn, K+G, E+E, N+N, R+R in their first three ranks (e.g. \"K@e1 G@d1\"). Phase 2: three " +
+		"swaps each of two of your own pieces (\"e1<>d1\"); swapping alike pieces passes. Phase 3: play. " +
+		"General: one or two squares any way. Chariot: a rook of range four. Horse: knight. Elephant: one " +
+		"step forward or diagonally. Pawn: one step forward, captures diagonally forward, may leap over a " +
+		"piece straight ahead onto an empty square; on the last rank it becomes a captured piece of its own " +
+		"side (\"e8=G\"). Checkmate wins; stalemating your opponent is illegal; no legal move while not in check draws."
+}
+
 // perftLimit: about 3.4e5 leaves/s measured, so some four hours.
 func (v *toeToToe) perftLimit() float64 { return 5e9 }
 

@@ -48,6 +48,17 @@ func (v *toto40) Summary() string {
 }
 func (v *toto40) Board() *Board { return v.board }
 
+// RulesText states the rules in one paragraph, for players.
+func (v *toto40) RulesText() string {
+	return "A 40-square staircase board split by a fighting line (the diagonal a10-h3, marked *). " +
+		"No piece may enter the enemy section, so captures happen only on the line. King: one step; Rook: " +
+		"slides; Knight: as in chess; Hawk: leaps two squares straight or diagonally. Pawns step forward or " +
+		"capture diagonally forward; on the line any piece may also step along the line, and a pawn on " +
+		"the line only does that. There is no check: capturing the king wins. Once the line has been " +
+		"entered, ending your turn with no piece on it loses; having no legal move loses. A move that " +
+		"repeats an earlier arrangement of the pieces is illegal."
+}
+
 // perftLimit: about 7e5 leaves/s measured, so some four hours.
 func (v *toto40) perftLimit() float64 { return 1e10 }
 
