@@ -108,8 +108,8 @@ func TestNoPackageOutsideRulesNamesAVariant(t *testing.T) {
 		`	if v.Name() == "cuarenta" {`: "cuarenta",
 		`	case "toroidal", "klein":`:   "toroidal",
 		`	//	[Variant "chectoe"]`:      "",
-		`	name = rules.Orthodox`:      "",
-		`	s := "chessboard"`:          "",
+		`	name = rules.Orthodox`:       "",
+		`	s := "chessboard"`:           "",
 	} {
 		if got := quotedVariantName(line); got != want {
 			t.Errorf("quotedVariantName(%q) = %q, want %q", line, got, want)

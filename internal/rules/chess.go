@@ -22,14 +22,6 @@ var (
 	}}
 )
 
-func pieceTable(pts ...*PieceType) (table [128]*PieceType, letters []byte) {
-	for _, pt := range pts {
-		table[pt.Letter] = pt
-		letters = append(letters, pt.Letter)
-	}
-	return table, letters
-}
-
 // standardCastles are O-O and O-O-O of the FIDE laws, on an 8-file board
 // whose back ranks are white and black (0-based).
 func standardCastles(b *Board, white, black int) []castleRule {
@@ -68,17 +60,19 @@ func Chess() Variant { return chess() }
 
 var chess = sync.OnceValue(func() Variant {
 	b := Rect("8x8", 8, 8)
-	r := &stdRules{
-		name: Orthodox, title: "Chess", summary: "orthodox chess, FIDE laws: castling, en passant, promotion, 50/75-move and repetition draws",
+	r := &stdRules{gameInfo: gameInfo{
+		name: Orthodox, title: "Chess", board: b,
+		summary: "orthodox chess, FIDE laws: castling, en passant, promotion, 50/75-move and repetition draws",
 		rulesText: "Orthodox chess under the FIDE laws: castling, en passant, promotion to Q, R, B or N. " +
 			"Checkmate wins; stalemate is a draw. Draws: agreement, threefold repetition or 50 moves " +
 			"without capture or pawn move (claimed with \"draw\"), and automatically fivefold repetition, " +
 			"75 moves, or too little material to mate.",
-		board: b, start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-		pawn: 'P', enPassant: true, claimPlies: 100, autoPlies: 150, resetOnPawn: true, repetition: true,
+		pieceSet: newPieceSet(chessKing, chessQueen, chessRook, chessBishop, chessKnight, chessPawn),
+	},
+		start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+		pawn:  'P', enPassant: true, claimPlies: 100, autoPlies: 150, resetOnPawn: true, repetition: true,
 		perftLeaves: 1e11, // about 7e6 leaves/s measured: some four hours
 	}
-	r.pieces, r.letters = pieceTable(chessKing, chessQueen, chessRook, chessBishop, chessKnight, chessPawn)
 	r.doubleStep = func(p Piece, from Square) bool {
 		return (p.Color() == White && b.Rank(from) == 1) || (p.Color() == Black && b.Rank(from) == 6)
 	}

@@ -30,8 +30,9 @@ var cuarenta = sync.OnceValue(func() Variant {
 		ForwardSteps(Both, Vec{-1, 1}, Vec{1, 1}),
 		Steps(Both, Vec{2, 0}, Vec{-2, 0}), // sideways
 	}}
-	r := &stdRules{
-		name: "cuarenta", title: "Cuarenta", summary: "40 light squares of a 9x9 board; Vao, Guard, Camel, Frog; king-camel castling",
+	r := &stdRules{gameInfo: gameInfo{
+		name: "cuarenta", title: "Cuarenta", board: b,
+		summary: "40 light squares of a 9x9 board; Vao, Guard, Camel, Frog; king-camel castling",
 		rulesText: "Played on the 40 light squares of a 9x9 board. Diagonal steps go to the touching light " +
 			"squares; orthogonal steps go two squares (e4-e6). King: one diagonal step, or one orthogonal step " +
 			"forward or back without capturing. Bishop: slides diagonally. Vao: moves like a bishop, captures " +
@@ -40,11 +41,12 @@ var cuarenta = sync.OnceValue(func() Variant {
 			"its own pieces in any of 8 directions. Pawn: forward diagonal or sideways, never takes a pawn; " +
 			"may promote to Camel in the last three ranks, or to any piece on the last rank. Castling O-O: king " +
 			"and its camel trade places once. Checkmate wins; 80 plies without capture or promotion draw.",
-		board: b, start: "cffb/vgkgv/pppp/5/4/5/PPPP/VGKGV/BFFC w Kk - 0 1",
-		pawn: 'P', autoPlies: 80, insufficient: bareKings,
+		pieceSet: newPieceSet(king, bishop, vao, guard, camel, frog, pawn),
+	},
+		start: "cffb/vgkgv/pppp/5/4/5/PPPP/VGKGV/BFFC w Kk - 0 1",
+		pawn:  'P', autoPlies: 80, insufficient: bareKings,
 		perftLeaves: 1e10, // about 1.2e6 leaves/s measured: some two hours
 	}
-	r.pieces, r.letters = pieceTable(king, bishop, vao, guard, camel, frog, pawn)
 	// A pawn may never capture a pawn.
 	r.captureOK = func(mover, victim Piece) bool { return !(mover.Letter() == 'P' && victim.Letter() == 'P') }
 	// Promotion is optional (the seed: "can"): to a Camel anywhere in the

@@ -21,14 +21,16 @@ func wrappedRules(edges string) string {
 }
 
 func wrapped(name, title, summary, edges string, b *Board) Variant {
-	r := &stdRules{
-		name: name, title: title, summary: summary, rulesText: wrappedRules(edges), board: b, start: wrappedStart,
+	r := &stdRules{gameInfo: gameInfo{
+		name: name, title: title, summary: summary, rulesText: wrappedRules(edges), board: b,
+		pieceSet: newPieceSet(chessKing, chessQueen, chessRook, chessBishop, chessKnight, chessPawn),
+	},
+		start:       wrappedStart,
 		explicitDir: true, pawn: 'P', enPassant: true,
 		claimPlies: 100, autoPlies: 150, resetOnPawn: true, repetition: true,
 		insufficient: bareKings, // RULES.md §4: only K v K
 		perftLeaves:  5e10,      // about 5e6 leaves/s measured: some three hours
 	}
-	r.pieces, r.letters = pieceTable(chessKing, chessQueen, chessRook, chessBishop, chessKnight, chessPawn)
 	// Each group steps two from its own starting rank.
 	r.doubleStep = func(p Piece, from Square) bool {
 		rank := b.Rank(from) + 1
