@@ -5,14 +5,6 @@ import (
 	"testing"
 )
 
-func TestToto40Perft(t *testing.T) {
-	for d, want := range []int64{15, 227, 2703, 33617} {
-		if got := Perft(Toto40().Start(), d+1); got != want {
-			t.Errorf("toto40 perft(%d) = %d, want %d", d+1, got, want)
-		}
-	}
-}
-
 func TestToto40LineSteps(t *testing.T) {
 	// A rook on c8 (on the line) slides within White's section (c7, c6, b8,
 	// a8; d8 and c9 are Black's) and steps along the line to b9 and d7.
