@@ -139,6 +139,7 @@ func (v *toto40) ParsePosition(s string) (Position, error) {
 		}
 	}
 	p.hash = boardHash(sq)
+	p.ended = v.leftLine(sq, p.line, p.turn.Other())
 	return p, nil
 }
 
@@ -205,23 +206,35 @@ func (p *totoPos) play(m Move) *totoPos {
 	victim := n.sq[m.To]
 	n.sq[m.To], n.sq[m.From] = n.sq[m.From], NoPiece
 	n.hash = boardHash(n.sq)
-	mover := p.turn
-	moverOnLine := false
 	for _, s := range p.v.board.squares {
-		if pc := n.sq[s]; pc != NoPiece && p.v.section(s) == 0 {
+		if n.sq[s] != NoPiece && p.v.section(s) == 0 {
 			n.line = true
-			if pc.Color() == mover {
-				moverOnLine = true
-			}
 		}
 	}
-	switch {
-	case victim != NoPiece && victim.Letter() == 'K':
-		n.ended = Result{Over: true, Winner: mover, Reason: "king captured"}
-	case n.line && !moverOnLine:
-		n.ended = Result{Over: true, Winner: mover.Other(), Reason: fmt.Sprintf("%s left the fighting line", mover)}
+	// RULES.md §6's endings, checked after every move in this order: the
+	// mover captured the enemy king; the mover left the line.
+	if victim != NoPiece && victim.Letter() == 'K' {
+		n.ended = Result{Over: true, Winner: p.turn, Reason: "king captured"}
+	} else {
+		n.ended = p.v.leftLine(n.sq, n.line, p.turn)
 	}
 	return n
+}
+
+// leftLine is RULES.md §6's second ending: once the line has been entered,
+// the mover, who ends the turn with no piece on the line, loses. The
+// position string says it too (the line flag, and the side not to move
+// with no piece on the line), so a position read from it knows.
+func (v *toto40) leftLine(sq []Piece, line bool, mover Color) Result {
+	if !line {
+		return Result{}
+	}
+	for _, s := range v.board.squares {
+		if pc := sq[s]; pc != NoPiece && pc.Color() == mover && v.section(s) == 0 {
+			return Result{}
+		}
+	}
+	return Result{Over: true, Winner: mover.Other(), Reason: fmt.Sprintf("%s left the fighting line", mover)}
 }
 
 // repeats reports whether n's arrangement occurred before (superko).
