@@ -448,7 +448,7 @@ func (a *App) Export(ctx context.Context, id int64) (*game.Record, error) {
 func ReplayRecord(rec *game.Record) (*game.Replay, error) {
 	name := rec.Tag("Variant")
 	if name == "" {
-		name = "chess"
+		name = rules.Orthodox
 	}
 	v, err := rules.Lookup(name)
 	if err != nil {

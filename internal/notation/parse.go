@@ -31,12 +31,6 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%q %s", e.Input, e.Reason)
 }
 
-// Explainer is implemented by positions that can say why a move from -> to
-// is not legal (e.g. "it would leave your king in check").
-type Explainer interface {
-	WhyIllegal(from, to rules.Square) string
-}
-
 // pattern is what a piece of text says about a move; zero fields are open.
 type pattern struct {
 	kind     rules.MoveKind // Normal covers Castle given as a king move, Checker and Wizard
@@ -157,16 +151,8 @@ func parseText(p rules.Position, in, s string, ep bool) (m rules.Move, readable 
 		return m, true, err
 	}
 	if c := castleRE.FindStringSubmatch(strings.ToUpper(s)); c != nil {
-		long := c[2] != ""
-		b := p.Variant().Board()
 		m, err = pick(p, in, legal, func(mv rules.Move) bool {
-			if mv.Kind != rules.Castle {
-				return false
-			}
-			if p.Variant().Name() == "cuarenta" {
-				return !long
-			}
-			return (b.File(mv.To) > b.File(mv.From)) != long
+			return mv.Kind == rules.Castle && castlingSAN(p.Variant(), mv) == c[1]
 		}, "castling is not allowed now: the king or the rook has moved, a square between them is occupied, or the king is in check or would pass through or land on an attacked square")
 		return m, true, err
 	}
@@ -689,7 +675,7 @@ func explain(p rules.Position, in, s string, pt pattern) error {
 			return fail("that move is not a promotion: write it without the %c.", pt.promo)
 		}
 	}
-	if ex, ok := p.(Explainer); ok && pt.to != rules.NoSquare {
+	if ex, ok := p.(rules.PositionExplain); ok && pt.to != rules.NoSquare {
 		// The most telling reason among the pieces that might be meant: a
 		// king left in check, then a blocked way, then the way pieces move.
 		best, bestRank, bestFrom := "", 99, rules.NoSquare
@@ -745,8 +731,7 @@ func knownLetter(p rules.Position, c byte) bool {
 }
 
 func pieceName(p rules.Position, c byte) string {
-	type namer interface{ PieceName(byte) string }
-	if n, ok := p.Variant().(namer); ok {
+	if n, ok := p.Variant().(rules.VariantPieces); ok {
 		if s := n.PieceName(c); s != "" {
 			return s
 		}

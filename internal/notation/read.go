@@ -250,8 +250,7 @@ func leftover(p rules.Position, in string, sp split) error {
 
 // pieceLetters lists the variant's piece letters, pawn included.
 func pieceLetters(v rules.Variant) []byte {
-	type lister interface{ PieceLetters() []byte }
-	if l, ok := v.(lister); ok {
+	if l, ok := v.(rules.VariantPieces); ok {
 		return l.PieceLetters()
 	}
 	return nil

@@ -20,9 +20,20 @@ const (
 // pawnLetterRequired reports whether pawn moves carry their letter in SAN
 // (Chec Toe); elsewhere a pawn move starts with its destination.
 func pawnLetterRequired(v rules.Variant) bool {
-	type hint interface{ PawnLetterRequired() bool }
-	h, ok := v.(hint)
+	h, ok := v.(rules.VariantPawnLetter)
 	return ok && h.PawnLetterRequired()
+}
+
+// castlingSAN writes the castling move m as the variant does, else "O-O"
+// when the king goes toward the h-file and "O-O-O" toward the a-file.
+func castlingSAN(v rules.Variant, m rules.Move) string {
+	if c, ok := v.(rules.VariantCastling); ok {
+		return c.CastlingSAN(m)
+	}
+	if b := v.Board(); b.File(m.To) > b.File(m.From) {
+		return "O-O"
+	}
+	return "O-O-O"
 }
 
 // pawnLetter is the letter of the variant's pawn.
@@ -59,10 +70,7 @@ func sanBody(p rules.Position, m rules.Move) string {
 	b := p.Variant().Board()
 	name := b.SquareName
 	if m.Kind == rules.Castle {
-		if b.File(m.To) > b.File(m.From) || p.Variant().Name() == "cuarenta" {
-			return "O-O"
-		}
-		return "O-O-O"
+		return castlingSAN(p.Variant(), m)
 	}
 	if s, ok := placementForm(b, m, " ", func(c byte) string { return string(c) }); ok {
 		return s

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"referee/internal/game"
+	"referee/internal/rules"
 )
 
 // Record returns the game's PGN-style record: tags, the moves in canonical
@@ -29,7 +30,7 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 	rec.SetTag("Result", res)
 	rec.SetTag("Variant", g.Variant.Name())
 	rec.SetTag("GameId", fmt.Sprint(g.ID))
-	if g.Start != g.Variant.Start().String() || g.Variant.Name() != "chess" {
+	if g.Start != g.Variant.Start().String() || g.Variant.Name() != rules.Orthodox {
 		rec.SetTag("SetUp", "1")
 		rec.SetTag("FEN", g.Start)
 	}

@@ -19,7 +19,7 @@ func helpSection(g *Game, pos rules.Position, c rules.Color) []render.Section {
 	b.WriteString("anything on the lines after it is passed on to your opponent. Quoted text and ")
 	b.WriteString("signatures are ignored.\n\n")
 	b.WriteString("Moves: algebraic notation, e.g. \"Nf3\", \"Ng1-f3\", \"g1f3\", \"exd5\", \"e8=Q\", \"O-O\".")
-	if len(pos.Hand(rules.White))+len(pos.Hand(rules.Black)) > 0 || g.Variant.Name() == "chectoe" || g.Variant.Name() == "toetotoe" {
+	if h, ok := g.Variant.(rules.VariantHands); (ok && h.HasHands()) || len(pos.Hand(rules.White))+len(pos.Hand(rules.Black)) > 0 {
 		b.WriteString(" Drops and placements: \"N@b3\".")
 	}
 	b.WriteString("\n\nCommands (alone on the first line):\n")

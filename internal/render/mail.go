@@ -184,62 +184,11 @@ func (m Mail) HTML() string {
 	return b.String()
 }
 
-// Summary is a short rules summary for the opening mail (from RULES.md).
+// Summary is a short rules summary for the opening mail (from RULES.md):
+// the variant's own RulesText, or its one-line Summary when it has none.
 func Summary(v rules.Variant) string {
-	switch v.Name() {
-	case "chess":
-		return "Orthodox chess under the FIDE laws: castling, en passant, promotion to Q, R, B or N. " +
-			"Checkmate wins; stalemate is a draw. Draws: agreement, threefold repetition or 50 moves " +
-			"without capture or pawn move (claimed with \"draw\"), and automatically fivefold repetition, " +
-			"75 moves, or too little material to mate."
-	case "toroidal", "cylindrical", "klein":
-		s := "Chess on an 8x14 board whose ranks wrap (rank 14 is next to rank 1)"
-		switch v.Name() {
-		case "toroidal":
-			s += " and whose files wrap (h is next to a)."
-		case "cylindrical":
-			s += "; files a and h are edges."
-		case "klein":
-			s += " and files wrap; stepping between ranks 11 and 12 mirrors the file (a<->h, b<->g, c<->f, d<->e)."
-		}
-		return s + " Each side has two pawn groups: White's move up from rank 2 and down from rank 14 " +
-			"(written P'), Black's down from rank 7 (p') and up from rank 9. Pawns keep their direction, " +
-			"may step two from their starting rank, capture diagonally forward, take en passant, and " +
-			"promote on the enemy home rank (White on 8, Black on 1). Castling as in chess along the back rank. " +
-			"Pieces move across the seams; check, mate and draws as in chess."
-	case "cuarenta":
-		return "Played on the 40 light squares of a 9x9 board. Diagonal steps go to the touching light " +
-			"squares; orthogonal steps go two squares (e4-e6). King: one diagonal step, or one orthogonal step " +
-			"forward or back without capturing. Bishop: slides diagonally. Vao: moves like a bishop, captures " +
-			"only by jumping one piece (the screen) along a diagonal onto an enemy beyond. Guard: one or two " +
-			"squares diagonally, leaping. Camel: (3,1) leaps. Frog: one orthogonal step, or jumps over a run of " +
-			"its own pieces in any of 8 directions. Pawn: forward diagonal or sideways, never takes a pawn; " +
-			"may promote to Camel in the last three ranks, or to any piece on the last rank. Castling O-O: king " +
-			"and its camel trade places once. Checkmate wins; 80 plies without capture or promotion draw."
-	case "toto40":
-		return "A 40-square staircase board split by a fighting line (the diagonal a10-h3, marked *). " +
-			"No piece may enter the enemy section, so captures happen only on the line. King: one step; Rook: " +
-			"slides; Knight: as in chess; Hawk: leaps two squares straight or diagonally. Pawns step forward or " +
-			"capture diagonally forward; on the line any piece may also step along the line, and a pawn on " +
-			"the line only does that. There is no check: capturing the king wins. Once the line has been " +
-			"entered, ending your turn with no piece on it loses; having no legal move loses. A move that " +
-			"repeats an earlier arrangement of the pieces is illegal."
-	case "toetotoe":
-		return "Toe-to-Toe Chess on 8x8. Only pawns stand at the start (ranks 4 and 5). Phase 1: each player " +
-			"places, in turn, K+G, E+E, N+N, R+R in their first three ranks (e.g. \"K@e1 G@d1\"). Phase 2: three " +
-			"swaps each of two of your own pieces (\"e1<>d1\"); swapping alike pieces passes. Phase 3: play. " +
-			"General: one or two squares any way. Chariot: a rook of range four. Horse: knight. Elephant: one " +
-			"step forward or diagonally. Pawn: one step forward, captures diagonally forward, may leap over a " +
-			"piece straight ahead onto an empty square; on the last rank it becomes a captured piece of its own " +
-			"side (\"e8=G\"). Checkmate wins; stalemating your opponent is illegal; no legal move while not in check draws."
-	case "chectoe":
-		return "A 4x4 board, empty at the start; each player has a Pawn, Knight, Bishop and Rook in hand. " +
-			"The referee rolls a die for every turn: 1-4 name P, N, B, R (move that piece, or drop it if in hand); " +
-			"5 lets you drop any piece or move any piece as a Wizard (one diagonal step or a (3,1) leap); a 6 is " +
-			"rolled again, and two 6s let you move or drop anything - or ask for the apocalypse roll (\"roll\"): " +
-			"a third 6 sends every enemy piece back to hand. Once a turn you may \"reroll\" the first roll: then a " +
-			"1-4 piece must be dropped or moved as a Checker (a two-square leap onto an empty square). You may " +
-			"\"pass\". Four of your pieces on a line (a Toe) win if they survive your opponent's next turn."
+	if t, ok := v.(rules.VariantRulesText); ok {
+		return t.RulesText()
 	}
 	return v.Summary()
 }

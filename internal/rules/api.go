@@ -243,9 +243,82 @@ type Position interface {
 	IsCapture(m Move) bool
 }
 
-// Roller is implemented by positions of games with a die (Chec Toe). While
-// NeedsRoll is true the referee must roll and call Roll before anyone acts.
+// The optional abilities of variants and positions, declared here beside
+// Variant and Position the way go-imap v2's imapserver declares SessionMove
+// beside Session: a variant or position has an ability when it implements
+// the interface, and a caller asks with a type assertion,
+//
+//	if vp, ok := v.(rules.VariantPieces); ok {
+//		name := vp.PieceName('N')
+//	}
+//
+// Nothing outside this package names a variant: what differs between
+// games is asked of the game through these.
+
+// VariantPieces is a Variant that lists its pieces (every variant here).
+type VariantPieces interface {
+	Variant
+	// PieceLetters lists the piece letters (upper case), pawn included, in
+	// the order of the variant's piece table. The slice is the caller's.
+	PieceLetters() []byte
+	// PieceName names the piece with letter c ("knight"), or "" when the
+	// variant has no such piece.
+	PieceName(c byte) string
+}
+
+// VariantHands is a Variant whose players hold pieces in hand and place
+// them on the board: drops (Chec Toe) or deployments (Toe-to-Toe). Its
+// diagrams show the hands and its help explains "N@b3".
+type VariantHands interface {
+	Variant
+	HasHands() bool
+}
+
+// VariantMarks is a Variant that marks some squares in its diagrams
+// (Toto40's fighting line).
+type VariantMarks interface {
+	Variant
+	// MarkedSquare reports whether sq is drawn marked.
+	MarkedSquare(sq Square) bool
+	// MarkLegend is the sentence under a diagram that explains the mark.
+	MarkLegend() string
+}
+
+// VariantRulesText is a Variant that states its rules in one paragraph for
+// players (the opening mail and the help mail: "The rules in short").
+type VariantRulesText interface {
+	Variant
+	RulesText() string
+}
+
+// VariantCastling is a Variant that castles. CastlingSAN writes the
+// legal castling move m as SAN writes it: "O-O" or "O-O-O" (in Cuarenta
+// both sides' only castling is "O-O", whichever way the king goes).
+type VariantCastling interface {
+	Variant
+	CastlingSAN(m Move) string
+}
+
+// VariantPawnLetter is a Variant whose SAN names the pawn like any other
+// piece ("Pb3", Chec Toe) when PawnLetterRequired is true; elsewhere a
+// pawn move starts with its destination ("e4").
+type VariantPawnLetter interface {
+	Variant
+	PawnLetterRequired() bool
+}
+
+// PositionExplain is a Position that can say why a move from -> to is not
+// legal ("it would leave your king in check"), or "" when it knows no
+// specific reason.
+type PositionExplain interface {
+	Position
+	WhyIllegal(from, to Square) string
+}
+
+// Roller is a Position of a game with a die (Chec Toe). While NeedsRoll is
+// true the referee must roll and call Roll before anyone acts.
 type Roller interface {
+	Position
 	NeedsRoll() bool
 	// Roll returns the position after the die showed v (1..6).
 	Roll(v int) (Position, error)
@@ -253,12 +326,25 @@ type Roller interface {
 	DieState() string
 }
 
-// Prompter is implemented by positions that can say in one sentence what the
-// side to act is expected to do now, beyond "your move" (Toe-to-Toe's
-// deployment and swap phases, Chec Toe's die).
+// Prompter is a Position that can say in one sentence what the side to
+// act is expected to do now, beyond "your move" (Toe-to-Toe's deployment
+// and swap phases, Chec Toe's die).
 type Prompter interface {
+	Position
 	Prompt() string
 }
+
+// perftLimiter is a Variant with perft: perftLimit is the PerftLimit of
+// the variant (see there).
+type perftLimiter interface {
+	Variant
+	perftLimit() float64
+}
+
+// Orthodox is the name of orthodox chess: the game of a record without a
+// Variant tag, and the one whose records need no FEN from its start (PGN's
+// default).
+const Orthodox = "chess"
 
 // ErrIllegal is wrapped by every error about an illegal action.
 var ErrIllegal = fmt.Errorf("illegal action")

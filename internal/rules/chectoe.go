@@ -5,15 +5,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Chec Toe (RULES.md §8, seed 001): a 4×4 board, drops, and a die the
 // referee rolls. The rules here never draw a number: the referee calls
 // Roll with each value.
 type checToe struct {
-	board   *Board
-	pieces  [128]*PieceType
-	letters []byte
+	gameInfo
 	wizard  Prim
 	checker Prim
 }
@@ -21,35 +20,40 @@ type checToe struct {
 // chtOrder is the hand order and the die's names: 1 P, 2 N, 3 B, 4 R.
 var chtOrder = []byte{'P', 'N', 'B', 'R'}
 
-// ChecToe returns the variant.
-func ChecToe() Variant {
-	all := Join(orthogonal, diagonal)
-	v := &checToe{board: Rect("4x4", 4, 4)}
-	v.pieces, v.letters = pieceTable(
-		&PieceType{Letter: 'P', Name: "pawn", Moves: []Prim{
-			Steps(MoveOnly, orthogonal...),                   // moves one square orthogonally, never capturing
-			ForwardSteps(CaptureOnly, Vec{-1, 1}, Vec{1, 1}), // captures diagonally forward
-		}},
-		&PieceType{Letter: 'N', Name: "knight", Moves: []Prim{Leaps(knightVecs...)}},
-		&PieceType{Letter: 'B', Name: "bishop", Moves: []Prim{Rides(0, diagonal...)}},
-		&PieceType{Letter: 'R', Name: "rook", Moves: []Prim{Rides(0, orthogonal...)}},
-	)
-	v.wizard = Leaps(Join(diagonal, Symmetric(3, 1))...)              // one diagonal step or a (3,1) leap; moves and captures
-	v.checker = Prim{Kind: Leap, Vecs: Scale(2, all), Mode: MoveOnly} // two squares any way, over anything, onto an empty square
-	return v
-}
+// ChecToe returns the variant: one shared value, built on first use.
+func ChecToe() Variant { return checToeVariant() }
 
-func (v *checToe) Name() string  { return "chectoe" }
-func (v *checToe) Title() string { return "Chec Toe" }
-func (v *checToe) Summary() string {
-	return "4x4 board, drops, a die the referee rolls; Wizard and Checker moves; four in a line (a Toe) wins"
-}
-func (v *checToe) Board() *Board            { return v.board }
+var checToeVariant = sync.OnceValue(func() Variant {
+	all := Join(orthogonal, diagonal)
+	return &checToe{
+		gameInfo: gameInfo{
+			name: "chectoe", title: "Chec Toe", board: Rect("4x4", 4, 4),
+			summary: "4x4 board, drops, a die the referee rolls; Wizard and Checker moves; four in a line (a Toe) wins",
+			rulesText: "A 4x4 board, empty at the start; each player has a Pawn, Knight, Bishop and Rook in hand. " +
+				"The referee rolls a die for every turn: 1-4 name P, N, B, R (move that piece, or drop it if in hand); " +
+				"5 lets you drop any piece or move any piece as a Wizard (one diagonal step or a (3,1) leap); a 6 is " +
+				"rolled again, and two 6s let you move or drop anything - or ask for the apocalypse roll (\"roll\"): " +
+				"a third 6 sends every enemy piece back to hand. Once a turn you may \"reroll\" the first roll: then a " +
+				"1-4 piece must be dropped or moved as a Checker (a two-square leap onto an empty square). You may " +
+				"\"pass\". Four of your pieces on a line (a Toe) win if they survive your opponent's next turn.",
+			pieceSet: newPieceSet(
+				&PieceType{Letter: 'P', Name: "pawn", Moves: []Prim{
+					Steps(MoveOnly, orthogonal...),                   // moves one square orthogonally, never capturing
+					ForwardSteps(CaptureOnly, Vec{-1, 1}, Vec{1, 1}), // captures diagonally forward
+				}},
+				&PieceType{Letter: 'N', Name: "knight", Moves: []Prim{Leaps(knightVecs...)}},
+				&PieceType{Letter: 'B', Name: "bishop", Moves: []Prim{Rides(0, diagonal...)}},
+				&PieceType{Letter: 'R', Name: "rook", Moves: []Prim{Rides(0, orthogonal...)}},
+			),
+		},
+		wizard:  Leaps(Join(diagonal, Symmetric(3, 1))...),             // one diagonal step or a (3,1) leap; moves and captures
+		checker: Prim{Kind: Leap, Vecs: Scale(2, all), Mode: MoveOnly}, // two squares any way, over anything, onto an empty square
+	}
+})
+
 func (v *checToe) HasCheck() bool           { return false }
 func (v *checToe) HasHands() bool           { return true }
 func (v *checToe) PawnLetterRequired() bool { return true }
-func (v *checToe) PieceLetters() []byte     { return v.letters }
-func (v *checToe) PieceName(c byte) string  { return pieceNameOf(v.pieces, c) }
 
 func (v *checToe) Start() Position {
 	p, err := v.ParsePosition("4/4/4/4[PNBRpnbr] w - - 1")
@@ -61,26 +65,22 @@ func (v *checToe) Start() Position {
 
 // ctPos is a Chec Toe position.
 type ctPos struct {
-	v        *checToe
-	sq       []Piece
+	v *checToe
+	cells
 	hand     [2][4]bool // in chtOrder
-	turn     Color
-	rolls    []int // this turn's rolls, the replaced first roll excluded
+	rolls    []int      // this turn's rolls, the replaced first roll excluded
 	rerolled bool
 	owes     bool  // the referee must roll before anyone acts
 	pending  Color // owner of the standing Toe
 	hasToe   bool  // pending is set
 	won      bool  // pending names the winner
-	full     int
+	cache    legalCache
 }
 
-func (p *ctPos) Variant() Variant   { return p.v }
-func (p *ctPos) Turn() Color        { return p.turn }
-func (p *ctPos) MoveNumber() int    { return p.full }
-func (p *ctPos) At(sq Square) Piece { return atOf(p.sq, sq) }
-func (p *ctPos) InCheck() bool      { return false }
-func (p *ctPos) Claimable() string  { return "" }
-func (p *ctPos) NeedsRoll() bool    { return p.owes && !p.won }
+func (p *ctPos) Variant() Variant  { return p.v }
+func (p *ctPos) InCheck() bool     { return false }
+func (p *ctPos) Claimable() string { return "" }
+func (p *ctPos) NeedsRoll() bool   { return p.owes && !p.won }
 
 func (p *ctPos) IsCapture(m Move) bool {
 	return (m.Kind == Normal || m.Kind == Wizard) && p.sq[m.To] != NoPiece
@@ -96,11 +96,11 @@ func (p *ctPos) Hand(c Color) []byte {
 	return out
 }
 
+// clone is a copy of p with nothing computed yet, for the action being
+// applied to change.
 func (p *ctPos) clone() *ctPos {
-	n := *p
-	n.sq = slices.Clone(p.sq)
-	n.rolls = slices.Clone(p.rolls)
-	return &n
+	return &ctPos{v: p.v, cells: cells{sq: slices.Clone(p.sq), turn: p.turn, full: p.full}, hand: p.hand,
+		rolls: slices.Clone(p.rolls), rerolled: p.rerolled, owes: p.owes, pending: p.pending, hasToe: p.hasToe, won: p.won}
 }
 
 // DieState writes the die field: the turn's rolls, r when the first was
@@ -186,10 +186,32 @@ func (p *ctPos) pieceSquare(c Color, l byte) Square {
 	return NoSquare
 }
 
+// Legal returns the actions the die allows now (RULES.md §8), none while a
+// roll is owed or once the game is over; each call returns a fresh copy
+// the caller may change.
 func (p *ctPos) Legal() []Move {
-	if p.won || p.owes {
-		return nil
+	moves, _ := p.cache.get(p.compute)
+	return slices.Clone(moves)
+}
+
+// Result: a Toe that survived the opponent's turn wins (RULES.md §8).
+func (p *ctPos) Result() Result {
+	_, r := p.cache.get(p.compute)
+	return r
+}
+
+func (p *ctPos) compute() ([]Move, Result) {
+	if p.won {
+		return nil, Result{Over: true, Winner: p.pending, Reason: "a Toe survived the opponent's turn"}
 	}
+	if p.owes {
+		return nil, Result{}
+	}
+	return p.allowed(), Result{}
+}
+
+// allowed lists the actions the standing die allows.
+func (p *ctPos) allowed() []Move {
 	b := p.v.board
 	o := occupancy{b: b, sq: p.sq}
 	var out []Move
@@ -212,7 +234,7 @@ func (p *ctPos) Legal() []Move {
 		var prims []Prim
 		switch kind {
 		case Normal:
-			prims = p.v.pieces[l].Moves
+			prims = p.v.table[l].Moves
 		case Wizard:
 			prims = []Prim{p.v.wizard}
 		case Checker:
@@ -259,24 +281,26 @@ func (p *ctPos) Legal() []Move {
 }
 
 func (p *ctPos) Play(m Move) (Position, error) {
-	if p.won {
-		return nil, gameOver(p.Result())
-	}
-	if !slices.Contains(p.Legal(), m) {
+	moves, r := p.cache.get(p.compute)
+	return playLegal(moves, r, m, p.play, func(Move) error {
 		v, st := 0, stNatural
 		if !p.owes && len(p.rolls) > 0 {
 			v, st = p.standing()
 		}
-		return nil, fmt.Errorf("%w: the die (%s) does not allow that now%s", ErrIllegal, p.DieState(), ctHint(v, st))
-	}
+		return fmt.Errorf("%w: the die (%s) does not allow that now%s", ErrIllegal, p.DieState(), ctHint(v, st))
+	})
+}
+
+// play applies the legal action m.
+func (p *ctPos) play(m Move) *ctPos {
 	n := p.clone()
 	switch m.Kind {
 	case Reroll:
 		n.rerolled, n.rolls, n.owes = true, nil, true
-		return n, nil
+		return n
 	case Roll:
 		n.owes = true
-		return n, nil
+		return n
 	case Pass:
 	case Drop:
 		n.sq[m.To] = MakePiece(m.Piece, p.turn)
@@ -287,7 +311,7 @@ func (p *ctPos) Play(m Move) (Position, error) {
 		}
 		n.sq[m.To], n.sq[m.From] = n.sq[m.From], NoPiece
 	}
-	return n.endTurn(), nil
+	return n.endTurn()
 }
 
 func ctHint(v int, st stage) string {
@@ -351,13 +375,6 @@ func (n *ctPos) endTurn() *ctPos {
 	return n
 }
 
-func (p *ctPos) Result() Result {
-	if p.won {
-		return Result{Over: true, Winner: p.pending, Reason: "a Toe survived the opponent's turn"}
-	}
-	return Result{}
-}
-
 // Prompt says what the die allows now.
 func (p *ctPos) Prompt() string {
 	if p.won {
@@ -388,36 +405,32 @@ func (p *ctPos) Prompt() string {
 }
 
 func (p *ctPos) String() string {
-	side, pend := "w", "-"
-	if p.turn == Black {
-		side = "b"
-	}
+	pend := "-"
 	if p.hasToe || p.won {
-		pend = map[Color]string{White: "w", Black: "b"}[p.pending]
+		pend = sideField(p.pending)
 	}
-	hand := string(p.Hand(White)) + strings.ToLower(string(p.Hand(Black)))
-	return fmt.Sprintf("%s[%s] %s %s %s %d", writeBoard(p.v.board, p.sq, func(pc Piece) string { return string(pc.FENLetter()) }),
-		hand, side, p.DieState(), pend, p.full)
+	return fmt.Sprintf("%s%s %s %s %s %d", plainBoard(p.v.board, p.sq), handsField(p.Hand(White), p.Hand(Black)),
+		sideField(p.turn), p.DieState(), pend, p.full)
 }
 
 func (v *checToe) ParsePosition(s string) (Position, error) {
-	f := strings.Fields(s)
-	if len(f) != 5 {
-		return nil, fmt.Errorf("a chectoe position string has 5 fields (board[hands], side, die, pending Toe, move number); %q has %d", s, len(f))
-	}
-	boardField, hands, ok := strings.Cut(f[0], "[")
-	if !ok || !strings.HasSuffix(hands, "]") {
-		return nil, fmt.Errorf("the board field %q has no hands in brackets, e.g. 4/4/4/4[PNBRpnbr]", f[0])
-	}
-	sq, err := parseBoard(v.board, boardField, func(c byte) bool { return v.pieces[c&127] != nil }, false)
+	f, err := positionFields(v.name, s, "board[hands]", "side", "die", "pending Toe", "move number")
 	if err != nil {
 		return nil, err
 	}
-	p := &ctPos{v: v, sq: sq}
-	for _, c := range []byte(strings.TrimSuffix(hands, "]")) {
+	boardField, hands, err := cutHands(f[0], "4/4/4/4[PNBRpnbr]")
+	if err != nil {
+		return nil, err
+	}
+	sq, err := parseBoard(v.board, boardField, v.known, false)
+	if err != nil {
+		return nil, err
+	}
+	p := &ctPos{v: v, cells: cells{sq: sq}}
+	for _, c := range []byte(hands) {
 		i := slices.Index(chtOrder, c&^0x20)
 		if i < 0 {
-			return nil, fmt.Errorf("hand %q: %q is not a Chec Toe piece (P N B R)", hands, c)
+			return nil, fmt.Errorf("hand %q: %q is not a Chec Toe piece (P N B R)", hands+"]", c)
 		}
 		color := White
 		if c >= 'a' {
@@ -441,12 +454,8 @@ func (v *checToe) ParsePosition(s string) (Position, error) {
 			}
 		}
 	}
-	switch f[1] {
-	case "w":
-	case "b":
-		p.turn = Black
-	default:
-		return nil, fmt.Errorf("the side to act is %q; write w or b", f[1])
+	if p.turn, err = parseSide(f[1], "act"); err != nil {
+		return nil, err
 	}
 	die := f[2]
 	if die == "-" {
@@ -478,8 +487,8 @@ func (v *checToe) ParsePosition(s string) (Position, error) {
 	default:
 		return nil, fmt.Errorf("the pending Toe field is %q; write w, b or -", f[3])
 	}
-	if p.full, err = strconv.Atoi(f[4]); err != nil || p.full < 1 {
-		return nil, fmt.Errorf("the move number %q is not a number from 1", f[4])
+	if p.full, err = parseMoveNumber(f[4]); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

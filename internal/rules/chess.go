@@ -1,5 +1,7 @@
 package rules
 
+import "sync"
+
 // Direction sets of the ordinary square board.
 var (
 	orthogonal = []Vec{{0, 1}, {1, 0}, {0, -1}, {-1, 0}}
@@ -20,14 +22,6 @@ var (
 	}}
 )
 
-func pieceTable(pts ...*PieceType) (table [128]*PieceType, letters []byte) {
-	for _, pt := range pts {
-		table[pt.Letter] = pt
-		letters = append(letters, pt.Letter)
-	}
-	return table, letters
-}
-
 // standardCastles are O-O and O-O-O of the FIDE laws, on an 8-file board
 // whose back ranks are white and black (0-based).
 func standardCastles(b *Board, white, black int) []castleRule {
@@ -42,7 +36,7 @@ func standardCastles(b *Board, white, black int) []castleRule {
 			castleRule{color: side.c, letter: side.k, kingFrom: sq(4), kingTo: sq(6), rookFrom: sq(7), rookTo: sq(5),
 				empty: []Square{sq(5), sq(6)}, safe: []Square{sq(4), sq(5), sq(6)}},
 			castleRule{color: side.c, letter: side.q, kingFrom: sq(4), kingTo: sq(2), rookFrom: sq(0), rookTo: sq(3),
-				empty: []Square{sq(1), sq(2), sq(3)}, safe: []Square{sq(4), sq(3), sq(2)}})
+				empty: []Square{sq(1), sq(2), sq(3)}, safe: []Square{sq(4), sq(3), sq(2)}, long: true})
 	}
 	return out
 }
@@ -60,16 +54,25 @@ func queenPromotion(b *Board, whiteRank, blackRank int) func(p Piece, from, to S
 	}
 }
 
-// Chess is orthodox chess (RULES.md §3).
-func Chess() Variant {
+// Chess is orthodox chess (RULES.md §3). It returns the one shared value,
+// built on first use.
+func Chess() Variant { return chess() }
+
+var chess = sync.OnceValue(func() Variant {
 	b := Rect("8x8", 8, 8)
-	r := &stdRules{
-		name: "chess", title: "Chess", summary: "orthodox chess, FIDE laws: castling, en passant, promotion, 50/75-move and repetition draws",
-		board: b, start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-		pawn: 'P', enPassant: true, claimPlies: 100, autoPlies: 150, resetOnPawn: true, repetition: true,
+	r := &stdRules{gameInfo: gameInfo{
+		name: Orthodox, title: "Chess", board: b,
+		summary: "orthodox chess, FIDE laws: castling, en passant, promotion, 50/75-move and repetition draws",
+		rulesText: "Orthodox chess under the FIDE laws: castling, en passant, promotion to Q, R, B or N. " +
+			"Checkmate wins; stalemate is a draw. Draws: agreement, threefold repetition or 50 moves " +
+			"without capture or pawn move (claimed with \"draw\"), and automatically fivefold repetition, " +
+			"75 moves, or too little material to mate.",
+		pieceSet: newPieceSet(chessKing, chessQueen, chessRook, chessBishop, chessKnight, chessPawn),
+	},
+		start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+		pawn:  'P', enPassant: true, claimPlies: 100, autoPlies: 150, resetOnPawn: true, repetition: true,
 		perftLeaves: 1e11, // about 7e6 leaves/s measured: some four hours
 	}
-	r.pieces, r.letters = pieceTable(chessKing, chessQueen, chessRook, chessBishop, chessKnight, chessPawn)
 	r.doubleStep = func(p Piece, from Square) bool {
 		return (p.Color() == White && b.Rank(from) == 1) || (p.Color() == Black && b.Rank(from) == 6)
 	}
@@ -77,7 +80,7 @@ func Chess() Variant {
 	r.castles = standardCastles(b, 0, 7)
 	r.insufficient = chessInsufficient
 	return r
-}
+})
 
 // chessInsufficient is exactly RULES.md §3's four cases: K v K, K+B v K,
 // K+N v K, K+B v K+B with bishops on squares of one colour.

@@ -12,21 +12,10 @@ func mustChess(t *testing.T, fen string) Position {
 	return p
 }
 
-func TestChessPerftStartDepth5(t *testing.T) {
-	// RULES.md §10: the published count of the start position at depth 5.
-	if got := Perft(Chess().Start(), 5); got != 4865609 {
-		t.Errorf("perft(5) from the start = %d, want 4865609", got)
-	}
-}
-
 func TestFinishedGameHasNoChildren(t *testing.T) {
-	// RULES.md §10: a finished position has perft 0 at depth >= 1, 1 at 0.
+	// RULES.md §10: a finished position has no children (its perft counts
+	// are in testdata/chess.perft, "fool's mate"), so divide lists none.
 	mate := mustChess(t, "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
-	for d, want := range []int64{1, 0, 0} {
-		if got := Perft(mate, d); got != want {
-			t.Errorf("perft(%d) of a mated position = %d, want %d", d, got, want)
-		}
-	}
 	if got := Divide(mate, 2); len(got) != 0 {
 		t.Errorf("divide of a mated position = %v, want nothing", got)
 	}

@@ -1,9 +1,14 @@
 package rules
 
+import "sync"
+
 // Cuarenta, J. Mark Thompson's game on the 40 light squares of a 9×9 board
 // (RULES.md §5, seed 002). Its orthogonal step is two grid squares (e4-e6):
 // the board's Orthogonal set says so, so the pieces read as the rule page.
-func Cuarenta() Variant {
+// It returns the one shared value, built on first use.
+func Cuarenta() Variant { return cuarenta() }
+
+var cuarenta = sync.OnceValue(func() Variant {
 	b := LightSquares(9, 9)
 	orth, diag := b.Orthogonal(), b.Diagonal()
 	king := &PieceType{Letter: 'K', Name: "king", Royal: true, Moves: []Prim{
@@ -25,13 +30,23 @@ func Cuarenta() Variant {
 		ForwardSteps(Both, Vec{-1, 1}, Vec{1, 1}),
 		Steps(Both, Vec{2, 0}, Vec{-2, 0}), // sideways
 	}}
-	r := &stdRules{
-		name: "cuarenta", title: "Cuarenta", summary: "40 light squares of a 9x9 board; Vao, Guard, Camel, Frog; king-camel castling",
-		board: b, start: "cffb/vgkgv/pppp/5/4/5/PPPP/VGKGV/BFFC w Kk - 0 1",
-		pawn: 'P', autoPlies: 80, insufficient: bareKings,
+	r := &stdRules{gameInfo: gameInfo{
+		name: "cuarenta", title: "Cuarenta", board: b,
+		summary: "40 light squares of a 9x9 board; Vao, Guard, Camel, Frog; king-camel castling",
+		rulesText: "Played on the 40 light squares of a 9x9 board. Diagonal steps go to the touching light " +
+			"squares; orthogonal steps go two squares (e4-e6). King: one diagonal step, or one orthogonal step " +
+			"forward or back without capturing. Bishop: slides diagonally. Vao: moves like a bishop, captures " +
+			"only by jumping one piece (the screen) along a diagonal onto an enemy beyond. Guard: one or two " +
+			"squares diagonally, leaping. Camel: (3,1) leaps. Frog: one orthogonal step, or jumps over a run of " +
+			"its own pieces in any of 8 directions. Pawn: forward diagonal or sideways, never takes a pawn; " +
+			"may promote to Camel in the last three ranks, or to any piece on the last rank. Castling O-O: king " +
+			"and its camel trade places once. Checkmate wins; 80 plies without capture or promotion draw.",
+		pieceSet: newPieceSet(king, bishop, vao, guard, camel, frog, pawn),
+	},
+		start: "cffb/vgkgv/pppp/5/4/5/PPPP/VGKGV/BFFC w Kk - 0 1",
+		pawn:  'P', autoPlies: 80, insufficient: bareKings,
 		perftLeaves: 1e10, // about 1.2e6 leaves/s measured: some two hours
 	}
-	r.pieces, r.letters = pieceTable(king, bishop, vao, guard, camel, frog, pawn)
 	// A pawn may never capture a pawn.
 	r.captureOK = func(mover, victim Piece) bool { return !(mover.Letter() == 'P' && victim.Letter() == 'P') }
 	// Promotion is optional (the seed: "can"): to a Camel anywhere in the
@@ -61,4 +76,4 @@ func Cuarenta() Variant {
 		{color: Black, letter: 'k', kingFrom: sq("e8"), kingTo: sq("b9"), rookFrom: sq("b9"), rookTo: sq("e8"), safe: []Square{sq("e8"), sq("b9")}, swap: true},
 	}
 	return r
-}
+})

@@ -197,7 +197,7 @@ const MaxPerftDepth = 64
 // wrapped boards 5e10; Cuarenta and Toto40 1e10; Toe-to-Toe 5e9). It is 0
 // for games without perft (Chec Toe: its moves depend on the die).
 func PerftLimit(v Variant) float64 {
-	if l, ok := v.(interface{ perftLimit() float64 }); ok {
+	if l, ok := v.(perftLimiter); ok {
 		return l.perftLimit()
 	}
 	return 0

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -26,45 +24,43 @@ var ttHandOrder = []byte{'K', 'G', 'R', 'N', 'E'}
 // ttDeploy names the pieces each deployment turn places (W, B, W, B, ...).
 var ttDeploy = [ttDeployTurns][2]byte{{'K', 'G'}, {'K', 'G'}, {'E', 'E'}, {'E', 'E'}, {'N', 'N'}, {'N', 'N'}, {'R', 'R'}, {'R', 'R'}}
 
-type toeToToe struct {
-	board   *Board
-	pieces  [128]*PieceType
-	letters []byte
-}
+type toeToToe struct{ gameInfo }
 
-// ToeToToe returns the variant.
-func ToeToToe() Variant {
+// ToeToToe returns the variant: one shared value, built on first use.
+func ToeToToe() Variant { return toeToToeVariant() }
+
+var toeToToeVariant = sync.OnceValue(func() Variant {
 	all := Join(orthogonal, diagonal)
-	v := &toeToToe{board: Rect("8x8", 8, 8)}
-	v.pieces, v.letters = pieceTable(
-		&PieceType{Letter: 'K', Name: "king", Royal: true, Moves: []Prim{Steps(Both, all...)}},
-		&PieceType{Letter: 'G', Name: "general", Moves: []Prim{Rides(2, all...)}},
-		&PieceType{Letter: 'R', Name: "chariot", Moves: []Prim{Rides(4, orthogonal...)}},
-		&PieceType{Letter: 'N', Name: "horse", Moves: []Prim{Leaps(knightVecs...)}},
-		&PieceType{Letter: 'E', Name: "elephant", Moves: []Prim{ForwardSteps(Both, Vec{0, 1}), Steps(Both, diagonal...)}},
-		&PieceType{Letter: 'P', Name: "pawn", Moves: []Prim{
-			ForwardSteps(MoveOnly, Vec{0, 1}),
-			ForwardSteps(CaptureOnly, Vec{-1, 1}, Vec{1, 1}),
-			{Kind: JumpOver, Vecs: []Vec{{0, 1}}, Mode: MoveOnly, Forward: true}, // over the piece ahead onto an empty square
-		}},
-	)
-	return v
-}
+	return &toeToToe{gameInfo{
+		name: "toetotoe", title: "Toe-to-Toe Chess", board: Rect("8x8", 8, 8),
+		summary: "pawns toe to toe; deploy K+G, E+E, N+N, R+R, then three swaps each, then play; no stalemating",
+		rulesText: "Toe-to-Toe Chess on 8x8. Only pawns stand at the start (ranks 4 and 5). Phase 1: each player " +
+			"places, in turn, K+G, E+E, N+N, R+R in their first three ranks (e.g. \"K@e1 G@d1\"). Phase 2: three " +
+			"swaps each of two of your own pieces (\"e1<>d1\"); swapping alike pieces passes. Phase 3: play. " +
+			"General: one or two squares any way. Chariot: a rook of range four. Horse: knight. Elephant: one " +
+			"step forward or diagonally. Pawn: one step forward, captures diagonally forward, may leap over a " +
+			"piece straight ahead onto an empty square; on the last rank it becomes a captured piece of its own " +
+			"side (\"e8=G\"). Checkmate wins; stalemating your opponent is illegal; no legal move while not in check draws.",
+		pieceSet: newPieceSet(
+			&PieceType{Letter: 'K', Name: "king", Royal: true, Moves: []Prim{Steps(Both, all...)}},
+			&PieceType{Letter: 'G', Name: "general", Moves: []Prim{Rides(2, all...)}},
+			&PieceType{Letter: 'R', Name: "chariot", Moves: []Prim{Rides(4, orthogonal...)}},
+			&PieceType{Letter: 'N', Name: "horse", Moves: []Prim{Leaps(knightVecs...)}},
+			&PieceType{Letter: 'E', Name: "elephant", Moves: []Prim{ForwardSteps(Both, Vec{0, 1}), Steps(Both, diagonal...)}},
+			&PieceType{Letter: 'P', Name: "pawn", Moves: []Prim{
+				ForwardSteps(MoveOnly, Vec{0, 1}),
+				ForwardSteps(CaptureOnly, Vec{-1, 1}, Vec{1, 1}),
+				{Kind: JumpOver, Vecs: []Vec{{0, 1}}, Mode: MoveOnly, Forward: true}, // over the piece ahead onto an empty square
+			}},
+		),
+	}}
+})
 
-func (v *toeToToe) Name() string  { return "toetotoe" }
-func (v *toeToToe) Title() string { return "Toe-to-Toe Chess" }
-func (v *toeToToe) Summary() string {
-	return "pawns toe to toe; deploy K+G, E+E, N+N, R+R, then three swaps each, then play; no stalemating"
-}
-func (v *toeToToe) Board() *Board { return v.board }
+func (v *toeToToe) HasCheck() bool { return true }
+func (v *toeToToe) HasHands() bool { return true }
 
 // perftLimit: about 3.4e5 leaves/s measured, so some four hours.
 func (v *toeToToe) perftLimit() float64 { return 5e9 }
-
-func (v *toeToToe) HasCheck() bool          { return true }
-func (v *toeToToe) HasHands() bool          { return true }
-func (v *toeToToe) PieceLetters() []byte    { return v.letters }
-func (v *toeToToe) PieceName(c byte) string { return pieceNameOf(v.pieces, c) }
 
 func (v *toeToToe) Start() Position {
 	p, err := v.ParsePosition("8/8/8/pppppppp/PPPPPPPP/8/8/8[KGRRNNEEkgrrnnee] w d1 0 1")
@@ -75,20 +71,13 @@ func (v *toeToToe) Start() Position {
 }
 
 type ttPos struct {
-	v     *toeToToe
-	sq    []Piece
+	v *toeToToe
+	cells
 	hand  [2][5]uint8 // counts in ttHandOrder: to place (deploying), or captured and available for promotion
-	turn  Color
-	phase int // 0..7 deploy, 8..13 swap, 14 play
+	phase int         // 0..7 deploy, 8..13 swap, 14 play
 	half  int
-	full  int
 	prev  *ttPos
-	// moves and result are computed on first use, once (sync.Once, so
-	// concurrent readers are safe): lazily, because perft makes many
-	// positions whose moves nobody asks for.
-	once   sync.Once
-	moves  []Move // legal actions; nil when the game is over
-	result Result
+	cache legalCache
 }
 
 func handIndex(c byte) int { return slices.Index(ttHandOrder, c) }
@@ -96,7 +85,7 @@ func handIndex(c byte) int { return slices.Index(ttHandOrder, c) }
 func (p *ttPos) down(pc Piece) bool { return pc.Color() == Black }
 
 func (p *ttPos) attacked(sq []Piece, target Square, by Color) bool {
-	return squareAttacked(p.v.board, &p.v.pieces, sq, target, by, p.down)
+	return squareAttacked(p.v.board, &p.v.table, sq, target, by, p.down)
 }
 
 func (p *ttPos) kingAttacked(sq []Piece, c Color) bool {
@@ -108,10 +97,7 @@ func (p *ttPos) kingAttacked(sq []Piece, c Color) bool {
 	return false
 }
 
-func (p *ttPos) Variant() Variant   { return p.v }
-func (p *ttPos) Turn() Color        { return p.turn }
-func (p *ttPos) MoveNumber() int    { return p.full }
-func (p *ttPos) At(sq Square) Piece { return atOf(p.sq, sq) }
+func (p *ttPos) Variant() Variant { return p.v }
 
 func (p *ttPos) Hand(c Color) []byte {
 	var out []byte
@@ -232,7 +218,7 @@ func (p *ttPos) pseudo() []Move {
 				continue
 			}
 			seen := map[Square]bool{}
-			pt := p.v.pieces[pc.Letter()]
+			pt := p.v.table[pc.Letter()]
 			for i := range pt.Moves {
 				o.targets(from, pc, &pt.Moves[i], p.down(pc), func(to Square) {
 					if !seen[to] {
@@ -254,10 +240,7 @@ func orderedPairSq(b *Board, x, y Square) (Square, Square) {
 }
 
 func (p *ttPos) play(m Move) *ttPos {
-	n := &ttPos{v: p.v, sq: slices.Clone(p.sq), hand: p.hand, turn: p.turn.Other(), phase: p.phase, half: p.half + 1, full: p.full, prev: p}
-	if p.turn == Black {
-		n.full++
-	}
+	n := &ttPos{v: p.v, cells: p.next(), hand: p.hand, phase: p.phase, half: p.half + 1, prev: p}
 	if p.phase < ttPlay {
 		n.phase++
 		n.half = 0
@@ -329,40 +312,40 @@ func (p *ttPos) legalMoves() []Move {
 	return out
 }
 
-// compute fills moves and result, once.
-func (p *ttPos) compute() {
-	p.once.Do(func() {
-		if p.result = p.autoResult(); p.result.Over {
-			return
-		}
-		p.moves = p.legalMoves()
-		if len(p.moves) == 0 {
-			// RULES.md §7: no legal action loses in check, draws otherwise.
-			if p.InCheck() {
-				p.result = Result{Over: true, Winner: p.turn.Other(), Reason: "checkmate"}
-			} else {
-				p.result = Result{Over: true, Draw: true, Reason: "no legal move"}
-			}
-		}
-	})
+// compute lists the legal actions and the result: bare kings, or no
+// legal action, which loses in check and draws otherwise (RULES.md §7).
+func (p *ttPos) compute() ([]Move, Result) {
+	if r := p.autoResult(); r.Over {
+		return nil, r
+	}
+	moves := p.legalMoves()
+	switch {
+	case len(moves) > 0:
+		return moves, Result{}
+	case p.InCheck():
+		return nil, Result{Over: true, Winner: p.turn.Other(), Reason: "checkmate"}
+	}
+	return nil, Result{Over: true, Draw: true, Reason: "no legal move"}
 }
 
 // Legal returns the legal actions, none once the game is over; each call
 // returns a fresh copy the caller may change.
 func (p *ttPos) Legal() []Move {
-	p.compute()
-	return slices.Clone(p.moves)
+	moves, _ := p.cache.get(p.compute)
+	return slices.Clone(moves)
+}
+
+// Result: bare kings, or no legal action (RULES.md §7).
+func (p *ttPos) Result() Result {
+	_, r := p.cache.get(p.compute)
+	return r
 }
 
 func (p *ttPos) Play(m Move) (Position, error) {
-	p.compute()
-	if p.result.Over {
-		return nil, gameOver(p.result)
-	}
-	if slices.Contains(p.moves, m) {
-		return p.play(m), nil
-	}
-	return nil, fmt.Errorf("%w: that action is not legal here", ErrIllegal)
+	moves, r := p.cache.get(p.compute)
+	return playLegal(moves, r, m, p.play, func(Move) error {
+		return fmt.Errorf("%w: that action is not legal here", ErrIllegal)
+	})
 }
 
 func (p *ttPos) autoResult() Result {
@@ -382,12 +365,6 @@ func (p *ttPos) autoResult() Result {
 		}
 	}
 	return Result{}
-}
-
-// Result: bare kings, or no legal action (RULES.md §7).
-func (p *ttPos) Result() Result {
-	p.compute()
-	return p.result
 }
 
 func (p *ttPos) key() uint64 {
@@ -440,33 +417,28 @@ func (p *ttPos) phaseName() string {
 }
 
 func (p *ttPos) String() string {
-	side := "w"
-	if p.turn == Black {
-		side = "b"
-	}
-	hand := string(p.Hand(White)) + strings.ToLower(string(p.Hand(Black)))
-	return fmt.Sprintf("%s[%s] %s %s %d %d", writeBoard(p.v.board, p.sq, func(pc Piece) string { return string(pc.FENLetter()) }),
-		hand, side, p.phaseName(), p.half, p.full)
+	return fmt.Sprintf("%s%s %s %s %d %d", plainBoard(p.v.board, p.sq), handsField(p.Hand(White), p.Hand(Black)),
+		sideField(p.turn), p.phaseName(), p.half, p.full)
 }
 
 func (v *toeToToe) ParsePosition(s string) (Position, error) {
-	f := strings.Fields(s)
-	if len(f) != 5 {
-		return nil, fmt.Errorf("a toetotoe position string has 5 fields (board[hands], side, phase, halfmove clock, move number); %q has %d", s, len(f))
-	}
-	boardField, hands, ok := strings.Cut(f[0], "[")
-	if !ok || !strings.HasSuffix(hands, "]") {
-		return nil, fmt.Errorf("the board field %q has no hands in brackets, e.g. [KGRRNNEEkgrrnnee] or []", f[0])
-	}
-	sq, err := parseBoard(v.board, boardField, func(c byte) bool { return v.pieces[c&127] != nil }, false)
+	f, err := positionFields(v.name, s, "board[hands]", "side", "phase", "halfmove clock", "move number")
 	if err != nil {
 		return nil, err
 	}
-	p := &ttPos{v: v, sq: sq}
-	for _, c := range []byte(strings.TrimSuffix(hands, "]")) {
+	boardField, hands, err := cutHands(f[0], "[KGRRNNEEkgrrnnee] or []")
+	if err != nil {
+		return nil, err
+	}
+	sq, err := parseBoard(v.board, boardField, v.known, false)
+	if err != nil {
+		return nil, err
+	}
+	p := &ttPos{v: v, cells: cells{sq: sq}}
+	for _, c := range []byte(hands) {
 		i := handIndex(c &^ 0x20)
 		if i < 0 {
-			return nil, fmt.Errorf("hand %q: %q is not a piece that can be in hand (K G R N E)", hands, c)
+			return nil, fmt.Errorf("hand %q: %q is not a piece that can be in hand (K G R N E)", hands+"]", c)
 		}
 		color := White
 		if c >= 'a' {
@@ -474,12 +446,8 @@ func (v *toeToToe) ParsePosition(s string) (Position, error) {
 		}
 		p.hand[color][i]++
 	}
-	switch f[1] {
-	case "w":
-	case "b":
-		p.turn = Black
-	default:
-		return nil, fmt.Errorf("the side to move is %q; write w or b", f[1])
+	if p.turn, err = parseSide(f[1], "move"); err != nil {
+		return nil, err
 	}
 	switch ph := f[2]; {
 	case ph == "p":
@@ -496,11 +464,11 @@ func (v *toeToToe) ParsePosition(s string) (Position, error) {
 	default:
 		return nil, fmt.Errorf("the phase is %q; write d1..d8, s1..s6 or p", ph)
 	}
-	if p.half, err = strconv.Atoi(f[3]); err != nil || p.half < 0 {
-		return nil, fmt.Errorf("the halfmove clock %q is not a number", f[3])
+	if p.half, err = parseClock(f[3]); err != nil {
+		return nil, err
 	}
-	if p.full, err = strconv.Atoi(f[4]); err != nil || p.full < 1 {
-		return nil, fmt.Errorf("the move number %q is not a number from 1", f[4])
+	if p.full, err = parseMoveNumber(f[4]); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

@@ -83,23 +83,28 @@ func TestToeToToeDeploymentCounts(t *testing.T) {
 	}
 }
 
-func TestToeToToePerft(t *testing.T) {
+func TestToeToToePerftSuitePositions(t *testing.T) {
+	// testdata/toetotoe.perft counts from two positions RULES.md §10
+	// reaches by play: the deployments, then six pass-swaps. Its position
+	// strings are the ones that play reaches.
 	p := playCoords(t, ToeToToe().Start(), ttDeployed)
-	for d, want := range []int64{112, 12536, 1403036} {
-		if testing.Short() && want > 100000 {
-			break
-		}
-		if got := Perft(p, d+1); got != want {
-			t.Errorf("swap phase perft(%d) = %d, want %d", d+1, got, want)
-		}
+	if got, want := p.String(), "r3k2r/1n1g2n1/2e2e2/pppppppp/PPPPPPPP/2E2E2/1N1G2N1/R3K2R[] w s1 0 5"; got != want {
+		t.Errorf("after the deployments: %s, want %s (the \"first swap\" of the suite)", got, want)
 	}
 	q := playCoords(t, p, "a4<>b4 a5<>b5 a4<>b4 a5<>b5 a4<>b4 a5<>b5")
-	if !strings.Contains(q.String(), " w p 0 8") {
-		t.Errorf("after six swaps: %s, want the play phase at move 8", q)
+	if got, want := q.String(), "r3k2r/1n1g2n1/2e2e2/pppppppp/PPPPPPPP/2E2E2/1N1G2N1/R3K2R[] w p 0 8"; got != want {
+		t.Errorf("after six swaps: %s, want %s (the \"first play move\" of the suite)", got, want)
 	}
-	for d, want := range []int64{44, 1898, 82022} {
-		if got := Perft(q, d+1); got != want {
-			t.Errorf("play phase perft(%d) = %d, want %d", d+1, got, want)
+	for _, c := range []struct {
+		pos   Position
+		depth int
+	}{{p, 2}, {q, 2}} {
+		fresh, err := ToeToToe().ParsePosition(c.pos.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := Perft(fresh, c.depth), Perft(c.pos, c.depth); got != want {
+			t.Errorf("%s: perft(%d) = %d read from its string, %d reached by play", c.pos, c.depth, got, want)
 		}
 	}
 }

@@ -2,10 +2,7 @@ package rules
 
 import (
 	"fmt"
-	"hash/fnv"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -13,45 +10,43 @@ import (
 // (RULES.md §6, seed 000). No piece enters the enemy section, there is no
 // check (the king is captured), a side that has left the line loses, and a
 // superko forbids repeating any earlier arrangement.
-type toto40 struct {
-	board   *Board
-	pieces  [128]*PieceType
-	letters []byte
-}
+type toto40 struct{ gameInfo }
 
-// Toto40 returns the variant.
-func Toto40() Variant {
-	v := &toto40{board: Staircase()}
+// Toto40 returns the variant: one shared value, built on first use.
+func Toto40() Variant { return toto40Variant() }
+
+var toto40Variant = sync.OnceValue(func() Variant {
 	all := Join(orthogonal, diagonal)
-	v.pieces, v.letters = pieceTable(
-		&PieceType{Letter: 'K', Name: "king", Royal: true, Moves: []Prim{Steps(Both, all...)}},
-		&PieceType{Letter: 'R', Name: "rook", Moves: []Prim{Rides(0, orthogonal...)}},
-		&PieceType{Letter: 'N', Name: "knight", Moves: []Prim{Leaps(knightVecs...)}},
-		&PieceType{Letter: 'H', Name: "hawk", Moves: []Prim{Leaps(Scale(2, all)...)}}, // over whatever stands between
-		&PieceType{Letter: 'P', Name: "pawn", Moves: []Prim{
-			ForwardSteps(MoveOnly, Vec{0, 1}),
-			ForwardSteps(CaptureOnly, Vec{-1, 1}, Vec{1, 1}),
-		}},
-	)
-	return v
-}
+	return &toto40{gameInfo{
+		name: "toto40", title: "Toto40", board: Staircase(),
+		summary: "40-square staircase split by a fighting line; no check, capture the king; superko",
+		rulesText: "A 40-square staircase board split by a fighting line (the diagonal a10-h3, marked *). " +
+			"No piece may enter the enemy section, so captures happen only on the line. King: one step; Rook: " +
+			"slides; Knight: as in chess; Hawk: leaps two squares straight or diagonally. Pawns step forward or " +
+			"capture diagonally forward; on the line any piece may also step along the line, and a pawn on " +
+			"the line only does that. There is no check: capturing the king wins. Once the line has been " +
+			"entered, ending your turn with no piece on it loses; having no legal move loses. A move that " +
+			"repeats an earlier arrangement of the pieces is illegal.",
+		pieceSet: newPieceSet(
+			&PieceType{Letter: 'K', Name: "king", Royal: true, Moves: []Prim{Steps(Both, all...)}},
+			&PieceType{Letter: 'R', Name: "rook", Moves: []Prim{Rides(0, orthogonal...)}},
+			&PieceType{Letter: 'N', Name: "knight", Moves: []Prim{Leaps(knightVecs...)}},
+			&PieceType{Letter: 'H', Name: "hawk", Moves: []Prim{Leaps(Scale(2, all)...)}}, // over whatever stands between
+			&PieceType{Letter: 'P', Name: "pawn", Moves: []Prim{
+				ForwardSteps(MoveOnly, Vec{0, 1}),
+				ForwardSteps(CaptureOnly, Vec{-1, 1}, Vec{1, 1}),
+			}},
+		),
+	}}
+})
 
 // lineSteps are the steps along the fighting line (c8 <-> b9, c8 <-> d7).
 var lineSteps = []Vec{{1, -1}, {-1, 1}}
 
-func (v *toto40) Name() string  { return "toto40" }
-func (v *toto40) Title() string { return "Toto40" }
-func (v *toto40) Summary() string {
-	return "40-square staircase split by a fighting line; no check, capture the king; superko"
-}
-func (v *toto40) Board() *Board { return v.board }
+func (v *toto40) HasCheck() bool { return false }
 
 // perftLimit: about 7e5 leaves/s measured, so some four hours.
 func (v *toto40) perftLimit() float64 { return 1e10 }
-
-func (v *toto40) HasCheck() bool          { return false }
-func (v *toto40) PieceLetters() []byte    { return v.letters }
-func (v *toto40) PieceName(c byte) string { return pieceNameOf(v.pieces, c) }
 
 // MarkedSquare marks the fighting line for diagrams.
 func (v *toto40) MarkedSquare(sq Square) bool { return v.board.Exists(sq) && v.section(sq) == 0 }
@@ -93,64 +88,35 @@ func (v *toto40) Start() Position {
 		}
 		sq[s] = MakePiece(l[0]&^0x20, c)
 	}
-	fen := writeBoard(v.board, sq, func(pc Piece) string { return string(pc.FENLetter()) }) + " w - 1"
-	p, err := v.ParsePosition(fen)
+	p, err := v.ParsePosition(plainBoard(v.board, sq) + " w - 1")
 	if err != nil {
 		panic("toto40 start: " + err.Error())
 	}
 	return p
 }
 
-func pieceNameOf(table [128]*PieceType, c byte) string {
-	if pt := table[c&127]; pt != nil {
-		return pt.Name
-	}
-	return ""
-}
-
 type totoPos struct {
-	v     *toto40
-	sq    []Piece
-	turn  Color
+	v *toto40
+	cells
 	line  bool // a piece has stood on the line
-	full  int
 	prev  *totoPos
 	hash  uint64
 	ended Result // set by the move that made the position: king captured, line left
-	// moves and result are computed on first use, once (sync.Once, so
-	// concurrent readers are safe): lazily, because perft makes many
-	// positions whose moves nobody asks for.
-	once   sync.Once
-	moves  []Move // legal moves (superko applied); nil when the game is over
-	result Result
-}
-
-func boardHash(sq []Piece) uint64 {
-	h := fnv.New64a()
-	var b [2]byte
-	for _, pc := range sq {
-		b[0], b[1] = byte(pc), byte(pc>>8)
-		h.Write(b[:])
-	}
-	return h.Sum64()
+	cache legalCache
 }
 
 func (v *toto40) ParsePosition(s string) (Position, error) {
-	f := strings.Fields(s)
-	if len(f) != 4 {
-		return nil, fmt.Errorf("a toto40 position string has 4 fields (board, side, line flag, move number); %q has %d", s, len(f))
-	}
-	sq, err := parseBoard(v.board, f[0], func(c byte) bool { return v.pieces[c&127] != nil }, false)
+	f, err := positionFields(v.name, s, "board", "side", "line flag", "move number")
 	if err != nil {
 		return nil, err
 	}
-	p := &totoPos{v: v, sq: sq}
-	switch f[1] {
-	case "w":
-	case "b":
-		p.turn = Black
-	default:
-		return nil, fmt.Errorf("the side to move is %q; write w or b", f[1])
+	sq, err := parseBoard(v.board, f[0], v.known, false)
+	if err != nil {
+		return nil, err
+	}
+	p := &totoPos{v: v, cells: cells{sq: sq}}
+	if p.turn, err = parseSide(f[1], "move"); err != nil {
+		return nil, err
 	}
 	switch f[2] {
 	case "L":
@@ -159,8 +125,8 @@ func (v *toto40) ParsePosition(s string) (Position, error) {
 	default:
 		return nil, fmt.Errorf("the line flag is %q; write L (the line has been entered) or -", f[2])
 	}
-	if p.full, err = strconv.Atoi(f[3]); err != nil || p.full < 1 {
-		return nil, fmt.Errorf("the move number %q is not a number from 1", f[3])
+	if p.full, err = parseMoveNumber(f[3]); err != nil {
+		return nil, err
 	}
 	for _, s := range v.board.squares {
 		pc := sq[s]
@@ -173,23 +139,14 @@ func (v *toto40) ParsePosition(s string) (Position, error) {
 		}
 	}
 	p.hash = boardHash(sq)
+	p.ended = v.leftLine(sq, p.line, p.turn.Other())
 	return p, nil
 }
 
-func (p *totoPos) Variant() Variant   { return p.v }
-func (p *totoPos) Turn() Color        { return p.turn }
-func (p *totoPos) MoveNumber() int    { return p.full }
-func (p *totoPos) Hand(Color) []byte  { return nil }
-func (p *totoPos) InCheck() bool      { return false }
-func (p *totoPos) Claimable() string  { return "" }
-func (p *totoPos) At(sq Square) Piece { return atOf(p.sq, sq) }
-
-func atOf(sq []Piece, s Square) Piece {
-	if s < 0 || int(s) >= len(sq) {
-		return NoPiece
-	}
-	return sq[s]
-}
+func (p *totoPos) Variant() Variant  { return p.v }
+func (p *totoPos) Hand(Color) []byte { return nil }
+func (p *totoPos) InCheck() bool     { return false }
+func (p *totoPos) Claimable() string { return "" }
 
 func (p *totoPos) IsCapture(m Move) bool { return m.Kind == Normal && p.sq[m.To] != NoPiece }
 
@@ -198,11 +155,7 @@ func (p *totoPos) String() string {
 	if p.line {
 		flag = "L"
 	}
-	side := "w"
-	if p.turn == Black {
-		side = "b"
-	}
-	return fmt.Sprintf("%s %s %s %d", writeBoard(p.v.board, p.sq, func(pc Piece) string { return string(pc.FENLetter()) }), side, flag, p.full)
+	return fmt.Sprintf("%s %s %s %d", plainBoard(p.v.board, p.sq), sideField(p.turn), flag, p.full)
 }
 
 // pseudo lists the moves by the pieces' movements and the section rule.
@@ -232,7 +185,7 @@ func (p *totoPos) pseudo() []Move {
 		}
 		onLine := v.section(from) == 0
 		if !(onLine && pc.Letter() == 'P') { // a pawn on the line only steps along it
-			pt := v.pieces[pc.Letter()]
+			pt := v.table[pc.Letter()]
 			for i := range pt.Moves {
 				o.targets(from, pc, &pt.Moves[i], pc.Color() == Black, add)
 			}
@@ -249,30 +202,39 @@ func (p *totoPos) pseudo() []Move {
 }
 
 func (p *totoPos) play(m Move) *totoPos {
-	n := &totoPos{v: p.v, sq: slices.Clone(p.sq), turn: p.turn.Other(), line: p.line, full: p.full, prev: p}
-	if p.turn == Black {
-		n.full++
-	}
+	n := &totoPos{v: p.v, cells: p.next(), line: p.line, prev: p}
 	victim := n.sq[m.To]
 	n.sq[m.To], n.sq[m.From] = n.sq[m.From], NoPiece
 	n.hash = boardHash(n.sq)
-	mover := p.turn
-	moverOnLine := false
 	for _, s := range p.v.board.squares {
-		if pc := n.sq[s]; pc != NoPiece && p.v.section(s) == 0 {
+		if n.sq[s] != NoPiece && p.v.section(s) == 0 {
 			n.line = true
-			if pc.Color() == mover {
-				moverOnLine = true
-			}
 		}
 	}
-	switch {
-	case victim != NoPiece && victim.Letter() == 'K':
-		n.ended = Result{Over: true, Winner: mover, Reason: "king captured"}
-	case n.line && !moverOnLine:
-		n.ended = Result{Over: true, Winner: mover.Other(), Reason: fmt.Sprintf("%s left the fighting line", mover)}
+	// RULES.md §6's endings, checked after every move in this order: the
+	// mover captured the enemy king; the mover left the line.
+	if victim != NoPiece && victim.Letter() == 'K' {
+		n.ended = Result{Over: true, Winner: p.turn, Reason: "king captured"}
+	} else {
+		n.ended = p.v.leftLine(n.sq, n.line, p.turn)
 	}
 	return n
+}
+
+// leftLine is RULES.md §6's second ending: once the line has been entered,
+// the mover, who ends the turn with no piece on the line, loses. The
+// position string says it too (the line flag, and the side not to move
+// with no piece on the line), so a position read from it knows.
+func (v *toto40) leftLine(sq []Piece, line bool, mover Color) Result {
+	if !line {
+		return Result{}
+	}
+	for _, s := range v.board.squares {
+		if pc := sq[s]; pc != NoPiece && pc.Color() == mover && v.section(s) == 0 {
+			return Result{}
+		}
+	}
+	return Result{Over: true, Winner: mover.Other(), Reason: fmt.Sprintf("%s left the fighting line", mover)}
 }
 
 // repeats reports whether n's arrangement occurred before (superko).
@@ -285,54 +247,48 @@ func (n *totoPos) repeats() bool {
 	return false
 }
 
-// compute fills moves and result, once: the ending the last move made,
-// else the legal moves, and with none of them a loss (RULES.md §6).
-func (p *totoPos) compute() {
-	p.once.Do(func() {
-		if p.ended.Over {
-			p.result = p.ended
-			return
+// compute lists the legal moves and the result: the ending the last move
+// made, else the legal moves, and with none of them a loss (RULES.md §6).
+func (p *totoPos) compute() ([]Move, Result) {
+	if p.ended.Over {
+		return nil, p.ended
+	}
+	var moves []Move
+	for _, m := range p.pseudo() {
+		if !p.play(m).repeats() {
+			moves = append(moves, m)
 		}
-		for _, m := range p.pseudo() {
-			if !p.play(m).repeats() {
-				p.moves = append(p.moves, m)
-			}
-		}
-		if len(p.moves) == 0 {
-			p.result = Result{Over: true, Winner: p.turn.Other(), Reason: fmt.Sprintf("%s has no legal move", p.turn)}
-		}
-	})
+	}
+	if len(moves) == 0 {
+		return nil, Result{Over: true, Winner: p.turn.Other(), Reason: fmt.Sprintf("%s has no legal move", p.turn)}
+	}
+	return moves, Result{}
 }
 
 // Legal returns the legal moves, none once the game is over; each call
 // returns a fresh copy the caller may change.
 func (p *totoPos) Legal() []Move {
-	p.compute()
-	return slices.Clone(p.moves)
-}
-
-func (p *totoPos) Play(m Move) (Position, error) {
-	p.compute()
-	if p.result.Over {
-		return nil, gameOver(p.result)
-	}
-	if slices.Contains(p.moves, m) {
-		return p.play(m), nil
-	}
-	if m.Kind == Normal && p.v.board.Exists(m.From) && p.v.board.Exists(m.To) {
-		for _, x := range p.pseudo() {
-			if x == m {
-				return nil, fmt.Errorf("%w: it would repeat an earlier arrangement of the pieces (superko)", ErrIllegal)
-			}
-		}
-	}
-	return nil, fmt.Errorf("%w: %s%s is not a legal move here", ErrIllegal, p.v.board.SquareName(m.From), p.v.board.SquareName(m.To))
+	moves, _ := p.cache.get(p.compute)
+	return slices.Clone(moves)
 }
 
 // Result: king captured, the line left, or no legal move (RULES.md §6).
 func (p *totoPos) Result() Result {
-	p.compute()
-	return p.result
+	_, r := p.cache.get(p.compute)
+	return r
+}
+
+func (p *totoPos) Play(m Move) (Position, error) {
+	moves, r := p.cache.get(p.compute)
+	return playLegal(moves, r, m, p.play, p.refuse)
+}
+
+// refuse says why the move m, not among the legal moves, is refused.
+func (p *totoPos) refuse(m Move) error {
+	if m.Kind == Normal && p.v.board.Exists(m.From) && p.v.board.Exists(m.To) && slices.Contains(p.pseudo(), m) {
+		return fmt.Errorf("%w: it would repeat an earlier arrangement of the pieces (superko)", ErrIllegal)
+	}
+	return fmt.Errorf("%w: %s%s is not a legal move here", ErrIllegal, p.v.board.SquareName(m.From), p.v.board.SquareName(m.To))
 }
 
 // WhyIllegal explains a refused move.

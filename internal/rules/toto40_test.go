@@ -5,14 +5,6 @@ import (
 	"testing"
 )
 
-func TestToto40Perft(t *testing.T) {
-	for d, want := range []int64{15, 227, 2703, 33617} {
-		if got := Perft(Toto40().Start(), d+1); got != want {
-			t.Errorf("toto40 perft(%d) = %d, want %d", d+1, got, want)
-		}
-	}
-}
-
 func TestToto40LineSteps(t *testing.T) {
 	// A rook on c8 (on the line) slides within White's section (c7, c6, b8,
 	// a8; d8 and c9 are Black's) and steps along the line to b9 and d7.
@@ -72,5 +64,24 @@ func TestToto40Superko(t *testing.T) {
 	_, err := p.Play(Move{Kind: Normal, From: e8, To: f7})
 	if !errors.Is(err, ErrIllegal) || !contains(err.Error(), "superko") {
 		t.Errorf("playing it: %v, want an illegal-move error naming superko", err)
+	}
+}
+
+func TestToto40LineLeftIsReadFromTheString(t *testing.T) {
+	// RULES.md §6: once the line has been entered, the mover who ends the
+	// turn with no piece on it loses. The position string holds all of
+	// it (the flag L, and White, who just moved, has nothing on the
+	// line), so the position read from the string is over too.
+	p := setup(t, Toto40(), map[string]string{"c8": "R", "h1": "K", "a12": "k", "e6": "p"}, "w L 1")
+	q := play(t, p, "c8", "c7")
+	if res := q.Result(); !res.Over || res.Winner != Black {
+		t.Fatalf("after c8-c7: %v, want Black wins (White left the fighting line)", res)
+	}
+	r, err := Toto40().ParsePosition(q.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Result() != q.Result() || len(r.Legal()) != 0 {
+		t.Errorf("%s read from its string: %v with %d legal moves, want %v and none", q, r.Result(), len(r.Legal()), q.Result())
 	}
 }

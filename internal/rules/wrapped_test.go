@@ -2,25 +2,6 @@ package rules
 
 import "testing"
 
-func TestWrappedPerftFromStart(t *testing.T) {
-	// RULES.md §10's table, depths 1-3 (depth 4 in the benchmark note).
-	for _, tt := range []struct {
-		v    Variant
-		want []int64
-	}{
-		{Toroidal(), []int64{40, 1584, 68044}},
-		{Cylindrical(), []int64{40, 1600, 66964}},
-		{KleinChess(), []int64{40, 1588, 68516}},
-		{Cuarenta(), []int64{23, 532, 13250}},
-	} {
-		for d, want := range tt.want {
-			if got := Perft(tt.v.Start(), d+1); got != want {
-				t.Errorf("%s perft(%d) = %d, want %d", tt.v.Name(), d+1, got, want)
-			}
-		}
-	}
-}
-
 func TestWrappedStartRoundTrip(t *testing.T) {
 	for _, v := range Variants() {
 		s := v.Start().String()

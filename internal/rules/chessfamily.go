@@ -22,17 +22,15 @@ type castleRule struct {
 	empty    []Square // must be empty (the king and partner excepted)
 	safe     []Square // the king may not be attacked on any of these
 	swap     bool
+	long     bool // written O-O-O (else O-O)
 }
 
 // stdRules is the data of a chess-like variant: a board, a piece table, a
 // setup, and its special rules as settings. Orthodox chess, the three
 // wrapped boards and Cuarenta are values of it.
 type stdRules struct {
-	name, title, summary string
-	board                *Board
-	pieces               [128]*PieceType
-	letters              []byte // piece letters in table order
-	start                string
+	gameInfo
+	start string
 	// explicitDir: every pawn carries its direction (Down), written P'
 	// when it moves down (RULES.md §4); otherwise Black moves down.
 	explicitDir bool
@@ -59,11 +57,18 @@ type stdRules struct {
 	perftLeaves float64
 }
 
-func (r *stdRules) Name() string    { return r.name }
-func (r *stdRules) Title() string   { return r.title }
-func (r *stdRules) Summary() string { return r.summary }
-func (r *stdRules) Board() *Board   { return r.board }
-func (r *stdRules) HasCheck() bool  { return true }
+func (r *stdRules) HasCheck() bool { return true }
+
+// CastlingSAN writes the castling move m: "O-O", or "O-O-O" for the long
+// castling of the FIDE laws.
+func (r *stdRules) CastlingSAN(m Move) string {
+	for _, c := range r.castles {
+		if c.kingFrom == m.From && c.kingTo == m.To && c.long {
+			return "O-O-O"
+		}
+	}
+	return "O-O"
+}
 
 func (r *stdRules) perftLimit() float64 { return r.perftLeaves }
 
@@ -75,7 +80,7 @@ func (r *stdRules) Start() Position {
 	return p
 }
 
-func (r *stdRules) piece(p Piece) *PieceType { return r.pieces[p.Letter()&127] }
+func (r *stdRules) piece(p Piece) *PieceType { return r.table[p.Letter()&127] }
 
 // down reports whether p moves toward lower ranks.
 func (r *stdRules) down(p Piece) bool {
@@ -87,43 +92,28 @@ func (r *stdRules) down(p Piece) bool {
 
 // stdPos is a position of a stdRules variant.
 type stdPos struct {
-	r        *stdRules
-	sq       []Piece
-	turn     Color
+	r *stdRules
+	cells
 	castle   uint16 // bit i: castles[i] still allowed
 	ep       Square // the square a pawn just passed over, or NoSquare
 	epVictim Square // where that pawn stands
 	half     int
-	full     int
 	kings    [2]Square // each side's royal piece (exactly one: ParsePosition checks)
 	prev     *stdPos
-	// moves and result are computed together on first use, once, by
-	// whichever goroutine asks first (sync.Once: later readers wait for it
-	// and then only read). Doing it lazily rather than when the position is
-	// made keeps Play cheap for positions nobody asks about (perft's
-	// leaves, a game record's replay). perft never uses these fields: it
-	// works on recycled frames through legalMoves and finished.
-	once   sync.Once
-	moves  []Move // legal by how pieces move and king safety; the automatic draws not applied
-	result Result
+	// The legal moves and the result are computed on first use (see
+	// legalCache), not when the position is made: that keeps Play cheap
+	// for positions nobody asks about (perft's leaves, a game record's
+	// replay). perft never uses the cache: it works on recycled frames
+	// through legalMoves and finished.
+	cache legalCache
 }
 
-func (p *stdPos) Variant() Variant   { return p.r }
-func (p *stdPos) Turn() Color        { return p.turn }
-func (p *stdPos) MoveNumber() int    { return p.full }
-func (p *stdPos) Hand(Color) []byte  { return nil }
-func (p *stdPos) At(sq Square) Piece { return p.at(sq) }
-
-func (p *stdPos) at(sq Square) Piece {
-	if sq < 0 || int(sq) >= len(p.sq) {
-		return NoPiece
-	}
-	return p.sq[sq]
-}
+func (p *stdPos) Variant() Variant  { return p.r }
+func (p *stdPos) Hand(Color) []byte { return nil }
 
 // index returns the variant's attack index, built on first use.
 func (r *stdRules) index() *attackIndex {
-	r.attacksOnce.Do(func() { r.attacks = newAttackIndex(r.board, &r.pieces, r.letters) })
+	r.attacksOnce.Do(func() { r.attacks = newAttackIndex(r.board, &r.table, r.letters) })
 	return r.attacks
 }
 
@@ -283,7 +273,7 @@ func (p *stdPos) castleOpen(c castleRule) bool {
 
 // play applies m (assumed pseudo-legal) and returns the new position.
 func (p *stdPos) play(m Move) *stdPos {
-	n := &stdPos{sq: make([]Piece, len(p.sq))}
+	n := &stdPos{cells: cells{sq: make([]Piece, len(p.sq))}}
 	p.playInto(m, n)
 	return n
 }
@@ -355,19 +345,17 @@ func (p *stdPos) playInto(m Move, n *stdPos) {
 // are computed once per position (safe for concurrent readers); each call
 // returns a fresh copy the caller may change.
 func (p *stdPos) Legal() []Move {
-	p.compute()
-	if p.result.Over {
-		return nil
-	}
-	return slices.Clone(p.moves)
+	moves, _ := p.cache.get(p.compute)
+	return slices.Clone(moves)
 }
 
-// compute fills moves and result, once.
-func (p *stdPos) compute() {
-	p.once.Do(func() {
-		p.moves = p.legalMoves(nil, nil)
-		p.result = p.autoResult(len(p.moves) == 0)
-	})
+// compute lists the legal moves and the result.
+func (p *stdPos) compute() ([]Move, Result) {
+	moves := p.legalMoves(nil, nil)
+	if r := p.autoResult(len(moves) == 0); r.Over {
+		return nil, r
+	}
+	return moves, Result{}
 }
 
 // royalSquare returns the square of c's royal piece, or NoSquare when c
@@ -469,14 +457,10 @@ func (r *stdRules) castleFor(c Color, m Move) castleRule {
 }
 
 func (p *stdPos) Play(m Move) (Position, error) {
-	p.compute()
-	if p.result.Over {
-		return nil, gameOver(p.result)
-	}
-	if slices.Contains(p.moves, m) {
-		return p.play(m), nil
-	}
-	return nil, fmt.Errorf("%w: %s is not a legal move here", ErrIllegal, p.r.coord(m))
+	moves, r := p.cache.get(p.compute)
+	return playLegal(moves, r, m, p.play, func(m Move) error {
+		return fmt.Errorf("%w: %s is not a legal move here", ErrIllegal, p.r.coord(m))
+	})
 }
 
 func (r *stdRules) coord(m Move) string {
@@ -503,8 +487,8 @@ func (p *stdPos) IsCapture(m Move) bool {
 // rule (a mate on the last ply still counts), fivefold repetition and
 // insufficient material.
 func (p *stdPos) Result() Result {
-	p.compute()
-	return p.result
+	_, r := p.cache.get(p.compute)
+	return r
 }
 
 // autoResult is Result for a position whose side to act has no move by
@@ -583,7 +567,7 @@ func (p *stdPos) String() string {
 	var b strings.Builder
 	b.WriteString(p.r.boardString(p.sq))
 	b.WriteString(" ")
-	b.WriteString(map[Color]string{White: "w", Black: "b"}[p.turn])
+	b.WriteString(sideField(p.turn))
 	b.WriteString(" ")
 	rights := ""
 	for i, c := range p.r.castles {
@@ -703,11 +687,11 @@ func parseBoard(b *Board, field string, known func(byte) bool, downMark bool) ([
 
 // ParsePosition reads a position string.
 func (r *stdRules) ParsePosition(s string) (Position, error) {
-	f := strings.Fields(s)
-	if len(f) != 6 {
-		return nil, fmt.Errorf("a %s position string has 6 fields (board, side, castling, en passant, halfmove clock, move number); %q has %d", r.name, s, len(f))
+	f, err := positionFields(r.name, s, "board", "side", "castling", "en passant", "halfmove clock", "move number")
+	if err != nil {
+		return nil, err
 	}
-	sq, err := parseBoard(r.board, f[0], func(c byte) bool { return r.pieces[c&127] != nil }, r.explicitDir)
+	sq, err := parseBoard(r.board, f[0], r.known, r.explicitDir)
 	if err != nil {
 		return nil, err
 	}
@@ -721,14 +705,9 @@ func (r *stdRules) ParsePosition(s string) (Position, error) {
 			}
 		}
 	}
-	p := &stdPos{r: r, sq: sq, ep: NoSquare, epVictim: NoSquare}
-	switch f[1] {
-	case "w":
-		p.turn = White
-	case "b":
-		p.turn = Black
-	default:
-		return nil, fmt.Errorf("the side to move is %q; write w or b", f[1])
+	p := &stdPos{r: r, cells: cells{sq: sq}, ep: NoSquare, epVictim: NoSquare}
+	if p.turn, err = parseSide(f[1], "move"); err != nil {
+		return nil, err
 	}
 	if f[2] != "-" {
 		for _, c := range []byte(f[2]) {
@@ -761,11 +740,11 @@ func (r *stdRules) ParsePosition(s string) (Position, error) {
 			}
 		}
 	}
-	if p.half, err = strconv.Atoi(f[4]); err != nil || p.half < 0 {
-		return nil, fmt.Errorf("the halfmove clock %q is not a number", f[4])
+	if p.half, err = parseClock(f[4]); err != nil {
+		return nil, err
 	}
-	if p.full, err = strconv.Atoi(f[5]); err != nil || p.full < 1 {
-		return nil, fmt.Errorf("the move number %q is not a number from 1", f[5])
+	if p.full, err = parseMoveNumber(f[5]); err != nil {
+		return nil, err
 	}
 	for c := range 2 {
 		royals := 0
@@ -813,30 +792,19 @@ func bareKings(p *stdPos) bool {
 	return ok
 }
 
-// PieceLetters lists the variant's piece letters.
-func (r *stdRules) PieceLetters() []byte { return r.letters }
-
-// PieceName names the piece with letter c ("knight"), or "".
-func (r *stdRules) PieceName(c byte) string {
-	if pt := r.pieces[c&127]; pt != nil {
-		return pt.Name
-	}
-	return ""
-}
-
 // WhyIllegal explains why the piece on from cannot go to to, or "" when no
 // specific reason is known.
 func (p *stdPos) WhyIllegal(from, to Square) string {
-	pc := p.at(from)
+	pc := p.At(from)
 	if pc == NoPiece || pc.Color() != p.turn {
 		return ""
 	}
-	if t := p.at(to); t != NoPiece && t.Color() == p.turn {
+	if t := p.At(to); t != NoPiece && t.Color() == p.turn {
 		return "your own piece stands there"
 	}
 	for _, m := range p.pseudo(nil) {
 		if m.From == from && m.To == to {
-			if v := p.at(to); v != NoPiece && p.r.captureOK != nil && !p.r.captureOK(pc, v) {
+			if v := p.At(to); v != NoPiece && p.r.captureOK != nil && !p.r.captureOK(pc, v) {
 				return "that capture is not allowed"
 			}
 			if p.InCheck() {
@@ -845,7 +813,7 @@ func (p *stdPos) WhyIllegal(from, to Square) string {
 			return "it would leave your king in check"
 		}
 	}
-	if v := p.at(to); v != NoPiece && p.r.captureOK != nil && !p.r.captureOK(pc, v) {
+	if v := p.At(to); v != NoPiece && p.r.captureOK != nil && !p.r.captureOK(pc, v) {
 		return fmt.Sprintf("a %s may not capture a %s", p.r.PieceName(pc.Letter()), p.r.PieceName(v.Letter()))
 	}
 	// Would it get there on an empty board? Then something is in the way.
@@ -861,7 +829,7 @@ func (p *stdPos) WhyIllegal(from, to Square) string {
 		})
 	}
 	if reach {
-		if p.at(to) == NoPiece {
+		if p.At(to) == NoPiece {
 			return "a piece stands in the way (or that move needs a capture)"
 		}
 		return "a piece stands in the way"

@@ -1,0 +1,6 @@
+//go:build race
+
+package rules
+
+// raceEnabled: the race detector slows perft some tenfold.
+const raceEnabled = true
