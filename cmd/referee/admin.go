@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"referee/internal/app"
+	"referee/internal/store"
 	"referee/internal/dice"
 	"referee/internal/game"
 	"referee/internal/rules"
@@ -59,6 +60,22 @@ func addressFlag(fs *flag.FlagSet) *string {
 		def = "referee@example.test"
 	}
 	return fs.String("address", def, "the referee's own mail `address`; players reply to plus-addresses of it (env REFEREE_ADDRESS)")
+}
+
+// openStore opens an existing database for the commands that read or
+// mend the store directly (status, outbox, backup): a missing database is
+// bad input (exit 2), never silently created.
+func openStore(ctx context.Context, name, db string, stderr io.Writer) (*store.Store, int) {
+	if _, err := os.Stat(db); err != nil {
+		fmt.Fprintf(stderr, "referee %s: there is no database at %s; give --db the path \"referee serve\" uses (or set REFEREE_DB)\n", name, db)
+		return nil, exitUsage
+	}
+	s, err := store.Open(ctx, db)
+	if err != nil {
+		fmt.Fprintf(stderr, "referee %s: %v\n", name, err)
+		return nil, exitFail
+	}
+	return s, exitOK
 }
 
 func openApp(ctx context.Context, db, address string, stderr io.Writer) (*app.App, int) {

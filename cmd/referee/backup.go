@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"referee/internal/store"
 )
@@ -34,14 +33,9 @@ and replies it sent after it may be sent again. Back up often, e.g. hourly from 
 		return exitUsage
 	}
 	dest := fs.Arg(0)
-	if _, err := os.Stat(*db); err != nil {
-		fmt.Fprintf(stderr, "referee backup: database %s: %v; give --db the path \"referee serve\" uses (or set REFEREE_DB).\n", *db, err)
-		return exitUsage
-	}
-	s, err := store.Open(ctx, *db)
-	if err != nil {
-		fmt.Fprintf(stderr, "referee backup: %v\n", err)
-		return exitFail
+	s, code := openStore(ctx, "backup", *db, stderr)
+	if s == nil {
+		return code
 	}
 	defer s.Close()
 	if err := s.Backup(ctx, dest); err != nil {

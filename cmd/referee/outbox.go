@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -45,14 +44,9 @@ record). Both are safe while "referee serve" runs.`, stderr)
 		fmt.Fprintln(stderr, "referee outbox: --failed and --all were both given; give one of them.")
 		return exitUsage
 	}
-	if _, err := os.Stat(*db); err != nil {
-		fmt.Fprintf(stderr, "referee outbox: database %s: %v; give --db the path \"referee serve\" uses (or set REFEREE_DB).\n", *db, err)
-		return exitUsage
-	}
-	s, err := store.Open(ctx, *db)
-	if err != nil {
-		fmt.Fprintf(stderr, "referee outbox: %v\n", err)
-		return exitFail
+	s, code := openStore(ctx, "outbox", *db, stderr)
+	if s == nil {
+		return code
 	}
 	defer s.Close()
 

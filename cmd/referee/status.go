@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"referee/internal/status"
-	"referee/internal/store"
 )
 
 func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -21,14 +19,9 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	if _, err := os.Stat(*db); err != nil {
-		fmt.Fprintf(stderr, "referee status: there is no database at %s; give its path with --db (or REFEREE_DB)\n", *db)
-		return exitUsage
-	}
-	st, err := store.Open(ctx, *db)
-	if err != nil {
-		fmt.Fprintf(stderr, "referee status: %v\n", err)
-		return exitFail
+	st, code := openStore(ctx, "status", *db, stderr)
+	if st == nil {
+		return code
 	}
 	defer st.Close()
 	s, err := st.Status(ctx)
