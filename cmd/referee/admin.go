@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"referee/internal/app"
-	"referee/internal/store"
 	"referee/internal/dice"
 	"referee/internal/game"
 	"referee/internal/rules"
+	"referee/internal/store"
 )
 
 // newFlags returns a flag set that reports errors instead of exiting, with a
