@@ -82,6 +82,14 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 	if cfg.Sender == nil {
 		cfg.Sender = smtpout.New(cfg.SMTP)
 	}
+	// The caller holds the database's daemon lock (serve takes it), so a
+	// claim still standing belongs to a process that died while sending:
+	// its mail is due again now, not when the lease runs out.
+	if n, err := a.Store().ReleaseAllClaims(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		log.Warn("mail claimed by a previous run that stopped while sending is due again", "mails", n)
+	}
 	ob := &Outbox{Store: a.Store(), Sender: cfg.Sender, Log: log.With("part", "outbox"), Now: time.Now, RetryBase: cfg.RetryBase}
 	nudge := make(chan struct{}, 1)
 	var lastContact time.Time

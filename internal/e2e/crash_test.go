@@ -88,7 +88,7 @@ func TestCrashSafety(t *testing.T) {
 	duplicates := 0
 	// next waits for a reply p has not seen before, counting re-deliveries.
 	next := func(p *player) {
-		deadline := time.Now().Add(30 * time.Second)
+		deadline := time.Now().Add(mailWait)
 		for {
 			for _, m := range e.drain(t, p.addr) {
 				if seen[p.addr][m.messageID] {
@@ -100,7 +100,7 @@ func TestCrashSafety(t *testing.T) {
 				return
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("%s got no new reply within 30 s", p.addr)
+				t.Fatalf("%s got no new reply within %v", p.addr, mailWait)
 			}
 			time.Sleep(50 * time.Millisecond)
 		}

@@ -319,3 +319,19 @@ func (s *Store) changeOutgoing(ctx context.Context, id int64, now time.Time, ver
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// ReleaseAllClaims ends every claim on undelivered mail and returns how
+// many there were. Only the holder of the database's daemon lock may call
+// it, at start: any claim left then belongs to a process that died while
+// sending (kill -9, power loss), and its mail must be due again at once,
+// not when the lease runs out. The worst case is one mail sent twice (the
+// dead process may have handed it to the server just before it died),
+// never one lost.
+func (s *Store) ReleaseAllClaims(ctx context.Context) (int64, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE outbox SET claim = NULL, claimed_until = NULL
+		WHERE claim IS NOT NULL AND `+undelivered)
+	if err != nil {
+		return 0, fmt.Errorf("releasing the claims of a previous run: %w", err)
+	}
+	return res.RowsAffected()
+}

@@ -160,3 +160,32 @@ func TestMigrationFromVersion1KeepsTheOutbox(t *testing.T) {
 		t.Errorf("due after migration = %+v, %v; want the queued mail", due, err)
 	}
 }
+
+func TestClaimsOfADeadRunAreReleased(t *testing.T) {
+	// A daemon killed while sending leaves its claim; the next daemon (it
+	// holds the lock, so no one else sends) makes the mail due at once.
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	now := time.Now().UTC()
+	var id int64
+	err := s.Update(ctx, func(tx *Tx) error {
+		var err error
+		id, err = tx.Enqueue(Outgoing{To: "a@example.test", From: "r@example.test", MessageID: "<m@x>", Raw: []byte("x"), Created: now})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := s.ClaimOutgoing(ctx, id, now, 10*time.Minute); err != nil || c == nil {
+		t.Fatalf("claim: %v %v", c, err)
+	}
+	if c, _ := s.ClaimOutgoing(ctx, id, now.Add(time.Second), 10*time.Minute); c != nil {
+		t.Fatal("a second claim while the first stands")
+	}
+	if n, err := s.ReleaseAllClaims(ctx); err != nil || n != 1 {
+		t.Fatalf("released %d, %v; want 1", n, err)
+	}
+	if c, err := s.ClaimOutgoing(ctx, id, now.Add(time.Second), 10*time.Minute); err != nil || c == nil {
+		t.Errorf("after the release the mail cannot be claimed: %v %v", c, err)
+	}
+}
