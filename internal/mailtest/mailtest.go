@@ -144,19 +144,6 @@ func (s *Servers) StopPostfix() error { return s.run("stop", "postfix") }
 // StartPostfix starts this instance's Postfix again, on the same port.
 func (s *Servers) StartPostfix() error { return s.run("start", "postfix") }
 
-// Doveadm runs doveadm against this instance's Dovecot.
-func (s *Servers) Doveadm(ctx context.Context, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "doveadm", append([]string{"-c", filepath.Join(s.State, "dovecot.conf")}, args...)...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return out, fmt.Errorf("doveadm %s: %w: %s", strings.Join(args, " "), err, bytes.TrimSpace(out))
-	}
-	return out, nil
-}
-
-// Address is user@Domain.
-func Address(user string) string { return user + "@" + Domain }
-
 func (s *Servers) run(args ...string) error { return s.runEnv(nil, args...) }
 
 func (s *Servers) runEnv(env []string, args ...string) error {

@@ -145,9 +145,6 @@ func (t *Tx) DueChallenges(now time.Time) ([]Challenge, error) {
 	return t.challenges(`WHERE status = 'open' AND expires <= ? ORDER BY id`, ms(now))
 }
 
-// Challenges lists every challenge, newest first (for the organiser).
-func (t *Tx) Challenges() ([]Challenge, error) { return t.challenges(`ORDER BY id DESC`) }
-
 // KnownPlayer is the organiser's word on one address.
 type KnownPlayer struct {
 	Address string

@@ -101,9 +101,6 @@ func readPID(f *os.File) int {
 	return pid
 }
 
-// Path returns the lock file's path.
-func (l *Lock) Path() string { return l.path }
-
 // Release releases the lock. The file stays: removing it would let a
 // third process lock a new file while a second still waits on the old one.
 func (l *Lock) Release() error {

@@ -485,6 +485,3 @@ func (t *Tx) Watchers(gameID int64) ([]string, error) {
 	}
 	return out, rows.Err()
 }
-
-// ActiveGames lists the active games (for clocks).
-func (t *Tx) ActiveGames() ([]Game, error) { return t.Games("active") }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 )
 
@@ -46,21 +45,6 @@ func (s *Store) AuditLog(ctx context.Context, gameID *int64) (es []AuditEntry, e
 func (s *Store) Unanswered(ctx context.Context, gameID int64) (ms []Inbound, err error) {
 	err = s.view(ctx, func(tx *Tx) error { ms, err = tx.Unanswered(gameID); return err })
 	return ms, err
-}
-
-// InboundByMessageID finds an inbound record by Message-ID.
-func (s *Store) InboundByMessageID(ctx context.Context, messageID string) (*Inbound, error) {
-	var id int64
-	err := s.db.QueryRowContext(ctx, `SELECT id FROM inbound WHERE message_id = ?`, messageID).Scan(&id)
-	if err == sql.ErrNoRows {
-		return nil, fmt.Errorf("inbound message %s: %w", messageID, ErrNotFound)
-	}
-	if err != nil {
-		return nil, err
-	}
-	var m *Inbound
-	err = s.view(ctx, func(t *Tx) error { m, err = t.Inbound(id); return err })
-	return m, err
 }
 
 // InboundCount counts inbound records by outcome.
