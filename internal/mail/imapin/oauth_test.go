@@ -8,9 +8,6 @@ import (
 	"log"
 	"log/slog"
 	"net"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -23,26 +20,14 @@ import (
 
 	"referee/internal/mail/imapin"
 	"referee/internal/mail/oauth"
+	"referee/internal/mail/oauth/oauthtest"
 )
 
-// tokenPrefix starts every token the test commands print; issuedToken
-// matches one (the commands themselves hold the prefix, never a number
-// after it), so that errors and logs can be searched for a token.
-const tokenPrefix = "ya29.s3cr3t"
-
-var issuedToken = regexp.MustCompile(regexp.QuoteMeta(tokenPrefix) + `-[0-9]`)
-
-// tokenCommand returns a shell command that prints tokenPrefix-<n> on its
-// n-th run, and a function that says how often it ran.
-func tokenCommand(t *testing.T) (string, func() int) {
-	t.Helper()
-	f := filepath.Join(t.TempDir(), "runs")
-	cmd := fmt.Sprintf(`echo run >> '%s'; printf '%%s\n' "%s-$(wc -l < '%s' | tr -d ' ')"`, f, tokenPrefix, f)
-	return cmd, func() int {
-		b, _ := os.ReadFile(f)
-		return bytes.Count(b, []byte("\n"))
-	}
-}
+var (
+	tokenPrefix  = oauthtest.TokenPrefix
+	issuedToken  = oauthtest.Issued
+	tokenCommand = oauthtest.Command
+)
 
 // oauthServer is an in-process IMAP server on 127.0.0.1 that takes XOAUTH2
 // and OAUTHBEARER, accepting the tokens valid says are valid.

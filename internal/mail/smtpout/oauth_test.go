@@ -7,9 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -19,25 +16,14 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"referee/internal/mail/oauth"
+	"referee/internal/mail/oauth/oauthtest"
 )
 
-// tokenPrefix starts every token the test commands print; issuedToken
-// matches one (the commands hold the prefix, never a number after it).
-const tokenPrefix = "ya29.s3cr3t"
-
-var issuedToken = regexp.MustCompile(regexp.QuoteMeta(tokenPrefix) + `-[0-9]`)
-
-// tokenCommand returns a shell command that prints tokenPrefix-<n> on its
-// n-th run, and a function that says how often it ran.
-func tokenCommand(t *testing.T) (string, func() int) {
-	t.Helper()
-	f := filepath.Join(t.TempDir(), "runs")
-	cmd := fmt.Sprintf(`echo run >> '%s'; printf '%%s\n' "%s-$(wc -l < '%s' | tr -d ' ')"`, f, tokenPrefix, f)
-	return cmd, func() int {
-		b, _ := os.ReadFile(f)
-		return bytes.Count(b, []byte("\n"))
-	}
-}
+var (
+	tokenPrefix  = oauthtest.TokenPrefix
+	issuedToken  = oauthtest.Issued
+	tokenCommand = oauthtest.Command
+)
 
 // oauthBackend is an in-process SMTP server that takes XOAUTH2 and
 // OAUTHBEARER with the tokens valid accepts, and requires AUTH for MAIL.
