@@ -122,9 +122,9 @@ func rollComment(x RecordRoll) string {
 	return fmt.Sprintf("{die %d = %d sig %s}", x.N, x.Value, x.Sig)
 }
 
-// moveToken keeps a move one token: a deployment written with spaces in
-// canonical notation ("K@e1 G@d1") is joined with commas, which the reader
-// accepts too.
+// moveToken keeps a move one token: canonical notation writes a deployment
+// with commas ("K@e1,G@d1"); one written with spaces, as older records and
+// RULES.md §7 do ("K@e1 G@d1"), is joined with commas too.
 func moveToken(m string) string { return strings.Join(strings.Fields(m), ",") }
 
 // ParseRecord reads a record written by WriteTo (and tolerates ordinary PGN:

@@ -11,9 +11,9 @@ func TestRecordRoundTrip(t *testing.T) {
 	// and the positions of the rolls among the moves.
 	rec := &Record{
 		Tags:        []Tag{{"Event", "Correspondence game #3"}, {"Variant", "chectoe"}, {"GameId", "3"}, {"Note", `a "quoted" word`}},
-		Moves:       []string{"P@b2", "reroll", "N@c3", "K@e1 G@d1"},
+		Moves:       []string{"P@b2", "reroll", "N@c3", "K@e1,G@d1", "K@e8 G@d8"},
 		Rolls:       []RecordRoll{{1, 1, "aa"}, {2, 6, "bb"}, {3, 4, "cc"}, {4, 2, ""}, {5, 3, "dd"}},
-		RollsBefore: []int{1, 1, 4, 4},
+		RollsBefore: []int{1, 1, 4, 4, 5},
 		Result:      "*",
 	}
 	var b strings.Builder
@@ -25,7 +25,9 @@ func TestRecordRoundTrip(t *testing.T) {
 		t.Fatalf("ParseRecord: %v\n%s", err, b.String())
 	}
 	want := *rec
-	want.Moves = []string{"P@b2", "reroll", "N@c3", "K@e1,G@d1"} // one token per move
+	// One token per move: the canonical deployment as it is, the space
+	// form of older records joined with a comma.
+	want.Moves = []string{"P@b2", "reroll", "N@c3", "K@e1,G@d1", "K@e8,G@d8"}
 	if !reflect.DeepEqual(got.Tags, want.Tags) || !reflect.DeepEqual(got.Moves, want.Moves) ||
 		!reflect.DeepEqual(got.Rolls, want.Rolls) || !reflect.DeepEqual(got.RollsBefore, want.RollsBefore) || got.Result != "*" {
 		t.Errorf("round trip:\n got %+v\nwant %+v\ntext:\n%s", got, want, b.String())
