@@ -631,6 +631,8 @@ func (p *ctPos) Effect(m Move, after Position) string {
 	}
 	who := p.turn
 	switch m.Kind {
+	case Pass:
+		return fmt.Sprintf("%s passed.", who)
 	case Reroll:
 		if a.turn != who || a.owes || len(a.rolls) == 0 {
 			return ""

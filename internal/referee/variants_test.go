@@ -1,0 +1,96 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"referee/internal/dice"
+	"referee/internal/rules"
+)
+
+// seedRolling returns a seed whose roll n for game 5 is v: a test that
+// needs a given die value finds it among fixed seeds, never by chance.
+func seedRolling(t *testing.T, n, v int) dice.Seed {
+	t.Helper()
+	for i := range 1000 {
+		s, err := dice.ParseSeed(fmt.Sprintf("%064x", i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dice.Roll(s, "5", n) == v {
+			return s
+		}
+	}
+	t.Fatalf("no seed among 1000 rolls %d at roll %d", v, n)
+	return dice.Seed{}
+}
+
+func TestApocalypseIsToldToBothPlayers(t *testing.T) {
+	// RULES.md §8: after a double six the player may ask for the
+	// apocalypse roll; a 6 sends every enemy piece on the board back to
+	// its owner's hand. Both players learn which pieces went back.
+	r, g := newGame(t, rules.ChecToe())
+	g.Start = "4/2n1/1P1r/2N1[BRpb] w 66 - 3"
+	g.Seed = seedRolling(t, 1, 6)
+	g.Commitment = g.Seed.Commitment()
+	out := act(t, r, g, rules.White, "roll")
+	if out.Verdict != Applied || len(out.Mails) != 2 {
+		t.Fatalf("roll: %v %s, %d mails", out.Verdict, out.Detail, len(out.Mails))
+	}
+	want := "White asked for the apocalypse roll and rolled a 6: Black's rook (d2) and knight (c3) went back to Black's hand, and White's turn ended."
+	for _, m := range out.Mails {
+		if m.Board.Headline != want && !strings.HasPrefix(m.Board.Headline, want+" ") {
+			t.Errorf("headline to %s: %q, want %q", m.To, m.Board.Headline, want)
+		}
+	}
+}
+
+func TestChecToeRefusalNamesTheDie(t *testing.T) {
+	// RULES.md §8: after a 2 only the knight may act. "P@a1" is refused
+	// with the die and what is legal, not "that drop is not allowed now".
+	r, g := newGame(t, rules.ChecToe())
+	g.Start = "4/4/4/4[PNBRpnbr] w 2 - 1"
+	out := act(t, r, g, rules.White, "P@a1")
+	if out.Verdict != Rejected {
+		t.Fatalf("P@a1 after a 2: %v", out.Verdict)
+	}
+	got := strings.Join(strings.Fields(out.Mails[0].Board.Headline), " ")
+	want := `Your move "P@a1" (game #5, move 1) was not played: the die shows 2: only a knight may move or be dropped this turn. Legal now: N@ on any empty square (e.g. N@a1), reroll, pass.`
+	if got != want {
+		t.Errorf("headline:\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestToeToToePassDuringSwapsSaysHowToPass(t *testing.T) {
+	// RULES.md §7: a swap turn is passed by swapping two alike pieces;
+	// "pass" is answered with the swap to send.
+	r, g := newGame(t, rules.ToeToToe())
+	for i, d := range strings.Fields("K@e1,G@d2 K@e8,G@d7 E@c3,E@f3 E@c6,E@f6 N@b2,N@g2 N@b7,N@g7 R@a1,R@h1 R@a8,R@h8") {
+		if out := act(t, r, g, rules.Color(i%2), d); out.Verdict != Applied {
+			t.Fatalf("%s: %v %s", d, out.Verdict, out.Detail)
+		}
+	}
+	out := act(t, r, g, rules.White, "pass")
+	if out.Verdict != Rejected {
+		t.Fatalf("pass: %v", out.Verdict)
+	}
+	if h := out.Mails[0].Board.Headline; !strings.Contains(h, `to pass a swap turn, swap two alike pieces, e.g. "a1<>h1"`) {
+		t.Errorf("headline %q does not say how to pass", h)
+	}
+	// The deployments are listed one item each.
+	if text := textOf(t, out.Mails[0]); !strings.Contains(text, "1. K@e1,G@d2 K@e8,G@d7") {
+		t.Errorf("the move list does not keep deployments whole:\n%s", text)
+	}
+}
+
+func TestToto40PromptSaysTheLineRuleBinds(t *testing.T) {
+	// RULES.md §6: once the line has been entered, ending the turn with no
+	// piece on it loses; the mail to the player on move says so.
+	r, g := newGame(t, rules.Toto40())
+	g.Start = "k/2/3/4/2R2/5/2p2/5/4/3/2/K w L 1"
+	out := act(t, r, g, rules.White, "board")
+	if p := out.Mails[0].Board.Prompt; !strings.Contains(p, "Your rook on c8 is your only piece on the fighting line") {
+		t.Errorf("prompt %q does not say the line rule binds", p)
+	}
+}
