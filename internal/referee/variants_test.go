@@ -2,8 +2,10 @@ package referee
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"referee/internal/dice"
 	"referee/internal/rules"
@@ -92,5 +94,62 @@ func TestToto40PromptSaysTheLineRuleBinds(t *testing.T) {
 	out := act(t, r, g, rules.White, "board")
 	if p := out.Mails[0].Board.Prompt; !strings.Contains(p, "Your rook on c8 is your only piece on the fighting line") {
 		t.Errorf("prompt %q does not say the line rule binds", p)
+	}
+}
+
+func TestChecToeMoveListNumbersByTurn(t *testing.T) {
+	// RULES.md §8: a re-roll and the move after it are one turn of one
+	// player, and the move number goes up after Black's turn. The mail's
+	// move list, the export and the status line all number that way.
+	r, g := newGame(t, rules.ChecToe())
+	g.Start = "4/4/4/4[PNBRpnbr] b 3 - 1" // Black to act at move 1, the die showing 3
+	g.Seed = seedRolling(t, 1, 2)            // the re-roll brings a 2: the knight must be dropped
+	g.Commitment = g.Seed.Commitment()
+	for _, a := range []string{"reroll", "N@a1"} {
+		if out := act(t, r, g, rules.Black, a); out.Verdict != Applied {
+			t.Fatalf("%s: %v %s", a, out.Verdict, out.Detail)
+		}
+	}
+	out := act(t, r, g, rules.White, "board")
+	m := out.Mails[0].Board
+	if !strings.Contains(m.Status, "move 2 - White to play") {
+		t.Errorf("status %q, want move 2, White to play", m.Status)
+	}
+	text := textOf(t, out.Mails[0])
+	if !strings.Contains(text, "Moves: 1... reroll N@a1\n") {
+		t.Errorf("the move list splits the turn:\n%s", text)
+	}
+	rec, err := r.Record(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	rec.WriteTo(&b)
+	flat := strings.Join(strings.Fields(b.String()), " ")
+	if !regexp.MustCompile(`"\] 1\.\.\. reroll \{die 1 = 2 sig [0-9a-f]+\} N@a1 \{die 2 = \d sig [0-9a-f]+\}`).MatchString(flat) {
+		t.Errorf("the export does not number the turn as one:\n%s", b.String())
+	}
+}
+
+func TestOpeningMailShowsTheDieOnce(t *testing.T) {
+	// DESIGN.md, the die witness: the opening mail gives the commitment,
+	// the referee's key and the first turn's signed rolls, in one section.
+	r, g := newGame(t, rules.ChecToe())
+	g.Seed = seedRolling(t, 1, 3)
+	g.Commitment = g.Seed.Commitment()
+	_, rolls, mails, err := r.Start(g, time.Unix(0, 0))
+	if err != nil || len(rolls) == 0 {
+		t.Fatalf("start: %v, %d rolls", err, len(rolls))
+	}
+	for _, m := range mails {
+		text := textOf(t, m)
+		if n := strings.Count(text, "\nThe die:\n"); n != 1 {
+			t.Errorf("to %s: %d die sections:\n%s", m.To, n, text)
+		}
+		for _, want := range []string{g.Commitment, r.cfg.Key.PublicHex(), "Roll1:3"} {
+			if !strings.Contains(strings.Join(strings.Fields(text), ""), want) { // long hex may be wrapped
+				t.Errorf("to %s: the die section lacks %q", m.To, want)
+			}
+		}
 	}
 }
