@@ -103,7 +103,7 @@ func TestChecToeMoveListNumbersByTurn(t *testing.T) {
 	// move list, the export and the status line all number that way.
 	r, g := newGame(t, rules.ChecToe())
 	g.Start = "4/4/4/4[PNBRpnbr] b 3 - 1" // Black to act at move 1, the die showing 3
-	g.Seed = seedRolling(t, 1, 2)            // the re-roll brings a 2: the knight must be dropped
+	g.Seed = seedRolling(t, 1, 2)         // the re-roll brings a 2: the knight must be dropped
 	g.Commitment = g.Seed.Commitment()
 	for _, a := range []string{"reroll", "N@a1"} {
 		if out := act(t, r, g, rules.Black, a); out.Verdict != Applied {
