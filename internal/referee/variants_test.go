@@ -153,3 +153,22 @@ func TestOpeningMailShowsTheDieOnce(t *testing.T) {
 		}
 	}
 }
+
+func TestMoveListSaysHowToTypeItsMarks(t *testing.T) {
+	// RULES.md §9: the referee writes the Wizard's ° and the Checker's ⌃;
+	// a player types o and ^. The move list says so when it holds them.
+	r, g := newGame(t, rules.ChecToe())
+	g.Start = "4/2n1/1P2/2N1[BRpbr] w 5 - 3"
+	g.Seed = seedRolling(t, 1, 3)
+	g.Commitment = g.Seed.Commitment()
+	out := act(t, r, g, rules.White, "Pxc3o")
+	if out.Verdict != Applied {
+		t.Fatalf("Pxc3o: %v %s", out.Verdict, out.Detail)
+	}
+	for _, m := range out.Mails {
+		text := textOf(t, m)
+		if !strings.Contains(text, "Moves: 3. Pxc3°\nMarks: ° a Wizard move (type o).\n") {
+			t.Errorf("to %s: no note on the marks under the move list:\n%s", m.To, text)
+		}
+	}
+}

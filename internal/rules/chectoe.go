@@ -387,11 +387,11 @@ func (p *ctPos) Prompt() string {
 	s := fmt.Sprintf("The die shows %s.", p.DieState())
 	switch {
 	case st == stCheckerOnly:
-		s += fmt.Sprintf(" After your re-roll, drop your %s or move it as a Checker (two squares, onto an empty square, e.g. \"%cb3^\").", p.v.PieceName(chtOrder[v-1]), chtOrder[v-1])
+		s += fmt.Sprintf(" After your re-roll, drop your %s or move it as a Checker (two squares, onto an empty square, written with ^%s).", p.v.PieceName(chtOrder[v-1]), p.example(Checker))
 	case st == stDoubleSix:
 		s += " Double six: move or drop any piece, or reply \"roll\" for the apocalypse roll (a 6 sends all enemy pieces home)."
 	case v == 5:
-		s += " Drop any piece from your hand, or move any piece as a Wizard (one diagonal step or a (3,1) leap)."
+		s += fmt.Sprintf(" Drop any piece from your hand, or move any piece as a Wizard (one diagonal step or a (3,1) leap, written with o%s).", p.example(Wizard))
 	default:
 		s += fmt.Sprintf(" Move your %s, or drop it if it is in your hand.", p.v.PieceName(chtOrder[v-1]))
 	}

@@ -302,3 +302,22 @@ func TestChecToeEffectOfTheApocalypse(t *testing.T) {
 		t.Errorf("re-roll: Effect = %q", got)
 	}
 }
+
+func TestChecToePromptShowsTheMarksAsTyped(t *testing.T) {
+	// RULES.md §9: the referee writes ⌃ and °, and reads ^ and o; the
+	// prompt shows the Wizard and Checker moves as a player types them,
+	// with a move that is legal now.
+	tests := []struct{ fen, want string }{
+		{"4/2n1/1P2/2N1[BRpbr] w 5 - 3", `as a Wizard (one diagonal step or a (3,1) leap, written with o, e.g. "Pxc3o")`},
+		{"4/2n1/1P2/2N1[BRpbr] w r2 - 3", `move it as a Checker (two squares, onto an empty square, written with ^, e.g. "Na1^")`},
+	}
+	for _, tt := range tests {
+		p, err := ChecToe().ParsePosition(tt.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.(Prompter).Prompt(); !strings.Contains(got, tt.want) {
+			t.Errorf("%s: Prompt = %q, want %q", tt.fen, got, tt.want)
+		}
+	}
+}
