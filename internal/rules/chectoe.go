@@ -384,7 +384,10 @@ func (p *ctPos) Prompt() string {
 		return "The referee rolls the die for you."
 	}
 	v, st := p.standing()
-	s := fmt.Sprintf("The die shows %s.", p.DieState())
+	s := strings.ToUpper(p.dieText()[:1]) + p.dieText()[1:] + "."
+	if r := p.rolls; st == stNatural && len(r) == 2 && r[0] == 6 {
+		s = fmt.Sprintf("The die shows %d (the 6 before it is void).", r[1])
+	}
 	switch {
 	case st == stCheckerOnly:
 		s += fmt.Sprintf(" After your re-roll, drop your %s or move it as a Checker (two squares, onto an empty square, written with ^%s).", p.v.PieceName(chtOrder[v-1]), p.example(Checker))

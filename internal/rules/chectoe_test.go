@@ -321,3 +321,24 @@ func TestChecToePromptShowsTheMarksAsTyped(t *testing.T) {
 		}
 	}
 }
+
+func TestChecToePromptNamesTheStandingValue(t *testing.T) {
+	// RULES.md §8: the player acts on the value that stands, not on the
+	// die field of the position string ("64", "r2", "664").
+	tests := []struct{ die, want string }{
+		{"4", "The die shows 4. Move your rook"},
+		{"64", "The die shows 4 (the 6 before it is void). Move your rook"},
+		{"r2", "Your re-roll shows 2. After your re-roll, drop your knight"},
+		{"66", "The die shows a double six. Double six:"},
+		{"664", "The apocalypse roll shows 4. Move your rook"},
+	}
+	for _, tt := range tests {
+		p, err := ChecToe().ParsePosition("4/2n1/1P2/2N1[BRpbr] w " + tt.die + " - 3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.(Prompter).Prompt(); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("die %s: Prompt = %q, want it to start %q", tt.die, got, tt.want)
+		}
+	}
+}
