@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"referee/internal/rules"
 )
 
 // Record is a game as `referee export` writes it: PGN-style tags, then the
@@ -16,7 +18,11 @@ import (
 //
 //	[Variant "chectoe"]
 //	...
-//	1. {die 1 = 3 sig 9f0c...} P@b2 {die 2 = 5 sig ...} N@c3 ...
+//	1. {die 1 = 3 sig 9f0c...} P@b2 1... {die 2 = 5 sig ...} reroll {die 3 = 2 sig ...} N@c3 ...
+//
+// The moves are numbered by turn: the actions of one turn (a re-roll and
+// the move after it) stand under one number, and Black's turn is numbered
+// "1..." wherever a reader could otherwise take its actions for White's.
 type Record struct {
 	Tags  []Tag // in order of appearance
 	Moves []string
@@ -25,7 +31,12 @@ type Record struct {
 	Rolls []RecordRoll
 	// RollsBefore[i] is how many rolls come before Moves[i].
 	RollsBefore []int
-	Result      string
+	// Sides[i] played Moves[i], in the turn whose move number is
+	// Numbers[i] (the position's move number before it). Without them
+	// (a record read from text) the moves alternate from White at move 1.
+	Sides   []rules.Color
+	Numbers []int
+	Result  string
 }
 
 // Tag is one PGN tag pair.
@@ -89,13 +100,25 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 		line += len(tok)
 	}
 	roll := 0
+	prevLen := 0 // the number of actions of the turn before
 	for i, m := range r.Moves {
-		if i%2 == 0 {
-			emit(fmt.Sprintf("%d.", i/2+1))
-		}
+		side, num := r.turnOf(i)
 		upto := roll
 		if i < len(r.RollsBefore) {
 			upto = r.RollsBefore[i]
+		}
+		if i == 0 || !r.sameTurn(i-1, i) {
+			n := 1
+			for i+n < len(r.Moves) && r.sameTurn(i, i+n) {
+				n++
+			}
+			switch {
+			case side == rules.White:
+				emit(fmt.Sprintf("%d.", num))
+			case i == 0 || prevLen > 1 || n > 1 || upto > roll || r.sideOf(i-1) != rules.White || r.numberOf(i-1) != num:
+				emit(fmt.Sprintf("%d...", num))
+			}
+			prevLen = n
 		}
 		for ; roll < upto && roll < len(r.Rolls); roll++ {
 			emit(rollComment(r.Rolls[roll]))
@@ -115,6 +138,32 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
+// turnOf is the side and move number of Moves[i].
+func (r *Record) turnOf(i int) (rules.Color, int) { return r.sideOf(i), r.numberOf(i) }
+
+func (r *Record) numbered() bool {
+	return len(r.Sides) == len(r.Moves) && len(r.Numbers) == len(r.Moves)
+}
+
+func (r *Record) sideOf(i int) rules.Color {
+	if r.numbered() {
+		return r.Sides[i]
+	}
+	return rules.Color(i % 2)
+}
+
+func (r *Record) numberOf(i int) int {
+	if r.numbered() {
+		return r.Numbers[i]
+	}
+	return i/2 + 1
+}
+
+// sameTurn reports whether Moves[i] and Moves[j] belong to one turn.
+func (r *Record) sameTurn(i, j int) bool {
+	return r.numbered() && r.Sides[i] == r.Sides[j] && r.Numbers[i] == r.Numbers[j]
+}
+
 func rollComment(x RecordRoll) string {
 	if x.Sig == "" {
 		return fmt.Sprintf("{die %d = %d}", x.N, x.Value)
@@ -122,9 +171,9 @@ func rollComment(x RecordRoll) string {
 	return fmt.Sprintf("{die %d = %d sig %s}", x.N, x.Value, x.Sig)
 }
 
-// moveToken keeps a move one token: a deployment written with spaces in
-// canonical notation ("K@e1 G@d1") is joined with commas, which the reader
-// accepts too.
+// moveToken keeps a move one token: canonical notation writes a deployment
+// with commas ("K@e1,G@d1"); one written with spaces, as older records and
+// RULES.md §7 do ("K@e1 G@d1"), is joined with commas too.
 func moveToken(m string) string { return strings.Join(strings.Fields(m), ",") }
 
 // ParseRecord reads a record written by WriteTo (and tolerates ordinary PGN:

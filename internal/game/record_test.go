@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"referee/internal/rules"
 )
 
 func TestRecordRoundTrip(t *testing.T) {
@@ -11,9 +13,9 @@ func TestRecordRoundTrip(t *testing.T) {
 	// and the positions of the rolls among the moves.
 	rec := &Record{
 		Tags:        []Tag{{"Event", "Correspondence game #3"}, {"Variant", "chectoe"}, {"GameId", "3"}, {"Note", `a "quoted" word`}},
-		Moves:       []string{"P@b2", "reroll", "N@c3", "K@e1 G@d1"},
+		Moves:       []string{"P@b2", "reroll", "N@c3", "K@e1,G@d1", "K@e8 G@d8"},
 		Rolls:       []RecordRoll{{1, 1, "aa"}, {2, 6, "bb"}, {3, 4, "cc"}, {4, 2, ""}, {5, 3, "dd"}},
-		RollsBefore: []int{1, 1, 4, 4},
+		RollsBefore: []int{1, 1, 4, 4, 5},
 		Result:      "*",
 	}
 	var b strings.Builder
@@ -25,10 +27,57 @@ func TestRecordRoundTrip(t *testing.T) {
 		t.Fatalf("ParseRecord: %v\n%s", err, b.String())
 	}
 	want := *rec
-	want.Moves = []string{"P@b2", "reroll", "N@c3", "K@e1,G@d1"} // one token per move
+	// One token per move: the canonical deployment as it is, the space
+	// form of older records joined with a comma.
+	want.Moves = []string{"P@b2", "reroll", "N@c3", "K@e1,G@d1", "K@e8,G@d8"}
 	if !reflect.DeepEqual(got.Tags, want.Tags) || !reflect.DeepEqual(got.Moves, want.Moves) ||
 		!reflect.DeepEqual(got.Rolls, want.Rolls) || !reflect.DeepEqual(got.RollsBefore, want.RollsBefore) || got.Result != "*" {
 		t.Errorf("round trip:\n got %+v\nwant %+v\ntext:\n%s", got, want, b.String())
+	}
+}
+
+func TestRecordNumbersByTurn(t *testing.T) {
+	// RULES.md §8: a Chec Toe turn may hold several actions (a re-roll and
+	// the move after it), and the move number goes up after Black's turn.
+	// The record numbers by turn, as the status line does: one number per
+	// turn, Black's turn marked "N..." where it follows rolls or several
+	// actions, so no turn is split and none is taken for the other side's.
+	w, b := rules.White, rules.Black
+	tests := []struct {
+		name string
+		rec  Record
+		want string
+	}{
+		{"chess, no rolls", Record{Moves: []string{"e4", "e5", "Nf3"}, Sides: []rules.Color{w, b, w}, Numbers: []int{1, 1, 2}},
+			"1. e4 e5 2. Nf3 *"},
+		{"Black re-rolls", Record{
+			Moves:   []string{"P@b2", "reroll", "N@c3", "B@a1"},
+			Sides:   []rules.Color{w, b, b, w},
+			Numbers: []int{1, 1, 1, 2},
+			Rolls:   []RecordRoll{{1, 3, ""}, {2, 5, ""}, {3, 2, ""}, {4, 3, ""}}, RollsBefore: []int{1, 2, 3, 4}},
+			"1. {die 1 = 3} P@b2 1... {die 2 = 5} reroll {die 3 = 2} N@c3 2. {die 4 = 3} B@a1 *"},
+		{"White re-rolls", Record{
+			Moves:   []string{"reroll", "N@c3", "pass"},
+			Sides:   []rules.Color{w, w, b},
+			Numbers: []int{1, 1, 1},
+			Rolls:   []RecordRoll{{1, 3, ""}, {2, 2, ""}, {3, 4, ""}}, RollsBefore: []int{1, 2, 3}},
+			"1. {die 1 = 3} reroll {die 2 = 2} N@c3 1... {die 3 = 4} pass *"},
+		{"set up with Black to move", Record{Moves: []string{"e5", "Nf3"}, Sides: []rules.Color{b, w}, Numbers: []int{30, 31}},
+			"30... e5 31. Nf3 *"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var sb strings.Builder
+			tt.rec.Result = "*"
+			tt.rec.WriteTo(&sb)
+			if got := strings.Join(strings.Fields(sb.String()), " "); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+			back, err := ParseRecord(strings.NewReader(sb.String()))
+			if err != nil || !reflect.DeepEqual(back.Moves, tt.rec.Moves) {
+				t.Errorf("read back: %q, %v", back.Moves, err)
+			}
+		})
 	}
 }
 

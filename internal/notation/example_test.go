@@ -60,5 +60,5 @@ func ExampleParse_checToe() {
 	// Output:
 	// N@b3  -> N@b3
 	// Nb3⌄  -> N@b3
-	// "P@a1" was not played: that drop is not allowed now. Reply "moves" for the list.
+	// "P@a1" was not played: the die shows 2: only a knight may move or be dropped this turn. Legal now: N@ on any empty square (e.g. N@a1), reroll, pass.
 }

@@ -140,6 +140,9 @@ func parseText(p rules.Position, in, s string, ep bool) (m rules.Move, readable 
 		}()
 	}
 	if kind, ok := commandKind(s); ok {
+		if why := whyNot(p, rules.Move{Kind: kind, From: rules.NoSquare, To: rules.NoSquare}); why != "" {
+			return rules.Move{}, true, &Error{Input: in, Reason: "was not played: " + why}
+		}
 		switch kind {
 		case rules.Reroll:
 			m, err = pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Reroll }, "a re-roll is not allowed now (only once a turn, and only to replace the turn's first roll of 1 to 5)")
@@ -588,6 +591,9 @@ func explain(p rules.Position, in, s string, pt pattern) error {
 		if !knownLetter(p, pt.piece) {
 			return fail("%s", unknownPiece(p, fmt.Sprintf("piece with the letter %c", pt.piece), exampleOf(p, rules.Drop)))
 		}
+		if why := whyNot(p, rules.Move{Kind: rules.Drop, From: rules.NoSquare, To: pt.to, Piece: pt.piece}); why != "" {
+			return fail("%s", why)
+		}
 		if !contains8(p.Hand(p.Turn()), pt.piece) {
 			return fail("you have no %c in hand to drop (in hand: %s).", pt.piece, handText(p.Hand(p.Turn())))
 		}
@@ -641,6 +647,27 @@ func explain(p rules.Position, in, s string, pt pattern) error {
 			return fail("the piece on %s is not yours.", b.SquareName(from))
 		case pt.piece != 0 && pc.Letter() != pt.piece:
 			return fail("%s holds your %s, not a %s.", b.SquareName(from), pieceName(p, pc.Letter()), pieceName(p, pt.piece))
+		}
+	}
+	// The position's own reason (the die in Chec Toe), with what is legal.
+	kind := rules.Normal
+	if pt.special != rules.Normal {
+		kind = pt.special
+	}
+	if pt.to != rules.NoSquare {
+		for _, from := range mine {
+			if why := whyNot(p, rules.Move{Kind: kind, From: from, To: pt.to}); why != "" {
+				return fail("%s", why)
+			}
+		}
+		if len(mine) == 0 && pt.fromFile < 0 && pt.fromRank < 0 {
+			letter := pt.piece
+			if letter == 0 {
+				letter = pawnLetter
+			}
+			if why := whyNot(p, rules.Move{Kind: kind, From: rules.NoSquare, To: pt.to, Piece: letter}); why != "" {
+				return fail("%s", why)
+			}
 		}
 	}
 	if len(mine) == 0 {
@@ -703,6 +730,67 @@ func explain(p rules.Position, in, s string, pt pattern) error {
 		return fail("you are in check, and it does not get you out of check.")
 	}
 	return fail("no %s of yours can go to %s: it does not move that way, or the way is blocked.", pieceName(p, p.At(mine[0]).Letter()), target)
+}
+
+// whyNot is the position's own reason why m is not legal now (see
+// rules.ActionExplain), followed by what is legal, or "" when the
+// position gives none.
+func whyNot(p rules.Position, m rules.Move) string {
+	ex, ok := p.(rules.ActionExplain)
+	if !ok {
+		return ""
+	}
+	why := ex.WhyNot(m)
+	if why == "" {
+		return ""
+	}
+	why = strings.TrimSuffix(why, ".") + "."
+	if l := legalSummary(p); l != "" {
+		why += " Legal now: " + l + "."
+	}
+	return why
+}
+
+// legalSummary lists the legal actions of p for an error message, as a
+// player may type them: the drops of one piece on every empty square
+// as one item ("R@ on any empty square, e.g. R@a1"), every other action
+// by itself ("Nb4⌃ (Nb4^)"). It is "" when the list would be too long
+// to read in a sentence; "moves" lists them all.
+func legalSummary(p rules.Position) string {
+	legal := p.Legal()
+	b := p.Variant().Board()
+	empty := 0
+	for _, s := range b.Squares() {
+		if p.At(s) == rules.NoPiece {
+			empty++
+		}
+	}
+	drops := map[byte][]rules.Move{}
+	for _, m := range legal {
+		if m.Kind == rules.Drop {
+			drops[m.Piece] = append(drops[m.Piece], m)
+		}
+	}
+	var items []string
+	done := map[byte]bool{}
+	for _, m := range legal {
+		if ds := drops[m.Piece]; m.Kind == rules.Drop && len(ds) == empty && len(ds) > 2 {
+			if !done[m.Piece] {
+				done[m.Piece] = true
+				items = append(items, fmt.Sprintf("%c@ on any empty square (e.g. %s)", m.Piece, SAN(p, ds[0])))
+			}
+			continue
+		}
+		san := SAN(p, m)
+		if typed := Typeable(san); typed != san {
+			san += " (" + typed + ")"
+		}
+		items = append(items, san)
+	}
+	if len(items) == 0 || len(items) > 12 {
+		return ""
+	}
+	return strings.Join(items, ", ")
 }
 
 func contains8(bs []byte, c byte) bool {

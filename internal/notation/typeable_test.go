@@ -42,3 +42,21 @@ func TestTypeableFormsReadAsTheSameMove(t *testing.T) {
 		t.Error("no move with a Unicode mark was listed: the test checks nothing")
 	}
 }
+
+func TestMarksNote(t *testing.T) {
+	// RULES.md §9: a move list shows ⌃ and °; the note under it says how
+	// to type them, and only for the marks the list holds.
+	tests := []struct {
+		sans []string
+		want string
+	}{
+		{[]string{"e4", "e5"}, ""},
+		{[]string{"P@b2", "Nc3°"}, "Marks: ° a Wizard move (type o)."},
+		{[]string{"Nb4⌃", "Bxc3°"}, "Marks: ° a Wizard move (type o); ⌃ a Checker move (type ^)."},
+	}
+	for _, tt := range tests {
+		if got := MarksNote(tt.sans); got != tt.want {
+			t.Errorf("MarksNote(%q) = %q, want %q", tt.sans, got, tt.want)
+		}
+	}
+}

@@ -72,7 +72,10 @@ func sanBody(p rules.Position, m rules.Move) string {
 	if m.Kind == rules.Castle {
 		return castlingSAN(p.Variant(), m)
 	}
-	if s, ok := placementForm(b, m, " ", func(c byte) string { return string(c) }); ok {
+	// A deployment is one item, its placements joined by commas
+	// ("K@e1,G@d1"): RULES.md §7 writes it with a space, which reads
+	// as two items in a list of moves; both forms are read.
+	if s, ok := placementForm(b, m, ",", func(c byte) string { return string(c) }); ok {
 		return s
 	}
 	pc := p.At(m.From)

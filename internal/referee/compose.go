@@ -175,7 +175,7 @@ func (r *Referee) spectatorMails(g *Game, pos rules.Position, headline string, n
 	var out []Mail
 	for _, w := range g.Watchers {
 		body := render.Mail{GameID: g.ID, Variant: g.Variant, Pos: pos, Viewer: rules.White, Spectator: true,
-			Status: r.statusLine(g, pos, now), Headline: headline, MoveList: sans(g),
+			Status: r.statusLine(g, pos, now), Headline: headline, MoveList: played(g), MoveNote: notation.MarksNote(sans(g)),
 			Footer: fmt.Sprintf("You are watching game #%d (%s v %s). The organiser can stop this with \"referee unwatch\".", g.ID, g.Players[0].Address, g.Players[1].Address)}
 		out = append(out, Mail{Kind: "spectator", To: w, Subject: fmt.Sprintf("[%s #%d] %s (watching)", g.Variant.Name(), g.ID, headline),
 			MessageID: r.messageID("watch", fmt.Sprint(g.ID), fmt.Sprint(g.Ply()), w, headline),
@@ -204,7 +204,8 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 	body.Pos = pos
 	body.Viewer = c
 	body.Status = r.statusLine(g, pos, now)
-	body.MoveList = sans(g)
+	body.MoveList = played(g)
+	body.MoveNote = notation.MarksNote(sans(g))
 	if len(g.Actions) > 0 {
 		body.LastMove = g.Actions[len(g.Actions)-1].SAN
 	}
@@ -342,6 +343,25 @@ func suggestion(pos rules.Position, legal []rules.Move) string {
 		return ""
 	}
 	return notationSAN(pos, legal[best])
+}
+
+// played is g's move list numbered by turn: each action with its side
+// and the move number of the position it was played in, the number the
+// status line shows for that turn (a Chec Toe re-roll and the move after
+// it share one).
+func played(g *Game) []render.Played {
+	out := make([]render.Played, len(g.Actions))
+	before, n := g.Start, 0
+	for i, a := range g.Actions {
+		if p, err := g.Variant.ParsePosition(before); err == nil {
+			n = p.MoveNumber()
+		} else if i > 0 && a.Color == rules.White {
+			n++ // an unreadable stored position: go on counting
+		}
+		out[i] = render.Played{SAN: a.SAN, Side: a.Color, Number: max(n, 1)}
+		before = a.Position
+	}
+	return out
 }
 
 func sans(g *Game) []string {

@@ -208,6 +208,13 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	ng.Actions = append(ng.Actions, act)
 	ng.Rolls = append(ng.Rolls, rolls...)
 	headline := fmt.Sprintf("%s played %s.", color, san)
+	if ef, ok := pos.(rules.ActionEffect); ok {
+		// What the action brought beyond its notation, with the rolls
+		// that followed it: the apocalypse's victims, a re-roll's value.
+		if e := ef.Effect(mv, next); e != "" {
+			headline = e
+		}
+	}
 	detail := fmt.Sprintf("game #%d: %s played %s", g.ID, color, san)
 	if res := next.Result(); res.Over {
 		ng.setResult(res)

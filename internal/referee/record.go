@@ -52,6 +52,8 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 		rollIdx += len(p.Rolls)
 		rec.Moves = append(rec.Moves, g.Actions[i].SAN)
 		rec.RollsBefore = append(rec.RollsBefore, rollIdx)
+		rec.Sides = append(rec.Sides, p.Before.Turn())
+		rec.Numbers = append(rec.Numbers, p.Before.MoveNumber())
 	}
 	for _, r := range g.Rolls {
 		rec.Rolls = append(rec.Rolls, game.RecordRoll{N: r.N, Value: r.Value, Sig: hex.EncodeToString(r.Sig)})

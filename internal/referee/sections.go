@@ -74,8 +74,7 @@ func movesSection(pos rules.Position, c rules.Color) []render.Section {
 		list[i] = san
 	}
 	sort.Strings(list)
-	// Commas between the items: a Toe-to-Toe deployment ("K@e1 G@d1")
-	// has a space inside it.
+	// Commas between the items, as in every list of moves a player gets.
 	return []render.Section{{Title: fmt.Sprintf("Legal moves (%d)", len(list)), Body: strings.Join(list, ", ")}}
 }
 
@@ -118,15 +117,19 @@ func (r *Referee) Start(g *Game, now time.Time) (*Game, []Roll, []Mail, error) {
 			Headline: fmt.Sprintf("A new game of %s: you play %s against %s.", g.Variant.Title(), c, opp.Address),
 			Sections: []render.Section{{Title: "The rules in short", Body: render.Summary(g.Variant)}},
 		}
-		if g.Commitment != "" {
+		// One section on the die: the commitment and the key, and the
+		// first rolls when the first turn needed them.
+		switch {
+		case len(rolls) > 0:
+			sec := r.rollSection(g, rolls)
+			sec.Body = "The referee rolls the die for you; its secret seed is fixed now. The first turn's rolls:\n" + sec.Body
+			body.Sections = append(body.Sections, sec)
+		case g.Commitment != "":
 			body.Sections = append(body.Sections, render.Section{Title: "The die", Body: fmt.Sprintf(
 				"The referee rolls the die for you. Its secret seed is fixed now; its SHA-256 commitment is\n%s\n"+
 					"Every roll is signed with the referee's Ed25519 key\n%s\n"+
 					"The seed is revealed when the game ends, so that anyone can recompute every roll.",
 				g.Commitment, r.cfg.Key.PublicHex())})
-		}
-		if len(rolls) > 0 {
-			body.Sections = append(body.Sections, r.rollSection(g, rolls))
 		}
 		out = append(out, r.boardMail(g, pos, c, body, "", nil, "opening", "", now))
 	}

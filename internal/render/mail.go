@@ -23,7 +23,8 @@ type Mail struct {
 	Status    string // one status line
 	Headline  string // what happened
 	LastMove  string
-	MoveList  []string // canonical moves, one per ply
+	MoveList  []Played // every action so far, in order
+	MoveNote  string   // a line under the move list (how to type its marks)
 	Relay     string   // the opponent's message
 	RelayFrom string
 	Prompt    string // what is expected now
@@ -33,20 +34,60 @@ type Mail struct {
 	Footer    string
 }
 
-// MoveListText numbers the moves "1. e4 e5  2. Nf3 Nc6" (White's and
-// Black's moves alternate, one per ply) and wraps the list at 72
-// characters without ever separating a move from its number.
-func MoveListText(moves []string) string {
+// Played is one action of a move list: its canonical notation, the side
+// that played it, and the move number of its turn (the position's move
+// number before it). Consecutive actions of one side with one number are
+// one turn (Chec Toe's re-roll and the move after it).
+type Played struct {
+	SAN    string
+	Side   rules.Color
+	Number int
+}
+
+// Alternating is sans as played from a usual start: White first, one
+// action a turn, move 1 first.
+func Alternating(sans []string) []Played {
+	out := make([]Played, len(sans))
+	for i, s := range sans {
+		out[i] = Played{SAN: s, Side: rules.Color(i % 2), Number: i/2 + 1}
+	}
+	return out
+}
+
+// MoveListText numbers the moves by turn, "1. e4 e5  2. Nf3 Nc6", and
+// wraps the list at 72 characters without ever separating a move from its
+// number. A turn of several actions (a re-roll and the move after it)
+// stays under its player's number; Black's turn is numbered "1..." when
+// it would otherwise be unclear whose an action is: after a White turn of
+// several actions, for a Black turn of several, and when the list starts
+// with Black.
+func MoveListText(moves []Played) string {
 	if len(moves) == 0 {
 		return "Moves: none yet."
 	}
+	var units []string
+	turns := turnsOf(moves)
+	for i := 0; i < len(turns); i++ {
+		t := turns[i]
+		if t.side == rules.Black {
+			units = append(units, fmt.Sprintf("%d... %s", t.number, t.text()))
+			continue
+		}
+		unit := fmt.Sprintf("%d. %s", t.number, t.text())
+		if i+1 < len(turns) && turns[i+1].side == rules.Black && turns[i+1].number == t.number {
+			i++
+			b := turns[i]
+			if len(t.sans) > 1 || len(b.sans) > 1 {
+				unit += fmt.Sprintf(" %d... %s", b.number, b.text())
+			} else {
+				unit += " " + b.text()
+			}
+		}
+		units = append(units, unit)
+	}
 	var lines []string
 	line := "Moves:"
-	for i := 0; i < len(moves); i += 2 {
-		unit := fmt.Sprintf("%d. %s", i/2+1, moves[i])
-		if i+1 < len(moves) {
-			unit += " " + moves[i+1]
-		}
+	for _, unit := range units {
 		sep := "  "
 		if line == "Moves:" {
 			sep = " "
@@ -59,6 +100,36 @@ func MoveListText(moves []string) string {
 	}
 	lines = append(lines, line)
 	return strings.Join(lines, "\n")
+}
+
+// turn is the actions of one side under one move number.
+type turn struct {
+	side   rules.Color
+	number int
+	sans   []string
+}
+
+func (t turn) text() string { return strings.Join(t.sans, " ") }
+
+func turnsOf(moves []Played) []turn {
+	var out []turn
+	for _, m := range moves {
+		if n := len(out); n > 0 && out[n-1].side == m.Side && out[n-1].number == m.Number {
+			out[n-1].sans = append(out[n-1].sans, m.SAN)
+			continue
+		}
+		out = append(out, turn{side: m.Side, number: m.Number, sans: []string{m.SAN}})
+	}
+	return out
+}
+
+// moveListText is the move list and the note under it.
+func (m Mail) moveListText() string {
+	s := MoveListText(m.MoveList)
+	if m.MoveNote != "" {
+		s += "\n" + wrapText(m.MoveNote, 72)
+	}
+	return s
 }
 
 // replyHow says what is expected and how to reply; sep joins the commands
@@ -123,7 +194,7 @@ func (m Mail) Text() string {
 		b.WriteString(Text(m.Pos, m.Viewer) + "\n")
 	}
 	if m.Pos != nil {
-		b.WriteString(MoveListText(m.MoveList) + "\n")
+		b.WriteString(m.moveListText() + "\n")
 	}
 	if r := m.relayText(); r != "" {
 		b.WriteString("\n" + r + "\n")
@@ -167,7 +238,7 @@ func (m Mail) HTML() string {
 			HTML(m.Pos, m.Viewer) + `</details>`)
 	}
 	if m.Pos != nil {
-		fmt.Fprintf(&b, `<p style="white-space:pre-wrap">%s</p>`, e(MoveListText(m.MoveList)))
+		fmt.Fprintf(&b, `<p style="white-space:pre-wrap">%s</p>`, e(m.moveListText()))
 	}
 	if strings.TrimSpace(m.Relay) != "" {
 		fmt.Fprintf(&b, `<blockquote style="border-left:3px solid #aaa;margin:0;padding-left:10px"><b>%s writes:</b><br>%s</blockquote>`,

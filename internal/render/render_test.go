@@ -103,7 +103,7 @@ func golden(t *testing.T, name, got string) {
 func mailFor(v rules.Variant, p rules.Position, sans []string, viewer rules.Color) Mail {
 	return Mail{GameID: 17, Variant: v, Pos: p, Viewer: viewer,
 		Status:   fmt.Sprintf("Game #17 - %s - move %d - %s to play", v.Title(), p.MoveNumber(), p.Turn()),
-		Headline: fmt.Sprintf("%s played %s.", p.Turn().Other(), lastOr(sans, "nothing yet")), LastMove: lastOr(sans, ""), MoveList: sans, Relay: "Your move, friend.", RelayFrom: "Bob",
+		Headline: fmt.Sprintf("%s played %s.", p.Turn().Other(), lastOr(sans, "nothing yet")), LastMove: lastOr(sans, ""), MoveList: Alternating(sans), Relay: "Your move, friend.", RelayFrom: "Bob",
 		Prompt: "It is your move.", Commands: []string{"draw", "resign", "board", "moves", "help"}, Example: firstLegal(p),
 		Sections: []Section{{Title: "The rules in short", Body: Summary(v)}}, Footer: "Referee for game #17."}
 }
@@ -653,25 +653,36 @@ window.addEventListener("load", function () {
 func TestMoveListText(t *testing.T) {
 	// Issue 10: moves are numbered "1. e4 e5  2. Nf3", White and Black
 	// alternating, and the list wraps at 72 characters between move pairs.
+	// The numbers are the turns' own (RULES.md §8: Chec Toe's move number
+	// goes up after Black's turn, and a re-roll and the move after it are
+	// one turn), so a turn is never split across numbers or players.
 	long := make([]string, 40)
 	for i := range long {
 		long[i] = fmt.Sprintf("Nx%c%d", 'a'+i%8, i%8+1)
 	}
+	w, b := rules.White, rules.Black
 	cases := []struct {
 		name  string
-		moves []string
+		moves []Played
 		want  string
 	}{
 		{"none", nil, "Moves: none yet."},
-		{"one ply", []string{"e4"}, "Moves: 1. e4"},
-		{"pairs", []string{"e4", "e5", "Nf3"}, "Moves: 1. e4 e5  2. Nf3"},
+		{"one ply", Alternating([]string{"e4"}), "Moves: 1. e4"},
+		{"pairs", Alternating([]string{"e4", "e5", "Nf3"}), "Moves: 1. e4 e5  2. Nf3"},
+		{"Black re-rolls", []Played{{"P@b2", w, 1}, {"reroll", b, 1}, {"N@c3", b, 1}, {"B@a1", w, 2}},
+			"Moves: 1. P@b2 1... reroll N@c3  2. B@a1"},
+		{"White re-rolls", []Played{{"reroll", w, 1}, {"N@c3", w, 1}, {"P@b2", b, 1}, {"pass", w, 2}, {"pass", b, 2}},
+			"Moves: 1. reroll N@c3 1... P@b2  2. pass pass"},
+		{"the apocalypse roll and the move after it", []Played{{"pass", w, 4}, {"roll", b, 4}, {"Rd4", b, 4}},
+			"Moves: 4. pass 4... roll Rd4"},
+		{"a game set up with Black to move", []Played{{"e5", b, 30}, {"Nf3", w, 31}}, "Moves: 30... e5  31. Nf3"},
 	}
 	for _, c := range cases {
 		if got := MoveListText(c.moves); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
 		}
 	}
-	got := MoveListText(long)
+	got := MoveListText(Alternating(long))
 	lines := strings.Split(got, "\n")
 	if len(lines) < 3 {
 		t.Fatalf("40 plies fit on %d lines; want wrapping:\n%s", len(lines), got)

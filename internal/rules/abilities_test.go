@@ -16,6 +16,7 @@ func TestVariantAbilities(t *testing.T) {
 	type abilities struct {
 		hands, marks, castling, pawnLetter, perft bool // of the variant
 		explain, roller, prompter                 bool // of its positions
+		whyNot, effect                            bool
 	}
 	chessLike := abilities{castling: true, perft: true, explain: true}
 	tests := map[string]abilities{
@@ -24,9 +25,9 @@ func TestVariantAbilities(t *testing.T) {
 		"cylindrical": chessLike,
 		"klein":       chessLike,
 		"cuarenta":    chessLike,
-		"toto40":      {marks: true, perft: true, explain: true},
-		"toetotoe":    {hands: true, perft: true, explain: true, prompter: true},
-		"chectoe":     {hands: true, pawnLetter: true, roller: true, prompter: true},
+		"toto40":      {marks: true, perft: true, explain: true, prompter: true},
+		"toetotoe":    {hands: true, perft: true, explain: true, prompter: true, whyNot: true},
+		"chectoe":     {hands: true, pawnLetter: true, roller: true, prompter: true, explain: true, whyNot: true, effect: true},
 	}
 	for _, v := range Variants() {
 		want, ok := tests[v.Name()]
@@ -52,6 +53,8 @@ func TestVariantAbilities(t *testing.T) {
 		_, got.explain = p.(PositionExplain)
 		_, got.roller = p.(Roller)
 		_, got.prompter = p.(Prompter)
+		_, got.whyNot = p.(ActionExplain)
+		_, got.effect = p.(ActionEffect)
 		if got != want {
 			t.Errorf("%s: abilities %+v, want %+v", v.Name(), got, want)
 		}

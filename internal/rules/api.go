@@ -315,6 +315,29 @@ type PositionExplain interface {
 	WhyIllegal(from, to Square) string
 }
 
+// ActionExplain is a Position that can say, in its rules' own terms, why
+// the action m is not legal now ("the die shows 4: only a rook may move
+// or be dropped this turn"; "there is no pass during the swaps: swap two
+// alike pieces, e.g. \"a4<>b4\""), or "" when it knows no specific
+// reason. m may be any kind of action: a drop, a command (Pass, Reroll,
+// Roll), a deployment, a swap, or a move (From and To set; Kind Checker
+// or Wizard when the player marked it so). A Normal move with From ==
+// NoSquare and Piece set asks about a piece that is not on the board.
+type ActionExplain interface {
+	Position
+	WhyNot(m Move) string
+}
+
+// ActionEffect is a Position that can say what the action m, played here,
+// did beyond what its notation shows, once the referee's rolls after it
+// are in: after is the position then. It is "" when there is nothing to
+// add. Chec Toe's apocalypse roll: "White rolled a 6 after the double
+// six: Black's knight (c3) and rook (d4) went back to Black's hand."
+type ActionEffect interface {
+	Position
+	Effect(m Move, after Position) string
+}
+
 // Roller is a Position of a game with a die (Chec Toe). While NeedsRoll is
 // true the referee must roll and call Roll before anyone acts.
 type Roller interface {

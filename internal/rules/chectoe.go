@@ -384,14 +384,17 @@ func (p *ctPos) Prompt() string {
 		return "The referee rolls the die for you."
 	}
 	v, st := p.standing()
-	s := fmt.Sprintf("The die shows %s.", p.DieState())
+	s := strings.ToUpper(p.dieText()[:1]) + p.dieText()[1:] + "."
+	if r := p.rolls; st == stNatural && len(r) == 2 && r[0] == 6 {
+		s = fmt.Sprintf("The die shows %d (the 6 before it is void).", r[1])
+	}
 	switch {
 	case st == stCheckerOnly:
-		s += fmt.Sprintf(" After your re-roll, drop your %s or move it as a Checker (two squares, onto an empty square, e.g. \"%cb3^\").", p.v.PieceName(chtOrder[v-1]), chtOrder[v-1])
+		s += fmt.Sprintf(" After your re-roll, drop your %s or move it as a Checker (two squares, onto an empty square, written with ^%s).", p.v.PieceName(chtOrder[v-1]), p.example(Checker))
 	case st == stDoubleSix:
 		s += " Double six: move or drop any piece, or reply \"roll\" for the apocalypse roll (a 6 sends all enemy pieces home)."
 	case v == 5:
-		s += " Drop any piece from your hand, or move any piece as a Wizard (one diagonal step or a (3,1) leap)."
+		s += fmt.Sprintf(" Drop any piece from your hand, or move any piece as a Wizard (one diagonal step or a (3,1) leap, written with o%s).", p.example(Wizard))
 	default:
 		s += fmt.Sprintf(" Move your %s, or drop it if it is in your hand.", p.v.PieceName(chtOrder[v-1]))
 	}
@@ -491,4 +494,190 @@ func (v *checToe) ParsePosition(s string) (Position, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// dieText names the standing die for a player: "the die shows 4", "your
+// re-roll shows 2", "the die shows a double six", "the apocalypse roll
+// shows 3".
+func (p *ctPos) dieText() string {
+	v, st := p.standing()
+	switch {
+	case st == stCheckerOnly:
+		return fmt.Sprintf("your re-roll shows %d", v)
+	case st == stDoubleSix:
+		return "the die shows a double six"
+	case len(p.rolls) == 3:
+		return fmt.Sprintf("the apocalypse roll shows %d", v)
+	}
+	return fmt.Sprintf("the die shows %d", v)
+}
+
+// allows says in words what the standing die allows, with an example of
+// how to write it where the notation has a mark.
+func (p *ctPos) allows() string {
+	v, st := p.standing()
+	switch {
+	case st == stCheckerOnly:
+		l := chtOrder[v-1]
+		return fmt.Sprintf("only your %s may act: drop it from your hand, or move it as a Checker (a two-square leap onto an empty square, written with ^%s)",
+			p.v.PieceName(l), p.example(Checker))
+	case st == stDoubleSix:
+		return "move or drop any piece, or reply \"roll\" for the apocalypse roll"
+	case v == 5:
+		return fmt.Sprintf("drop any piece from your hand, or move a piece as a Wizard (one diagonal step or a (3,1) leap, written with o%s); natural moves are not allowed",
+			p.example(Wizard))
+	}
+	return fmt.Sprintf("only a %s may move or be dropped this turn", p.v.PieceName(chtOrder[v-1]))
+}
+
+// example is `, e.g. "Nc3o"` for a legal move of kind k, or "".
+func (p *ctPos) example(k MoveKind) string {
+	for _, m := range p.Legal() {
+		if m.Kind != k {
+			continue
+		}
+		x := ""
+		if p.sq[m.To] != NoPiece {
+			x = "x"
+		}
+		mark := "o"
+		if k == Checker {
+			mark = "^"
+		}
+		return fmt.Sprintf(", e.g. \"%c%s%s%s\"", p.sq[m.From].Letter(), x, p.v.board.SquareName(m.To), mark)
+	}
+	return ""
+}
+
+// WhyNot says why the action m is not legal now (ActionExplain): what the
+// die shows, and what it allows.
+func (p *ctPos) WhyNot(m Move) string {
+	if p.won || p.owes || len(p.rolls) == 0 {
+		return ""
+	}
+	if slices.Contains(p.Legal(), m) {
+		return ""
+	}
+	die := p.dieText() + ": " + p.allows()
+	v, st := p.standing()
+	b := p.v.board
+	// may reports whether the die lets the piece with letter l act at all.
+	may := func(l byte) bool {
+		return st == stDoubleSix || v == 5 || chtOrder[v-1] == l
+	}
+	switch m.Kind {
+	case Reroll:
+		if p.rerolled {
+			return "you have re-rolled this turn already (once a turn); " + die
+		}
+		return "a re-roll replaces only the turn's first roll, when it is 1 to 5; " + die
+	case Roll:
+		return "the apocalypse roll comes only right after a double six; " + die
+	case Drop:
+		i := slices.Index(chtOrder, m.Piece)
+		switch {
+		case i < 0:
+			return ""
+		case !may(m.Piece):
+			return die
+		case !p.hand[p.turn][i]:
+			return fmt.Sprintf("your %s is on the board (%s), not in your hand; %s", p.v.PieceName(m.Piece), b.SquareName(p.pieceSquare(p.turn, m.Piece)), die)
+		case b.Exists(m.To) && p.sq[m.To] != NoPiece:
+			return fmt.Sprintf("%s is occupied, and a drop goes to an empty square", b.SquareName(m.To))
+		}
+		return die
+	case Normal, Checker, Wizard:
+		l := m.Piece
+		if m.From != NoSquare && b.Exists(m.From) {
+			pc := p.sq[m.From]
+			if pc == NoPiece || pc.Color() != p.turn {
+				return ""
+			}
+			l = pc.Letter()
+		}
+		if l == 0 {
+			return ""
+		}
+		if !may(l) {
+			return die
+		}
+		if m.From == NoSquare && p.pieceSquare(p.turn, l) == NoSquare {
+			return fmt.Sprintf("your %s is in your hand, not on the board: drop it (\"%c@%s\")", p.v.PieceName(l), l, b.SquareName(m.To))
+		}
+		natural := st == stDoubleSix || (st == stNatural && v <= 4)
+		switch {
+		case m.Kind == Normal && !natural:
+			return die
+		case m.Kind == Checker && st != stCheckerOnly:
+			return "a Checker move comes only after a re-roll of 1 to 4; " + die
+		case m.Kind == Wizard && !(st == stNatural && v == 5):
+			return "a Wizard move needs a 5; " + die
+		}
+	}
+	return ""
+}
+
+// WhyIllegal explains a refused move from -> to by the die
+// (PositionExplain); "" when the die allows the piece and the way is the
+// problem.
+func (p *ctPos) WhyIllegal(from, to Square) string {
+	return p.WhyNot(Move{Kind: Normal, From: from, To: to})
+}
+
+// Effect tells what a re-roll or the apocalypse roll brought
+// (ActionEffect): the referee rolls after the action, and the players
+// learn the outcome from the headline.
+func (p *ctPos) Effect(m Move, after Position) string {
+	a, ok := after.(*ctPos)
+	if !ok {
+		return ""
+	}
+	who := p.turn
+	switch m.Kind {
+	case Pass:
+		return fmt.Sprintf("%s passed.", who)
+	case Reroll:
+		if a.turn != who || a.owes || len(a.rolls) == 0 {
+			return ""
+		}
+		vals := make([]string, len(a.rolls))
+		for i, r := range a.rolls {
+			vals[i] = strconv.Itoa(r)
+		}
+		v, st := a.standing()
+		var means string
+		switch {
+		case st == stCheckerOnly:
+			means = fmt.Sprintf("the %s must be dropped, or moved as a Checker", p.v.PieceName(chtOrder[v-1]))
+		case st == stDoubleSix:
+			means = "a double six"
+		case v == 5:
+			means = "a drop or a Wizard move"
+		}
+		return fmt.Sprintf("%s asked for a re-roll and rolled %s: %s.", who, strings.Join(vals, ", then "), means)
+	case Roll:
+		if a.turn == who && !a.owes && len(a.rolls) == 3 {
+			return fmt.Sprintf("%s asked for the apocalypse roll and rolled %d, not a 6: %s acts on the %d.", who, a.rolls[2], who, a.rolls[2])
+		}
+		var sent []string
+		for _, s := range p.v.board.squares {
+			if pc := p.sq[s]; pc != NoPiece && pc.Color() != who && a.sq[s] != pc {
+				sent = append(sent, fmt.Sprintf("%s (%s)", p.v.PieceName(pc.Letter()), p.v.board.SquareName(s)))
+			}
+		}
+		opp := who.Other()
+		if len(sent) == 0 {
+			return fmt.Sprintf("%s asked for the apocalypse roll and rolled a 6, but %s had no piece on the board to send back; %s's turn ended.", who, opp, who)
+		}
+		return fmt.Sprintf("%s asked for the apocalypse roll and rolled a 6: %s's %s went back to %s's hand, and %s's turn ended.", who, opp, joinAnd(sent), opp, who)
+	}
+	return ""
+}
+
+// joinAnd joins "a", "b", "c" as "a, b and c".
+func joinAnd(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }

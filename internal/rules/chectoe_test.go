@@ -222,3 +222,123 @@ func TestChecToeMoveNumberAfterTheWinningTurn(t *testing.T) {
 		})
 	}
 }
+
+func TestChecToeWhyNotNamesTheDie(t *testing.T) {
+	// RULES.md §8: the die decides which piece may act. A refused action
+	// is explained by what the die shows and what it allows. White: pawn
+	// b2, knight c1; in hand B, R. Black: knight c3.
+	const from = "4/2n1/1P2/2N1[BRpbr] w - - 3"
+	p0, err := ChecToe().ParsePosition(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := p0.Variant().Board()
+	sq := func(s string) Square { x, _ := b.ParseSquare(s); return x }
+	tests := []struct {
+		name, script string
+		m            Move
+		want         string
+	}{
+		{"a drop after a 2", "d2", Move{Kind: Drop, From: NoSquare, To: sq("a1"), Piece: 'P'},
+			"the die shows 2: only a knight may move or be dropped this turn"},
+		{"a bishop drop after a 4", "d4", Move{Kind: Drop, From: NoSquare, To: sq("a1"), Piece: 'B'},
+			"the die shows 4: only a rook may move or be dropped this turn"},
+		{"a knight move after a 4", "d4", Move{Kind: Normal, From: sq("c1"), To: sq("d3")},
+			"the die shows 4: only a rook may move or be dropped this turn"},
+		{"a drop of a piece on the board", "d2", Move{Kind: Drop, From: NoSquare, To: sq("a1"), Piece: 'N'},
+			"your knight is on the board (c1), not in your hand"},
+		{"a natural move after a 5", "d5", Move{Kind: Normal, From: sq("c1"), To: sq("d3")},
+			"the die shows 5: drop any piece from your hand, or move a piece as a Wizard"},
+		{"the Wizard's mark is shown as typed", "d5", Move{Kind: Normal, From: sq("c1"), To: sq("d3")}, `written with o, e.g. "`},
+		{"a natural move after a re-roll", "d2 reroll d2", Move{Kind: Normal, From: sq("c1"), To: sq("d3")},
+			"your re-roll shows 2: only your knight may act: drop it from your hand, or move it as a Checker"},
+		{"a second re-roll", "d2 reroll d5", Move{Kind: Reroll, From: NoSquare, To: NoSquare}, "you have re-rolled this turn already"},
+		{"the apocalypse without a double six", "d3", Move{Kind: Roll, From: NoSquare, To: NoSquare},
+			"the apocalypse roll comes only right after a double six; the die shows 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := ct(t, p0, tt.script)
+			got := p.(ActionExplain).WhyNot(tt.m)
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("WhyNot = %q, want it to contain %q", got, tt.want)
+			}
+		})
+	}
+	// A legal action has nothing to explain.
+	p := ct(t, p0, "d2")
+	if got := p.(ActionExplain).WhyNot(Move{Kind: Normal, From: sq("c1"), To: sq("d3")}); got != "" {
+		t.Errorf("WhyNot of the legal Nd3 = %q, want none", got)
+	}
+}
+
+func TestChecToeEffectOfTheApocalypse(t *testing.T) {
+	// RULES.md §8: after a double six, "roll"; a 6 sends every enemy piece
+	// on the board home and ends the turn, any other value is acted on.
+	// The effect says which pieces went back, for both players' headline.
+	p0, err := ChecToe().ParsePosition("4/2n1/1P1r/2N1[BRpb] w 66 - 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roll := Move{Kind: Roll, From: NoSquare, To: NoSquare}
+	asked := ct(t, p0, "roll")
+	tests := []struct {
+		die  string
+		want string
+	}{
+		{"d6", "White asked for the apocalypse roll and rolled a 6: Black's rook (d2) and knight (c3) went back to Black's hand, and White's turn ended."},
+		{"d4", "White asked for the apocalypse roll and rolled 4, not a 6: White acts on the 4."},
+	}
+	for _, tt := range tests {
+		after := ct(t, asked, tt.die)
+		if got := p0.(ActionEffect).Effect(roll, after); got != tt.want {
+			t.Errorf("%s: Effect = %q, want %q", tt.die, got, tt.want)
+		}
+	}
+	// A re-roll's effect is the new value.
+	q, _ := ChecToe().ParsePosition("4/2n1/1P2/2N1[BRpbr] w 3 - 3")
+	after := ct(t, ct(t, q, "reroll"), "d2")
+	if got := q.(ActionEffect).Effect(Move{Kind: Reroll, From: NoSquare, To: NoSquare}, after); got != "White asked for a re-roll and rolled 2: the knight must be dropped, or moved as a Checker." {
+		t.Errorf("re-roll: Effect = %q", got)
+	}
+}
+
+func TestChecToePromptShowsTheMarksAsTyped(t *testing.T) {
+	// RULES.md §9: the referee writes ⌃ and °, and reads ^ and o; the
+	// prompt shows the Wizard and Checker moves as a player types them,
+	// with a move that is legal now.
+	tests := []struct{ fen, want string }{
+		{"4/2n1/1P2/2N1[BRpbr] w 5 - 3", `as a Wizard (one diagonal step or a (3,1) leap, written with o, e.g. "Pxc3o")`},
+		{"4/2n1/1P2/2N1[BRpbr] w r2 - 3", `move it as a Checker (two squares, onto an empty square, written with ^, e.g. "Na1^")`},
+	}
+	for _, tt := range tests {
+		p, err := ChecToe().ParsePosition(tt.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.(Prompter).Prompt(); !strings.Contains(got, tt.want) {
+			t.Errorf("%s: Prompt = %q, want %q", tt.fen, got, tt.want)
+		}
+	}
+}
+
+func TestChecToePromptNamesTheStandingValue(t *testing.T) {
+	// RULES.md §8: the player acts on the value that stands, not on the
+	// die field of the position string ("64", "r2", "664").
+	tests := []struct{ die, want string }{
+		{"4", "The die shows 4. Move your rook"},
+		{"64", "The die shows 4 (the 6 before it is void). Move your rook"},
+		{"r2", "Your re-roll shows 2. After your re-roll, drop your knight"},
+		{"66", "The die shows a double six. Double six:"},
+		{"664", "The apocalypse roll shows 4. Move your rook"},
+	}
+	for _, tt := range tests {
+		p, err := ChecToe().ParsePosition("4/2n1/1P2/2N1[BRpbr] w " + tt.die + " - 3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.(Prompter).Prompt(); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("die %s: Prompt = %q, want it to start %q", tt.die, got, tt.want)
+		}
+	}
+}

@@ -97,9 +97,9 @@ func TestFinishedGamesRefuseEveryMove(t *testing.T) {
 			rest: "w - - 0 1", reason: "insufficient material", probe: "e2d3"},
 		// §6 Toto40
 		{name: "toto40: king captured", variant: Toto40(), pieces: map[string]string{"c8": "R", "h1": "K", "b9": "k", "a12": "p"},
-			rest: "w L 1", script: "c8b9", reason: "king captured", probe: "a12a11"},
+			rest: "w L 1", script: "c8b9", reason: "White captured Black's king", probe: "a12a11"},
 		{name: "toto40: the line left", variant: Toto40(), pieces: map[string]string{"c8": "R", "h1": "K", "a12": "k", "e6": "p"},
-			rest: "w L 1", script: "c8c7", reason: "left the fighting line", probe: "e6d7"},
+			rest: "w L 1", script: "c8c7", reason: "White ended a turn with no piece on the fighting line", probe: "e6d7"},
 		{name: "toto40: no legal move", variant: Toto40(), pieces: map[string]string{"a9": "P", "a10": "k"},
 			rest: "w - 1", reason: "no legal move", probe: "a9a10"},
 		// §7 Toe-to-Toe

@@ -35,7 +35,7 @@ var toeToToeVariant = sync.OnceValue(func() Variant {
 		name: "toetotoe", title: "Toe-to-Toe Chess", board: Rect("8x8", 8, 8),
 		summary: "pawns toe to toe; deploy K+G, E+E, N+N, R+R, then three swaps each, then play; no stalemating",
 		rulesText: "Toe-to-Toe Chess on 8x8. Only pawns stand at the start (ranks 4 and 5). Phase 1: each player " +
-			"places, in turn, K+G, E+E, N+N, R+R in their first three ranks (e.g. \"K@e1 G@d1\"). Phase 2: three " +
+			"places, in turn, K+G, E+E, N+N, R+R in their first three ranks (e.g. \"K@e1,G@d1\"). Phase 2: three " +
 			"swaps each of two of your own pieces (\"e1<>d1\"); swapping alike pieces passes. Phase 3: play. " +
 			"General: one or two squares any way. Chariot: a rook of range four. Horse: knight. Elephant: one " +
 			"step forward or diagonally. Pawn: one step forward, captures diagonally forward, may leap over a " +
@@ -122,14 +122,45 @@ func (p *ttPos) Prompt() string {
 		if p.turn == Black {
 			zone = "ranks 6-8"
 		}
-		return fmt.Sprintf("Deployment %d of 8: place your %s and %s on empty squares of %s, both in one reply, e.g. \"%c@%s %c@%s\".",
+		return fmt.Sprintf("Deployment %d of 8: place your %s and %s on empty squares of %s, both in one reply, e.g. \"%c@%s,%c@%s\".",
 			p.phase+1, p.v.PieceName(d[0]), p.v.PieceName(d[1]), zone, d[0], p.exampleSq(0), d[1], p.exampleSq(1))
 	case p.phase < ttPlay:
 		left := (ttPlay - p.phase + 1) / 2
-		return fmt.Sprintf("Swap turn %d of 6: exchange the squares of two of your pieces (pawns included), e.g. \"e1<>d1\"; swapping two alike pieces passes. You have %d swap(s) left, this one included. Afterwards neither king may be attacked.",
-			p.phase-ttDeployTurns+1, left)
+		return fmt.Sprintf("Swap turn %d of 6: exchange the squares of two of your pieces (pawns included), e.g. \"%s\"; to pass, swap two alike pieces, e.g. \"%s\". You have %d swap(s) left, this one included. Afterwards neither king may be attacked.",
+			p.phase-ttDeployTurns+1, p.swapExample(false), p.swapExample(true), left)
 	}
 	return "Your move."
+}
+
+// swapExample is a legal swap as a player writes it ("a4<>b4"): of two
+// alike pieces (a pass) when alike is true, else of two different ones.
+func (p *ttPos) swapExample(alike bool) string {
+	b := p.v.board
+	for _, m := range p.Legal() {
+		if m.Kind == Swap && (p.sq[m.From] == p.sq[m.To]) == alike {
+			x, y := m.From, m.To
+			if b.File(y) < b.File(x) || (b.File(y) == b.File(x) && b.Rank(y) < b.Rank(x)) {
+				x, y = y, x
+			}
+			return b.SquareName(x) + "<>" + b.SquareName(y)
+		}
+	}
+	return "e1<>d1"
+}
+
+// WhyNot explains an action that is not legal now (ActionExplain): there
+// is no pass command; a swap turn is passed by swapping alike pieces.
+func (p *ttPos) WhyNot(m Move) string {
+	if p.Result().Over || m.Kind != Pass {
+		return ""
+	}
+	switch {
+	case p.phase < ttDeployTurns:
+		return "there is no passing during the deployment. " + p.Prompt()
+	case p.phase < ttPlay:
+		return fmt.Sprintf("there is no \"pass\" command: to pass a swap turn, swap two alike pieces, e.g. \"%s\" (it changes nothing)", p.swapExample(true))
+	}
+	return "there is no passing in Toe-to-Toe Chess: make a move"
 }
 
 func (p *ttPos) exampleSq(i int) string {

@@ -187,3 +187,24 @@ func setupHands(t *testing.T, pieces map[string]string, whitePool string, phase 
 	}
 	return q
 }
+
+func TestToeToToePassIsASwapOfAlikePieces(t *testing.T) {
+	// RULES.md §7: there is no pass command; during the swaps a player
+	// passes by swapping two alike pieces. "pass" is answered with the
+	// exact swap to send, one that is legal now (the two rooks, a1<>h1).
+	p := playCoords(t, ToeToToe().Start(), ttDeployed)
+	why := p.(ActionExplain).WhyNot(Move{Kind: Pass, From: NoSquare, To: NoSquare})
+	if !strings.Contains(why, "swap two alike pieces, e.g. \"a1<>h1\"") {
+		t.Fatalf("WhyNot(pass) during the swaps = %q", why)
+	}
+	if q := playCoords(t, p, "a1<>h1"); q.Turn() == p.Turn() {
+		t.Error("the suggested pass swap was not played")
+	}
+	if got := p.(Prompter).Prompt(); !strings.Contains(got, "to pass, swap two alike pieces, e.g. \"a1<>h1\"") {
+		t.Errorf("the swap prompt does not say how to pass: %q", got)
+	}
+	// While deploying, the answer says what to place.
+	if got := ToeToToe().Start().(ActionExplain).WhyNot(Move{Kind: Pass, From: NoSquare, To: NoSquare}); !strings.Contains(got, "Deployment 1 of 8") {
+		t.Errorf("WhyNot(pass) while deploying = %q", got)
+	}
+}

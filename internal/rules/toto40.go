@@ -214,15 +214,51 @@ func (p *totoPos) play(m Move) *totoPos {
 	// RULES.md §6's endings, checked after every move in this order: the
 	// mover captured the enemy king; the mover left the line.
 	if victim != NoPiece && victim.Letter() == 'K' {
-		n.ended = Result{Over: true, Winner: p.turn, Reason: "king captured"}
+		n.ended = Result{Over: true, Winner: p.turn, Reason: fmt.Sprintf("%s captured %s's king", p.turn, p.turn.Other())}
 	} else {
 		n.ended = p.v.leftLine(n.sq, n.line, p.turn)
 	}
 	return n
 }
 
+// onLine counts side c's pieces on the fighting line.
+func (v *toto40) onLine(sq []Piece, c Color) int {
+	n := 0
+	for _, s := range v.board.squares {
+		if pc := sq[s]; pc != NoPiece && pc.Color() == c && v.section(s) == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Prompt says what the side to move must do (Prompter): once the line
+// has been entered, a player who ends the turn with no piece on it loses,
+// so the mail says so whenever that can happen this turn.
+func (p *totoPos) Prompt() string {
+	if !p.line || p.Result().Over {
+		return "It is your move."
+	}
+	b := p.v.board
+	switch p.v.onLine(p.sq, p.turn) {
+	case 0:
+		return "It is your move. You have no piece on the fighting line (marked *): put one on it this turn, or you lose."
+	case 1:
+		for _, s := range b.squares {
+			if pc := p.sq[s]; pc != NoPiece && pc.Color() == p.turn && p.v.section(s) == 0 {
+				return fmt.Sprintf("It is your move. Your %s on %s is your only piece on the fighting line (marked *): if it leaves the line and no other piece of yours takes its place, you lose.",
+					p.v.PieceName(pc.Letter()), b.SquareName(s))
+			}
+		}
+	}
+	return "It is your move."
+}
+
 // leftLine is RULES.md §6's second ending: once the line has been entered,
 // the mover, who ends the turn with no piece on the line, loses. The
+// reason says just that: the mover may never have stood on the line (the
+// opponent entered it), or may have lost its last piece there to a
+// capture and not come back. The
 // position string says it too (the line flag, and the side not to move
 // with no piece on the line), so a position read from it knows.
 func (v *toto40) leftLine(sq []Piece, line bool, mover Color) Result {
@@ -234,7 +270,7 @@ func (v *toto40) leftLine(sq []Piece, line bool, mover Color) Result {
 			return Result{}
 		}
 	}
-	return Result{Over: true, Winner: mover.Other(), Reason: fmt.Sprintf("%s left the fighting line", mover)}
+	return Result{Over: true, Winner: mover.Other(), Reason: fmt.Sprintf("%s ended a turn with no piece on the fighting line", mover)}
 }
 
 // repeats reports whether n's arrangement occurred before (superko).

@@ -22,7 +22,7 @@ func TestToto40LineSteps(t *testing.T) {
 func TestToto40KingCaptureWins(t *testing.T) {
 	p := setup(t, Toto40(), map[string]string{"c8": "R", "h1": "K", "b9": "k"}, "w L 1")
 	n := play(t, p, "c8", "b9")
-	if res := n.Result(); !res.Over || res.Winner != White || res.Reason != "king captured" {
+	if res := n.Result(); !res.Over || res.Winner != White || res.Reason != "White captured Black's king" {
 		t.Errorf("after Rxb9: %v, want White wins by capturing the king", res)
 	}
 }
@@ -75,7 +75,7 @@ func TestToto40LineLeftIsReadFromTheString(t *testing.T) {
 	p := setup(t, Toto40(), map[string]string{"c8": "R", "h1": "K", "a12": "k", "e6": "p"}, "w L 1")
 	q := play(t, p, "c8", "c7")
 	if res := q.Result(); !res.Over || res.Winner != Black {
-		t.Fatalf("after c8-c7: %v, want Black wins (White left the fighting line)", res)
+		t.Fatalf("after c8-c7: %v, want Black wins (White ended a turn with no piece on the fighting line)", res)
 	}
 	r, err := Toto40().ParsePosition(q.String())
 	if err != nil {
@@ -83,5 +83,78 @@ func TestToto40LineLeftIsReadFromTheString(t *testing.T) {
 	}
 	if r.Result() != q.Result() || len(r.Legal()) != 0 {
 		t.Errorf("%s read from its string: %v with %d legal moves, want %v and none", q, r.Result(), len(r.Legal()), q.Result())
+	}
+}
+
+func TestToto40EndingsSayWhatHappened(t *testing.T) {
+	// RULES.md §6's endings, in its order, each with a reason that says
+	// what happened. The line rule binds once ANY piece has stood on the
+	// line: a side that was never on it loses too, and its reason must not
+	// say it "left" the line.
+	tests := []struct {
+		name   string
+		pieces map[string]string
+		rest   string
+		from   string // White's move, "" for none
+		to     string
+		winner Color
+		reason string
+	}{
+		{"king captured", map[string]string{"c8": "R", "h1": "K", "b9": "k"}, "w L 1", "c8", "b9", White, "White captured Black's king"},
+		{"a side moves its line piece off", map[string]string{"c8": "R", "h1": "K", "a12": "k", "e6": "p"}, "w L 1", "c8", "c7", Black,
+			"White ended a turn with no piece on the fighting line"},
+		{"a side that was never on the line", map[string]string{"c6": "R", "h1": "K", "a12": "k", "e6": "p"}, "w L 1", "c6", "c7", Black,
+			"White ended a turn with no piece on the fighting line"},
+		{"no legal move", map[string]string{"a9": "P", "a10": "k"}, "w - 1", "", "", Black, "White has no legal move"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := setup(t, Toto40(), tt.pieces, tt.rest)
+			if tt.from != "" {
+				p = play(t, p, tt.from, tt.to)
+			}
+			res := p.Result()
+			if !res.Over || res.Draw || res.Winner != tt.winner || res.Reason != tt.reason {
+				t.Errorf("%v, want %s wins (%s)", res, tt.winner, tt.reason)
+			}
+			if contains(res.Reason, "left") {
+				t.Errorf("the reason %q says a side left the line", res.Reason)
+			}
+		})
+	}
+}
+
+func TestToto40PromptSaysWhenTheLineRuleBinds(t *testing.T) {
+	// RULES.md §6: once the line has been entered, a player who ends the
+	// turn with no piece on it loses. The prompt says so when this turn
+	// can lose that way: no piece of the mover's on the line, or one.
+	tests := []struct {
+		name   string
+		pieces map[string]string
+		rest   string
+		want   string // "" : the plain prompt
+	}{
+		{"line not entered yet", map[string]string{"c6": "R", "h1": "K", "a12": "k"}, "w - 1", ""},
+		{"two pieces on the line", map[string]string{"c8": "R", "d7": "P", "h1": "K", "a12": "k", "e6": "p"}, "w L 1", ""},
+		{"one piece on the line", map[string]string{"c8": "R", "h1": "K", "a12": "k", "e6": "p"}, "w L 1",
+			"Your rook on c8 is your only piece on the fighting line"},
+		{"none on the line", map[string]string{"c6": "R", "h1": "K", "a12": "k", "e6": "p"}, "w L 1",
+			"You have no piece on the fighting line (marked *): put one on it this turn, or you lose."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := setup(t, Toto40(), tt.pieces, tt.rest)
+			pr, ok := p.(Prompter)
+			if !ok {
+				t.Fatal("a Toto40 position has no Prompt")
+			}
+			got := pr.Prompt()
+			switch {
+			case tt.want == "" && got != "It is your move.":
+				t.Errorf("Prompt = %q, want the plain %q", got, "It is your move.")
+			case tt.want != "" && !contains(got, tt.want):
+				t.Errorf("Prompt = %q, want it to say %q", got, tt.want)
+			}
+		})
 	}
 }
