@@ -581,3 +581,14 @@ func TestHelpCommandLinesAreNotRewrapped(t *testing.T) {
 	}
 	_ = r
 }
+
+func TestDeploymentListsAreReadable(t *testing.T) {
+	// Toe-to-Toe's deployments are one item each, "K@a1,G@b1": the list
+	// separates items with semicolons so the commas inside stay clear.
+	r, g := newGame(t, rules.ToeToToe())
+	out := act(t, r, g, rules.White, "moves")
+	text := textOf(t, out.Mails[0])
+	if !strings.Contains(text, "K@a1,G@b1; ") || strings.Contains(text, "K@a1,G@b1, ") {
+		t.Errorf("the legal-move list:\n%s", text)
+	}
+}

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -74,8 +75,13 @@ func movesSection(pos rules.Position, c rules.Color) []render.Section {
 		list[i] = san
 	}
 	sort.Strings(list)
-	// Commas between the items, as in every list of moves a player gets.
-	return []render.Section{{Title: fmt.Sprintf("Legal moves (%d)", len(list)), Body: strings.Join(list, ", ")}}
+	// Commas between the items, or semicolons when an item has a comma of
+	// its own (a deployment of two pieces, "K@e1,G@d1").
+	sep := ", "
+	if slices.ContainsFunc(list, func(s string) bool { return strings.Contains(s, ",") }) {
+		sep = "; "
+	}
+	return []render.Section{{Title: fmt.Sprintf("Legal moves (%d)", len(list)), Body: strings.Join(list, sep)}}
 }
 
 func (r *Referee) rollSection(g *Game, rolls []Roll) render.Section {
