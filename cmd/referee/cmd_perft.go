@@ -59,7 +59,7 @@ func position(name, fen, moves, rolls string, stderr io.Writer, cmd string) (rul
 // SIGTERM: the count then stops, says what it had counted, and exits 1.
 func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("perft", "--variant NAME --depth N [--moves \"m1 m2 ...\"] [--fen \"...\"] [--divide]",
-		"Counts the leaf nodes of the legal-move tree (RULES.md §10) and prints the count as the last line.\n"+
+		"Counts the leaf nodes of the legal-move tree (docs/rules/README.md#checking-an-implementation) and prints the count as the last line.\n"+
 			"Depths whose estimated count cannot finish in a few hours are refused. Ctrl-C stops the count\n"+
 			"and prints what was counted so far.", stderr)
 	variant := fs.String("variant", "chess", "the game")
@@ -80,7 +80,7 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	if _, ok := p.(rules.Roller); ok {
-		fmt.Fprintf(stderr, "referee perft: --variant %s: %s has no perft (RULES.md §10: its moves depend on the die). "+
+		fmt.Fprintf(stderr, "referee perft: --variant %s: %s has no perft (docs/rules/README.md#checking-an-implementation: its moves depend on the die). "+
 			"List the moves after given rolls with \"referee moves --variant %s --rolls ...\" instead.\n", *variant, p.Variant().Title(), p.Variant().Name())
 		return exitUsage
 	}

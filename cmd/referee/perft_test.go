@@ -91,7 +91,7 @@ func TestPerftStopsOnInterrupt(t *testing.T) {
 func TestPerftRefusesWhatCannotFinish(t *testing.T) {
 	// `referee perft` refuses, before counting, a depth whose estimated
 	// count is beyond the variant's limit (rules.PerftLimit), or beyond
-	// rules.MaxPerftDepth, and Chec Toe (no perft: RULES.md §10), saying
+	// rules.MaxPerftDepth, and Chec Toe (no perft: docs/rules/README.md#checking-an-implementation), saying
 	// what to do instead.
 	tests := []struct {
 		name string

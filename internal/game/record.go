@@ -173,7 +173,7 @@ func rollComment(x RecordRoll) string {
 
 // moveToken keeps a move one token: canonical notation writes a deployment
 // with commas ("K@e1,G@d1"); one written with spaces, as older records and
-// RULES.md §7 do ("K@e1 G@d1"), is joined with commas too.
+// docs/rules/toetotoe.md do ("K@e1 G@d1"), is joined with commas too.
 func moveToken(m string) string { return strings.Join(strings.Fields(m), ",") }
 
 // ParseRecord reads a record written by WriteTo (and tolerates ordinary PGN:

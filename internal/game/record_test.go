@@ -37,7 +37,7 @@ func TestRecordRoundTrip(t *testing.T) {
 }
 
 func TestRecordNumbersByTurn(t *testing.T) {
-	// RULES.md §8: a Chec Toe turn may hold several actions (a re-roll and
+	// docs/rules/chectoe.md: a Chec Toe turn may hold several actions (a re-roll and
 	// the move after it), and the move number goes up after Black's turn.
 	// The record numbers by turn, as the status line does: one number per
 	// turn, Black's turn marked "N..." where it follows rolls or several

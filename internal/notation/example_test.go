@@ -7,7 +7,7 @@ import (
 	"referee/internal/rules"
 )
 
-// Parse reads a move however a player writes it (RULES.md §9): SAN, long
+// Parse reads a move however a player writes it (docs/rules/README.md#notation): SAN, long
 // and coordinate forms all give the same move, written back canonically.
 func ExampleParse() {
 	pos := rules.Chess().Start()

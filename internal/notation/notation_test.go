@@ -23,7 +23,7 @@ func pos(t testing.TB, fen string) rules.Position {
 }
 
 func TestParseForms(t *testing.T) {
-	// RULES.md §9: every accepted form of the same move reads as that move.
+	// docs/rules/README.md#notation: every accepted form of the same move reads as that move.
 	const after = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
 	tests := []struct {
 		fen   string
@@ -75,7 +75,7 @@ func TestParseErrors(t *testing.T) {
 		{"4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "Kd2", "you are in check", 0},
 		{"4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", "Kf2", "would leave your king in check", 0},
 		{"7k/8/8/1b6/8/8/4R3/5K2 w - - 0 1", "Rd2", "leave your king in check", 0},
-		{"4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1", "bxc3", "ambiguous", 2}, // RULES §9: two legal readings: ask
+		{"4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1", "bxc3", "ambiguous", 2}, // docs/rules/README.md#notation: two legal readings: ask
 		{"", "O-O", "castling is not allowed", 0},
 	}
 	for _, tt := range tests {
@@ -120,7 +120,7 @@ func TestSAN(t *testing.T) {
 
 // FuzzParse: no input panics, a move read is legal, and in the position
 // reached (walk picks each move of a random game from the start) every legal
-// move's SAN and coordinate forms read back to the same move (RULES.md §9).
+// move's SAN and coordinate forms read back to the same move (docs/rules/README.md#notation).
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"e4", "Nf3", "O-O", "exd5", "a8=Q", "N@b3", "e1<>d1", "K@e1 G@d1", "Nb3⌄", "b2d4^", "reroll", "\x00", "Qh4#", "bxc3"} {
 		f.Add(s, []byte{12, 7, 3})

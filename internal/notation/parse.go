@@ -105,7 +105,7 @@ func normalise(s string) (out string, ep bool) {
 }
 
 // Parse reads text as an action of the side to act in p. It accepts every
-// form of RULES.md §9 and fails with an *Error saying why. Unlike Read it
+// form of docs/rules/README.md#notation and fails with an *Error saying why. Unlike Read it
 // takes no move number and no draw offer: text is the move alone.
 func Parse(p rules.Position, text string) (rules.Move, error) {
 	in := strings.TrimSpace(text)
@@ -185,7 +185,7 @@ func parseText(p rules.Position, in, s string, ep bool) (m rules.Move, readable 
 	return rules.Move{}, true, &Error{Input: in, Reason: "more than one legal move fits", Candidates: cands}
 }
 
-// commandKind recognises the Chec Toe commands (RULES.md §9).
+// commandKind recognises the Chec Toe commands (docs/rules/README.md#notation).
 func commandKind(s string) (rules.MoveKind, bool) {
 	switch strings.ToLower(s) {
 	case "reroll", "re-roll":
@@ -843,7 +843,7 @@ func example(p rules.Position) string {
 	return SAN(p, legal[len(legal)/2])
 }
 
-// ParseCoord reads only the coordinate form (RULES.md §9), for tools.
+// ParseCoord reads only the coordinate form (docs/rules/README.md#notation), for tools.
 func ParseCoord(p rules.Position, s string) (rules.Move, error) {
 	for _, m := range p.Legal() {
 		if Coord(p, m) == strings.TrimSpace(s) {

@@ -56,7 +56,7 @@ func numbered(p rules.Position, text string) string {
 // TestReadAllVariants: in 30 positions of every variant, each legal move's
 // canonical and coordinate forms read as that move, alone, with the move
 // number before them and with a draw offer after them, and Read gives back
-// the canonical form (RULES.md §9: liberal in, strict out).
+// the canonical form (docs/rules/README.md#notation: liberal in, strict out).
 func TestReadAllVariants(t *testing.T) {
 	for _, v := range rules.Variants() {
 		t.Run(v.Name(), func(t *testing.T) {
@@ -146,7 +146,7 @@ func TestReadForms(t *testing.T) {
 }
 
 // TestReadChecToeCommands: a number-like command is not a move number:
-// "666." is the apocalypse roll after a double six (RULES.md §8, §9).
+// "666." is the apocalypse roll after a double six (docs/rules/chectoe.md, docs/rules/README.md#notation).
 func TestReadChecToeCommands(t *testing.T) {
 	p, err := rules.ChecToe().ParsePosition("4/2n1/1P2/2N1[BRpbr] w 66 - 3")
 	if err != nil {

@@ -44,7 +44,7 @@ func TestTypeableFormsReadAsTheSameMove(t *testing.T) {
 }
 
 func TestMarksNote(t *testing.T) {
-	// RULES.md §9: a move list shows ⌃ and °; the note under it says how
+	// docs/rules/README.md#notation: a move list shows ⌃ and °; the note under it says how
 	// to type them, and only for the marks the list holds.
 	tests := []struct {
 		sans []string

@@ -52,7 +52,7 @@ func TestRoundTripAllVariants(t *testing.T) {
 }
 
 func TestChecToeForms(t *testing.T) {
-	// RULES.md §9: the seed's suffixes and their ASCII stand-ins.
+	// docs/rules/README.md#notation: the seed's suffixes and their ASCII stand-ins.
 	v := rules.ChecToe()
 	p, err := v.ParsePosition("4/2n1/1P2/2N1[BRpbr] w 5 - 3")
 	if err != nil {
@@ -87,7 +87,7 @@ func TestChecToeForms(t *testing.T) {
 }
 
 func TestDeploymentIsOneItem(t *testing.T) {
-	// RULES.md §7, §9: a Toe-to-Toe deployment is written as one item with
+	// docs/rules/toetotoe.md, docs/rules/README.md#notation: a Toe-to-Toe deployment is written as one item with
 	// its placements joined by a comma, so a list of moves never splits it
 	// ("K@e1 G@d1" would read as two moves); the space form, the comma
 	// form and the form without @ are all read as the same deployment.
@@ -113,7 +113,7 @@ func TestDeploymentIsOneItem(t *testing.T) {
 
 func TestRefusalsNameTheRule(t *testing.T) {
 	// An action refused by a variant's own rule says which rule, and what
-	// is legal instead: Chec Toe's die (RULES.md §8), Toe-to-Toe's swap
+	// is legal instead: Chec Toe's die (docs/rules/chectoe.md), Toe-to-Toe's swap
 	// turn passed by a swap of alike pieces (§7).
 	ct := func(fen string) rules.Position {
 		p, err := rules.ChecToe().ParsePosition(fen)

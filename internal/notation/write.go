@@ -1,7 +1,7 @@
 // Package notation reads players' moves liberally (SAN, long and coordinate
 // forms, drops, deployments, swaps, Chec Toe suffixes, commands) and writes
 // them strictly: canonical SAN with minimal disambiguation, and the
-// coordinate form of RULES.md §9.
+// coordinate form of docs/rules/README.md#notation.
 package notation
 
 import (
@@ -10,7 +10,7 @@ import (
 	"referee/internal/rules"
 )
 
-// Chec Toe's suffixes (RULES.md §8, §9).
+// Chec Toe's suffixes (docs/rules/chectoe.md, docs/rules/README.md#notation).
 const (
 	DropMark    = "⌄" // U+2304
 	CheckerMark = "⌃" // U+2303
@@ -73,7 +73,7 @@ func sanBody(p rules.Position, m rules.Move) string {
 		return castlingSAN(p.Variant(), m)
 	}
 	// A deployment is one item, its placements joined by commas
-	// ("K@e1,G@d1"): RULES.md §7 writes it with a space, which reads
+	// ("K@e1,G@d1"): docs/rules/toetotoe.md writes it with a space, which reads
 	// as two items in a list of moves; both forms are read.
 	if s, ok := placementForm(b, m, ",", func(c byte) string { return string(c) }); ok {
 		return s
@@ -106,7 +106,7 @@ func sanBody(p rules.Position, m rules.Move) string {
 
 // disambiguation returns "", a file, a rank or a square: the least that
 // tells m apart from other legal moves of a piece of the same letter to the
-// same square (RULES.md §9).
+// same square (docs/rules/README.md#notation).
 func disambiguation(p rules.Position, m rules.Move) string {
 	b := p.Variant().Board()
 	letter := p.At(m.From).Letter()
@@ -145,7 +145,7 @@ func orderedPair(b *rules.Board, x, y rules.Square) (rules.Square, rules.Square)
 	return x, y
 }
 
-// Coord writes m in the coordinate form (RULES.md §9): e2e4, e7e8q, e1g1,
+// Coord writes m in the coordinate form (docs/rules/README.md#notation): e2e4, e7e8q, e1g1,
 // N@b3, K@e1,G@d1, d1<>e1, e8=g, b2d4^, b2c3o, reroll, roll, pass.
 func Coord(p rules.Position, m rules.Move) string {
 	b := p.Variant().Board()

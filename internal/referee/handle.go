@@ -197,7 +197,7 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 			fmt.Sprintf("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), sentence(err.Error())), "")
 	}
 	ng := g.clone()
-	ng.DrawOffer = nil // any action other than accepting declines or withdraws an offer (RULES §1)
+	ng.DrawOffer = nil // any action other than accepting declines or withdraws an offer (docs/rules/README.md#common-ground)
 	ng.State.ResignPending, ng.State.ResignMessage, ng.State.TakebackBy = nil, "", nil
 	if ng.State.Clock != nil {
 		ng.State.Clock.moved(color, now)
@@ -220,7 +220,7 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 		ng.setResult(res)
 		headline += " " + capital(res.String()) + "."
 	} else if reading.OfferDraw {
-		// "Nc3 draw": the move, and a draw offer made with it (RULES §1:
+		// "Nc3 draw": the move, and a draw offer made with it (docs/rules/README.md#common-ground:
 		// the opponent accepts before their next action or declines by it).
 		ng.DrawOffer = &DrawOffer{By: color, Ply: ng.Ply()}
 		headline += fmt.Sprintf(" %s offers a draw with it.", color)

@@ -36,7 +36,7 @@ func act(t *testing.T, r *Referee, g *Game, c rules.Color, action string) Outcom
 }
 
 func TestDrawOfferAcceptDecline(t *testing.T) {
-	// RULES.md §1: one player offers, the other accepts before the
+	// docs/rules/README.md#common-ground: one player offers, the other accepts before the
 	// offerer's next action; any other action by the offered-to player
 	// declines it.
 	r, g := newGame(t, rules.Chess())
@@ -496,7 +496,7 @@ func TestMoveRefusalsSayEachThingOnce(t *testing.T) {
 }
 
 func TestSuggestionNeverLosesOnTheSpot(t *testing.T) {
-	// Toto40 (RULES.md §6): once the line is entered, a turn that leaves it
+	// Toto40 (docs/rules/toto40.md): once the line is entered, a turn that leaves it
 	// empty loses. White's rook on c8 holds the line; moving it off loses.
 	pos, err := rules.Toto40().ParsePosition("k/2/3/4/2R2/5/2p2/5/4/3/2/K w L 1")
 	if err != nil {

@@ -29,7 +29,7 @@ func seedRolling(t *testing.T, n, v int) dice.Seed {
 }
 
 func TestApocalypseIsToldToBothPlayers(t *testing.T) {
-	// RULES.md §8: after a double six the player may ask for the
+	// docs/rules/chectoe.md: after a double six the player may ask for the
 	// apocalypse roll; a 6 sends every enemy piece on the board back to
 	// its owner's hand. Both players learn which pieces went back.
 	r, g := newGame(t, rules.ChecToe())
@@ -49,7 +49,7 @@ func TestApocalypseIsToldToBothPlayers(t *testing.T) {
 }
 
 func TestChecToeRefusalNamesTheDie(t *testing.T) {
-	// RULES.md §8: after a 2 only the knight may act. "P@a1" is refused
+	// docs/rules/chectoe.md: after a 2 only the knight may act. "P@a1" is refused
 	// with the die and what is legal, not "that drop is not allowed now".
 	r, g := newGame(t, rules.ChecToe())
 	g.Start = "4/4/4/4[PNBRpnbr] w 2 - 1"
@@ -65,7 +65,7 @@ func TestChecToeRefusalNamesTheDie(t *testing.T) {
 }
 
 func TestToeToToePassDuringSwapsSaysHowToPass(t *testing.T) {
-	// RULES.md §7: a swap turn is passed by swapping two alike pieces;
+	// docs/rules/toetotoe.md: a swap turn is passed by swapping two alike pieces;
 	// "pass" is answered with the swap to send.
 	r, g := newGame(t, rules.ToeToToe())
 	for i, d := range strings.Fields("K@e1,G@d2 K@e8,G@d7 E@c3,E@f3 E@c6,E@f6 N@b2,N@g2 N@b7,N@g7 R@a1,R@h1 R@a8,R@h8") {
@@ -87,7 +87,7 @@ func TestToeToToePassDuringSwapsSaysHowToPass(t *testing.T) {
 }
 
 func TestToto40PromptSaysTheLineRuleBinds(t *testing.T) {
-	// RULES.md §6: once the line has been entered, ending the turn with no
+	// docs/rules/toto40.md: once the line has been entered, ending the turn with no
 	// piece on it loses; the mail to the player on move says so.
 	r, g := newGame(t, rules.Toto40())
 	g.Start = "k/2/3/4/2R2/5/2p2/5/4/3/2/K w L 1"
@@ -98,7 +98,7 @@ func TestToto40PromptSaysTheLineRuleBinds(t *testing.T) {
 }
 
 func TestChecToeMoveListNumbersByTurn(t *testing.T) {
-	// RULES.md §8: a re-roll and the move after it are one turn of one
+	// docs/rules/chectoe.md: a re-roll and the move after it are one turn of one
 	// player, and the move number goes up after Black's turn. The mail's
 	// move list, the export and the status line all number that way.
 	r, g := newGame(t, rules.ChecToe())
@@ -155,7 +155,7 @@ func TestOpeningMailShowsTheDieOnce(t *testing.T) {
 }
 
 func TestMoveListSaysHowToTypeItsMarks(t *testing.T) {
-	// RULES.md §9: the referee writes the Wizard's ° and the Checker's ⌃;
+	// docs/rules/README.md#notation: the referee writes the Wizard's ° and the Checker's ⌃;
 	// a player types o and ^. The move list says so when it holds them.
 	r, g := newGame(t, rules.ChecToe())
 	g.Start = "4/2n1/1P2/2N1[BRpbr] w 5 - 3"

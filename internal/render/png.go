@@ -358,7 +358,7 @@ func drawHand(img *image.RGBA, f font.Face, pc *painter, y int, side rules.Color
 	}
 }
 
-// drawDie draws the die state (RULES.md §8: the turn's rolls in order, r
+// drawDie draws the die state (docs/rules/chectoe.md: the turn's rolls in order, r
 // first when the first roll was replaced, ? while a roll is owed, - before
 // the first roll) as faces with pips.
 func drawDie(img *image.RGBA, f font.Face, y int, state string) {

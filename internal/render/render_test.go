@@ -653,7 +653,7 @@ window.addEventListener("load", function () {
 func TestMoveListText(t *testing.T) {
 	// Issue 10: moves are numbered "1. e4 e5  2. Nf3", White and Black
 	// alternating, and the list wraps at 72 characters between move pairs.
-	// The numbers are the turns' own (RULES.md §8: Chec Toe's move number
+	// The numbers are the turns' own (docs/rules/chectoe.md: Chec Toe's move number
 	// goes up after Black's turn, and a re-roll and the move after it are
 	// one turn), so a turn is never split across numbers or players.
 	long := make([]string, 40)

@@ -62,7 +62,7 @@ func TestVariantAbilities(t *testing.T) {
 }
 
 func TestCastlingSAN(t *testing.T) {
-	// RULES.md §3: O-O toward the h-file, O-O-O toward the a-file. §5:
+	// docs/rules/chess.md: O-O toward the h-file, O-O-O toward the a-file. §5:
 	// Cuarenta's one castling is O-O for both sides, though Black's king
 	// goes e8-b9, toward the a-file.
 	tests := []struct {

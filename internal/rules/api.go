@@ -9,7 +9,7 @@ import (
 	"fmt"
 )
 
-// Color is a side: White acts first in every game (RULES.md §1).
+// Color is a side: White acts first in every game (docs/rules/README.md#common-ground).
 type Color uint8
 
 // The two sides.
@@ -40,7 +40,7 @@ const NoSquare Square = -1
 // Piece is one piece on a square or in a hand. The zero value is an empty
 // square. The low byte is the piece letter in upper case ('K', 'Q', 'P', 'V',
 // ...), bit 8 is set for Black, and bit 9 marks a pawn that moves toward lower
-// ranks whatever its colour (the downward pawns of RULES.md §4, written P').
+// ranks whatever its colour (the downward pawns of docs/rules/wrapped.md, written P').
 type Piece uint16
 
 // NoPiece is an empty square.
@@ -80,7 +80,7 @@ func (p Piece) Color() Color {
 }
 
 // Down reports whether the piece moves toward lower ranks because it carries
-// its own direction (RULES.md §4 pawns written P'); ordinary Black pieces
+// its own direction (docs/rules/wrapped.md pawns written P'); ordinary Black pieces
 // are not marked Down.
 func (p Piece) Down() bool { return p&pieceDown != 0 }
 
@@ -105,7 +105,7 @@ const (
 	// passant); Promo is the promotion letter or 0.
 	Normal MoveKind = iota
 	// Castle: From is the king's square, To the king's destination (the
-	// coordinate form is the king's move, RULES.md §9; in Cuarenta e2h1).
+	// coordinate form is the king's move, docs/rules/README.md#notation; in Cuarenta e2h1).
 	Castle
 	// Drop places Piece (a letter) from the mover's hand on To.
 	Drop
@@ -134,7 +134,7 @@ type Placement struct {
 }
 
 // Move is one action of the player to act. Moves are comparable with ==:
-// two moves are the same action exactly when they are equal (RULES.md §1: a
+// two moves are the same action exactly when they are equal (docs/rules/README.md#common-ground: a
 // move is identified by its origin or kind, destination and promotion).
 // Unused fields are zero (From is NoSquare for drops and commands).
 type Move struct {
@@ -144,7 +144,7 @@ type Move struct {
 	Promo  byte // promotion letter (upper case), or 0
 	Piece  byte // dropped piece letter (upper case), or 0
 	NPlace uint8
-	Place  [2]Placement // deployments, in the canonical order of RULES.md §9
+	Place  [2]Placement // deployments, in the canonical order of docs/rules/README.md#notation
 }
 
 // Result is how a game ended, or the zero value while it goes on.
@@ -195,7 +195,7 @@ type Variant interface {
 	Board() *Board
 	// Start returns the initial position.
 	Start() Position
-	// ParsePosition reads a position string (RULES.md §2). A position read
+	// ParsePosition reads a position string (docs/rules/chess.md#position-string). A position read
 	// this way starts its own history (repetition, superko) there.
 	ParsePosition(s string) (Position, error)
 	// HasCheck reports whether the game knows check (SAN writes + and #).
@@ -209,7 +209,7 @@ type Variant interface {
 // once, whichever goroutine asks first.
 type Position interface {
 	Variant() Variant
-	// String returns the position string (RULES.md §2).
+	// String returns the position string (docs/rules/chess.md#position-string).
 	String() string
 	// Turn is the side to act.
 	Turn() Color

@@ -273,7 +273,7 @@ func Cylinder(w, h int) *Board {
 	return NewBoard(BoardSpec{Name: "cylinder", Width: w, Height: h, WrapRanks: true})
 }
 
-// KleinBoard is the torus with a twisted seam above rank seam (RULES.md §4).
+// KleinBoard is the torus with a twisted seam above rank seam (docs/rules/wrapped.md).
 func KleinBoard(w, h, seam int) *Board {
 	return NewBoard(BoardSpec{Name: "klein", Width: w, Height: h, WrapFiles: true, WrapRanks: true, KleinSeam: seam})
 }

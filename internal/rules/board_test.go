@@ -14,7 +14,7 @@ func name(b *Board, sq Square, ok bool) string {
 }
 
 func TestStepOnSyntheticBoards(t *testing.T) {
-	// RULES.md §4–§6 need missing squares, wrapped edges and a twisted
+	// docs/rules/wrapped.md–§6 need missing squares, wrapped edges and a twisted
 	// seam; each is checked here on a board small enough to draw by hand.
 	holed := NewBoard(BoardSpec{Name: "3x3 without b2", Width: 3, Height: 3,
 		Exists: func(f, r int) bool { return f != 1 || r != 1 }})
@@ -67,9 +67,9 @@ func TestSquaresThatExist(t *testing.T) {
 		absent  []string
 	}{
 		{"chess: 64 squares", Rect("8x8", 8, 8), 64, []string{"a1", "h8"}, []string{"i1", "a9", "a0", "a", "1a", "a01", "a+1"}},
-		{"RULES.md §4: 8 files × 14 ranks", Torus(8, 14), 112, []string{"h14", "a10"}, []string{"h15", "i1"}},
-		{"RULES.md §5: the 40 light squares, a1 dark", LightSquares(9, 9), 40, []string{"b1", "a2", "i2", "e8"}, []string{"a1", "c1", "e4x"}},
-		{"RULES.md §6: file f has ranks 9−f … 13−f", Staircase(), 40, []string{"a8", "a12", "c6", "h1", "h5"}, []string{"a7", "a13", "h6", "c5"}},
+		{"docs/rules/wrapped.md: 8 files × 14 ranks", Torus(8, 14), 112, []string{"h14", "a10"}, []string{"h15", "i1"}},
+		{"docs/rules/cuarenta.md: the 40 light squares, a1 dark", LightSquares(9, 9), 40, []string{"b1", "a2", "i2", "e8"}, []string{"a1", "c1", "e4x"}},
+		{"docs/rules/toto40.md: file f has ranks 9−f … 13−f", Staircase(), 40, []string{"a8", "a12", "c6", "h1", "h5"}, []string{"a7", "a13", "h6", "c5"}},
 	}
 	for _, tt := range tests {
 		if got := len(tt.b.Squares()); got != tt.count {
@@ -89,7 +89,7 @@ func TestSquaresThatExist(t *testing.T) {
 }
 
 func TestLeapAcrossTheKleinSeam(t *testing.T) {
-	// RULES.md §4: a leap is computed as on the torus, then mirrored if it
+	// docs/rules/wrapped.md: a leap is computed as on the torus, then mirrored if it
 	// crossed the seam. On a 4×4 Klein board with the seam above rank 2, a
 	// knight's (1,2) from a1 lands on the torus square b3, mirrored to c3;
 	// its (1,-2) lands on b3 too, across the 4|1 wrap only: no mirror.
@@ -107,7 +107,7 @@ func TestLeapAcrossTheKleinSeam(t *testing.T) {
 }
 
 func TestRayStopsAtItsOwnStart(t *testing.T) {
-	// RULES.md §4: a ray never continues onto or past its own square. On the
+	// docs/rules/wrapped.md: a ray never continues onto or past its own square. On the
 	// 3×3 torus each diagonal of a1 is a cycle of 3 squares, so a bishop
 	// reaches b2 and c3 one way and c3, b2 the other (each move once after
 	// deduplication), and b3, c2 likewise: 4 squares, and never a1.

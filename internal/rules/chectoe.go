@@ -8,7 +8,7 @@ import (
 	"sync"
 )
 
-// Chec Toe (RULES.md §8, seed 001): a 4×4 board, drops, and a die the
+// Chec Toe (docs/rules/chectoe.md, seed 001): a 4×4 board, drops, and a die the
 // referee rolls. The rules here never draw a number: the referee calls
 // Roll with each value.
 type checToe struct {
@@ -143,7 +143,7 @@ func (p *ctPos) standing() (int, stage) {
 	return r[len(r)-1], stNatural
 }
 
-// Roll applies one die value (RULES.md §8): a 6 is void and rolled again;
+// Roll applies one die value (docs/rules/chectoe.md): a 6 is void and rolled again;
 // two 6s make a double six; after the apocalypse request a 6 sends every
 // enemy piece home and ends the turn.
 func (p *ctPos) Roll(v int) (Position, error) {
@@ -186,7 +186,7 @@ func (p *ctPos) pieceSquare(c Color, l byte) Square {
 	return NoSquare
 }
 
-// Legal returns the actions the die allows now (RULES.md §8), none while a
+// Legal returns the actions the die allows now (docs/rules/chectoe.md), none while a
 // roll is owed or once the game is over; each call returns a fresh copy
 // the caller may change.
 func (p *ctPos) Legal() []Move {
@@ -194,7 +194,7 @@ func (p *ctPos) Legal() []Move {
 	return slices.Clone(moves)
 }
 
-// Result: a Toe that survived the opponent's turn wins (RULES.md §8).
+// Result: a Toe that survived the opponent's turn wins (docs/rules/chectoe.md).
 func (p *ctPos) Result() Result {
 	_, r := p.cache.get(p.compute)
 	return r

@@ -38,7 +38,7 @@ func legalCoords(p Position) []string {
 }
 
 func TestChecToeTurnStateMachine(t *testing.T) {
-	// Each row is one branch of RULES.md §8's turn, from a position where
+	// Each row is one branch of docs/rules/chectoe.md's turn, from a position where
 	// White has a pawn on b2 and a knight on c1, Black a knight on c3.
 	const from = "4/2n1/1P2/2N1[BRpbr] w - - 3"
 	tests := []struct {
@@ -194,7 +194,7 @@ func TestApocalypseBreaksToe(t *testing.T) {
 }
 
 func TestChecToeMoveNumberAfterTheWinningTurn(t *testing.T) {
-	// RULES.md §8: the move number goes up after Black's turn, also when
+	// docs/rules/chectoe.md: the move number goes up after Black's turn, also when
 	// that turn ends the game; a win at the end of White's turn leaves it.
 	tests := []struct {
 		name, fen, script, want string
@@ -224,7 +224,7 @@ func TestChecToeMoveNumberAfterTheWinningTurn(t *testing.T) {
 }
 
 func TestChecToeWhyNotNamesTheDie(t *testing.T) {
-	// RULES.md §8: the die decides which piece may act. A refused action
+	// docs/rules/chectoe.md: the die decides which piece may act. A refused action
 	// is explained by what the die shows and what it allows. White: pawn
 	// b2, knight c1; in hand B, R. Black: knight c3.
 	const from = "4/2n1/1P2/2N1[BRpbr] w - - 3"
@@ -273,7 +273,7 @@ func TestChecToeWhyNotNamesTheDie(t *testing.T) {
 }
 
 func TestChecToeEffectOfTheApocalypse(t *testing.T) {
-	// RULES.md §8: after a double six, "roll"; a 6 sends every enemy piece
+	// docs/rules/chectoe.md: after a double six, "roll"; a 6 sends every enemy piece
 	// on the board home and ends the turn, any other value is acted on.
 	// The effect says which pieces went back, for both players' headline.
 	p0, err := ChecToe().ParsePosition("4/2n1/1P1r/2N1[BRpb] w 66 - 3")
@@ -304,7 +304,7 @@ func TestChecToeEffectOfTheApocalypse(t *testing.T) {
 }
 
 func TestChecToePromptShowsTheMarksAsTyped(t *testing.T) {
-	// RULES.md §9: the referee writes ⌃ and °, and reads ^ and o; the
+	// docs/rules/README.md#notation: the referee writes ⌃ and °, and reads ^ and o; the
 	// prompt shows the Wizard and Checker moves as a player types them,
 	// with a move that is legal now.
 	tests := []struct{ fen, want string }{
@@ -323,7 +323,7 @@ func TestChecToePromptShowsTheMarksAsTyped(t *testing.T) {
 }
 
 func TestChecToePromptNamesTheStandingValue(t *testing.T) {
-	// RULES.md §8: the player acts on the value that stands, not on the
+	// docs/rules/chectoe.md: the player acts on the value that stands, not on the
 	// die field of the position string ("64", "r2", "664").
 	tests := []struct{ die, want string }{
 		{"4", "The die shows 4. Move your rook"},

@@ -9,7 +9,7 @@ var (
 	knightVecs = Symmetric(1, 2)
 )
 
-// The chess pieces (FIDE), shared by the variants of RULES.md §3 and §4.
+// The chess pieces (FIDE), shared by the variants of docs/rules/chess.md, docs/rules/wrapped.md.
 var (
 	chessKing   = &PieceType{Letter: 'K', Name: "king", Royal: true, Moves: []Prim{Steps(Both, Join(orthogonal, diagonal)...)}}
 	chessQueen  = &PieceType{Letter: 'Q', Name: "queen", Moves: []Prim{Rides(0, Join(orthogonal, diagonal)...)}}
@@ -54,7 +54,7 @@ func queenPromotion(b *Board, whiteRank, blackRank int) func(p Piece, from, to S
 	}
 }
 
-// Chess is orthodox chess (RULES.md §3). It returns the one shared value,
+// Chess is orthodox chess (docs/rules/chess.md). It returns the one shared value,
 // built on first use.
 func Chess() Variant { return chess() }
 
@@ -82,7 +82,7 @@ var chess = sync.OnceValue(func() Variant {
 	return r
 })
 
-// chessInsufficient is exactly RULES.md §3's four cases: K v K, K+B v K,
+// chessInsufficient is exactly docs/rules/chess.md's four cases: K v K, K+B v K,
 // K+N v K, K+B v K+B with bishops on squares of one colour.
 func chessInsufficient(p *stdPos) bool {
 	w, bl, ok := p.fewPieces(2)

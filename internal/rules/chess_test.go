@@ -13,7 +13,7 @@ func mustChess(t *testing.T, fen string) Position {
 }
 
 func TestFinishedGameHasNoChildren(t *testing.T) {
-	// RULES.md §10: a finished position has no children (its perft counts
+	// docs/rules/README.md#checking-an-implementation: a finished position has no children (its perft counts
 	// are in testdata/chess.perft, "fool's mate"), so divide lists none.
 	mate := mustChess(t, "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
 	if got := Divide(mate, 2); len(got) != 0 {
@@ -22,7 +22,7 @@ func TestFinishedGameHasNoChildren(t *testing.T) {
 }
 
 func TestFENRoundTrip(t *testing.T) {
-	// RULES.md §2: reading a position string and writing it back gives the
+	// docs/rules/chess.md#position-string: reading a position string and writing it back gives the
 	// same string (the en passant square is written after every double step).
 	for _, fen := range []string{
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -107,7 +107,7 @@ func TestChessResults(t *testing.T) {
 }
 
 func TestRepetition(t *testing.T) {
-	// RULES.md §3: threefold repetition may be claimed, fivefold ends the
+	// docs/rules/chess.md: threefold repetition may be claimed, fivefold ends the
 	// game. Knights out and back: the start recurs every 4 plies.
 	shuffle := "g1f3 g8f6 f3g1 f6g8"
 	p := Chess().Start()
@@ -135,7 +135,7 @@ func TestRepetition(t *testing.T) {
 }
 
 func TestRepetitionAndEnPassant(t *testing.T) {
-	// FIDE (RULES.md §3): the en passant square makes a position different
+	// FIDE (docs/rules/chess.md): the en passant square makes a position different
 	// only when a capture there is legal. After 1.e4 no black pawn can take
 	// on e3, so the position equals the one after each ...Ng8 Ng1 cycle:
 	// three occurrences after two cycles.
@@ -152,7 +152,7 @@ func TestRepetitionAndEnPassant(t *testing.T) {
 }
 
 func TestCastlingRules(t *testing.T) {
-	// RULES.md §3 (FIDE): the king may not castle out of, through or into
+	// docs/rules/chess.md (FIDE): the king may not castle out of, through or into
 	// check; the right is lost when the king or that rook moves or the rook
 	// is captured.
 	tests := []struct {
@@ -198,7 +198,7 @@ func sortStrings(s []string) []string {
 }
 
 func TestEnPassantAndPromotion(t *testing.T) {
-	// RULES.md §3: e.p. right after a double step, removing the passed
+	// docs/rules/chess.md: e.p. right after a double step, removing the passed
 	// pawn; promotion to Q, R, B or N, each a move of its own.
 	p := playCoords(t, Chess().Start(), "e2e4 a7a6 e4e5 d7d5 e5d6")
 	if got := p.String(); got != "rnbqkbnr/1pp1pppp/p2P4/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3" {

@@ -32,7 +32,7 @@ type stdRules struct {
 	gameInfo
 	start string
 	// explicitDir: every pawn carries its direction (Down), written P'
-	// when it moves down (RULES.md §4); otherwise Black moves down.
+	// when it moves down (docs/rules/wrapped.md); otherwise Black moves down.
 	explicitDir bool
 	pawn        byte
 	// doubleStep reports whether the pawn p on from may step two squares.
@@ -589,7 +589,7 @@ func (p *stdPos) String() string {
 	return b.String()
 }
 
-// boardString writes field 1 (RULES.md §2): ranks high to low, existing
+// boardString writes field 1 (docs/rules/chess.md#position-string): ranks high to low, existing
 // squares only, digits for runs of empty squares, ' after a downward pawn.
 func (r *stdRules) boardString(sq []Piece) string {
 	return writeBoard(r.board, sq, func(pc Piece) string {

@@ -3,7 +3,7 @@ package rules
 import "sync"
 
 // Cuarenta, J. Mark Thompson's game on the 40 light squares of a 9×9 board
-// (RULES.md §5, seed 002). Its orthogonal step is two grid squares (e4-e6):
+// (docs/rules/cuarenta.md, seed 002). Its orthogonal step is two grid squares (e4-e6):
 // the board's Orthogonal set says so, so the pieces read as the rule page.
 // It returns the one shared value, built on first use.
 func Cuarenta() Variant { return cuarenta() }
@@ -67,7 +67,7 @@ var cuarenta = sync.OnceValue(func() Variant {
 		}
 		return nil, false
 	}
-	// Castling (decided in RULES.md §5): king and its original camel trade
+	// Castling (decided in docs/rules/cuarenta.md): king and its original camel trade
 	// places once, neither having moved, the king not in check and not
 	// landing on an attacked square.
 	sq := func(s string) Square { x, _ := b.ParseSquare(s); return x }

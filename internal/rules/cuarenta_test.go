@@ -3,7 +3,7 @@ package rules
 import "testing"
 
 func TestFrogJumpsOverOwnLine(t *testing.T) {
-	// RULES.md §5: the Frog on d1 at the start reaches a4, d5 and g4,
+	// docs/rules/cuarenta.md: the Frog on d1 at the start reaches a4, d5 and g4,
 	// nothing else: its plain steps are blocked by its own pieces, and it
 	// jumps c2+b3 to a4, d3 to d5, e2+f3 to g4 (right: f1, h1, then off
 	// the board; left: b1, then off the board).

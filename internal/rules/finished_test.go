@@ -49,7 +49,7 @@ func probeMove(t *testing.T, b *Board, s string) Move {
 }
 
 func TestFinishedGamesRefuseEveryMove(t *testing.T) {
-	// RULES.md §1-§8: once an automatic ending applies, the game is over in
+	// docs/rules/README.md#common-ground-§8: once an automatic ending applies, the game is over in
 	// the engine itself: Legal lists nothing, Play refuses every move with
 	// an error naming the result, and perft counts no children (§10).
 	// Each row reaches the end from a position string (fen, or the start

@@ -8,13 +8,13 @@ import (
 
 // FuzzPositionStringRoundTrip plays random legal actions (and die rolls)
 // from the start of a variant, and after each one reads the position
-// string back (RULES.md §2): the position read has the same String, the
+// string back (docs/rules/chess.md#position-string): the position read has the same String, the
 // same legal actions and the same Result. What a position string cannot
 // hold is the history before it: a position read from its string starts
 // its own, so it may allow an action the played one refuses for history
 // alone (Toto40's superko, fivefold repetition), and then the result may
 // differ too. And Toto40's string cannot tell a captured king from a set-up
-// position without one (RULES.md §6 checks "the mover captured the enemy
+// position without one (docs/rules/toto40.md checks "the mover captured the enemy
 // king" after the move; finished_test's "no legal move" position has no
 // White king and is not over), so after a king capture the position read
 // back plays on: that, too, is allowed here. Anything else is a bug in

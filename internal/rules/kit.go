@@ -137,7 +137,7 @@ func boardHash(sq []Piece) uint64 {
 	return h.Sum64()
 }
 
-// Position strings (RULES.md §2): space-separated fields, the board first
+// Position strings (docs/rules/chess.md#position-string): space-separated fields, the board first
 // (ranks high to low, digits for runs of empty squares), the side to act
 // as w or b, the move number last.
 

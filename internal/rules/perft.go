@@ -8,7 +8,7 @@ import (
 )
 
 // Perft counts the leaf nodes of the legal-move tree of depth depth
-// (RULES.md §10): a finished game has no children. It is PerftContext
+// (docs/rules/README.md#checking-an-implementation): a finished game has no children. It is PerftContext
 // without a way to stop; see CheckPerftDepth before counting deep.
 func Perft(p Position, depth int) int64 {
 	n, _ := PerftContext(context.Background(), p, depth)

@@ -18,8 +18,8 @@ import (
 // with # are comments:
 //
 //	id <name>              starts a position; the name is free text
-//	epd <position string>  the position (RULES.md §2), read by the variant's ParsePosition
-//	perft <depth> <count>  perft of the position at depth must be count (RULES.md §10)
+//	epd <position string>  the position (docs/rules/chess.md#position-string), read by the variant's ParsePosition
+//	perft <depth> <count>  perft of the position at depth must be count (docs/rules/README.md#checking-an-implementation)
 //
 // A position read from its string starts its own history (repetition
 // draws, Toto40's superko look no further back). The position named

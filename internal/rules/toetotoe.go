@@ -7,7 +7,7 @@ import (
 	"sync"
 )
 
-// Toe-to-Toe Chess (RULES.md §7, seed 003): pawns face each other in the
+// Toe-to-Toe Chess (docs/rules/toetotoe.md, seed 003): pawns face each other in the
 // middle; the other pieces are deployed in eight turns, rearranged by six
 // swap turns, then played.
 
@@ -308,7 +308,7 @@ func (p *ttPos) play(m Move) *ttPos {
 func (p *ttPos) safeFor(sq []Piece, c Color) bool { return !p.kingAttacked(sq, c) }
 
 // hasSafeMove reports whether the side to act in n has any action that
-// leaves its own king safe (RULES.md §7: the stalemate test looks one
+// leaves its own king safe (docs/rules/toetotoe.md: the stalemate test looks one
 // level deep).
 func (n *ttPos) hasSafeMove() bool {
 	for _, m := range n.pseudo() {
@@ -344,7 +344,7 @@ func (p *ttPos) legalMoves() []Move {
 }
 
 // compute lists the legal actions and the result: bare kings, or no
-// legal action, which loses in check and draws otherwise (RULES.md §7).
+// legal action, which loses in check and draws otherwise (docs/rules/toetotoe.md).
 func (p *ttPos) compute() ([]Move, Result) {
 	if r := p.autoResult(); r.Over {
 		return nil, r
@@ -366,7 +366,7 @@ func (p *ttPos) Legal() []Move {
 	return slices.Clone(moves)
 }
 
-// Result: bare kings, or no legal action (RULES.md §7).
+// Result: bare kings, or no legal action (docs/rules/toetotoe.md).
 func (p *ttPos) Result() Result {
 	_, r := p.cache.get(p.compute)
 	return r

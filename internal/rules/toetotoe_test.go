@@ -84,7 +84,7 @@ func TestToeToToeDeploymentCounts(t *testing.T) {
 }
 
 func TestToeToToePerftSuitePositions(t *testing.T) {
-	// testdata/toetotoe.perft counts from two positions RULES.md §10
+	// testdata/toetotoe.perft counts from two positions docs/rules/README.md#checking-an-implementation
 	// reaches by play: the deployments, then six pass-swaps. Its position
 	// strings are the ones that play reaches.
 	p := playCoords(t, ToeToToe().Start(), ttDeployed)
@@ -110,7 +110,7 @@ func TestToeToToePerftSuitePositions(t *testing.T) {
 }
 
 func TestToeToToeSwapExposingKingRefused(t *testing.T) {
-	// RULES.md §7: a swap is illegal if afterwards either king is attacked.
+	// docs/rules/toetotoe.md: a swap is illegal if afterwards either king is attacked.
 	// Black's horse on b5 attacks a3, so swapping the king e1 with the horse
 	// a3 is refused; swapping the king with the chariot h1 is fine.
 	p := setup(t, ToeToToe(), map[string]string{"e1": "K", "a3": "N", "e8": "k", "b5": "n", "h1": "R"}, "s1")
@@ -161,7 +161,7 @@ func TestToeToToePromotionFromPool(t *testing.T) {
 }
 
 func TestToeToToeStalemateIllegal(t *testing.T) {
-	// RULES.md §7: Gb6 would leave the black king on a8 (Black's only
+	// docs/rules/toetotoe.md: Gb6 would leave the black king on a8 (Black's only
 	// piece) without a safe move while not in check: a7, b7 and b8 all
 	// attacked by the general. Such a move is illegal; Gb5 is not.
 	p := setup(t, ToeToToe(), map[string]string{"a8": "k", "c1": "K", "b4": "G"}, "p")
@@ -189,7 +189,7 @@ func setupHands(t *testing.T, pieces map[string]string, whitePool string, phase 
 }
 
 func TestToeToToePassIsASwapOfAlikePieces(t *testing.T) {
-	// RULES.md §7: there is no pass command; during the swaps a player
+	// docs/rules/toetotoe.md: there is no pass command; during the swaps a player
 	// passes by swapping two alike pieces. "pass" is answered with the
 	// exact swap to send, one that is legal now (the two rooks, a1<>h1).
 	p := playCoords(t, ToeToToe().Start(), ttDeployed)

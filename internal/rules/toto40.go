@@ -7,7 +7,7 @@ import (
 )
 
 // Toto40 is the game on a 40-square staircase split by a fighting line
-// (RULES.md §6, seed 000). No piece enters the enemy section, there is no
+// (docs/rules/toto40.md, seed 000). No piece enters the enemy section, there is no
 // check (the king is captured), a side that has left the line loses, and a
 // superko forbids repeating any earlier arrangement.
 type toto40 struct{ gameInfo }
@@ -68,7 +68,7 @@ func (v *toto40) section(sq Square) int {
 	return 1
 }
 
-// totoSetup is RULES.md §6's setup: White in the bottom section (the seed's
+// totoSetup is docs/rules/toto40.md's setup: White in the bottom section (the seed's
 // diagram draws it in lower case; its text puts White at the bottom).
 var totoSetup = map[string]string{
 	"c6": "K", "d5": "R", "e4": "N", "f3": "H", "a8": "P", "b7": "P", "g2": "P", "h1": "P",
@@ -211,7 +211,7 @@ func (p *totoPos) play(m Move) *totoPos {
 			n.line = true
 		}
 	}
-	// RULES.md §6's endings, checked after every move in this order: the
+	// docs/rules/toto40.md's endings, checked after every move in this order: the
 	// mover captured the enemy king; the mover left the line.
 	if victim != NoPiece && victim.Letter() == 'K' {
 		n.ended = Result{Over: true, Winner: p.turn, Reason: fmt.Sprintf("%s captured %s's king", p.turn, p.turn.Other())}
@@ -254,7 +254,7 @@ func (p *totoPos) Prompt() string {
 	return "It is your move."
 }
 
-// leftLine is RULES.md §6's second ending: once the line has been entered,
+// leftLine is docs/rules/toto40.md's second ending: once the line has been entered,
 // the mover, who ends the turn with no piece on the line, loses. The
 // reason says just that: the mover may never have stood on the line (the
 // opponent entered it), or may have lost its last piece there to a
@@ -284,7 +284,7 @@ func (n *totoPos) repeats() bool {
 }
 
 // compute lists the legal moves and the result: the ending the last move
-// made, else the legal moves, and with none of them a loss (RULES.md §6).
+// made, else the legal moves, and with none of them a loss (docs/rules/toto40.md).
 func (p *totoPos) compute() ([]Move, Result) {
 	if p.ended.Over {
 		return nil, p.ended
@@ -308,7 +308,7 @@ func (p *totoPos) Legal() []Move {
 	return slices.Clone(moves)
 }
 
-// Result: king captured, the line left, or no legal move (RULES.md §6).
+// Result: king captured, the line left, or no legal move (docs/rules/toto40.md).
 func (p *totoPos) Result() Result {
 	_, r := p.cache.get(p.compute)
 	return r

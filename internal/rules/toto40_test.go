@@ -68,7 +68,7 @@ func TestToto40Superko(t *testing.T) {
 }
 
 func TestToto40LineLeftIsReadFromTheString(t *testing.T) {
-	// RULES.md §6: once the line has been entered, the mover who ends the
+	// docs/rules/toto40.md: once the line has been entered, the mover who ends the
 	// turn with no piece on it loses. The position string holds all of
 	// it (the flag L, and White, who just moved, has nothing on the
 	// line), so the position read from the string is over too.
@@ -87,7 +87,7 @@ func TestToto40LineLeftIsReadFromTheString(t *testing.T) {
 }
 
 func TestToto40EndingsSayWhatHappened(t *testing.T) {
-	// RULES.md §6's endings, in its order, each with a reason that says
+	// docs/rules/toto40.md's endings, in its order, each with a reason that says
 	// what happened. The line rule binds once ANY piece has stood on the
 	// line: a side that was never on it loses too, and its reason must not
 	// say it "left" the line.
@@ -125,7 +125,7 @@ func TestToto40EndingsSayWhatHappened(t *testing.T) {
 }
 
 func TestToto40PromptSaysWhenTheLineRuleBinds(t *testing.T) {
-	// RULES.md §6: once the line has been entered, a player who ends the
+	// docs/rules/toto40.md: once the line has been entered, a player who ends the
 	// turn with no piece on it loses. The prompt says so when this turn
 	// can lose that way: no piece of the mover's on the line, or one.
 	tests := []struct {

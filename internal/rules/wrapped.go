@@ -2,7 +2,7 @@ package rules
 
 import "sync"
 
-// The 8×14 wrapped boards of RULES.md §4 (seed 004): the same armies and
+// The 8×14 wrapped boards of docs/rules/wrapped.md (seed 004): the same armies and
 // rules on three topologies.
 
 // wrappedStart: White's up-pawns on rank 2 and down-pawns (P') on rank 14,
@@ -28,7 +28,7 @@ func wrapped(name, title, summary, edges string, b *Board) Variant {
 		start:       wrappedStart,
 		explicitDir: true, pawn: 'P', enPassant: true,
 		claimPlies: 100, autoPlies: 150, resetOnPawn: true, repetition: true,
-		insufficient: bareKings, // RULES.md §4: only K v K
+		insufficient: bareKings, // docs/rules/wrapped.md: only K v K
 		perftLeaves:  5e10,      // about 5e6 leaves/s measured: some three hours
 	}
 	// Each group steps two from its own starting rank.
@@ -45,7 +45,7 @@ func wrapped(name, title, summary, edges string, b *Board) Variant {
 			return rank == 9
 		}
 	}
-	// Decided in RULES.md §4: both groups promote on the enemy home rank,
+	// Decided in docs/rules/wrapped.md: both groups promote on the enemy home rank,
 	// White on 8 and Black on 1, from either direction.
 	r.promotion = queenPromotion(b, 7, 0)
 	// Castling along the back rank without crossing the a/h seam: the

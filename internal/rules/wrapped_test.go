@@ -34,7 +34,7 @@ func TestBishopOnEmptyTorus(t *testing.T) {
 }
 
 func TestRookRayStopsBeforeItself(t *testing.T) {
-	// RULES.md §4: a rook on an empty rank reaches the other 7 squares of it
+	// docs/rules/wrapped.md: a rook on an empty rank reaches the other 7 squares of it
 	// (the ray wraps round and stops before its own square), and on its
 	// file the other 13: 20 moves, none of them to a1 itself.
 	p := setup(t, Toroidal(), map[string]string{"a1": "R", "c3": "K", "f9": "k"}, "w - - 0 1")
@@ -64,7 +64,7 @@ func TestKleinSeam(t *testing.T) {
 	h12, _ := b.ParseSquare("h12")
 	d11, _ := b.ParseSquare("d11")
 	d12, _ := b.ParseSquare("d12")
-	// RULES.md §4: a11 straight up lands on h12.
+	// docs/rules/wrapped.md: a11 straight up lands on h12.
 	if to, v, ok := b.Step(a11, Vec{0, 1}); !ok || to != h12 || v != (Vec{0, 1}) {
 		t.Errorf("a11 up: %s %v %v, want h12", b.SquareName(to), v, ok)
 	}
@@ -127,7 +127,7 @@ func TestCastlingRefusedAcrossTheFileSeam(t *testing.T) {
 }
 
 func TestDownPawnPromotesOnRank8(t *testing.T) {
-	// White's downward pawn reaching rank 8 must promote (RULES.md §4).
+	// White's downward pawn reaching rank 8 must promote (docs/rules/wrapped.md).
 	p := setup(t, Toroidal(), map[string]string{"c9": "P'", "e1": "K", "e12": "k"}, "w - - 0 1")
 	if got, want := movesFrom(p, "c9"), []string{"c9c8b", "c9c8n", "c9c8q", "c9c8r"}; !same(got, want) {
 		t.Errorf("down-pawn c9: %v, want %v", got, want)
