@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -82,4 +84,65 @@ func scaleWalk(n int) []string {
 		pos, _ = pos.Play(m)
 	}
 	return out
+}
+
+// BenchmarkFinishedGameSize plays games of 40 plies to a resignation
+// through Process, and reports the database size per finished game and
+// the share of the outbox (the mails as sent, PNG included).
+func BenchmarkFinishedGameSize(b *testing.B) {
+	const plies = 40
+	moves := scaleWalk(plies)
+	ctx := context.Background()
+	for range b.N {
+		db := filepath.Join(b.TempDir(), "r.db")
+		a, err := Open(ctx, Options{DB: db, Address: "referee@example.test"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		const games = 5
+		ids, err := a.CreateBenchGames(ctx, games, "alice@example.test", "bob@example.test")
+		if err != nil {
+			b.Fatal(err)
+		}
+		before := dbSize(b, db)
+		for g, id := range ids {
+			send := func(k int, text string) {
+				c, from := k%2, []string{"alice@example.test", "bob@example.test"}[k%2]
+				tok := reader.Token{GameID: id, Secret: BenchSecret(g, c), Ply: min(k, plies)}
+				raw := fmt.Appendf(nil, "From: %s\r\nTo: referee+%s@example.test\r\nSubject: Re: move\r\nMessage-ID: <size-%d-%d-%s@example.test>\r\n\r\n%s\r\n",
+					from, tok, g, k, text, text)
+				if res, err := a.Process(ctx, raw, 0, 0); err != nil || res.Verdict != referee.Applied {
+					b.Fatalf("game %d ply %d %q: %v %v %s", id, k, text, err, res.Verdict, res.Detail)
+				}
+			}
+			for k, m := range moves {
+				send(k, m)
+			}
+			send(plies, "resign")
+			send(plies, "confirm")
+		}
+		a.Close()
+		after := dbSize(b, db)
+		b.ReportMetric(float64(after-before)/games/1024, "KB/game")
+	}
+}
+
+// dbSize checkpoints the database at path and returns its size in bytes.
+func dbSize(tb testing.TB, path string) int64 {
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		tb.Fatal(err)
+	}
+	var outbox int64
+	db.QueryRow(`SELECT COALESCE(SUM(LENGTH(raw)), 0) FROM outbox`).Scan(&outbox)
+	st, err := os.Stat(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Logf("database %d KB, of which outbox mail text %d KB", st.Size()/1024, outbox/1024)
+	return st.Size()
 }
