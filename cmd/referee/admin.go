@@ -171,9 +171,10 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func runList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("list", "[--status active|finished|aborted]", "Lists games, newest first.", stderr)
+	fs := newFlags("list", "[--status active|finished|aborted] [--limit N]", "Lists games, newest first.", stderr)
 	db := dbFlag(fs)
 	status := fs.String("status", "", "only games with this status: active, finished or aborted")
+	limit := fs.Int("limit", 100, "list at most this many games (0: all)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -188,7 +189,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	defer a.Close()
-	games, err := a.Games(ctx, *status)
+	games, total, err := a.GameList(ctx, *status, *limit)
 	if err != nil {
 		fmt.Fprintf(stderr, "referee list: %v\n", err)
 		return exitFail
@@ -203,8 +204,11 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if res == "" {
 			res = "-"
 		}
-		fmt.Fprintf(stdout, "%-6d %-11s %-9s %-8s %-5d %s - %s\n", g.ID, g.Variant.Name(), g.Status, res, g.Ply(),
-			g.Players[0].Address, g.Players[1].Address)
+		fmt.Fprintf(stdout, "%-6d %-11s %-9s %-8s %-5d %s - %s\n", g.ID, g.Variant, g.Status, res, g.Ply,
+			g.Players[0], g.Players[1])
+	}
+	if more := total - len(games); more > 0 {
+		fmt.Fprintf(stderr, "referee list: %d older games not listed; --limit 0 lists all\n", more)
 	}
 	return exitOK
 }

@@ -339,6 +339,32 @@ func (a *App) Games(ctx context.Context, status string) ([]*referee.Game, error)
 	return out, nil
 }
 
+// GameSummary is one line of the list of games: what the games table says,
+// without the moves.
+type GameSummary struct {
+	ID             int64
+	Variant        string
+	Status, Result string
+	Ply            int
+	Players        [2]string
+}
+
+// GameList lists at most limit games with status ("" for all; limit <= 0:
+// all), newest first, from the games table alone (no replay, no moves), and
+// how many games have that status.
+func (a *App) GameList(ctx context.Context, status string, limit int) ([]GameSummary, int, error) {
+	sgs, total, err := a.st.GamePage(ctx, status, limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing games: %w", err)
+	}
+	out := make([]GameSummary, len(sgs))
+	for i, g := range sgs {
+		out[i] = GameSummary{ID: g.ID, Variant: g.Variant, Status: g.Status, Result: g.Result, Ply: g.Ply,
+			Players: [2]string{g.Players[0].Address, g.Players[1].Address}}
+	}
+	return out, total, nil
+}
+
 // Show describes one game for the organiser.
 func (a *App) Show(ctx context.Context, id int64) (string, error) {
 	g, err := a.Game(ctx, id)

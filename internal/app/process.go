@@ -154,15 +154,13 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 	if err != nil {
 		return changed, err
 	}
-	games, err := a.st.Games(ctx, "active")
+	// Only the games with a clock, by id (an index): not every active game
+	// loaded every minute.
+	ids, err := a.st.TimedGames(ctx)
 	if err != nil {
 		return changed, fmt.Errorf("listing games for the clocks: %w", err)
 	}
-	for i := range games {
-		if games[i].TimeControl == "" {
-			continue
-		}
-		id := games[i].ID
+	for _, id := range ids {
 		err := a.st.Update(ctx, func(tx *store.Tx) error {
 			sg, err := tx.Game(id)
 			if err != nil {

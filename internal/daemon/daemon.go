@@ -223,9 +223,13 @@ func (o *Outbox) Loop(ctx context.Context, every time.Duration, nudge <-chan str
 // permanent refusal (5xx, smtpout.IsPermanent) marks it undeliverable: it
 // is not retried until an operator says so (referee outbox --retry). Any
 // other failure schedules a retry with exponential backoff (30 s doubling,
-// at most 1 h), for as long as it takes.
+// at most 1 h), for as long as it takes. With an SMTP sender, the messages
+// of one pass go over one connection (a new one when it breaks); each
+// message's outcome is its own.
 func (o *Outbox) Flush(ctx context.Context) (int, error) {
 	sent := 0
+	conn := &sessionConn{opener: sessionsOf(o.Sender)}
+	defer conn.close()
 	for {
 		due, err := o.Store.DueOutbox(ctx, o.Now().UTC(), 50)
 		if err != nil {
@@ -239,7 +243,7 @@ func (o *Outbox) Flush(ctx context.Context) (int, error) {
 			if ctx.Err() != nil {
 				return sent, ctx.Err()
 			}
-			ok, err := o.deliver(ctx, m)
+			ok, err := o.deliver(ctx, m, conn)
 			if err != nil {
 				return sent, err
 			}
@@ -254,9 +258,51 @@ func (o *Outbox) Flush(ctx context.Context) (int, error) {
 	}
 }
 
+// sessionOpener is a Sender that can send many messages over one
+// connection (smtpout.Client).
+type sessionOpener interface {
+	Open(ctx context.Context) (*smtpout.Session, error)
+}
+
+func sessionsOf(s Sender) sessionOpener {
+	o, _ := s.(sessionOpener)
+	return o
+}
+
+// sessionConn is the SMTP session of one outbox pass, opened at the first
+// send and again after it broke.
+type sessionConn struct {
+	opener sessionOpener
+	s      *smtpout.Session
+}
+
+// send sends one message over the pass's session, opening it first when
+// needed.
+func (c *sessionConn) send(ctx context.Context, from string, to []string, raw []byte) error {
+	if c.s == nil {
+		s, err := c.opener.Open(ctx)
+		if err != nil {
+			return err
+		}
+		c.s = s
+	}
+	err := c.s.Send(ctx, from, to, raw)
+	if c.s.Broken() {
+		c.close()
+	}
+	return err
+}
+
+func (c *sessionConn) close() {
+	if c.s != nil {
+		_ = c.s.Close() // every message's outcome is already known
+		c.s = nil
+	}
+}
+
 // deliver claims m and sends it; it reports whether it was sent by this
 // call. Errors are the store's; a failed send is recorded, not returned.
-func (o *Outbox) deliver(ctx context.Context, m store.Outgoing) (bool, error) {
+func (o *Outbox) deliver(ctx context.Context, m store.Outgoing, conn *sessionConn) (bool, error) {
 	lease := o.Lease
 	if lease <= 0 {
 		lease = 10 * time.Minute
@@ -272,7 +318,11 @@ func (o *Outbox) deliver(ctx context.Context, m store.Outgoing) (bool, error) {
 	// The send must end well inside the claim, or another sender could
 	// take the message over while this one is still sending it.
 	sendCtx, cancel := context.WithTimeout(ctx, lease*9/10)
-	err = o.Sender.Send(sendCtx, m.From, []string{m.To}, m.Raw)
+	if conn != nil && conn.opener != nil {
+		err = conn.send(sendCtx, m.From, []string{m.To}, m.Raw)
+	} else {
+		err = o.Sender.Send(sendCtx, m.From, []string{m.To}, m.Raw)
+	}
 	cancel()
 	// Whatever happened on the wire is recorded, even during shutdown.
 	rec := context.WithoutCancel(ctx)

@@ -127,7 +127,8 @@ func TestDaemonWithInMemoryEdges(t *testing.T) {
 		g, _ = a.Game(ctx, g.ID)
 		mb.put(fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: Re: move\r\nMessage-ID: <m%d@example.org>\r\n\r\n%s\r\n",
 			g.Players[c].Address, a.Referee().ReplyAddress(g, c), i, mv))
-		waitFor(mv, func() bool { return sender.count("alice@example.org") == i+2 })
+		// Both replies: the test reads Bob's last mail below.
+		waitFor(mv, func() bool { return sender.count("alice@example.org") == i+2 && sender.count("bob@example.org") == i+2 })
 	}
 	g, _ = a.Game(ctx, g.ID)
 	if g.Ply() != 3 || g.Status != core.StatusActive {

@@ -60,7 +60,25 @@ var ErrRolls = errors.New("die rolls do not fit the record")
 // cannot be read or played, at a roll outside 1..6, and when rolls are left
 // over (strict) or missing before an action.
 func Play(start rules.Position, moves []string, rolls []int, strict bool) (*Replay, error) {
-	r := &Replay{Variant: start.Variant(), Start: start}
+	return play(start, moves, nil, rolls, strict, notation.Parse)
+}
+
+// PlayCoords re-plays a stored record: moves in the coordinate form only
+// (notation.ParseCoord, strict: exactly the form notation.Coord writes),
+// with the rolls as Play consumes them, strictly (no roll left over). sans,
+// when not nil, are the record's canonical notation of the same moves,
+// taken as they are rather than written again; every move is still checked
+// to be legal where it is played. This is the fast way to rebuild a game
+// the referee itself recorded; Play reads what people wrote.
+func PlayCoords(start rules.Position, moves, sans []string, rolls []int) (*Replay, error) {
+	if sans != nil && len(sans) != len(moves) {
+		return nil, fmt.Errorf("%d moves but %d notations given", len(moves), len(sans))
+	}
+	return play(start, moves, sans, rolls, true, notation.ParseCoord)
+}
+
+func play(start rules.Position, moves, sans []string, rolls []int, strict bool, read func(rules.Position, string) (rules.Move, error)) (*Replay, error) {
+	r := &Replay{Variant: start.Variant(), Start: start, Plies: make([]Ply, 0, len(moves))}
 	pos := start
 	next := 0
 	consume := func() ([]int, error) {
@@ -95,12 +113,16 @@ func Play(start rules.Position, moves []string, rolls []int, strict bool) (*Repl
 			return r, &MoveError{Index: i + 1, Input: text,
 				Err: fmt.Errorf("%w: the referee owes a roll before this action, and the %d given are used up", ErrRolls, len(rolls))}
 		}
-		m, err := notation.Parse(pos, text)
+		m, err := read(pos, text)
 		if err != nil {
 			return r, &MoveError{Index: i + 1, Input: text, Err: err}
 		}
-		san := notation.SAN(pos, m)
-		coord := notation.Coord(pos, m)
+		var san, coord string
+		if sans != nil {
+			san, coord = sans[i], text // ParseCoord matched the Coord form exactly
+		} else {
+			san, coord = notation.SAN(pos, m), notation.Coord(pos, m)
+		}
 		after, err := pos.Play(m)
 		if err != nil {
 			return r, &MoveError{Index: i + 1, Input: text, Err: err}

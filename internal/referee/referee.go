@@ -132,15 +132,17 @@ func (g *Game) Replay() (*game.Replay, error) {
 	if err != nil {
 		return nil, fmt.Errorf("game #%d: stored start position: %w", g.ID, err)
 	}
-	moves := make([]string, len(g.Actions))
+	moves, sans := make([]string, len(g.Actions)), make([]string, len(g.Actions))
 	for i, a := range g.Actions {
-		moves[i] = a.Coord
+		moves[i], sans[i] = a.Coord, a.SAN
 	}
 	vals := make([]int, len(g.Rolls))
 	for i, r := range g.Rolls {
 		vals[i] = r.Value
 	}
-	rep, err := game.Play(start, moves, vals, true)
+	// The stored coordinate form through the strict reader: every move is
+	// checked to be legal, none is read as people write.
+	rep, err := game.PlayCoords(start, moves, sans, vals)
 	if err != nil {
 		return nil, fmt.Errorf("game #%d: stored record does not replay: %w", g.ID, err)
 	}

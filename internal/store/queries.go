@@ -101,14 +101,23 @@ func (t *Tx) players(g *Game) error {
 }
 
 // Games lists games with status ("" for all), newest first.
-func (t *Tx) Games(status string) ([]Game, error) {
+func (t *Tx) Games(status string) ([]Game, error) { return t.gamePage(status, 0) }
+
+// gamePage lists at most limit games (all when limit <= 0) with status
+// ("" for all), newest first.
+func (t *Tx) gamePage(status string, limit int) ([]Game, error) {
 	q := `SELECT ` + gameColumns + ` FROM games`
 	var args []any
 	if status != "" {
 		q += ` WHERE status = ?`
 		args = append(args, status)
 	}
-	rows, err := t.tx.QueryContext(t.ctx, q+` ORDER BY id DESC`, args...)
+	q += ` ORDER BY id DESC`
+	if limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, limit)
+	}
+	rows, err := t.tx.QueryContext(t.ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("listing games: %w", err)
 	}

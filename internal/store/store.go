@@ -25,8 +25,9 @@ var ErrNotFound = errors.New("not found")
 func migrations() []string {
 	// Version 2 (schema_2.sql, beside schema.sql) changed the inbound
 	// dedupe; version 3 added the outbox's claims and dead letters; version
-	// 4 the lobby (known players, challenges, per-player vacations).
-	return append(append([]string{referee.Schema}, referee.Migrations...), schemaOutbox, schemaLobby)
+	// 4 the lobby (known players, challenges, per-player vacations); 5
+	// indexes for many games (scale.go).
+	return append(append([]string{referee.Schema}, referee.Migrations...), schemaOutbox, schemaLobby, schemaScale)
 }
 
 // Store is an open database.

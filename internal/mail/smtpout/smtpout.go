@@ -37,7 +37,8 @@ type Config struct {
 	Token oauth.TokenSource
 }
 
-// Client sends messages, one connection per message.
+// Client sends messages: Send over a connection of its own, or many in
+// turn over one Session (Open).
 type Client struct{ cfg Config }
 
 // New returns a client for cfg.
@@ -67,61 +68,123 @@ func (c *Client) Send(ctx context.Context, from string, to []string, raw []byte)
 	if len(to) == 0 {
 		return fmt.Errorf("sending mail from %s: no recipient given; pass at least one address", from)
 	}
+	s, err := c.Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.Send(ctx, from, to, raw)
+}
+
+// Session is one SMTP connection, logged in, over which messages are sent
+// one after another: each Send is its own mail transaction (MAIL, RCPT,
+// DATA), preceded by RSET when it is not the first, so that a message the
+// server refused leaves nothing behind for the next. A Session is not safe
+// for concurrent use.
+type Session struct {
+	c    *Client
+	conn net.Conn
+	sc   *smtp.Client
+	sent int   // transactions begun
+	bad  error // why the connection can no longer be used, or nil
+}
+
+// Open connects, says EHLO, starts TLS and logs in as configured, and
+// returns the session; ctx bounds only these steps. Close it when done.
+func (c *Client) Open(ctx context.Context) (*Session, error) {
 	host, _, err := net.SplitHostPort(c.cfg.Addr)
 	if err != nil {
-		return fmt.Errorf("SMTP address %q is not host:port (e.g. smtp.example.org:587): %w", c.cfg.Addr, err)
+		return nil, fmt.Errorf("SMTP address %q is not host:port (e.g. smtp.example.org:587): %w", c.cfg.Addr, err)
 	}
 	if c.cfg.TLS == "none" {
 		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-			return fmt.Errorf("SMTP TLS mode \"none\" for %s: without TLS the password or OAuth token and the mail travel in clear text, which is allowed only on a loopback address; use TLS \"starttls\" or \"tls\"", host)
+			return nil, fmt.Errorf("SMTP TLS mode \"none\" for %s: without TLS the password or OAuth token and the mail travel in clear text, which is allowed only on a loopback address; use TLS \"starttls\" or \"tls\"", host)
 		}
 	}
 	switch c.cfg.TLS {
 	case "none", "starttls", "tls", "":
 	default:
-		return fmt.Errorf("SMTP TLS mode %q is unknown: use \"none\" (loopback only), \"starttls\" or \"tls\"", c.cfg.TLS)
+		return nil, fmt.Errorf("SMTP TLS mode %q is unknown: use \"none\" (loopback only), \"starttls\" or \"tls\"", c.cfg.TLS)
 	}
 	switch c.cfg.Auth {
 	case "", "password":
 	case "xoauth2", "oauthbearer":
 		if c.cfg.Token == nil || c.cfg.User == "" {
-			return fmt.Errorf("SMTP auth %q needs a user (the mailbox's address) and a token source (the command that prints an access token)", c.cfg.Auth)
+			return nil, fmt.Errorf("SMTP auth %q needs a user (the mailbox's address) and a token source (the command that prints an access token)", c.cfg.Auth)
 		}
 	default:
-		return fmt.Errorf("SMTP auth %q is unknown: use \"password\", \"xoauth2\" or \"oauthbearer\"", c.cfg.Auth)
+		return nil, fmt.Errorf("SMTP auth %q is unknown: use \"password\", \"xoauth2\" or \"oauthbearer\"", c.cfg.Auth)
 	}
 	d := net.Dialer{Timeout: c.cfg.Timeout}
 	raw0, err := d.DialContext(ctx, "tcp", c.cfg.Addr)
 	if err != nil {
-		return fmt.Errorf("connecting to the SMTP server %s: %w", c.cfg.Addr, err)
+		return nil, fmt.Errorf("connecting to the SMTP server %s: %w", c.cfg.Addr, err)
 	}
-	conn := timeoutConn{Conn: raw0, d: c.cfg.Timeout}
+	s := &Session{c: c, conn: raw0}
+	if err := s.setup(ctx, host); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// setup runs the steps of Open after the connection is made.
+func (s *Session) setup(ctx context.Context, host string) (err error) {
+	c := s.c
+	conn := timeoutConn{Conn: s.conn, d: c.cfg.Timeout}
 	// Closing the connection when ctx ends unblocks whatever step is running.
-	stop := context.AfterFunc(ctx, func() { raw0.Close() })
+	stop := context.AfterFunc(ctx, func() { s.conn.Close() })
 	defer stop()
-	defer raw0.Close()
 	tlsCfg := &tls.Config{ServerName: host, InsecureSkipVerify: c.cfg.InsecureSkipVerify}
-	var sc *smtp.Client
 	switch c.cfg.TLS {
 	case "none":
-		sc = smtp.NewClient(conn)
+		s.sc = smtp.NewClient(conn)
 	case "tls", "":
-		sc = smtp.NewClient(tls.Client(conn, tlsCfg))
+		s.sc = smtp.NewClient(tls.Client(conn, tlsCfg))
 	case "starttls":
 		// The EHLO before STARTTLS says "localhost": go-smtp offers no way
 		// to name it; the EHLO after it uses HeloName.
-		if sc, err = smtp.NewClientStartTLS(conn, tlsCfg); err != nil {
+		if s.sc, err = smtp.NewClientStartTLS(conn, tlsCfg); err != nil {
 			return c.fail(ctx, "STARTTLS", err)
 		}
 	}
-	sc.CommandTimeout = c.cfg.Timeout
-	sc.SubmissionTimeout = c.cfg.Timeout
-	defer sc.Close()
-	if err := sc.Hello(c.cfg.HeloName); err != nil {
+	s.sc.CommandTimeout = c.cfg.Timeout
+	s.sc.SubmissionTimeout = c.cfg.Timeout
+	if err := s.sc.Hello(c.cfg.HeloName); err != nil {
 		return c.fail(ctx, "EHLO "+c.cfg.HeloName, err)
 	}
-	if err := c.auth(ctx, sc, host); err != nil {
-		return err
+	return c.auth(ctx, s.sc, host)
+}
+
+// Send delivers raw from from to every address of to as one mail
+// transaction of the session. It returns only after the server accepted the
+// message (250 after DATA), or an error naming the step that failed, which
+// concerns this message only: IsPermanent tells whether trying it again can
+// help, and Broken whether the session can send another. ctx ending aborts
+// the send and breaks the session.
+func (s *Session) Send(ctx context.Context, from string, to []string, raw []byte) error {
+	c := s.c
+	if len(to) == 0 {
+		return fmt.Errorf("sending mail from %s: no recipient given; pass at least one address", from)
+	}
+	if s.bad != nil {
+		return fmt.Errorf("SMTP session to %s is no longer usable (temporary failure, will be retried): %w", c.cfg.Addr, s.bad)
+	}
+	stop := context.AfterFunc(ctx, func() { s.conn.Close() })
+	defer stop()
+	err := s.transaction(ctx, from, to, raw)
+	if err != nil && broken(err) {
+		s.bad = err
+	}
+	return err
+}
+
+func (s *Session) transaction(ctx context.Context, from string, to []string, raw []byte) error {
+	c, sc := s.c, s.sc
+	if s.sent++; s.sent > 1 {
+		if err := sc.Reset(); err != nil {
+			return c.fail(ctx, "RSET", err)
+		}
 	}
 	if err := sc.Mail(from, nil); err != nil {
 		return c.fail(ctx, fmt.Sprintf("MAIL FROM:<%s>", from), err)
@@ -142,8 +205,32 @@ func (c *Client) Send(ctx context.Context, from string, to []string, raw []byte)
 	if err := w.Close(); err != nil {
 		return c.fail(ctx, "end of DATA (the message was not accepted)", err)
 	}
-	// The message is accepted; a failed QUIT changes nothing.
-	_ = sc.Quit()
+	return nil
+}
+
+// broken reports whether err leaves the connection unusable: anything but
+// the server's own answer to a command, and its 421 (closing).
+func broken(err error) bool {
+	var se *smtp.SMTPError
+	return !errors.As(err, &se) || se.Code == 421
+}
+
+// Broken reports whether the session can no longer send (the connection
+// failed or the server closed it); open a new one to go on.
+func (s *Session) Broken() bool { return s.bad != nil }
+
+// Close ends the session (QUIT when it is still usable) and closes the
+// connection. Messages already accepted stay accepted whatever QUIT says.
+func (s *Session) Close() error {
+	if s.sc != nil {
+		if s.bad == nil {
+			_ = s.sc.Quit()
+		}
+		s.sc.Close()
+	}
+	if err := s.conn.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+		return fmt.Errorf("closing the SMTP connection to %s: %w", s.c.cfg.Addr, err)
+	}
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"math/big"
 	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,9 +31,14 @@ type recorder struct {
 	password string
 	failAt   string // "RCPT" or "DATA"
 	failCode int
+	refuse   string // a recipient refused at RCPT with failCode
+	conns    atomic.Int32
 }
 
-func (r *recorder) NewSession(*smtp.Conn) (smtp.Session, error) { return &sess{r: r}, nil }
+func (r *recorder) NewSession(*smtp.Conn) (smtp.Session, error) {
+	r.conns.Add(1)
+	return &sess{r: r}, nil
+}
 
 type sess struct {
 	r      *recorder
@@ -68,7 +74,7 @@ func (s *sess) Mail(string, *smtp.MailOptions) error {
 }
 
 func (s *sess) Rcpt(to string, _ *smtp.RcptOptions) error {
-	if s.r.failAt == "RCPT" {
+	if s.r.failAt == "RCPT" || to == s.r.refuse {
 		return &smtp.SMTPError{Code: s.r.failCode, Message: "refused for the test"}
 	}
 	s.to = append(s.to, to)
@@ -274,5 +280,58 @@ func TestConfigErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%+v: err = %v, want one mentioning %q", tt.cfg, err, tt.want)
 		}
+	}
+}
+
+func TestSessionSendsManyOverOneConnection(t *testing.T) {
+	// Brief: a batch goes over ONE connection; a message the server refuses
+	// fails alone (RSET before the next), and the session goes on.
+	rec := &recorder{refuse: "bad@x.test", failCode: 550, got: make(chan []byte, 8), rcpts: make(chan []string, 8)}
+	addr := serve(t, rec, "none")
+	s, err := New(Config{Addr: addr, TLS: "none", Timeout: 5 * time.Second}).Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, to := range []string{"a@x.test", "bad@x.test", "b@x.test", "c@x.test"} {
+		err := s.Send(context.Background(), "r@x.test", []string{to}, raw)
+		if to == "bad@x.test" {
+			if err == nil || !IsPermanent(err) || s.Broken() {
+				t.Fatalf("mail %d to %s: err %v, broken %v; want a permanent refusal of this mail only", i, to, err, s.Broken())
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("mail %d to %s: %v", i, to, err)
+		}
+		if r := <-rec.rcpts; len(r) != 1 || r[0] != to {
+			t.Errorf("mail %d: recipients %v, want [%s]", i, r, to)
+		}
+		<-rec.got
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	if n := rec.conns.Load(); n != 1 {
+		t.Errorf("%d connections, want 1", n)
+	}
+}
+
+func TestSessionBrokenByCancel(t *testing.T) {
+	// A send interrupted by its context leaves the session broken: the
+	// caller opens a new one for the next message.
+	rec := &recorder{}
+	addr := serve(t, rec, "none")
+	s, err := New(Config{Addr: addr, TLS: "none", Timeout: 5 * time.Second}).Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := s.Send(ctx, "r@x.test", []string{"a@x.test"}, raw); err == nil || !s.Broken() {
+		t.Fatalf("err %v, broken %v; want an error and a broken session", err, s.Broken())
+	}
+	if err := s.Send(context.Background(), "r@x.test", []string{"a@x.test"}, raw); err == nil || IsPermanent(err) {
+		t.Errorf("send on a broken session: %v, want a temporary error", err)
 	}
 }

@@ -1,0 +1,148 @@
+package app
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"referee/internal/mail/reader"
+	"referee/internal/notation"
+	"referee/internal/referee"
+	"referee/internal/rules"
+)
+
+// BenchmarkScale shows what the number of games in the database costs:
+// `referee list` (one page) and the processing of one move (record, replay,
+// decide, compose both board mails, queue), with 100 and with 10,000
+// active games created directly in the store. Neither should grow with
+// the number of games. (go test -run XXX -bench Scale -benchmem ./internal/app/)
+func BenchmarkScale(b *testing.B) {
+	moves := scaleWalk(40)
+	for _, n := range []int{100, 10000} {
+		ctx := context.Background()
+		a, err := Open(ctx, Options{DB: filepath.Join(b.TempDir(), "r.db"), Address: "referee@example.test"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ids, err := a.CreateBenchGames(ctx, n, "alice@example.test", "bob@example.test")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("games=%d/list", n), func(b *testing.B) {
+			for b.Loop() {
+				gs, total, err := a.GameList(ctx, "", 100)
+				if err != nil || total != n || len(gs) != min(n, 100) {
+					b.Fatalf("%d of %d listed, %v", len(gs), total, err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("games=%d/tick", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := a.Tick(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("games=%d/move", n), func(b *testing.B) {
+			// Move k of game i: the same work whatever the number of games,
+			// one ply deeper every len(ids) moves.
+			played := make([]int, len(ids))
+			i := 0
+			for b.Loop() {
+				g := i % len(ids)
+				k := played[g]
+				if k >= len(moves) {
+					b.Fatalf("more than %d moves per game; use fewer iterations", len(moves))
+				}
+				c, from := k%2, []string{"alice@example.test", "bob@example.test"}[k%2]
+				tok := reader.Token{GameID: ids[g], Secret: BenchSecret(g, c), Ply: k}
+				raw := fmt.Appendf(nil, "From: %s\r\nTo: referee+%s@example.test\r\nSubject: Re: move\r\nMessage-ID: <scale-%d-%d@example.test>\r\n\r\n%s\r\n",
+					from, tok, g, k, moves[k])
+				res, err := a.Process(ctx, raw, 0, 0)
+				if err != nil || res.Verdict != referee.Applied {
+					b.Fatalf("game %d move %d %s: %v %v %s", ids[g], k, moves[k], err, res.Verdict, res.Detail)
+				}
+				played[g]++
+				i++
+			}
+		})
+		a.Close()
+	}
+}
+
+// scaleWalk returns n moves of one chess game, in SAN.
+func scaleWalk(n int) []string {
+	pos := rules.Chess().Start()
+	var out []string
+	for i := range n {
+		legal := pos.Legal()
+		m := legal[(i*7+2)%len(legal)]
+		out = append(out, notation.SAN(pos, m))
+		pos, _ = pos.Play(m)
+	}
+	return out
+}
+
+// BenchmarkFinishedGameSize plays games of 40 plies to a resignation
+// through Process, and reports the database size per finished game and
+// the share of the outbox (the mails as sent, PNG included).
+func BenchmarkFinishedGameSize(b *testing.B) {
+	const plies = 40
+	moves := scaleWalk(plies)
+	ctx := context.Background()
+	for range b.N {
+		db := filepath.Join(b.TempDir(), "r.db")
+		a, err := Open(ctx, Options{DB: db, Address: "referee@example.test"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		const games = 5
+		ids, err := a.CreateBenchGames(ctx, games, "alice@example.test", "bob@example.test")
+		if err != nil {
+			b.Fatal(err)
+		}
+		before := dbSize(b, db)
+		for g, id := range ids {
+			send := func(k int, text string) {
+				c, from := k%2, []string{"alice@example.test", "bob@example.test"}[k%2]
+				tok := reader.Token{GameID: id, Secret: BenchSecret(g, c), Ply: min(k, plies)}
+				raw := fmt.Appendf(nil, "From: %s\r\nTo: referee+%s@example.test\r\nSubject: Re: move\r\nMessage-ID: <size-%d-%d-%s@example.test>\r\n\r\n%s\r\n",
+					from, tok, g, k, text, text)
+				if res, err := a.Process(ctx, raw, 0, 0); err != nil || res.Verdict != referee.Applied {
+					b.Fatalf("game %d ply %d %q: %v %v %s", id, k, text, err, res.Verdict, res.Detail)
+				}
+			}
+			for k, m := range moves {
+				send(k, m)
+			}
+			send(plies, "resign")
+			send(plies, "confirm")
+		}
+		a.Close()
+		after := dbSize(b, db)
+		b.ReportMetric(float64(after-before)/games/1024, "KB/game")
+	}
+}
+
+// dbSize checkpoints the database at path and returns its size in bytes.
+func dbSize(tb testing.TB, path string) int64 {
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		tb.Fatal(err)
+	}
+	var outbox int64
+	db.QueryRow(`SELECT COALESCE(SUM(LENGTH(raw)), 0) FROM outbox`).Scan(&outbox)
+	st, err := os.Stat(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Logf("database %d KB, of which outbox mail text %d KB", st.Size()/1024, outbox/1024)
+	return st.Size()
+}
