@@ -2,10 +2,8 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	mailreader "referee/internal/mail/reader"
 	"referee/internal/referee"
@@ -39,26 +37,23 @@ type Auth struct {
 	Reason string `json:"reason"`
 }
 
-// Inspect decides about raw exactly as Process would, but stores nothing
-// and sends nothing.
+// Inspect decides about raw exactly as Process would (the same decide
+// path, in a read transaction), but stores nothing, sends nothing and
+// writes no mail.
 func (a *App) Inspect(ctx context.Context, raw []byte) (*Inspection, error) {
 	m, readErr := mailreader.Read(raw, a.opts.Address, a.limits)
 	in := referee.Inbound{Mail: m, ReadErr: readErr, Digest: digest(raw)}
 	out := &Inspection{}
 	var g *referee.Game
-	if m != nil && m.Token != nil {
-		sg, err := a.st.Game(ctx, m.Token.GameID)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-		case err != nil:
-			return nil, fmt.Errorf("loading game #%d: %w", m.Token.GameID, err)
-		default:
-			if g, err = a.load(ctx, sg); err != nil {
-				return nil, err
-			}
-		}
+	var res referee.Outcome
+	err := a.st.View(ctx, func(tx *store.Tx) error {
+		var err error
+		g, res, _, err = a.decide(tx, in)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("deciding about the mail: %w", err)
 	}
-	res := a.ref.Handle(in, g, referee.Env{Now: a.opts.Now().UTC().Truncate(time.Second)})
 	if g != nil {
 		id := g.ID
 		out.Game = &id

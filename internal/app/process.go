@@ -44,43 +44,10 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 			res = Processed{Duplicate: true, Verdict: referee.Ignored, Detail: "already processed"}
 			return nil
 		}
-		var g *referee.Game
-		if m != nil && m.Token != nil {
-			sg, err := tx.Game(m.Token.GameID)
-			switch {
-			case errors.Is(err, store.ErrNotFound):
-			case err != nil:
-				return err
-			default:
-				if g, err = a.loadTx(tx, sg); err != nil {
-					return err
-				}
-			}
+		g, out, now, err := a.decide(tx, in)
+		if err != nil {
+			return err
 		}
-		now := a.opts.Now().UTC().Truncate(time.Second)
-		env := referee.Env{Now: now}
-		if m != nil && m.From != "" {
-			var gid int64
-			if m.Token != nil {
-				gid = m.Token.GameID
-			}
-			if env.RecentRefusals, env.GameRefusals, env.LastRefusal, err = tx.Refusals(m.From, gid, a.opts.Now().Add(-time.Hour)); err != nil {
-				return err
-			}
-		}
-		if m != nil && m.From != "" {
-			// The vacation allowance is the player's, over all games; the
-			// lobby (lobby.go) answers mail outside a game.
-			if env.VacationUsed, err = tx.VacationDays(addr.Mailbox(m.From), now.Year()); err != nil {
-				return err
-			}
-			if m.Token == nil || referee.ParseLobbyCommand(m.Action).ServedInGame() {
-				if env.Lobby, err = a.lobbyView(tx, m, now); err != nil {
-					return err
-				}
-			}
-		}
-		out := a.ref.Handle(in, g, env)
 		var gameID *int64
 		if g != nil {
 			id := g.ID
@@ -120,6 +87,50 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 		a.log.Info("inbound", "verdict", res.Verdict, "detail", res.Detail, "game", res.GameID, "mails", res.Mails, "duplicate", res.Duplicate)
 	}
 	return res, nil
+}
+
+// decide is the one read -> load -> decide path of Process and Inspect:
+// it loads the game the mail names and what the core may know about the
+// sender (recent refusals, vacation days, the lobby), all in tx, and lets
+// the core decide. It changes nothing.
+func (a *App) decide(tx *store.Tx, in referee.Inbound) (*referee.Game, referee.Outcome, time.Time, error) {
+	m := in.Mail
+	var g *referee.Game
+	if m != nil && m.Token != nil {
+		sg, err := tx.Game(m.Token.GameID)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			return nil, referee.Outcome{}, time.Time{}, err
+		default:
+			if g, err = a.loadTx(tx, sg); err != nil {
+				return nil, referee.Outcome{}, time.Time{}, err
+			}
+		}
+	}
+	now := a.opts.Now().UTC().Truncate(time.Second)
+	env := referee.Env{Now: now}
+	if m != nil && m.From != "" {
+		var gid int64
+		if m.Token != nil {
+			gid = m.Token.GameID
+		}
+		var err error
+		if env.RecentRefusals, env.GameRefusals, env.LastRefusal, err = tx.Refusals(m.From, gid, a.opts.Now().Add(-time.Hour)); err != nil {
+			return nil, referee.Outcome{}, time.Time{}, err
+		}
+		// The vacation allowance is the player's, over all games; the
+		// lobby (lobby.go) answers mail outside a game.
+		if env.VacationUsed, err = tx.VacationDays(addr.Mailbox(m.From), now.Year()); err != nil {
+			return nil, referee.Outcome{}, time.Time{}, err
+		}
+		if m.Token == nil || referee.ParseLobbyCommand(m.Action).ServedInGame() {
+			if env.Lobby, err = a.lobbyView(tx, m, now); err != nil {
+				return nil, referee.Outcome{}, time.Time{}, err
+			}
+		}
+	}
+	return g, a.ref.Handle(in, g, env), now, nil
 }
 
 // saveChange writes a changed game with its new actions and rolls.

@@ -229,3 +229,24 @@ func TestQuotedLocalPartPlays(t *testing.T) {
 		t.Errorf("the reply goes to %s", last.To)
 	}
 }
+
+func TestInspectDecidesAsProcessDoes(t *testing.T) {
+	// One read -> load -> decide path: what inspect says of a mail is what
+	// Process then does with it, lobby commands included.
+	a, _ := openLobby(t, referee.LobbyConfig{Players: referee.PlayersOpen})
+	ctx := context.Background()
+	for i, body := range []string{"variants", "games", "challenge chess bob@example.org", "e4"} {
+		raw := fmt.Appendf(nil, "From: carol@example.org\r\nTo: referee@example.test\r\nSubject: x\r\nMessage-ID: <i%d@example.org>\r\n\r\n%s\r\n", i, body)
+		insp, err := a.Inspect(ctx, raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := a.Process(ctx, raw, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if insp.Verdict != string(p.Verdict) {
+			t.Errorf("%q: inspect says %s, Process did %s (%s)", body, insp.Verdict, p.Verdict, p.Detail)
+		}
+	}
+}
