@@ -3,7 +3,9 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"referee/internal/referee"
@@ -111,20 +113,21 @@ func (a *App) saveRolls(tx *store.Tx, gameID int64, rolls []referee.Roll) error 
 }
 
 func (a *App) queue(tx *store.Tx, gameID int64, mails []referee.Mail) error {
-	for _, m := range mails {
-		l, err := a.letters.Write(m)
-		if err != nil {
-			return err
-		}
-		raw := l.Raw
-		if a.opts.DKIM != nil {
-			signed, err := a.opts.DKIM.Sign(raw)
-			if err != nil {
-				return fmt.Errorf("mail to %s: %w", m.To, err)
-			}
-			raw = signed
-		}
-		o := store.Outgoing{To: l.To, From: l.From, MessageID: l.MessageID, Raw: raw, Created: a.opts.Now().UTC()}
+	// Writing a mail (its picture above all) is most of a move's cost, and
+	// the mails of one decision are independent: write them side by side,
+	// then queue them in order.
+	raws := make([][]byte, len(mails))
+	errs := make([]error, len(mails))
+	var wg sync.WaitGroup
+	for i, m := range mails {
+		wg.Go(func() { raws[i], errs[i] = a.write(m) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	for i, m := range mails {
+		o := store.Outgoing{To: m.To, From: a.letters.From, MessageID: m.MessageID, Raw: raws[i], Created: a.opts.Now().UTC()}
 		if gameID != 0 {
 			id := gameID
 			o.GameID = &id
@@ -134,4 +137,20 @@ func (a *App) queue(tx *store.Tx, gameID int64, mails []referee.Mail) error {
 		}
 	}
 	return nil
+}
+
+// write writes one mail as MIME, DKIM-signed when a key is configured.
+func (a *App) write(m referee.Mail) ([]byte, error) {
+	l, err := a.letters.Write(m)
+	if err != nil {
+		return nil, err
+	}
+	if a.opts.DKIM == nil {
+		return l.Raw, nil
+	}
+	signed, err := a.opts.DKIM.Sign(l.Raw)
+	if err != nil {
+		return nil, fmt.Errorf("mail to %s: %w", m.To, err)
+	}
+	return signed, nil
 }
