@@ -234,8 +234,7 @@ func TestSecondDaemonRefused(t *testing.T) {
 	newGame(t, db, "chess", alice, bob)
 
 	first := e.startServe(t, bin, db, relay.addr)
-	e.waitMail(t, alice, 1, 30*time.Second)
-	e.waitMail(t, bob, 1, 30*time.Second)
+	e.waitBoth(t, alice, bob)
 
 	second := e.startServe(t, bin, db, relay.addr)
 	if second.exited(10 * time.Second) {
@@ -252,8 +251,7 @@ func TestSecondDaemonRefused(t *testing.T) {
 
 	// Whatever happened, no reply may be sent twice.
 	e.send(t, alice, "e4")
-	e.waitMail(t, alice, 1, 30*time.Second)
-	e.waitMail(t, bob, 1, 30*time.Second)
+	e.waitBoth(t, alice, bob)
 	relay.settle(5*time.Second, 30*time.Second)
 	if dup := relay.twice(); len(dup) > 0 {
 		t.Errorf("with two referee serve on one database, %d of %d replies were sent more than once: %s", len(dup), relay.count(), strings.Join(dup, ", "))
@@ -274,8 +272,7 @@ func TestOnceNextToDaemon(t *testing.T) {
 	newGame(t, db, "chess", alice, bob)
 
 	daemon := e.startServe(t, bin, db, relay.addr)
-	e.waitMail(t, alice, 1, 30*time.Second)
-	e.waitMail(t, bob, 1, 30*time.Second)
+	e.waitBoth(t, alice, bob)
 	relay.settle(time.Second, 10*time.Second)
 	for len(relay.data) > 0 {
 		<-relay.data
@@ -300,8 +297,7 @@ func TestOnceNextToDaemon(t *testing.T) {
 			t.Logf("referee serve --once refused next to pid %d: %s", daemon.pid(), strings.TrimSpace(once.stderr.String()))
 		}
 	}
-	e.waitMail(t, alice, 1, 30*time.Second)
-	e.waitMail(t, bob, 1, 30*time.Second)
+	e.waitBoth(t, alice, bob)
 	relay.settle(5*time.Second, 30*time.Second)
 	if dup := relay.twice(); len(dup) > 0 {
 		t.Errorf("serve --once next to a running daemon sent %d of %d replies a second time: %s", len(dup), relay.count(), strings.Join(dup, ", "))

@@ -235,8 +235,7 @@ func (e *env) playGame(t *testing.T, noIdle bool, variant string, moves []string
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.waitMail(t, alice, 1, mailWait)
-	e.waitMail(t, bob, 1, mailWait)
+	e.waitBoth(t, alice, bob)
 	players := map[rules.Color]*player{rules.White: alice, rules.Black: bob}
 	for i := 0; i < plies; i++ {
 		mv, side := "", rules.White
@@ -265,8 +264,7 @@ func (e *env) playGame(t *testing.T, noIdle bool, variant string, moves []string
 		t.Fatalf("%s: resign was answered with %q, want a request to confirm", variant, got[0].subject)
 	}
 	e.send(t, players[side], "confirm")
-	e.waitMail(t, alice, 1, mailWait)
-	e.waitMail(t, bob, 1, mailWait)
+	e.waitBoth(t, alice, bob)
 	final, _ := r.app.Game(context.Background(), g.ID)
 	if final.Status != "finished" || final.Result == "" {
 		t.Errorf("%s: game ended %s %q", variant, final.Status, final.Result)
@@ -303,6 +301,23 @@ func TestPollingPath(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.playGame(t, true, "chess", []string{"f3", "e5", "g4", "Qh4#"}, 4)
+}
+
+// chessGame makes two fresh players and a chess game between them in a new
+// database, before any daemon runs.
+func chessGame(t testing.TB) (alice, bob *player, db string, id int64) {
+	t.Helper()
+	alice, bob = setupPlayers()
+	db = filepath.Join(t.TempDir(), "referee.db")
+	return alice, bob, db, newGame(t, db, "chess", alice, bob)
+}
+
+// waitBoth waits for one new mail to each player (the opening mails, or
+// the replies to a move).
+func (e *env) waitBoth(t testing.TB, alice, bob *player) {
+	t.Helper()
+	e.waitMail(t, alice, 1, mailWait)
+	e.waitMail(t, bob, 1, mailWait)
 }
 
 // newGame creates a game in a new database at db, before any daemon runs.
@@ -346,12 +361,9 @@ func TestPostfixDownThenBack(t *testing.T) {
 	// is stopped.
 	t.Parallel()
 	e := newEnv(t)
-	alice, bob := setupPlayers()
-	db := filepath.Join(t.TempDir(), "referee.db")
-	id := newGame(t, db, "chess", alice, bob)
+	alice, bob, db, id := chessGame(t)
 	r := e.runReferee(t, db, false)
-	e.waitMail(t, alice, 1, mailWait)
-	e.waitMail(t, bob, 1, mailWait)
+	e.waitBoth(t, alice, bob)
 	if err := e.srv.StopPostfix(); err != nil {
 		t.Fatal(err)
 	}
@@ -388,6 +400,5 @@ func TestPostfixDownThenBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	restarted = true
-	e.waitMail(t, alice, 1, 20*time.Second)
-	e.waitMail(t, bob, 1, 20*time.Second)
+	e.waitBoth(t, alice, bob)
 }

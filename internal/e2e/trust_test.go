@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,12 +21,9 @@ import (
 func TestForgedFromWithLeakedToken(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	alice, bob := setupPlayers()
-	db := filepath.Join(t.TempDir(), "referee.db")
-	id := newGame(t, db, "chess", alice, bob)
+	alice, bob, db, id := chessGame(t)
 	r := e.runReferee(t, db, false)
-	e.waitMail(t, alice, 1, 20*time.Second)
-	e.waitMail(t, bob, 1, 20*time.Second)
+	e.waitBoth(t, alice, bob)
 
 	// The leak, modelled explicitly so that the test keeps its meaning
 	// whether or not the referee's own subjects carry the token: Alice's
@@ -66,26 +62,20 @@ func TestForgedFromWithLeakedToken(t *testing.T) {
 func TestMailboxRebuild(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	alice, bob := setupPlayers()
-	db := filepath.Join(t.TempDir(), "referee.db")
-	id := newGame(t, db, "chess", alice, bob)
+	alice, bob, db, id := chessGame(t)
 	r := e.runReferee(t, db, false)
-	e.waitMail(t, alice, 1, 20*time.Second)
-	e.waitMail(t, bob, 1, 20*time.Second)
+	e.waitBoth(t, alice, bob)
 
 	// Alice's client writes no Message-ID, and this Postfix adds none (as
 	// an MX does for mail from outside).
 	raw := fmt.Sprintf("From: <%s>\r\nTo: %s\r\nSubject: Re: %s\r\nIn-Reply-To: %s\r\nDate: %s\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\ne4\r\n",
 		alice.addr, alice.last.replyTo, alice.last.subject, alice.last.messageID, time.Now().Format(time.RFC1123Z))
 	e.sendRaw(t, alice.addr, alice.last.replyTo, raw)
-	e.waitMail(t, alice, 1, 20*time.Second)
-	e.waitMail(t, bob, 1, 20*time.Second)
+	e.waitBoth(t, alice, bob)
 	e.send(t, alice, "takeback")
-	e.waitMail(t, alice, 1, 20*time.Second)
-	e.waitMail(t, bob, 1, 20*time.Second)
+	e.waitBoth(t, alice, bob)
 	e.send(t, bob, "accept")
-	e.waitMail(t, alice, 1, 20*time.Second)
-	e.waitMail(t, bob, 1, 20*time.Second)
+	e.waitBoth(t, alice, bob)
 	if g, err := r.app.Game(context.Background(), id); err != nil || len(g.Actions) != 0 || !strings.Contains(bob.last.text, "taken back") {
 		t.Fatalf("the takeback did not happen: %v, game %+v, Bob's last mail %q", err, g, bob.last.subject)
 	}
@@ -134,9 +124,7 @@ func TestMailboxRebuild(t *testing.T) {
 func TestOutOfOfficeBotLoop(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	alice, bob := setupPlayers()
-	db := filepath.Join(t.TempDir(), "referee.db")
-	newGame(t, db, "chess", alice, bob)
+	alice, bob, db, _ := chessGame(t)
 	e.runReferee(t, db, false)
 	e.waitMail(t, bob, 1, 20*time.Second)
 
