@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+
+	mailreader "referee/internal/mail/reader"
 )
 
 // digest identifies a mail as its sender wrote it: the hex SHA-256 of the
@@ -45,16 +47,13 @@ func digest(raw []byte) string {
 }
 
 // traceField reports whether a header field is one that mail servers add
-// in transit, not one the sender wrote.
+// in transit, not one the sender wrote: Received, the receiving side's
+// fields (the reader's list), and the bookkeeping of mbox and maildir
+// stores.
 func traceField(name string) bool {
 	switch name {
-	case "received", "return-path", "delivered-to", "x-original-to", "envelope-to", "x-envelope-to",
-		"authentication-results", "arc-authentication-results", "arc-seal", "arc-message-signature",
-		"received-spf", "dkim-filter", "x-dkim", "x-virus-scanned", "x-virus-status",
-		"x-spam-status", "x-spam-score", "x-spam-level", "x-spam-flag", "x-spam-checker-version",
-		"x-rspamd-server", "x-rspamd-queue-id", "x-rspamd-action", "x-rspamd-score", "status", "x-status",
-		"x-keywords", "x-uid", "content-length", "lines":
+	case "received", "status", "x-status", "x-keywords", "x-uid", "content-length", "lines":
 		return true
 	}
-	return false
+	return mailreader.ReceivingField(name)
 }

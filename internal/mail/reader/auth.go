@@ -52,7 +52,7 @@ func readAuthResults(m *Mail, h gomail.Header) {
 		key := strings.ToLower(fields.Key())
 		if inHead && len(m.head) < maxHead {
 			m.head = append(m.head, headField{key: key, value: fields.Value()})
-			inHead = key == "received" || receivingField(key)
+			inHead = key == "received" || ReceivingField(key)
 		}
 		if key != "authentication-results" {
 			continue
@@ -136,13 +136,13 @@ func stripComments(v string) string {
 	return b.String()
 }
 
-// receivingField reports whether a field is one that the receiving side
-// adds at the top of a mail besides Received: the delivery agent's
+// ReceivingField reports whether a field (key in lower case) is one that
+// the receiving side adds at the top of a mail besides Received: the delivery agent's
 // Return-Path, Delivered-To and X-Original-To, and the fields of
 // authentication, ARC, spam and virus filters. A sender may write any of
 // them too, but only below the Received field of the reception, so they
 // never extend the trusted zone by themselves (see zoneEnd).
-func receivingField(key string) bool {
+func ReceivingField(key string) bool {
 	switch key {
 	case "return-path", "delivered-to", "x-original-to", "envelope-to", "x-envelope-to", "x-envelope-from",
 		"authentication-results", "received-spf", "dkim-filter", "x-dkim", "x-virus-scanned", "x-virus-status",
@@ -160,7 +160,7 @@ func receivingField(key string) bool {
 // zoneEnd returns the index in head of the first field outside the zone
 // that the receiving infrastructure of trusted added above everything the
 // sender wrote, and why the zone ends there. Scanning from the top, the
-// zone holds receiving-side fields (receivingField) and the Received
+// zone holds receiving-side fields (ReceivingField) and the Received
 // fields of internal hops (internalHop); it ends at the first Received
 // field that records a reception from another host, or at the first field
 // of any other kind.
@@ -171,7 +171,7 @@ func zoneEnd(head []headField, trusted string) (int, string) {
 			if !internalHop(f.value, trusted) {
 				return i, "the Received field " + hopSummary(f.value)
 			}
-		case receivingField(f.key):
+		case ReceivingField(f.key):
 		default:
 			return i, "the first field a sender writes (" + f.key + ")"
 		}
