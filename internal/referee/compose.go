@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/mail/addr"
 	"referee/internal/mail/reader"
 	"referee/internal/notation"
 	"referee/internal/render"
@@ -39,19 +40,11 @@ func (r *Referee) Config() Config { return r.cfg }
 // ReplyAddress is the address a player replies to: the referee's address
 // with the token as its plus-detail.
 func (r *Referee) ReplyAddress(g *Game, c rules.Color) string {
-	return plusAddress(r.cfg.Address, r.token(g, c).String())
+	return addr.Plus(r.cfg.Address, r.token(g, c).String())
 }
 
 func (r *Referee) token(g *Game, c rules.Color) reader.Token {
 	return reader.Token{GameID: g.ID, Secret: g.Players[c].Secret, Ply: g.Ply()}
-}
-
-func plusAddress(base, detail string) string {
-	at := strings.LastIndexByte(base, '@')
-	if at < 0 {
-		return base
-	}
-	return base[:at] + "+" + detail + base[at:]
 }
 
 func (r *Referee) domain() string {

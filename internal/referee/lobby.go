@@ -471,7 +471,7 @@ func (r *Referee) challenge(m *reader.Mail, cmd LobbyCommand, env Env) Outcome {
 		return Outcome{Verdict: Ignored, Detail: "challenge: the app gave no challenge id or secret"}
 	}
 	out := Outcome{Verdict: Applied, Lobby: &LobbyChange{NewChallenge: &ch}}
-	reply := plusAddress(r.cfg.Address, ch.Invite().String())
+	reply := addr.Plus(r.cfg.Address, ch.Invite().String())
 	var b strings.Builder
 	if ch.Opponent != "" {
 		out.Detail = fmt.Sprintf("challenge %d: %s invites %s to %s", ch.ID, ch.Challenger, ch.Opponent, ch.Variant)
@@ -514,7 +514,7 @@ func (r *Referee) invitationMail(ch *Challenge, v rules.Variant, now time.Time) 
 		Kind:      "invitation",
 		To:        ch.Opponent,
 		Subject:   fmt.Sprintf("%s invites you to a game of %s", ch.Challenger, v.Title()),
-		ReplyTo:   plusAddress(r.cfg.Address, inv.String()),
+		ReplyTo:   addr.Plus(r.cfg.Address, inv.String()),
 		MessageID: inv.MessageID(r.nonce("invite", fmt.Sprint(ch.ID)), r.domain()),
 		Text:      b.String() + lobbyFooter(r.cfg.Address),
 		Date:      now,
@@ -798,7 +798,7 @@ func (r *Referee) openList(m *reader.Mail, env Env) Outcome {
 			b.WriteString("  This is your own challenge.\n\n")
 			continue
 		}
-		fmt.Fprintf(&b, "  To take it, send \"accept\" to\n    %s\n\n", plusAddress(r.cfg.Address, ch.Invite().String()))
+		fmt.Fprintf(&b, "  To take it, send \"accept\" to\n    %s\n\n", addr.Plus(r.cfg.Address, ch.Invite().String()))
 	}
 	if n == 0 {
 		b.WriteString(wrap("There are no open challenges right now. Open one yourself: send \"challenge VARIANT\" (e.g. \"challenge toto40 3d\"); "+

@@ -432,16 +432,6 @@ func domainOf(addr string) string {
 	return addr
 }
 
-func sameMailbox(a, base string) bool {
-	a, base = strings.ToLower(a), strings.ToLower(base)
-	at, bat := strings.LastIndexByte(a, '@'), strings.LastIndexByte(base, '@')
-	if at < 0 || bat < 0 || a[at:] != base[bat:] {
-		return false
-	}
-	local, _, _ := strings.Cut(a[:at], "+")
-	return local == base[:bat]
-}
-
 // autoSubjectRE matches the subjects that vacation responders and
 // Outlook's automatic replies begin with, in the common languages. Only at
 // the start: "Re: [chess #1] ..." from a person who mentions being out of
@@ -495,7 +485,7 @@ func automatic(h gomail.Header, m *Mail, base string) string {
 	if ct, _, _ := h.ContentType(); ct == "multipart/report" {
 		return "delivery or read report (multipart/report)"
 	}
-	if m.From != "" && sameMailbox(m.From, base) {
+	if m.From != "" && addr.SameMailbox(m.From, base) {
 		return "from the referee itself"
 	}
 	return ""
