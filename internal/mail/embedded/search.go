@@ -24,7 +24,7 @@ import (
 // Search answers SEARCH and UID SEARCH, and with RETURN (SAVE) keeps the
 // result for "$".
 func (se *imapSession) Search(kind imapserver.NumKind, criteria *imap.SearchCriteria, options *imap.SearchOptions) (*imap.SearchData, error) {
-	v := se.view
+	v := se.view.Load()
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	all := v.slotsLocked()

@@ -14,6 +14,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -26,7 +27,10 @@ const mailboxDelim rune = '/'
 type imapSession struct {
 	s    *Server
 	acct *account // nil before login
-	view *view    // the selected mailbox, or nil
+	// view is the selected mailbox, or nil. IDLE runs in a goroutine of
+	// its own, and the connection may close (Close) while it ends: the
+	// pointer is atomic so that both see one value.
+	view atomic.Pointer[view]
 }
 
 var (
@@ -126,8 +130,7 @@ func (se *imapSession) Close() error { return se.Unselect() }
 
 // Unselect leaves the selected mailbox, if any.
 func (se *imapSession) Unselect() error {
-	if v := se.view; v != nil {
-		se.view = nil
+	if v := se.view.Swap(nil); v != nil {
 		v.tracker.Close()
 	}
 	return nil
@@ -157,7 +160,7 @@ func (se *imapSession) Select(name string, _ *imap.SelectOptions) (*imap.SelectD
 	se.Unselect()
 	mb.mu.Lock()
 	defer mb.mu.Unlock()
-	se.view = &view{mailbox: mb, tracker: mb.tracker.NewSession()}
+	se.view.Store(&view{mailbox: mb, tracker: mb.tracker.NewSession()})
 	return mb.selectDataLocked(), nil
 }
 
@@ -245,10 +248,11 @@ func (se *imapSession) Append(name string, r imap.LiteralReader, options *imap.A
 }
 
 func (se *imapSession) Poll(w *imapserver.UpdateWriter, allowExpunge bool) error {
-	if se.view == nil {
+	v := se.view.Load()
+	if v == nil {
 		return nil
 	}
-	return se.view.tracker.Poll(w, allowExpunge)
+	return v.tracker.Poll(w, allowExpunge)
 }
 
 // idlePeriod bounds how late an idling client learns of mail that arrived
@@ -265,7 +269,8 @@ func (se *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) er
 			return err
 		}
 		timer := time.NewTimer(idlePeriod)
-		if se.view == nil {
+		v := se.view.Load()
+		if v == nil {
 			// Nothing selected: nothing to report; wait out the period.
 			select {
 			case <-stop:
@@ -283,7 +288,7 @@ func (se *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) er
 			case <-timer.C:
 			}
 		}()
-		if err := se.view.tracker.Idle(w, inner); err != nil {
+		if err := v.tracker.Idle(w, inner); err != nil {
 			timer.Stop()
 			return err
 		}
@@ -300,7 +305,7 @@ func (se *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) er
 // EXPUNGE). The EXPUNGE responses go out through the tracker, as for every
 // session of the mailbox.
 func (se *imapSession) Expunge(_ *imapserver.ExpungeWriter, uids *imap.UIDSet) error {
-	v := se.view
+	v := se.view.Load()
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	cands := v.slotsLocked()
@@ -352,7 +357,7 @@ func (v *view) setFlagsLocked(s slot, op imap.StoreFlagsOp, list []imap.Flag, qu
 // Store changes flags and, unless SILENT, answers with each message's new
 // flags. Other sessions hear of the change through the tracker.
 func (se *imapSession) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags *imap.StoreFlags, _ *imap.StoreOptions) error {
-	v := se.view
+	v := se.view.Load()
 	v.mu.Lock()
 	var errs []error
 	var done []fetchItem
@@ -393,7 +398,7 @@ type fetchItem struct {
 // released, so that a big message does not hold up deliveries. A message's
 // text never changes; one expunged meanwhile is skipped.
 func (se *imapSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, options *imap.FetchOptions) error {
-	v := se.view
+	v := se.view.Load()
 	peekOnly := !slices.ContainsFunc(options.BodySection, func(bs *imap.FetchItemBodySection) bool { return !bs.Peek })
 	var items []fetchItem
 	var errs []error
@@ -495,7 +500,7 @@ func drain(wc io.WriteCloser, r io.Reader) error {
 // copyTo copies the messages of numSet to the mailbox dest and returns
 // what COPY answers and the messages copied.
 func (se *imapSession) copyTo(numSet imap.NumSet, dest string) (*imap.CopyData, []*message, error) {
-	v := se.view
+	v := se.view.Load()
 	dst, err := se.acct.mailbox(dest)
 	if err != nil {
 		return nil, nil, errTryCreate(dest)
@@ -537,7 +542,7 @@ func (se *imapSession) Move(w *imapserver.MoveWriter, numSet imap.NumSet, dest s
 	if err != nil {
 		return err
 	}
-	v := se.view
+	v := se.view.Load()
 	v.mu.Lock()
 	// Another session may have expunged some meanwhile.
 	still := slices.DeleteFunc(copied, func(m *message) bool { return !slices.Contains(v.msgs, m) })
