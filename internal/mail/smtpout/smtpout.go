@@ -2,6 +2,7 @@
 package smtpout
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -170,9 +171,20 @@ func (s *Session) Send(ctx context.Context, from string, to []string, raw []byte
 	if s.bad != nil {
 		return fmt.Errorf("SMTP session to %s is no longer usable (temporary failure, will be retried): %w", c.cfg.Addr, s.bad)
 	}
+	if err := ctx.Err(); err != nil {
+		// Done before it began: nothing was sent, and the session ends here
+		// (an AfterFunc would close the connection at some later moment).
+		s.bad = err
+		s.conn.Close()
+		return fmt.Errorf("sending mail to %s: %w", strings.Join(to, ", "), err)
+	}
 	stop := context.AfterFunc(ctx, func() { s.conn.Close() })
-	defer stop()
 	err := s.transaction(ctx, from, to, raw)
+	if !stop() {
+		// The context ended during the send and the connection is closed,
+		// whatever the transaction's outcome.
+		s.bad = cmp.Or(err, ctx.Err())
+	}
 	if err != nil && broken(err) {
 		s.bad = err
 	}
