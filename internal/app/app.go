@@ -97,7 +97,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	}
 	ref := referee.New(referee.Config{Address: o.Address, Key: key, IDSalt: salt, RequireAuth: o.RequireAuth, TrustedAuthServ: o.TrustedAuthServ,
 		Lobby: o.Lobby})
-	return &App{st: st, key: key, ref: ref, letters: letters.Writer{From: ref.Config().Address, Name: ref.Config().Name}, opts: o, log: o.Logger, limits: o.Limits}, nil
+	return &App{st: st, key: key, ref: ref, letters: letters.Writer{From: ref.Config().Address, Name: ref.Config().Name, Pictures: new(render.Painter)}, opts: o, log: o.Logger, limits: o.Limits}, nil
 }
 
 func loadKey(ctx context.Context, st *store.Store) (dice.Key, error) {

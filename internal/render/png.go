@@ -204,29 +204,116 @@ func PNG(p rules.Position, viewer rules.Color) ([]byte, error) {
 	return PNGWith(p, viewer, Options{})
 }
 
-// PNGWith draws the board for viewer: squares (holes grey and hatched),
+// PNGWith draws one picture with a Painter of its own: see Painter.PNG.
+// A program that draws many pictures keeps one Painter instead.
+func PNGWith(p rules.Position, viewer rules.Color, o Options) ([]byte, error) {
+	return new(Painter).PNG(p, viewer, o)
+}
+
+// Painter draws board pictures. It keeps what one picture can lend the
+// next: the pieces already rasterised at each size, and the pixel and
+// encoder buffers. It is safe for concurrent use, and the zero value is
+// ready to use.
+type Painter struct {
+	mu     sync.Mutex
+	glyphs map[glyphKey]glyphMasks
+	rgba   sync.Pool // *[]byte: the pixels of the full-colour drawing
+	pal    sync.Pool // *[]byte: the pixels of the paletted picture
+	enc    encoderBuffers
+}
+
+// glyphKey names a rasterised piece: its drawing's name (or letter) and size.
+type glyphKey struct {
+	name   string
+	letter byte
+	size   int
+}
+
+// glyph returns g rasterised at size, from the cache when it was before.
+func (pt *Painter) glyph(k glyphKey, g glyph) glyphMasks {
+	pt.mu.Lock()
+	gm, ok := pt.glyphs[k]
+	pt.mu.Unlock()
+	if ok {
+		return gm
+	}
+	gm = rasterGlyph(g, k.size) // outside the lock: the masks are never changed once made
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	if pt.glyphs == nil {
+		pt.glyphs = map[glyphKey]glyphMasks{}
+	}
+	pt.glyphs[k] = gm
+	return gm
+}
+
+// encoderBuffers lends image/png's encoder its buffers (png.EncoderBufferPool).
+type encoderBuffers struct{ p sync.Pool }
+
+func (e *encoderBuffers) Get() *png.EncoderBuffer {
+	b, _ := e.p.Get().(*png.EncoderBuffer)
+	return b
+}
+
+func (e *encoderBuffers) Put(b *png.EncoderBuffer) { e.p.Put(b) }
+
+// pixels returns a slice of n bytes from pool, to be given back with Put;
+// its content is whatever the last picture left there.
+func pixels(pool *sync.Pool, n int) *[]byte {
+	if b, ok := pool.Get().(*[]byte); ok && cap(*b) >= n {
+		*b = (*b)[:n]
+		return b
+	}
+	b := make([]byte, n)
+	return &b
+}
+
+// PNG draws the board for viewer: squares (holes grey and hatched),
 // coordinates, the pieces as outlined silhouettes (light for White, dark
 // for Black), the last move's squares tinted, a red tab under downward
 // pawns, the marked squares in red, the Klein seam in blue, the hands (the
 // opponent's above the board, the viewer's below), the die, and caption
 // lines for holes, wrapping and marks. The same position and options always
 // give the same bytes.
-func PNGWith(p rules.Position, viewer rules.Color, o Options) ([]byte, error) {
+func (pt *Painter) PNG(p rules.Position, viewer rules.Color, o Options) ([]byte, error) {
+	l := layoutOf(p)
+	pix := pixels(&pt.rgba, 4*l.w*l.h)
+	defer pt.rgba.Put(pix)
+	img := &image.RGBA{Pix: *pix, Stride: 4 * l.w, Rect: image.Rect(0, 0, l.w, l.h)}
+	if err := pt.paint(img, l, p, viewer, o); err != nil {
+		return nil, err
+	}
+	ppix := pixels(&pt.pal, l.w*l.h)
+	defer pt.pal.Put(ppix)
+	var buf bytes.Buffer
+	// Fastest compression: about a third of the time of the default for
+	// a fifth more bytes, and the encoding was most of a move's cost
+	// (docs/performance.md).
+	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &pt.enc}
+	if err := enc.Encode(&buf, paletted(img, *ppix)); err != nil {
+		return nil, fmt.Errorf("encoding the board picture: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// paint draws the picture of p for viewer, laid out as l, on img (of l's
+// size), in full colour.
+func (pt *Painter) paint(img *image.RGBA, l layout, p rules.Position, viewer rules.Color, o Options) error {
 	b := p.Variant().Board()
 	marker, _ := p.Variant().(Marker)
-	l := layoutOf(p)
 	cell := l.cell
-	img := image.NewRGBA(image.Rect(0, 0, l.w, l.h))
+	// The background is painted over every pixel, so a lent buffer need
+	// not be cleared first.
 	draw.Draw(img, img.Bounds(), &image.Uniform{bg}, image.Point{}, draw.Src)
 	fnt, err := boardFont()
 	if err != nil {
-		return nil, fmt.Errorf("loading the board font: %w", err)
+		return fmt.Errorf("loading the board font: %w", err)
 	}
 	small, err := opentype.NewFace(fnt, &opentype.FaceOptions{Size: 13, DPI: 72, Hinting: font.HintingFull})
 	if err != nil {
-		return nil, fmt.Errorf("loading the board font: %w", err)
+		return fmt.Errorf("loading the board font: %w", err)
 	}
-	pc := newPainter(p.Variant())
+	pc := newPainter(pt, p.Variant())
 	last := map[rules.Square]bool{}
 	for _, sq := range o.LastMove {
 		last[sq] = true
@@ -289,25 +376,18 @@ func PNGWith(p rules.Position, viewer rules.Color, o Options) ([]byte, error) {
 	for i, c := range captions(p) {
 		drawText(img, small, ink, 6, l.captions+i*captionPx+13, c)
 	}
-	var buf bytes.Buffer
-	// Fastest compression: about a third of the time of the default for
-	// a fifth more bytes (a board mail's picture is ~20 KB either way), and
-	// the encoding was most of a move's cost (docs/performance.md).
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&buf, img); err != nil {
-		return nil, fmt.Errorf("encoding the board picture: %w", err)
-	}
-	return buf.Bytes(), nil
+	return nil
 }
 
-// painter draws a variant's pieces, rasterising each glyph once per size.
+// painter draws a variant's pieces, each glyph rasterised once per size
+// by the Painter.
 type painter struct {
+	pt    *Painter
 	names map[byte]string
-	done  map[[2]int]glyphMasks // by letter and size
 }
 
-func newPainter(v rules.Variant) *painter {
-	pc := &painter{names: map[byte]string{}, done: map[[2]int]glyphMasks{}}
+func newPainter(pt *Painter, v rules.Variant) *painter {
+	pc := &painter{pt: pt, names: map[byte]string{}}
 	if n, ok := v.(pieceNamer); ok {
 		for _, c := range n.PieceLetters() {
 			pc.names[c] = n.PieceName(c)
@@ -318,18 +398,14 @@ func newPainter(v rules.Variant) *painter {
 
 // draw paints piece in the size×size box at at.
 func (pc *painter) draw(dst *image.RGBA, at image.Point, size int, piece rules.Piece) {
-	key := [2]int{int(piece.Letter()), size}
-	gm, ok := pc.done[key]
-	if !ok {
-		g, found := glyphFor(pc.names[piece.Letter()], piece.Letter())
-		if !found {
-			g = letterGlyph
-		}
-		gm = rasterGlyph(g, size)
-		pc.done[key] = gm
+	name := pc.names[piece.Letter()]
+	g, found := glyphFor(name, piece.Letter())
+	if !found {
+		g = letterGlyph
 	}
+	gm := pc.pt.glyph(glyphKey{name, piece.Letter(), size}, g)
 	drawGlyph(dst, at, gm, piece.Color() == rules.Black)
-	if _, found := glyphFor(pc.names[piece.Letter()], piece.Letter()); !found {
+	if !found {
 		// A piece with no drawing of its own: its letter on a disc.
 		f, err := letterFace(size)
 		if err == nil {
@@ -426,10 +502,11 @@ func dieFaceAt(img *image.RGBA, x, y, n int) {
 // diagonal lines.
 func hatch(img *image.RGBA, r image.Rectangle) {
 	draw.Draw(img, r, &image.Uniform{holeSq}, image.Point{}, draw.Src)
+	line := color.RGBAModel.Convert(holeHatch).(color.RGBA)
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
 			if (x+y)%8 < 2 {
-				img.Set(x, y, holeHatch)
+				img.SetRGBA(x, y, line)
 			}
 		}
 	}

@@ -714,22 +714,39 @@ func TestRelayQuote(t *testing.T) {
 
 // BenchmarkPNG draws every variant's mid-game board (12 plies in), as
 // Black sees it, and reports the PNG's size in bytes.
+// BenchmarkPNG draws a mid-game picture of every variant, as the referee
+// does: with one Painter kept from picture to picture ("kept"), and, for
+// comparison, with a new Painter for each picture ("fresh").
 func BenchmarkPNG(b *testing.B) {
 	for _, v := range rules.Variants() {
-		b.Run(v.Name(), func(b *testing.B) {
-			t := &testing.T{}
-			p, _ := midGame(t, v, 12)
-			var n int
-			for b.Loop() {
-				out, err := PNG(p, rules.Black)
-				if err != nil {
-					b.Fatal(err)
-				}
-				n = len(out)
+		for _, kept := range []bool{true, false} {
+			name := v.Name() + "/fresh"
+			if kept {
+				name = v.Name() + "/kept"
 			}
-			b.ReportMetric(float64(n), "bytes/board")
-		})
+			b.Run(name, func(b *testing.B) {
+				benchPNG(b, v, kept)
+			})
+		}
 	}
+}
+
+func benchPNG(b *testing.B, v rules.Variant, kept bool) {
+	t := &testing.T{}
+	p, _ := midGame(t, v, 12)
+	var n int
+	var pt Painter
+	for b.Loop() {
+		if !kept {
+			pt = Painter{}
+		}
+		out, err := pt.PNG(p, rules.Black, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(out)
+	}
+	b.ReportMetric(float64(n), "bytes/board")
 }
 
 func BenchmarkMailText(b *testing.B) {
