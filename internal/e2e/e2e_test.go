@@ -78,6 +78,7 @@ type player struct {
 
 type received struct {
 	subject, replyTo, messageID, text string
+	size                              int // of the whole mail, in bytes
 }
 
 // drain marks every new message of user done and returns them, in the
@@ -108,7 +109,7 @@ func parseMail(t testing.TB, raw []byte) *received {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &received{messageID: r.Header.Get("Message-ID")}
+	m := &received{messageID: r.Header.Get("Message-ID"), size: len(raw)}
 	m.subject, _ = r.Header.Subject()
 	if rt, err := r.Header.AddressList("Reply-To"); err == nil && len(rt) > 0 {
 		m.replyTo = rt[0].Address
