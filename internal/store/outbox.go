@@ -167,7 +167,7 @@ func (s *Store) ClaimOutgoing(ctx context.Context, id int64, now time.Time, leas
 	var b [16]byte
 	rand.Read(b[:]) // never fails (crypto/rand)
 	c := &Claim{ID: id, Token: hex.EncodeToString(b[:]), Until: now.Add(lease)}
-	res, err := s.db.ExecContext(ctx, `UPDATE outbox SET claim = ?, claimed_until = ?
+	res, err := s.exec(ctx, `UPDATE outbox SET claim = ?, claimed_until = ?
 		WHERE id = ? AND `+undelivered+` AND next_attempt <= ? AND (claimed_until IS NULL OR claimed_until <= ?)`,
 		c.Token, ms(c.Until), id, ms(now), ms(now))
 	if err != nil {
@@ -189,7 +189,7 @@ var ErrClaimLost = errors.New("the claim on the message ran out and another send
 // recorded even if the claim ran out meanwhile: the server's acceptance is
 // a fact.
 func (s *Store) MarkSent(ctx context.Context, c *Claim, now time.Time) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE outbox SET sent = COALESCE(sent, ?), attempts = attempts + 1, last_error = '',
+	_, err := s.exec(ctx, `UPDATE outbox SET sent = COALESCE(sent, ?), attempts = attempts + 1, last_error = '',
 		claim = NULL, claimed_until = NULL WHERE id = ?`, ms(now), c.ID)
 	if err != nil {
 		return fmt.Errorf("marking outbox mail #%d sent: %w", c.ID, err)
@@ -226,7 +226,7 @@ func (s *Store) endClaim(ctx context.Context, c *Claim, what, set string, args .
 		sets = set + ", " + sets
 	}
 	args = append(args, c.ID, c.Token)
-	res, err := s.db.ExecContext(ctx, `UPDATE outbox SET `+sets+` WHERE id = ? AND claim = ?`, args...)
+	res, err := s.exec(ctx, `UPDATE outbox SET `+sets+` WHERE id = ? AND claim = ?`, args...)
 	if err != nil {
 		return fmt.Errorf("%s outbox mail #%d: %w", what, c.ID, err)
 	}
@@ -328,7 +328,7 @@ func oneLine(s string) string {
 // dead process may have handed it to the server just before it died),
 // never one lost.
 func (s *Store) ReleaseAllClaims(ctx context.Context) (int64, error) {
-	res, err := s.db.ExecContext(ctx, `UPDATE outbox SET claim = NULL, claimed_until = NULL
+	res, err := s.exec(ctx, `UPDATE outbox SET claim = NULL, claimed_until = NULL
 		WHERE claim IS NOT NULL AND `+undelivered)
 	if err != nil {
 		return 0, fmt.Errorf("releasing the claims of a previous run: %w", err)

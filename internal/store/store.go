@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"sync"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
@@ -34,6 +35,15 @@ func migrations() []string {
 type Store struct {
 	db  *sql.DB // writes (and reads inside write transactions)
 	rdb *sql.DB // read transactions (View)
+	// writing is held for every write, so that this process's writers
+	// queue here and are served in turn (sync.Mutex hands over in order
+	// once a waiter has waited a millisecond). Left to SQLite, a writer
+	// that finds the lock taken retries by sleeping 1, 2, 5, 10, ... ms,
+	// and in a burst of mail the outbox's claims kept missing the short
+	// gaps between the daemon's transactions: it sent one mail while 20
+	// moves were processed, and the other 39 only after them. Other
+	// processes (the admin commands) still meet SQLite's busy timeout.
+	writing sync.Mutex
 }
 
 // Open opens (creating if needed) the database at path and brings its schema
@@ -149,6 +159,8 @@ type Tx struct {
 
 // Update runs fn in one transaction and commits it only when fn returns nil.
 func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
+	s.writing.Lock()
+	defer s.writing.Unlock()
 	sqlTx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("beginning a transaction: %w", err)
@@ -161,6 +173,14 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 		return fmt.Errorf("committing: %w", err)
 	}
 	return nil
+}
+
+// exec runs one writing statement outside Update, in turn with the other
+// writers (see Store.writing).
+func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	s.writing.Lock()
+	defer s.writing.Unlock()
+	return s.db.ExecContext(ctx, query, args...)
 }
 
 // View runs fn in a read transaction: it sees one consistent state and
