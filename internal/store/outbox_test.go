@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -187,5 +188,52 @@ func TestClaimsOfADeadRunAreReleased(t *testing.T) {
 	}
 	if c, err := s.ClaimOutgoing(ctx, id, now.Add(time.Second), 10*time.Minute); err != nil || c == nil {
 		t.Errorf("after the release the mail cannot be claimed: %v %v", c, err)
+	}
+}
+
+// TestWritersTakeTurns: while one goroutine runs write transactions back to
+// back, as the daemon does in a burst of mail, the outbox's claim is served
+// after a few of them, not after the burst (SQLite's busy handler, left to
+// itself, sleeps between retries and kept missing the gaps).
+func TestWritersTakeTurns(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	id := enqueue(t, s, "alice@example.test", now)
+	const burst = 60
+	var done atomic.Int32
+	started := make(chan struct{})
+	finished := make(chan error, 1)
+	go func() {
+		for i := range burst {
+			err := s.Update(ctx, func(tx *Tx) error {
+				if i == 0 {
+					close(started)
+				}
+				time.Sleep(3 * time.Millisecond) // a move's work inside its transaction
+				return tx.SetSetting("burst", []byte{byte(i)})
+			})
+			if err != nil {
+				finished <- err
+				return
+			}
+			done.Add(1)
+		}
+		finished <- nil
+	}()
+	<-started
+	c, err := s.ClaimOutgoing(ctx, id, now, time.Minute)
+	if err != nil || c == nil {
+		t.Fatalf("claim = %v, %v", c, err)
+	}
+	if err := s.MarkSent(ctx, c, now); err != nil {
+		t.Fatal(err)
+	}
+	served := done.Load()
+	if err := <-finished; err != nil {
+		t.Fatal(err)
+	}
+	if served > 10 {
+		t.Errorf("the claim and its outcome were written after %d of the burst's %d transactions; want a few at most", served, burst)
 	}
 }
