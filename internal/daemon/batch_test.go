@@ -21,8 +21,9 @@ import (
 // batchServer is an in-process SMTP server that counts connections and
 // refuses some recipients.
 type batchServer struct {
-	refuse map[string]int // recipient -> reply code
-	conns  atomic.Int32
+	refuse  map[string]int // recipient -> reply code
+	conns   atomic.Int32
+	logouts atomic.Int32
 	mu     sync.Mutex
 	got    []string // accepted recipients, in order
 }
@@ -38,7 +39,7 @@ type batchSession struct {
 }
 
 func (s *batchSession) Reset()                               { s.to = "" }
-func (s *batchSession) Logout() error                        { return nil }
+func (s *batchSession) Logout() error                        { s.b.logouts.Add(1); return nil }
 func (s *batchSession) Mail(string, *smtp.MailOptions) error { return nil }
 func (s *batchSession) Rcpt(to string, _ *smtp.RcptOptions) error {
 	if code := s.b.refuse[to]; code != 0 {
@@ -55,6 +56,112 @@ func (s *batchSession) Data(r io.Reader) error {
 	s.b.got = append(s.b.got, s.to)
 	s.b.mu.Unlock()
 	return nil
+}
+
+// sent returns how many mails the server accepted.
+func (b *batchServer) sent() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.got)
+}
+
+// TestLoopKeepsTheSessionBetweenPasses: the outbox's loop sends the mails
+// of successive passes over one SMTP connection; when the server dropped
+// it while it rested, the next pass notices (NOOP) and opens a new one,
+// and the mail is sent at once, not counted as a failed attempt; after
+// KeepOpen without mail the loop ends the session itself.
+func TestLoopKeepsTheSessionBetweenPasses(t *testing.T) {
+	b := &batchServer{}
+	srv := smtp.NewServer(b)
+	srv.Domain = "localhost"
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+
+	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
+	ob := &daemon.Outbox{Store: s, Sender: smtpout.New(smtpout.Config{Addr: ln.Addr().String(), TLS: "none", Timeout: 5 * time.Second}),
+		Log: discard(), Now: time.Now, KeepOpen: time.Hour}
+	ctx, cancel := context.WithCancel(context.Background())
+	nudge := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() { ob.Loop(ctx, time.Hour, nudge); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	pass := func(to string, want int) {
+		t.Helper()
+		queue(t, s, to)
+		nudge <- struct{}{}
+		deadline := time.Now().Add(10 * time.Second)
+		for b.sent() < want {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d mails accepted, want %d", b.sent(), want)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	pass("alice@example.test", 1)
+	pass("bob@example.test", 2)
+	pass("carol@example.test", 3)
+	if n := b.conns.Load(); n != 1 {
+		t.Errorf("three passes used %d SMTP connections, want 1", n)
+	}
+	// The server drops the resting connection (as servers drop idle ones).
+	srv.Close()
+	ln2, err := net.Listen("tcp", ln.Addr().String())
+	if err != nil {
+		t.Skipf("could not listen again on %s: %v", ln.Addr(), err)
+	}
+	srv2 := smtp.NewServer(b)
+	srv2.Domain = "localhost"
+	go srv2.Serve(ln2)
+	t.Cleanup(func() { srv2.Close() })
+	pass("dave@example.test", 4)
+	if n := b.conns.Load(); n != 2 {
+		t.Errorf("%d SMTP connections after the server dropped the first, want 2", n)
+	}
+	all, err := s.Outbox(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range all {
+		if o.Sent == nil || o.Attempts != 1 || o.LastError != "" {
+			t.Errorf("%s: sent %v after %d attempts (last error %q); want sent at the first", o.To, o.Sent, o.Attempts, o.LastError)
+		}
+	}
+}
+
+// TestLoopClosesAnIdleSession: after KeepOpen without mail, the loop says
+// QUIT.
+func TestLoopClosesAnIdleSession(t *testing.T) {
+	b := &batchServer{}
+	srv := smtp.NewServer(b)
+	srv.Domain = "localhost"
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
+	queue(t, s, "alice@example.test")
+	ob := &daemon.Outbox{Store: s, Sender: smtpout.New(smtpout.Config{Addr: ln.Addr().String(), TLS: "none", Timeout: 5 * time.Second}),
+		Log: discard(), Now: time.Now, KeepOpen: 50 * time.Millisecond}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { ob.Loop(ctx, time.Hour, nil); close(done) }()
+	defer func() { cancel(); <-done }()
+	deadline := time.Now().Add(10 * time.Second)
+	for b.logouts.Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the session was not ended: %d mails sent, %d connections", b.sent(), b.conns.Load())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if b.sent() != 1 {
+		t.Errorf("%d mails sent, want 1", b.sent())
+	}
 }
 
 // TestOutboxBatchOverOneSession: one outbox pass sends every due mail over

@@ -197,22 +197,42 @@ type Outbox struct {
 	// before it runs out, and a crashed sender's messages are due again
 	// after it. 0 means 10 min.
 	Lease time.Duration
+	// KeepOpen is how long Loop keeps an idle SMTP session for its next
+	// pass; 0 means 5 s.
+	KeepOpen time.Duration
 }
 
 // Loop delivers due mail every interval, or at once when nudged, until ctx
-// is done.
+// is done. The SMTP session of one pass is kept for the next for KeepOpen
+// (checked with NOOP before it is used again): in a burst of mail the
+// daemon nudges the outbox after every message, and a new connection each
+// time cost the SMTP server a connection, EHLO and QUIT per message.
 func (o *Outbox) Loop(ctx context.Context, every time.Duration, nudge <-chan struct{}) {
 	t := time.NewTicker(every)
 	defer t.Stop()
+	keep := o.KeepOpen
+	if keep <= 0 {
+		keep = 5 * time.Second
+	}
+	conn := &sessionConn{opener: sessionsOf(o.Sender)}
+	defer conn.close()
+	idle := time.NewTimer(keep)
+	defer idle.Stop()
 	for {
-		if _, err := o.Flush(ctx); err != nil && ctx.Err() == nil {
+		if _, err := o.flush(ctx, conn); err != nil && ctx.Err() == nil {
 			o.Log.Warn("outbox pass failed", "err", err)
 		}
+		conn.rest()
+		idle.Reset(keep)
+	wait:
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		case <-nudge:
+		case <-idle.C:
+			conn.close()
+			goto wait
 		}
 	}
 }
@@ -227,9 +247,14 @@ func (o *Outbox) Loop(ctx context.Context, every time.Duration, nudge <-chan str
 // of one pass go over one connection (a new one when it breaks); each
 // message's outcome is its own.
 func (o *Outbox) Flush(ctx context.Context) (int, error) {
-	sent := 0
 	conn := &sessionConn{opener: sessionsOf(o.Sender)}
 	defer conn.close()
+	return o.flush(ctx, conn)
+}
+
+// flush is Flush over conn, which the caller closes.
+func (o *Outbox) flush(ctx context.Context, conn *sessionConn) (int, error) {
+	sent := 0
 	for {
 		due, err := o.Store.DueOutbox(ctx, o.Now().UTC(), 50)
 		if err != nil {
@@ -269,16 +294,27 @@ func sessionsOf(s Sender) sessionOpener {
 	return o
 }
 
-// sessionConn is the SMTP session of one outbox pass, opened at the first
-// send and again after it broke.
+// sessionConn is the SMTP session of the outbox's passes, opened at the
+// first send and again after it broke.
 type sessionConn struct {
 	opener sessionOpener
 	s      *smtpout.Session
+	rested bool // the session waited idle since its last send
 }
 
-// send sends one message over the pass's session, opening it first when
-// needed.
+// rest notes that the session waits idle until the next pass.
+func (c *sessionConn) rest() { c.rested = c.s != nil }
+
+// send sends one message over the session, opening it first when needed,
+// and checking first with NOOP that a session that rested still answers
+// (else a new one is opened: the server may close idle connections).
 func (c *sessionConn) send(ctx context.Context, from string, to []string, raw []byte) error {
+	if c.s != nil && c.rested {
+		c.rested = false
+		if err := c.s.Noop(ctx); err != nil {
+			c.close()
+		}
+	}
 	if c.s == nil {
 		s, err := c.opener.Open(ctx)
 		if err != nil {

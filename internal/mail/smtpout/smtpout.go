@@ -227,6 +227,25 @@ func broken(err error) bool {
 	return !errors.As(err, &se) || se.Code == 421
 }
 
+// Noop checks that the session still answers (NOOP), as before reusing a
+// session that waited idle: servers close idle connections. A failure
+// breaks the session.
+func (s *Session) Noop(ctx context.Context) error {
+	if s.bad != nil {
+		return fmt.Errorf("SMTP session to %s is no longer usable: %w", s.c.cfg.Addr, s.bad)
+	}
+	stop := context.AfterFunc(ctx, func() { s.conn.Close() })
+	err := s.sc.Noop()
+	if !stop() {
+		err = cmp.Or(err, ctx.Err())
+	}
+	if err != nil {
+		s.bad = err
+		return s.c.fail(ctx, "NOOP", err)
+	}
+	return nil
+}
+
 // Broken reports whether the session can no longer send (the connection
 // failed or the server closed it); open a new one to go on.
 func (s *Session) Broken() bool { return s.bad != nil }

@@ -335,3 +335,22 @@ func TestSessionBrokenByCancel(t *testing.T) {
 		t.Errorf("send on a broken session: %v, want a temporary error", err)
 	}
 }
+
+func TestNoopTellsALiveSessionFromADeadOne(t *testing.T) {
+	// The outbox checks a session that rested with NOOP before reusing it:
+	// a live one answers, one the server dropped fails and is broken.
+	rec := &recorder{}
+	addr := serve(t, rec, "none")
+	s, err := New(Config{Addr: addr, TLS: "none", Timeout: 5 * time.Second}).Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Noop(context.Background()); err != nil || s.Broken() {
+		t.Fatalf("NOOP on a live session: %v, broken %v", err, s.Broken())
+	}
+	s.conn.Close() // as when the server drops an idle connection
+	if err := s.Noop(context.Background()); err == nil || !s.Broken() {
+		t.Fatalf("NOOP on a dropped session: %v, broken %v; want an error and a broken session", err, s.Broken())
+	}
+}
