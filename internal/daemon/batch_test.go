@@ -24,8 +24,8 @@ type batchServer struct {
 	refuse  map[string]int // recipient -> reply code
 	conns   atomic.Int32
 	logouts atomic.Int32
-	mu     sync.Mutex
-	got    []string // accepted recipients, in order
+	mu      sync.Mutex
+	got     []string // accepted recipients, in order
 }
 
 func (b *batchServer) NewSession(*smtp.Conn) (smtp.Session, error) {
