@@ -21,22 +21,27 @@ import (
 // chess board about 1,300 colours, of which the rarest 1,000 cover 3% of
 // the pixels, all on edges. The result depends only on img, so the same
 // position still gives the same bytes.
-func paletted(img *image.RGBA, pix []byte) *image.Paletted {
+//
+// runs is a buffer to reuse (it may be nil); the grown one is returned for
+// the next picture.
+func paletted(img *image.RGBA, pix []byte, runs []colourRun) (*image.Paletted, []colourRun) {
 	b := img.Bounds()
 	src := img.Pix[:4*b.Dx()*b.Dy()]
-	// Count the colours by runs of one colour: a board is mostly flat, so
-	// there are about a tenth as many runs as pixels. Each colour gets a
-	// dense id.
+	// The picture as runs of one colour: a board is mostly flat, so there
+	// are about a tenth as many runs as pixels. Each colour gets a dense
+	// id, and its pixels are counted.
 	var (
 		ids    colourIDs
 		counts []int
 	)
+	runs = runs[:0]
 	eachRun(src, func(c uint32, n int) {
 		id, fresh := ids.get(c)
 		if fresh {
 			counts = append(counts, 0)
 		}
 		counts[id] += n
+		runs = append(runs, colourRun{int32(id), int32(n)})
 	})
 	byCount := make([]int32, len(counts))
 	for i := range byCount {
@@ -68,17 +73,19 @@ func paletted(img *image.RGBA, pix []byte) *image.Paletted {
 	}
 	out := &image.Paletted{Pix: pix, Stride: b.Dx(), Rect: b, Palette: pal}
 	at := 0
-	eachRun(src, func(c uint32, n int) {
-		id, _ := ids.get(c)
-		v := index[id]
-		seg := pix[at : at+n]
+	for _, r := range runs {
+		v := index[r.id]
+		seg := pix[at : at+int(r.n)]
 		for k := range seg {
 			seg[k] = v
 		}
-		at += n
-	})
-	return out
+		at += int(r.n)
+	}
+	return out, runs
 }
+
+// colourRun is a run of pixels of one colour: its colour id and length.
+type colourRun struct{ id, n int32 }
 
 // eachRun calls f for each run of pixels of one colour in src (RGBA
 // bytes), in order, with the colour and the run's length in pixels.
@@ -86,6 +93,10 @@ func eachRun(src []byte, f func(c uint32, n int)) {
 	for i := 0; i < len(src); {
 		w := binary.LittleEndian.Uint32(src[i:])
 		j := i + 4
+		// Two pixels at a time, then the last one.
+		for w2 := uint64(w) | uint64(w)<<32; j+8 <= len(src) && binary.LittleEndian.Uint64(src[j:]) == w2; {
+			j += 8
+		}
 		for j < len(src) && binary.LittleEndian.Uint32(src[j:]) == w {
 			j += 4
 		}

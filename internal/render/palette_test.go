@@ -30,7 +30,7 @@ func TestPalettedFaithful(t *testing.T) {
 					if err := pt.paint(img, l, c.p, viewer, c.o); err != nil {
 						t.Fatal(err)
 					}
-					pal := paletted(img, make([]byte, l.w*l.h))
+					pal, _ := paletted(img, make([]byte, l.w*l.h), nil)
 					if len(pal.Palette) > 256 {
 						t.Fatalf("palette of %d colours", len(pal.Palette))
 					}
@@ -75,7 +75,7 @@ func TestPalettedExact(t *testing.T) {
 			img.SetRGBA(x, y, color.RGBA{uint8(x * 4), uint8(y * 30), 7, 0xff})
 		}
 	}
-	pal := paletted(img, make([]byte, 64*8))
+	pal, _ := paletted(img, make([]byte, 64*8), nil)
 	if len(pal.Palette) != 64*8 && len(pal.Palette) != 256 {
 		t.Fatalf("palette of %d colours", len(pal.Palette))
 	}
@@ -87,7 +87,8 @@ func TestPalettedExact(t *testing.T) {
 	for i := range 256 {
 		flipped.SetRGBA(15-i%16, 15-i/16, small.RGBAAt(i%16, i/16))
 	}
-	a, b := paletted(small, make([]byte, 256)), paletted(flipped, make([]byte, 256))
+	a, _ := paletted(small, make([]byte, 256), nil)
+	b, _ := paletted(flipped, make([]byte, 256), nil)
 	for i := range 256 {
 		x, y := i%16, i/16
 		if a.At(x, y) != color.Color(small.RGBAAt(x, y)) {

@@ -219,6 +219,7 @@ type Painter struct {
 	glyphs map[glyphKey]glyphMasks
 	rgba   sync.Pool // *[]byte: the pixels of the full-colour drawing
 	pal    sync.Pool // *[]byte: the pixels of the paletted picture
+	runs   sync.Pool // *[]colourRun: the picture's runs of one colour
 	enc    encoderBuffers
 }
 
@@ -290,7 +291,14 @@ func (pt *Painter) PNG(p rules.Position, viewer rules.Color, o Options) ([]byte,
 	// a fifth more bytes, and the encoding was most of a move's cost
 	// (docs/performance.md).
 	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &pt.enc}
-	if err := enc.Encode(&buf, paletted(img, *ppix)); err != nil {
+	runs, _ := pt.runs.Get().(*[]colourRun)
+	if runs == nil {
+		runs = new([]colourRun)
+	}
+	defer pt.runs.Put(runs)
+	var pal *image.Paletted
+	pal, *runs = paletted(img, *ppix, *runs)
+	if err := enc.Encode(&buf, pal); err != nil {
 		return nil, fmt.Errorf("encoding the board picture: %w", err)
 	}
 	return buf.Bytes(), nil
