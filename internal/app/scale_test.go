@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"referee/internal/store"
 	"testing"
+	"time"
 
 	"referee/internal/mail/reader"
 	"referee/internal/notation"
@@ -121,13 +123,42 @@ func BenchmarkFinishedGameSize(b *testing.B) {
 			send(plies, "resign")
 			send(plies, "confirm")
 		}
-		a.Close()
 		after := dbSize(b, db)
+		// serve --keep-sent-days: once the text of sent mail is pruned,
+		// what a finished game keeps (the freed pages are reused).
+		sendAll(b, a.Store())
+		if _, err := a.Store().PruneSentText(ctx, time.Now().Add(time.Hour)); err != nil {
+			b.Fatal(err)
+		}
+		a.Close()
+		pruned := dbSize(b, db)
 		b.ReportMetric(float64(after-before)/games/1024, "KB/game")
+		b.ReportMetric(float64(pruned-before)/games/1024, "KB/game-pruned")
 	}
 }
 
-// dbSize checkpoints the database at path and returns its size in bytes.
+// sendAll marks every mail of the outbox sent, as the daemon's outbox does
+// once the SMTP server accepted it.
+func sendAll(tb testing.TB, st *store.Store) {
+	ctx := context.Background()
+	all, err := st.Outbox(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	now := time.Now()
+	for _, o := range all {
+		c, err := st.ClaimOutgoing(ctx, o.ID, now, time.Minute)
+		if err != nil || c == nil {
+			tb.Fatalf("claiming mail #%d: %v %v", o.ID, c, err)
+		}
+		if err := st.MarkSent(ctx, c, now); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// dbSize checkpoints the database at path and returns the bytes its pages
+// in use take (the file less its free pages, which later writes reuse).
 func dbSize(tb testing.TB, path string) int64 {
 	db, err := sql.Open("sqlite3", path)
 	if err != nil {
@@ -138,11 +169,16 @@ func dbSize(tb testing.TB, path string) int64 {
 		tb.Fatal(err)
 	}
 	var outbox int64
-	db.QueryRow(`SELECT COALESCE(SUM(LENGTH(raw)), 0) FROM outbox`).Scan(&outbox)
+	db.QueryRow(`SELECT COALESCE(SUM(LENGTH(raw)), 0) FROM outbox_text`).Scan(&outbox)
+	var pages, free, pageSize int64
+	db.QueryRow(`PRAGMA page_count`).Scan(&pages)
+	db.QueryRow(`PRAGMA freelist_count`).Scan(&free)
+	db.QueryRow(`PRAGMA page_size`).Scan(&pageSize)
 	st, err := os.Stat(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Logf("database %d KB, of which outbox mail text %d KB", st.Size()/1024, outbox/1024)
-	return st.Size()
+	used := (pages - free) * pageSize
+	tb.Logf("database file %d KB, in use %d KB, of which mail text %d KB", st.Size()/1024, used/1024, outbox/1024)
+	return used
 }

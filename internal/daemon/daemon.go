@@ -49,7 +49,11 @@ type Config struct {
 	// RetryBase is the wait before the first retry of a failed delivery;
 	// it doubles with each failure up to an hour. 0 means 30 s.
 	RetryBase time.Duration
-	Logger    *slog.Logger
+	// KeepSent is how long the text of a sent mail is kept (the SMTP
+	// server has its copy; the outbox row stays for the record); it is
+	// pruned at start and every hour. 0 keeps it for ever.
+	KeepSent time.Duration
+	Logger   *slog.Logger
 	// Metrics, when set, receives each processed mail's verdict and time.
 	Metrics *status.Metrics
 }
@@ -123,6 +127,19 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 		return nil
 	}
 
+	prune := func() {
+		if cfg.KeepSent <= 0 {
+			return
+		}
+		n, err := a.Store().PruneSentText(ctx, time.Now().Add(-cfg.KeepSent))
+		if err != nil && ctx.Err() == nil {
+			log.Warn("pruning the text of old sent mail", "err", err)
+		} else if n > 0 {
+			log.Info("pruned the text of old sent mail", "mails", n, "sent_before", time.Now().Add(-cfg.KeepSent).Format(time.RFC3339))
+		}
+	}
+	prune()
+
 	if cfg.Once {
 		if _, err := a.Tick(ctx); err != nil {
 			return fmt.Errorf("clocks: %w", err)
@@ -152,11 +169,16 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 		}
 		t := time.NewTicker(every)
 		defer t.Stop()
+		pruned := time.Now()
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-t.C:
+				if time.Since(pruned) >= time.Hour {
+					pruned = time.Now()
+					prune()
+				}
 				if n, err := a.Tick(ctx); err != nil {
 					log.Warn("clock tick failed", "err", err)
 				} else if n > 0 {

@@ -143,3 +143,53 @@ func TestDaemonWithInMemoryEdges(t *testing.T) {
 		t.Errorf("Run: %v", err)
 	}
 }
+
+// TestDaemonPrunesOldSentText: with KeepSent, the daemon empties at start
+// the text of mail sent longer ago than that, and keeps the rest.
+func TestDaemonPrunesOldSentText(t *testing.T) {
+	ctx := context.Background()
+	a, err := app.Open(ctx, app.Options{DB: filepath.Join(t.TempDir(), "r.db"), Address: referee})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if _, err := a.NewGame(ctx, "chess", "alice@example.test", "bob@example.test", nil); err != nil {
+		t.Fatal(err)
+	}
+	sender := &memSender{sent: map[string][]string{}}
+	run := func(keep time.Duration) {
+		t.Helper()
+		if err := daemon.Run(ctx, a, daemon.Config{Once: true, Mailbox: newMemMailbox(), Sender: sender, KeepSent: keep}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(0) // delivers the two opening mails; keeps their text
+	kept := func() int {
+		all, err := a.Store().Outbox(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, o := range all {
+			if o.Sent == nil {
+				t.Fatalf("mail to %s not sent", o.To)
+			}
+			if len(o.Raw) > 0 {
+				n++
+			}
+		}
+		return n
+	}
+	if n := kept(); n != 2 {
+		t.Fatalf("%d mails keep their text, want 2", n)
+	}
+	run(time.Hour) // sent a moment ago: kept
+	if n := kept(); n != 2 {
+		t.Fatalf("with 1 h kept, %d mails keep their text, want 2", n)
+	}
+	time.Sleep(20 * time.Millisecond)
+	run(10 * time.Millisecond)
+	if n := kept(); n != 0 {
+		t.Errorf("with 10 ms kept, %d mails keep their text, want 0", n)
+	}
+}

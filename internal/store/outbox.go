@@ -114,11 +114,13 @@ func (s *Store) PendingOutbox(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-const outboxColumns = `id, game_id, to_addr, from_addr, message_id, raw, created, attempts,
+// outboxColumns are read from the outbox with its text (outbox_text),
+// which is empty once pruned (PruneSentText).
+const outboxColumns = `id, game_id, to_addr, from_addr, message_id, COALESCE(raw, x''), created, attempts,
 	next_attempt, last_error, sent, claimed_until, dead, dropped`
 
 func (s *Store) outbox(ctx context.Context, where string, args ...any) ([]Outgoing, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+outboxColumns+` FROM outbox `+where, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+outboxColumns+` FROM outbox LEFT JOIN outbox_text USING (id) `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading the outbox: %w", err)
 	}

@@ -157,8 +157,8 @@ func TestMigrationFromVersion1KeepsTheOutbox(t *testing.T) {
 	if v, _ := s.Version(ctx); v != len(migrations()) {
 		t.Errorf("version after migration = %d, want %d", v, len(migrations()))
 	}
-	if due, err := s.DueOutbox(ctx, time.Now(), 10); err != nil || len(due) != 1 {
-		t.Errorf("due after migration = %+v, %v; want the queued mail", due, err)
+	if due, err := s.DueOutbox(ctx, time.Now(), 10); err != nil || len(due) != 1 || string(due[0].Raw) != "x" {
+		t.Errorf("due after migration = %+v, %v; want the queued mail with its text", due, err)
 	}
 }
 

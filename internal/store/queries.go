@@ -312,12 +312,19 @@ func (t *Tx) Enqueue(o Outgoing) (int64, error) {
 	if o.NextAttempt.IsZero() {
 		o.NextAttempt = o.Created
 	}
-	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO outbox (game_id, to_addr, from_addr, message_id, raw, created, next_attempt)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, o.GameID, o.To, o.From, o.MessageID, o.Raw, ms(o.Created), ms(o.NextAttempt))
+	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO outbox (game_id, to_addr, from_addr, message_id, created, next_attempt)
+		VALUES (?, ?, ?, ?, ?, ?)`, o.GameID, o.To, o.From, o.MessageID, ms(o.Created), ms(o.NextAttempt))
 	if err != nil {
 		return 0, fmt.Errorf("queueing mail to %s: %w", o.To, err)
 	}
-	return res.LastInsertId()
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, fmt.Errorf("queueing mail to %s: %w", o.To, err)
+	}
+	if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO outbox_text (id, raw) VALUES (?, ?)`, id, o.Raw); err != nil {
+		return 0, fmt.Errorf("queueing mail to %s: %w", o.To, err)
+	}
+	return id, nil
 }
 
 // Refusals says what the referee recently refused a sender: all counts

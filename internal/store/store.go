@@ -27,8 +27,9 @@ func migrations() []string {
 	// Version 2 (schema_2.sql, beside schema.sql) changed the inbound
 	// dedupe; version 3 added the outbox's claims and dead letters; version
 	// 4 the lobby (known players, challenges, per-player vacations); 5
-	// indexes for many games (scale.go).
-	return append(append([]string{referee.Schema}, referee.Migrations...), schemaOutbox, schemaLobby, schemaScale)
+	// indexes for many games (scale.go); 6 the index of sent mail whose
+	// text is kept (retention.go).
+	return append(append([]string{referee.Schema}, referee.Migrations...), schemaOutbox, schemaLobby, schemaScale, schemaRetention)
 }
 
 // Store is an open database.
