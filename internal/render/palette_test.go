@@ -1,9 +1,11 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"image/color"
+	"sync"
 	"testing"
 
 	"referee/internal/rules"
@@ -99,5 +101,55 @@ func TestPalettedExact(t *testing.T) {
 		if b.Palette[i] != c {
 			t.Fatalf("palette entry %d: %v from one order, %v from the other", i, c, b.Palette[i])
 		}
+	}
+}
+
+// TestPainterKeptMatchesFresh: one Painter drawing every variant's pictures
+// from many goroutines at once (its caches and lent buffers shared, sizes
+// mixed) gives the same bytes as a fresh Painter for each picture.
+func TestPainterKeptMatchesFresh(t *testing.T) {
+	type job struct {
+		name   string
+		p      rules.Position
+		viewer rules.Color
+		o      Options
+		want   []byte
+	}
+	var jobs []job
+	for _, v := range rules.Variants() {
+		mid, _, last := midGameLast(t, v, 12)
+		for _, viewer := range []rules.Color{rules.White, rules.Black} {
+			for _, c := range []struct {
+				p rules.Position
+				o Options
+			}{{v.Start(), Options{}}, {mid, Options{LastMove: MoveSquares(last)}}} {
+				want, err := PNGWith(c.p, viewer, c.o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				jobs = append(jobs, job{fmt.Sprintf("%s/%v/%d", v.Name(), viewer, len(jobs)), c.p, viewer, c.o, want})
+			}
+		}
+	}
+	var pt Painter
+	errs := make(chan error, 4*len(jobs))
+	var wg sync.WaitGroup
+	for round := range 4 {
+		for i := range jobs {
+			j := jobs[(i*7+round*3)%len(jobs)]
+			wg.Go(func() {
+				got, err := pt.PNG(j.p, j.viewer, j.o)
+				if err != nil {
+					errs <- err
+				} else if !bytes.Equal(got, j.want) {
+					errs <- fmt.Errorf("%s: %d bytes from the kept Painter differ from the fresh one's %d", j.name, len(got), len(j.want))
+				}
+			})
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
