@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"image"
 	"image/color"
@@ -108,14 +109,7 @@ func TestPalettedExact(t *testing.T) {
 // from many goroutines at once (its caches and lent buffers shared, sizes
 // mixed) gives the same bytes as a fresh Painter for each picture.
 func TestPainterKeptMatchesFresh(t *testing.T) {
-	type job struct {
-		name   string
-		p      rules.Position
-		viewer rules.Color
-		o      Options
-		want   []byte
-	}
-	var jobs []job
+	var jobs []paintJob
 	for _, v := range rules.Variants() {
 		mid, _, last := midGameLast(t, v, 12)
 		for _, viewer := range []rules.Color{rules.White, rules.Black} {
@@ -127,11 +121,33 @@ func TestPainterKeptMatchesFresh(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				jobs = append(jobs, job{fmt.Sprintf("%s/%v/%d", v.Name(), viewer, len(jobs)), c.p, viewer, c.o, want})
+				jobs = append(jobs, paintJob{fmt.Sprintf("%s/%v/%d", v.Name(), viewer, len(jobs)), c.p, viewer, c.o, want})
 			}
 		}
 	}
-	var pt Painter
+	// Twice: with the tiles' budget, and with a budget that fills after a
+	// few tiles, so that most tiles are drawn for their picture only.
+	for _, max := range []int{0, 100 << 10} {
+		pt := Painter{tileMax: max}
+		drawAll(t, &pt, jobs)
+		if budget := cmp.Or(max, tileBudget); pt.tileB > budget {
+			t.Errorf("budget %d: the kept tiles take %d bytes", budget, pt.tileB)
+		}
+		t.Logf("budget %d: %d tiles kept, %d bytes", cmp.Or(max, tileBudget), len(pt.tiles), pt.tileB)
+	}
+}
+
+type paintJob struct {
+	name   string
+	p      rules.Position
+	viewer rules.Color
+	o      Options
+	want   []byte
+}
+
+// drawAll draws every job four times over, from one goroutine each, with
+// pt, and reports the pictures that differ from what they want.
+func drawAll(t *testing.T, pt *Painter, jobs []paintJob) {
 	errs := make(chan error, 4*len(jobs))
 	var wg sync.WaitGroup
 	for round := range 4 {

@@ -217,10 +217,14 @@ func PNGWith(p rules.Position, viewer rules.Color, o Options) ([]byte, error) {
 type Painter struct {
 	mu     sync.Mutex
 	glyphs map[glyphKey]glyphMasks
-	rgba   sync.Pool // *[]byte: the pixels of the full-colour drawing
-	pal    sync.Pool // *[]byte: the pixels of the paletted picture
-	runs   sync.Pool // *[]colourRun: the picture's runs of one colour
-	enc    encoderBuffers
+	tiles  map[tileKey]*image.RGBA
+	tileB  int // the bytes the tiles take, at most tileBudget
+	// tileMax, when not 0, replaces tileBudget (for tests).
+	tileMax int
+	rgba    sync.Pool // *[]byte: the pixels of the full-colour drawing
+	pal     sync.Pool // *[]byte: the pixels of the paletted picture
+	runs    sync.Pool // *[]colourRun: the picture's runs of one colour
+	enc     encoderBuffers
 }
 
 // glyphKey names a rasterised piece: its drawing's name (or letter) and size.
@@ -246,6 +250,46 @@ func (pt *Painter) glyph(k glyphKey, g glyph) glyphMasks {
 	}
 	pt.glyphs[k] = gm
 	return gm
+}
+
+// tileKey names a piece drawn over a colour.
+type tileKey struct {
+	glyphKey
+	black bool
+	under color.RGBA
+}
+
+// tileBudget bounds the memory the kept tiles take. One variant's pieces
+// over its square colours are about a hundred tiles of 9 KB (20 KB on the
+// small boards' larger squares); with every variant in play the tiles
+// would take about 10 MB, so past the budget a tile is drawn for the
+// picture and not kept. The picture is the same either way.
+const tileBudget = 4 << 20
+
+// tile returns the piece k names, made by build the first time; tiles are
+// never changed once made.
+func (pt *Painter) tile(k tileKey, build func() *image.RGBA) *image.RGBA {
+	pt.mu.Lock()
+	t, ok := pt.tiles[k]
+	pt.mu.Unlock()
+	if ok {
+		return t
+	}
+	t = build()
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	if pt.tiles == nil {
+		pt.tiles = map[tileKey]*image.RGBA{}
+	}
+	budget := tileBudget
+	if pt.tileMax != 0 {
+		budget = pt.tileMax
+	}
+	if _, ok := pt.tiles[k]; !ok && pt.tileB+len(t.Pix) <= budget {
+		pt.tiles[k] = t
+		pt.tileB += len(t.Pix)
+	}
+	return t
 }
 
 // encoderBuffers lends image/png's encoder its buffers (png.EncoderBufferPool).
@@ -350,7 +394,7 @@ func (pt *Painter) paint(img *image.RGBA, l layout, p rules.Position, viewer rul
 			}
 			draw.Draw(img, cellR, &image.Uniform{c}, image.Point{}, draw.Src)
 			if piece := p.At(sq); piece != rules.NoPiece {
-				pc.draw(img, image.Pt(x0, y0), cell, piece)
+				pc.draw(img, image.Pt(x0, y0), cell, piece, c)
 				if piece.Down() {
 					downTab(img, x0+cell/2, y0+cell-1)
 				}
@@ -404,24 +448,32 @@ func newPainter(pt *Painter, v rules.Variant) *painter {
 	return pc
 }
 
-// draw paints piece in the size×size box at at.
-func (pc *painter) draw(dst *image.RGBA, at image.Point, size int, piece rules.Piece) {
+// draw paints piece in the size×size box at at, whose pixels are all the
+// colour under (a square, or the background of a hand): a copy of the
+// piece drawn once over that colour, kept by the Painter.
+func (pc *painter) draw(dst *image.RGBA, at image.Point, size int, piece rules.Piece, under color.Color) {
 	name := pc.names[piece.Letter()]
-	g, found := glyphFor(name, piece.Letter())
-	if !found {
-		g = letterGlyph
-	}
-	gm := pc.pt.glyph(glyphKey{name, piece.Letter(), size}, g)
-	drawGlyph(dst, at, gm, piece.Color() == rules.Black)
-	if !found {
-		// A piece with no drawing of its own: its letter on a disc.
-		f, err := letterFace(size)
-		if err == nil {
-			s := string(piece.Letter())
-			_, line := pieceInk(piece.Color() == rules.Black)
-			drawText(dst, f, line, at.X+(size-font.MeasureString(f, s).Ceil())/2, at.Y+size*62/100, s)
+	k := tileKey{glyphKey{name, piece.Letter(), size}, piece.Color() == rules.Black, color.RGBAModel.Convert(under).(color.RGBA)}
+	tile := pc.pt.tile(k, func() *image.RGBA {
+		t := image.NewRGBA(image.Rect(0, 0, size, size))
+		draw.Draw(t, t.Bounds(), &image.Uniform{k.under}, image.Point{}, draw.Src)
+		g, found := glyphFor(name, piece.Letter())
+		if !found {
+			g = letterGlyph
 		}
-	}
+		drawGlyph(t, image.Point{}, pc.pt.glyph(k.glyphKey, g), k.black)
+		if !found {
+			// A piece with no drawing of its own: its letter on a disc.
+			f, err := letterFace(size)
+			if err == nil {
+				s := string(piece.Letter())
+				_, line := pieceInk(k.black)
+				drawText(t, f, line, (size-font.MeasureString(f, s).Ceil())/2, size*62/100, s)
+			}
+		}
+		return t
+	})
+	draw.Draw(dst, tile.Bounds().Add(at), tile, image.Point{}, draw.Src)
 }
 
 // letterGlyph is the disc under the letter of a piece without a drawing.
@@ -446,7 +498,7 @@ func drawHand(img *image.RGBA, f font.Face, pc *painter, y int, side rules.Color
 		return
 	}
 	for i, c := range hand {
-		pc.draw(img, image.Pt(handLabelPx+i*handPiece, y+(handPx-handPiece)/2), handPiece, rules.MakePiece(c, side))
+		pc.draw(img, image.Pt(handLabelPx+i*handPiece, y+(handPx-handPiece)/2), handPiece, rules.MakePiece(c, side), bg)
 	}
 }
 
