@@ -58,6 +58,20 @@ func (s *batchSession) Data(r io.Reader) error {
 	return nil
 }
 
+// serveBatch serves b on a free loopback port until the test ends.
+func serveBatch(t *testing.T, b *batchServer) (*smtp.Server, net.Listener) {
+	t.Helper()
+	srv := smtp.NewServer(b)
+	srv.Domain = "localhost"
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return srv, ln
+}
+
 // sent returns how many mails the server accepted.
 func (b *batchServer) sent() int {
 	b.mu.Lock()
@@ -72,14 +86,7 @@ func (b *batchServer) sent() int {
 // KeepOpen without mail the loop ends the session itself.
 func TestLoopKeepsTheSessionBetweenPasses(t *testing.T) {
 	b := &batchServer{}
-	srv := smtp.NewServer(b)
-	srv.Domain = "localhost"
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	srv, ln := serveBatch(t, b)
 
 	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
 	ob := &daemon.Outbox{Store: s, Sender: smtpout.New(smtpout.Config{Addr: ln.Addr().String(), TLS: "none", Timeout: 5 * time.Second}),
@@ -136,14 +143,7 @@ func TestLoopKeepsTheSessionBetweenPasses(t *testing.T) {
 // QUIT.
 func TestLoopClosesAnIdleSession(t *testing.T) {
 	b := &batchServer{}
-	srv := smtp.NewServer(b)
-	srv.Domain = "localhost"
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	_, ln := serveBatch(t, b)
 	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
 	queue(t, s, "alice@example.test")
 	ob := &daemon.Outbox{Store: s, Sender: smtpout.New(smtpout.Config{Addr: ln.Addr().String(), TLS: "none", Timeout: 5 * time.Second}),
@@ -169,14 +169,7 @@ func TestLoopClosesAnIdleSession(t *testing.T) {
 // gets its own outcome, and the mails after it are still sent.
 func TestOutboxBatchOverOneSession(t *testing.T) {
 	b := &batchServer{refuse: map[string]int{"nobody@example.test": 550, "busy@example.test": 451}}
-	srv := smtp.NewServer(b)
-	srv.Domain = "localhost"
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	_, ln := serveBatch(t, b)
 
 	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
 	queue(t, s, "alice@example.test", "nobody@example.test", "bob@example.test", "busy@example.test", "carol@example.test")

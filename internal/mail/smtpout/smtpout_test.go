@@ -319,13 +319,7 @@ func TestSessionSendsManyOverOneConnection(t *testing.T) {
 func TestSessionBrokenByCancel(t *testing.T) {
 	// A send interrupted by its context leaves the session broken: the
 	// caller opens a new one for the next message.
-	rec := &recorder{}
-	addr := serve(t, rec, "none")
-	s, err := New(Config{Addr: addr, TLS: "none", Timeout: 5 * time.Second}).Open(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openSession(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := s.Send(ctx, "r@x.test", []string{"a@x.test"}, raw); err == nil || !s.Broken() {
@@ -339,13 +333,7 @@ func TestSessionBrokenByCancel(t *testing.T) {
 func TestNoopTellsALiveSessionFromADeadOne(t *testing.T) {
 	// The outbox checks a session that rested with NOOP before reusing it:
 	// a live one answers, one the server dropped fails and is broken.
-	rec := &recorder{}
-	addr := serve(t, rec, "none")
-	s, err := New(Config{Addr: addr, TLS: "none", Timeout: 5 * time.Second}).Open(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openSession(t)
 	if err := s.Noop(context.Background()); err != nil || s.Broken() {
 		t.Fatalf("NOOP on a live session: %v, broken %v", err, s.Broken())
 	}
@@ -353,4 +341,17 @@ func TestNoopTellsALiveSessionFromADeadOne(t *testing.T) {
 	if err := s.Noop(context.Background()); err == nil || !s.Broken() {
 		t.Fatalf("NOOP on a dropped session: %v, broken %v; want an error and a broken session", err, s.Broken())
 	}
+}
+
+// openSession opens a session to a new plain test server, closed when the
+// test ends.
+func openSession(t *testing.T) *Session {
+	t.Helper()
+	addr := serve(t, &recorder{}, "none")
+	s, err := New(Config{Addr: addr, TLS: "none", Timeout: 5 * time.Second}).Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }
