@@ -112,7 +112,7 @@ func start(script string) (*Servers, error) {
 	if err != nil {
 		return nil, fmt.Errorf("state directory: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "owner"), []byte(processID(os.Getpid())), 0o644); err != nil {
+	if err := writeOwner(dir); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("state directory: %w", err)
 	}
@@ -182,6 +182,18 @@ func processID(pid int) string {
 	return fmt.Sprintf("%d %s", pid, f[19])
 }
 
+// writeOwner records in dir that this process owns the instance, at once:
+// the file appears whole (a rename), so that a sweep by a test starting
+// beside this one never reads half of it, takes it for a process that is
+// gone, and stops servers still in use.
+func writeOwner(dir string) error {
+	tmp := filepath.Join(dir, "owner.tmp")
+	if err := os.WriteFile(tmp, []byte(processID(os.Getpid())), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, "owner"))
+}
+
 // sweep stops the instances that earlier test processes started and could
 // not stop (a test binary killed by -timeout runs no cleanup): those whose
 // state directory names an owner process that no longer runs. The script
@@ -194,7 +206,8 @@ func sweep(script string, tb testing.TB) {
 			continue
 		}
 		var pid int
-		if _, err := fmt.Sscanf(string(owner), "%d", &pid); err != nil || processID(pid) == string(owner) {
+		var start uint64
+		if _, err := fmt.Sscanf(string(owner), "%d %d", &pid, &start); err != nil || processID(pid) == string(owner) {
 			continue
 		}
 		s := &Servers{State: dir, script: script}

@@ -226,6 +226,17 @@ func TestSweepStopsOrphans(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.run("stop"); os.RemoveAll(s.State) })
+	// Half an owner line (a file read while it was written, before owners
+	// were renamed into place) is not taken for a process that is gone.
+	for _, partial := range []string{"", "12", fmt.Sprint(os.Getpid())} {
+		if err := os.WriteFile(filepath.Join(s.State, "owner"), []byte(partial), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sweep(script, t)
+		if _, err := os.Stat(s.State); err != nil || !listening(s.IMAPAddr) {
+			t.Fatalf("owner %q: the sweep stopped an instance whose owner it could not read whole", partial)
+		}
+	}
 	if err := os.WriteFile(filepath.Join(s.State, "owner"), []byte("999999999 1"), 0o644); err != nil {
 		t.Fatal(err)
 	}
