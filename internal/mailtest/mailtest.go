@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -105,6 +106,9 @@ func Start(tb testing.TB) *Servers {
 
 func start(script string) (*Servers, error) {
 	ports, err := freePorts(3)
+	for try := 0; err == nil && try < 20 && anyTaken(ports); try++ {
+		ports, err = freePorts(3)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -217,6 +221,32 @@ func sweep(script string, tb testing.TB) {
 		}
 		os.RemoveAll(dir)
 	}
+}
+
+// anyTaken reports whether a port is one of another instance's, running or
+// not yet removed, on this machine (its state directory's ports file). A
+// port free now may be one whose server is stopped for a while on purpose
+// (TestPostfixDownThenBack), while that test's referee keeps trying it: a
+// new instance there would receive mail meant for another test, whose
+// players have the same addresses.
+func anyTaken(ports []int) bool {
+	files, _ := filepath.Glob(filepath.Join(os.TempDir(), statePrefix+"*", "ports"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			_, v, ok := strings.Cut(line, "=")
+			if !ok {
+				continue
+			}
+			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && slices.Contains(ports, n) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // freePorts asks the kernel for n distinct free ports on 127.0.0.1.

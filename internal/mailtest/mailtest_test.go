@@ -248,3 +248,23 @@ func TestSweepStopsOrphans(t *testing.T) {
 		t.Errorf("the orphaned instance still listens")
 	}
 }
+
+// TestPortsOfOtherInstancesAreNotReused: a port in another instance's
+// state directory counts as taken even while nothing listens on it (its
+// Postfix stopped for a while on purpose).
+func TestPortsOfOtherInstancesAreNotReused(t *testing.T) {
+	dir, err := os.MkdirTemp("", statePrefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(filepath.Join(dir, "ports"), []byte("imap_port=41001\nsmtp_port=41002\nlmtp_port=41003\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !anyTaken([]int{50000, 41002}) {
+		t.Error("port 41002, listed by another instance, was not taken for taken")
+	}
+	if anyTaken([]int{50000, 50001}) {
+		t.Error("ports no instance lists were taken for taken")
+	}
+}
