@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"referee/internal/dice"
+	"referee/internal/notation"
 	"referee/internal/referee"
 	"referee/internal/rules"
 	"referee/internal/store"
@@ -23,6 +24,20 @@ func BenchSecret(n int, color int) string {
 		b[i] = alphabet[h[i]%32]
 	}
 	return string(b)
+}
+
+// BenchMoves returns n moves of one chess game from the start, in SAN: the
+// moves the benchmarks play in every game made by CreateBenchGames.
+func BenchMoves(n int) []string {
+	pos := rules.Chess().Start()
+	var out []string
+	for i := range n {
+		legal := pos.Legal()
+		m := legal[(i*7+2)%len(legal)]
+		out = append(out, notation.SAN(pos, m))
+		pos, _ = pos.Play(m)
+	}
+	return out
 }
 
 // CreateBenchGames adds n active chess games of white against black

@@ -11,9 +11,7 @@ import (
 	"time"
 
 	"referee/internal/mail/reader"
-	"referee/internal/notation"
 	"referee/internal/referee"
-	"referee/internal/rules"
 )
 
 // BenchmarkScale shows what the number of games in the database costs:
@@ -22,7 +20,7 @@ import (
 // active games created directly in the store. Neither should grow with
 // the number of games. (go test -run XXX -bench Scale -benchmem ./internal/app/)
 func BenchmarkScale(b *testing.B) {
-	moves := scaleWalk(40)
+	moves := BenchMoves(40)
 	for _, n := range []int{100, 10000} {
 		ctx := context.Background()
 		a, err := Open(ctx, Options{DB: filepath.Join(b.TempDir(), "r.db"), Address: "referee@example.test"})
@@ -75,25 +73,12 @@ func BenchmarkScale(b *testing.B) {
 	}
 }
 
-// scaleWalk returns n moves of one chess game, in SAN.
-func scaleWalk(n int) []string {
-	pos := rules.Chess().Start()
-	var out []string
-	for i := range n {
-		legal := pos.Legal()
-		m := legal[(i*7+2)%len(legal)]
-		out = append(out, notation.SAN(pos, m))
-		pos, _ = pos.Play(m)
-	}
-	return out
-}
-
 // BenchmarkFinishedGameSize plays games of 40 plies to a resignation
 // through Process, and reports the database size per finished game and
 // the share of the outbox (the mails as sent, PNG included).
 func BenchmarkFinishedGameSize(b *testing.B) {
 	const plies = 40
-	moves := scaleWalk(plies)
+	moves := BenchMoves(plies)
 	ctx := context.Background()
 	for range b.N {
 		db := filepath.Join(b.TempDir(), "r.db")

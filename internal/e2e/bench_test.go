@@ -19,8 +19,6 @@ import (
 	"referee/internal/daemon"
 	"referee/internal/mail/imapin"
 	"referee/internal/mail/smtpout"
-	"referee/internal/notation"
-	"referee/internal/rules"
 )
 
 // Benchmarks against the real servers, each measured against the floor in
@@ -39,19 +37,6 @@ import (
 // bot run side by side on the same servers and take turns, round by round
 // or move by move, so that the load of a shared machine weighs on both
 // alike. The last line of each benchmark's output gives referee/floor.
-
-// walk returns n moves of one chess game, in SAN.
-func walk(n int) []string {
-	pos := rules.Chess().Start()
-	var out []string
-	for i := range n {
-		legal := pos.Legal()
-		m := legal[(i*7+2)%len(legal)]
-		out = append(out, notation.SAN(pos, m))
-		pos, _ = pos.Play(m)
-	}
-	return out
-}
 
 // floorInbox is the floor bot's mailbox (the referee's is referee@).
 const floorInbox = "white@example.test"
@@ -304,7 +289,7 @@ func BenchmarkThroughput(b *testing.B) {
 			// that (0.1-0.2 s): referee first gave 1.25-1.34x in that
 			// round, floor first 0.94-1.04x.
 			e.playRound(b, botGames(sz.games, 1), 1, "e4", 0)
-			moves := walk(sz.rounds)
+			moves := app.BenchMoves(sz.rounds)
 			var refTime, floorTime time.Duration
 			b.ResetTimer()
 			for range b.N {
@@ -341,7 +326,7 @@ func BenchmarkMoveLatency(b *testing.B) {
 	e.playRound(b, botGames(1, 1), 1, "e4", 0) // warm-up, as in BenchmarkThroughput
 	games, first := e.refereeGames(b, ref, 1)
 	bot := botGames(1, 1)
-	moves := walk(max(b.N, 1))
+	moves := app.BenchMoves(max(b.N, 1))
 	var refLat, floorLat []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

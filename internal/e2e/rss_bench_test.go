@@ -62,7 +62,7 @@ func BenchmarkServeRSS(b *testing.B) {
 				})
 				b.Cleanup(stopped)
 				const rssGames, rssRounds = 10, 6
-				moves := walk(rssRounds)
+				moves := app.BenchMoves(rssRounds)
 				b.StartTimer()
 				start := time.Now()
 				for r := range rssRounds {
