@@ -214,146 +214,60 @@ type VacationUse struct {
 	Days    int
 }
 
-// LobbyCommand is the first line of a mail read as a lobby command.
-type LobbyCommand struct {
-	// Word is the command: challenge, accept, decline, withdraw, games,
-	// record, variants, open, help or vacation; "" when the line is none.
-	Word string
-	// Args are the words after it, lower case.
-	Args []string
-	// GameID is the game of "record N" (0 without one).
-	GameID int64
-	// Opponent is the address a challenge names, canonical, or "".
-	Opponent string
-}
-
-// ParseLobbyCommand reads a first line as a lobby command. It is pure: the
-// app calls it to know what to load before Handle reads the line again.
-func ParseLobbyCommand(line string) LobbyCommand {
-	f := strings.Fields(strings.ToLower(strings.Trim(strings.TrimSpace(line), ".!")))
-	if len(f) == 0 {
-		return LobbyCommand{}
-	}
-	word, args := f[0], f[1:]
-	switch word {
-	case "yes", "accepted", "ok":
-		word = "accept"
-	case "no", "declined", "refuse":
-		word = "decline"
-	case "cancel", "withdrawn":
-		word = "withdraw"
-	case "?":
-		word = "help"
-	case "mygames":
-		word = "games"
-	case "pgn", "export":
-		word = "record"
-	case "variant":
-		word = "variants"
-	}
-	c := LobbyCommand{Word: word, Args: args}
-	switch word {
-	case "challenge":
-		for _, a := range args {
-			if strings.Contains(a, "@") {
-				if ca, err := addr.Canonical(strings.Trim(a, "<>,;")); err == nil {
-					c.Opponent = ca
-				}
-				break
-			}
-		}
-	case "record":
-		if len(args) == 1 {
-			if id, err := strconv.ParseInt(strings.TrimPrefix(args[0], "#"), 10, 64); err == nil && id > 0 {
-				c.GameID = id
-			}
-		}
-	case "accept", "decline", "withdraw", "games", "variants", "open", "help", "vacation":
-	default:
-		return LobbyCommand{}
-	}
-	return c
-}
-
-// ServedInGame reports whether the lobby answers this command when it
-// comes as a reply to a game mail: the game's own commands ("record",
-// "help", "vacation N") stay the game's.
-func (c LobbyCommand) ServedInGame() bool {
-	switch c.Word {
-	case "games", "variants", "open", "challenge":
-		return true
-	case "record":
-		return c.GameID != 0
-	}
-	return false
-}
-
-// lobby answers a mail without a game reference.
+// lobby answers a mail without a game reference: its first line read
+// against the command table (commands.go). A reply to an invitation that
+// is no command is an answer to the invitation, and refused as one.
 func (r *Referee) lobby(m *reader.Mail, env Env) Outcome {
-	cmd := ParseLobbyCommand(m.Action)
-	if m.Invite != nil {
-		switch cmd.Word {
-		case "accept", "decline", "withdraw", "":
-			return r.invitation(m, cmd, env)
+	p := r.parseLine(m.Action, Outside, true)
+	c := &call{cmd: p.cmd, args: p.args, m: m, env: env}
+	if p.cmd == nil {
+		if m.Invite != nil {
+			return r.invitation(c, "")
 		}
+		return r.notACommand(c, "")
 	}
-	return r.lobbyCommand(m, cmd, env)
+	return r.lobbyRun(c)
 }
 
-// lobbyInGame answers a lobby command sent as a reply to a game mail by its
-// authenticated player; ok is false when the line is the game's business.
-func (r *Referee) lobbyInGame(m *reader.Mail, env Env) (Outcome, bool) {
-	cmd := ParseLobbyCommand(m.Action)
-	if env.Lobby == nil || !cmd.ServedInGame() {
-		return Outcome{}, false
-	}
-	return r.lobbyCommand(m, cmd, env), true
-}
-
-// lobbyCommand carries out one command for m.From.
-func (r *Referee) lobbyCommand(m *reader.Mail, cmd LobbyCommand, env Env) Outcome {
-	lb := env.Lobby
-	switch cmd.Word {
-	case "", "accept", "decline", "withdraw":
-		what := fmt.Sprintf("Your mail to the referee was read as %q, which is not a command the referee knows.", firstWords(m.Action, 8))
-		if strings.TrimSpace(m.Action) == "" {
-			what = "Your mail to the referee had no command on its first line."
-		}
-		if cmd.Word != "" {
-			what = fmt.Sprintf("Your mail said %q, but it is not a reply to an invitation: there is nothing to %s.", cmd.Word, cmd.Word)
-		}
-		return r.refuse(env, m, "lobby: no command: "+firstWords(m.Action, 6), what,
-			"To play in a game, reply to the referee's latest mail for it with your move. Outside a game, send one of: "+
-				"\"help\", \"games\", \"variants\", \"open\", \"challenge VARIANT ADDRESS\", \"record GAME\", \"vacation DAYS\".")
-	}
-	if cmd.Word != "help" && cmd.Word != "variants" {
+// lobbyRun carries out a lobby command for m.From, outside a game or in a
+// reply to a game mail: --require-auth's check, and the cap on answers.
+func (r *Referee) lobbyRun(c *call) Outcome {
+	m, env := c.m, c.env
+	if !c.cmd.noAuth {
 		if out, ok := r.lobbyAuth(m, env); !ok {
 			return out
 		}
 	}
-	switch cmd.Word {
-	case "challenge":
-		return r.challenge(m, cmd, env)
-	case "vacation":
-		return r.vacationAll(m, cmd, env)
-	}
-	if lb.RecentAnswers >= r.lobbyCfg().MaxAnswersPerHour {
+	if lb := env.Lobby; c.cmd.answer && lb.RecentAnswers >= r.lobbyCfg().MaxAnswersPerHour {
 		return Outcome{Verdict: Ignored, Detail: fmt.Sprintf("lobby %s (not answered: %d answers to %s in the last hour, the limit is %d)",
-			cmd.Word, lb.RecentAnswers, m.From, r.lobbyCfg().MaxAnswersPerHour)}
+			c.cmd.Words[0], lb.RecentAnswers, m.From, r.lobbyCfg().MaxAnswersPerHour)}
 	}
-	switch cmd.Word {
-	case "help":
-		return r.lobbyAnswer(m, env, "help", "How to play by mail", r.lobbyHelp())
-	case "variants":
-		return r.lobbyAnswer(m, env, "variants", "The games you can play here", r.variantsText())
-	case "games":
-		return r.lobbyAnswer(m, env, "games", "Your games", r.gamesText(m.From, lb.Games, env.Now))
-	case "open":
-		return r.openList(m, env)
-	case "record":
-		return r.lobbyRecord(m, cmd, env)
+	return c.cmd.run(r, c)
+}
+
+// invitationAnswer is "accept", "decline" or "withdraw": an answer to the
+// invitation the mail replies to, or refused when it replies to none.
+func (r *Referee) invitationAnswer(c *call) Outcome {
+	if c.m.Invite != nil {
+		return r.invitation(c, c.cmd.Words[0])
 	}
-	return Outcome{Verdict: Ignored, Detail: "lobby: unhandled command " + cmd.Word}
+	return r.notACommand(c, c.cmd.Words[0])
+}
+
+// notACommand refuses a mail outside a game whose first line is no
+// command (word ""), or an invitation's answer without an invitation.
+func (r *Referee) notACommand(c *call, word string) Outcome {
+	m := c.m
+	what := fmt.Sprintf("Your mail to the referee was read as %q, which is not a command the referee knows.", firstWords(m.Action, 8))
+	if strings.TrimSpace(m.Action) == "" {
+		what = "Your mail to the referee had no command on its first line."
+	}
+	if word != "" {
+		what = fmt.Sprintf("Your mail said %q, but it is not a reply to an invitation: there is nothing to %s.", word, word)
+	}
+	return r.refuse(c.env, m, "lobby: no command: "+firstWords(m.Action, 6), what,
+		"To play in a game, reply to the referee's latest mail for it with your move. Outside a game, send one of: "+
+			strings.Join(r.names(Outside, func(c *Command) bool { return !c.inReply }), ", ")+".")
 }
 
 // lobbyAuth applies --require-auth to a lobby command, which acts on From
@@ -377,7 +291,8 @@ const challengeSyntax = "challenge VARIANT ADDRESS [TIME] [random|white|black], 
 
 // challenge makes a challenge: an invitation mailed to the opponent, or an
 // open challenge listed by "open".
-func (r *Referee) challenge(m *reader.Mail, cmd LobbyCommand, env Env) Outcome {
+func (r *Referee) challenge(c *call) Outcome {
+	m, env, args := c.m, c.env, c.args
 	lc, lb, now := r.lobbyCfg(), env.Lobby, env.Now
 	line := firstWords(m.Action, 8)
 	no := func(detail, what, todo string) Outcome {
@@ -386,18 +301,18 @@ func (r *Referee) challenge(m *reader.Mail, cmd LobbyCommand, env Env) Outcome {
 	if !lb.Allowed {
 		return no("sender not allowed under --players "+lc.Players, r.policyText(m.From), r.policyTodo())
 	}
-	if len(cmd.Args) == 0 {
+	if len(args) == 0 {
 		return no("no variant", "it names no game.", "Write "+challengeSyntax+". The games: "+r.offeredNames()+".")
 	}
-	v, err := rules.Lookup(cmd.Args[0])
+	v, err := rules.Lookup(args[0])
 	if err != nil || !r.offers(v) {
-		return no("variant "+cmd.Args[0]+" not offered",
-			fmt.Sprintf("%q is not a game offered here.", cmd.Args[0]),
+		return no("variant "+args[0]+" not offered",
+			fmt.Sprintf("%q is not a game offered here.", args[0]),
 			"Choose one of "+r.offeredNames()+" (send \"variants\" for what each is), and write "+challengeSyntax+".")
 	}
 	ch := Challenge{ID: lb.NextChallengeID, Challenger: m.From, Variant: v.Name(), TimeControl: lc.DefaultTime,
 		Color: "random", Secret: lb.NewSecret, Status: ChallengeOpen, Created: now, Expires: now.Add(lc.InviteTTL)}
-	for _, a := range cmd.Args[1:] {
+	for _, a := range args[1:] {
 		switch {
 		case strings.Contains(a, "@"):
 			if ch.Opponent != "" {
@@ -522,7 +437,8 @@ func (r *Referee) invitationMail(ch *Challenge, v rules.Variant, now time.Time) 
 }
 
 // invitation answers a reply to an invitation: accept, decline, withdraw.
-func (r *Referee) invitation(m *reader.Mail, cmd LobbyCommand, env Env) Outcome {
+func (r *Referee) invitation(c *call, word string) Outcome {
+	m, env := c.m, c.env
 	lb, now, lc := env.Lobby, env.Now, r.lobbyCfg()
 	ch := lb.Challenge
 	// Whatever is wrong with the invitation, a stranger learns nothing.
@@ -563,7 +479,6 @@ func (r *Referee) invitation(m *reader.Mail, cmd LobbyCommand, env Env) Outcome 
 		return no("expired", fmt.Sprintf("Challenge %d (%s, from %s) expired on %s.", ch.ID, v.Title(), ch.Challenger, dateText(ch.Expires)),
 			"Send a challenge of your own: "+challengeSyntax+".")
 	}
-	word := cmd.Word
 	if word == "" {
 		what := fmt.Sprintf("Your reply to the invitation to %s was read as %q, which is neither \"accept\" nor \"decline\".", v.Title(), firstWords(m.Action, 6))
 		if strings.TrimSpace(m.Action) == "" {
@@ -660,15 +575,16 @@ func (r *Referee) ExpireChallenge(ch Challenge, now time.Time) []Mail {
 }
 
 // vacationAll stops the clocks of all the sender's timed games.
-func (r *Referee) vacationAll(m *reader.Mail, cmd LobbyCommand, env Env) Outcome {
+func (r *Referee) vacationAll(c *call) Outcome {
+	m, env, args := c.m, c.env, c.args
 	now, lb := env.Now, env.Lobby
 	n, err := 0, error(nil)
-	if len(cmd.Args) == 1 {
-		n, err = strconv.Atoi(cmd.Args[0])
+	if len(args) == 1 {
+		n, err = strconv.Atoi(args[0])
 	}
 	used := env.VacationUsed
-	if len(cmd.Args) != 1 || err != nil || n < 1 || n > VacationAllowance {
-		return r.refuse(env, m, "vacation: bad days "+strings.Join(cmd.Args, " "),
+	if len(args) != 1 || err != nil || n < 1 || n > VacationAllowance {
+		return r.refuse(env, m, "vacation: bad days "+strings.Join(args, " "),
 			fmt.Sprintf("\"vacation\" needs a number of days from 1 to %d, e.g. \"vacation 5\"; you have %d days left this year.", VacationAllowance, max(VacationAllowance-used, 0)),
 			"Send e.g. \"vacation 5\": it stops the clocks of all your timed games for 5 days.")
 	}
@@ -741,14 +657,15 @@ func (g *Game) applyVacation(c rules.Color, n int, pos rules.Position, now time.
 }
 
 // lobbyRecord sends a game's record to one of its players.
-func (r *Referee) lobbyRecord(m *reader.Mail, cmd LobbyCommand, env Env) Outcome {
+func (r *Referee) lobbyRecord(c *call) Outcome {
+	m, env, id := c.m, c.env, gameArg(c.args)
 	g := env.Lobby.Named
-	if cmd.GameID == 0 {
+	if id == 0 {
 		return r.refuse(env, m, "record: no game id",
 			fmt.Sprintf("%q names no game.", firstWords(m.Action, 6)),
 			"Write \"record\" and the game's number, e.g. \"record 17\"; \"games\" lists yours.")
 	}
-	if g == nil || g.ID != cmd.GameID {
+	if g == nil || g.ID != id {
 		g = nil
 	}
 	if g != nil {
@@ -758,8 +675,8 @@ func (r *Referee) lobbyRecord(m *reader.Mail, cmd LobbyCommand, env Env) Outcome
 	}
 	if g == nil {
 		// The same answer whether the game exists or not.
-		return r.refuse(env, m, fmt.Sprintf("record: game #%d is not %s's", cmd.GameID, m.From),
-			fmt.Sprintf("Game #%d is not one of your games: the referee sends a record only to the game's players, at their own address.", cmd.GameID),
+		return r.refuse(env, m, fmt.Sprintf("record: game #%d is not %s's", id, m.From),
+			fmt.Sprintf("Game #%d is not one of your games: the referee sends a record only to the game's players, at their own address.", id),
 			"Send \"games\" for the list of your games.")
 	}
 	rec, err := r.Record(g)
@@ -776,7 +693,8 @@ func (r *Referee) lobbyRecord(m *reader.Mail, cmd LobbyCommand, env Env) Outcome
 }
 
 // openList lists the open challenges with their accept addresses.
-func (r *Referee) openList(m *reader.Mail, env Env) Outcome {
+func (r *Referee) openList(c *call) Outcome {
+	m, env := c.m, c.env
 	lb := env.Lobby
 	if !lb.Allowed {
 		return r.refuse(env, m, "open: sender not allowed", "The open challenges are shown only to players who may take them: "+r.policyText(m.From), r.policyTodo())
@@ -866,23 +784,6 @@ func (r *Referee) variantsText() string {
 	return b.String()
 }
 
-// LobbyCommands lists the commands outside a game, with what they do: the
-// help mail and the README show the same list.
-func LobbyCommands() [][2]string {
-	return [][2]string{
-		{"challenge VARIANT ADDRESS [TIME] [COLOUR]", "invite ADDRESS to a game; TIME as \"3d\" (days per move) or \"10d+1d\"; COLOUR random, white or black (yours)"},
-		{"challenge VARIANT [TIME] [COLOUR]", "an open challenge: the first player to accept it gets the game"},
-		{"open", "the open challenges, each with the address that accepts it"},
-		{"accept / decline", "in a reply to an invitation"},
-		{"withdraw", "in a reply to the referee's mail about your challenge: take it back"},
-		{"games", "your games, with whose move it is and each game's reply address"},
-		{"record GAME", "the record of one of your games, e.g. \"record 17\""},
-		{"variants", "the games offered here"},
-		{"vacation DAYS", "stop the clocks of all your timed games for DAYS days"},
-		{"help", "this help"},
-	}
-}
-
 func (r *Referee) lobbyHelp() string {
 	var b strings.Builder
 	b.WriteString(wrap("Games here are played by mail. Send a command on the FIRST line of a mail to "+r.cfg.Address+
@@ -892,8 +793,10 @@ func (r *Referee) lobbyHelp() string {
 		"From then on, reply to the referee's latest mail for the game with your move.") + "\n\n")
 	b.WriteString(wrap("To join a game, send \"open\" for the open challenges and accept one.") + "\n\n")
 	b.WriteString("Commands:\n")
-	for _, c := range LobbyCommands() {
-		fmt.Fprintf(&b, "  %s\n%s\n", c[0], indent(wrap(c[1]), "      "))
+	for _, c := range r.cmds {
+		if c.Where&Outside != 0 {
+			fmt.Fprintf(&b, "  %s\n%s\n", c.Name(), indent(wrapAt(c.Help, 66), "      "))
+		}
 	}
 	b.WriteString("\n" + wrap("The games: "+r.offeredNames()+".") + "\n")
 	b.WriteString(wrap(r.policySentence()) + "\n")
