@@ -208,6 +208,12 @@ func commandTable() []Command {
 		{Words: []string{"record", "pgn", "export"}, Where: InGame, When: Anytime,
 			Help: "the record: moves, die rolls, the seed once over", footer: func(f *footerView) bool { return !f.active() },
 			run: (*Referee).gameRecord},
+		{Words: []string{"rematch"}, Where: InGame, When: Finished,
+			Help:     "after the game: a new game, colours swapped",
+			footer:   func(f *footerView) bool { return f.g.Status == StatusFinished },
+			load:     LoadLobby | LoadChallenge,
+			opponent: rematchOpponent,
+			run:      (*Referee).rematch},
 		{Words: []string{"help", "?"}, Where: InGame, When: Anytime,
 			Help: "this help", footer: always,
 			run: func(r *Referee, c *call) Outcome {
