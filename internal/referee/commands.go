@@ -191,7 +191,7 @@ func commandTable() []Command {
 			Help: "ask to take back the last move (never after a die roll)",
 			run:  func(r *Referee, c *call) Outcome { return r.takeback(c.g, c.color, c.pos, c.m, c.env) }},
 		{Words: []string{"vacation"}, Args: "N", Where: InGame, When: Playing, Only: "in a game with a clock",
-			Help: fmt.Sprintf("stop your clock for N days (%d days a year, all games)", VacationAllowance),
+			Help: fmt.Sprintf("stop your clock for N days; %d days a year, all games", VacationAllowance),
 			run: func(r *Referee, c *call) Outcome {
 				return r.vacation(c.g, c.color, c.pos, c.m, append([]string{"vacation"}, c.args...), c.env)
 			}},
@@ -209,7 +209,7 @@ func commandTable() []Command {
 			Help: "the record: moves, die rolls, the seed once over", footer: func(f *footerView) bool { return !f.active() },
 			run: (*Referee).gameRecord},
 		{Words: []string{"rematch"}, Where: InGame, When: Finished,
-			Help:     "after the game: a new game, colours swapped",
+			Help:     "after the game: invite your opponent, colours swapped",
 			footer:   func(f *footerView) bool { return f.g.Status == StatusFinished },
 			load:     LoadLobby | LoadChallenge,
 			opponent: rematchOpponent,
@@ -450,9 +450,18 @@ func CommandsMarkdown(where Where) string {
 				also = append(also, "`"+w+"`")
 			}
 		}
-		help := c.Help
+		var notes []string
 		if c.Only != "" {
-			help += " (" + c.Only + ")"
+			notes = append(notes, c.Only)
+		}
+		if c.Where == Both && where == InGame {
+			notes = append(notes, "also outside a game")
+		} else if c.Where == Both {
+			notes = append(notes, "also in a reply to a game's mail")
+		}
+		help := c.Help
+		if len(notes) > 0 {
+			help += " (" + strings.Join(notes, "; ") + ")"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", cell(name), cell(strings.Join(also, ", ")), cell(help))
 	}
