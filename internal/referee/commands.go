@@ -219,6 +219,7 @@ func commandTable() []Command {
 			run: func(r *Referee, c *call) Outcome {
 				return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, "help", "Here is how to play by mail.", r.helpSection(c.g, c.pos))
 			}},
+
 		// In a game and outside: the lobby's commands.
 		{Words: []string{"challenge"}, Args: "VARIANT ADDRESS [TIME] [COLOUR]", Where: Both, When: Anytime,
 			Help: "invite ADDRESS to a game; TIME as \"3d\" (days per move) or \"10d+1d\" (Fischer); COLOUR random (the default), " +

@@ -52,7 +52,7 @@ func (r *Referee) Handle(in Inbound, g *Game, env Env) Outcome {
 				"reference) with your move on the first line. To start a game, ask the organiser.")
 	}
 	if m.Token == nil && env.Lobby != nil {
-		return r.lobby(m, env) // commands outside a game (lobby.go)
+		return r.lobby(m, env) // commands outside a game (lobby_decide.go)
 	}
 	if m.Token == nil {
 		return stranger("no game reference (no reply address or Message-ID of the referee)")
