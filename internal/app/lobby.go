@@ -17,12 +17,12 @@ import (
 // the active ones.
 const recentGames = 10
 
-// lobbyView loads what the core may need to answer m outside a game: the
-// sender's standing with the organiser, their games, the challenge the
+// lobbyView loads what the core may need to answer m outside a game, or a
+// lobby command in a reply to a game mail (needs, from the command table):
+// the sender's standing with the organiser, their games, the challenge the
 // mail's invitation names, the counts the flood limits need.
-func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, now time.Time) (*referee.Lobby, error) {
+func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, now time.Time) (*referee.Lobby, error) {
 	mb := addr.Mailbox(m.From)
-	cmd := referee.ParseLobbyCommand(m.Action)
 	lb := &referee.Lobby{Active: map[string]int{}}
 	var err error
 	if lb.Allowed, err = a.allowed(tx, mb); err != nil {
@@ -34,8 +34,7 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, now time.Time) (*refer
 	if lb.RecentAnswers, err = tx.LobbyAnswers(m.From, now.Add(-time.Hour)); err != nil {
 		return nil, err
 	}
-	switch cmd.Word {
-	case "games", "vacation":
+	if needs.Games {
 		ids, err := tx.GamesOf(mb, recentGames)
 		if err != nil {
 			return nil, err
@@ -47,18 +46,18 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, now time.Time) (*refer
 			}
 			lb.Games = append(lb.Games, g)
 		}
-	case "record":
-		if cmd.GameID != 0 {
-			g, err := a.gameTx(tx, cmd.GameID)
-			switch {
-			case errors.Is(err, store.ErrNotFound):
-			case err != nil:
-				return nil, err
-			default:
-				lb.Named = g
-			}
+	}
+	if needs.Named != 0 {
+		g, err := a.gameTx(tx, needs.Named)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			return nil, err
+		default:
+			lb.Named = g
 		}
-	case "open":
+	}
+	if needs.Open {
 		open, err := tx.OpenChallenges(now, 50)
 		if err != nil {
 			return nil, err
@@ -66,7 +65,8 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, now time.Time) (*refer
 		for i := range open {
 			lb.Open = append(lb.Open, fromStoreChallenge(&open[i]))
 		}
-	case "challenge":
+	}
+	if needs.Challenge {
 		sent, err := tx.ChallengesBy(mb, now.Add(-referee.Day))
 		if err != nil {
 			return nil, err
@@ -74,8 +74,8 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, now time.Time) (*refer
 		for i := range sent {
 			lb.Sent = append(lb.Sent, fromStoreChallenge(&sent[i]))
 		}
-		if cmd.Opponent != "" {
-			omb := addr.Mailbox(cmd.Opponent)
+		if needs.Opponent != "" {
+			omb := addr.Mailbox(needs.Opponent)
 			if lb.Active[omb], err = tx.ActiveGamesOf(omb); err != nil {
 				return nil, err
 			}

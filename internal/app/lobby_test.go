@@ -333,3 +333,46 @@ func TestVacationByMailStopsTwoClocks(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRematchThroughTheStore: after a finished game, "rematch" in a reply
+// to the game's mail invites the opponent (the app loads what the command
+// table says the row needs); their "accept" starts a game of the same
+// variant and time control with the colours swapped.
+func TestRematchThroughTheStore(t *testing.T) {
+	ctx := context.Background()
+	a, clk := openLobby(t, referee.LobbyConfig{})
+	g, err := a.NewTimedGame(ctx, "toto40", "carol@example.org", "bob@example.org", nil, "3d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"resign", "confirm"} {
+		g, _ = a.Game(ctx, g.ID)
+		if p, err := a.Process(ctx, moveMail(a, g, rules.White, "Mon, 23 Nov 2026 12:00:00 +0000", line), 0, 0); err != nil || p.Verdict != referee.Applied {
+			t.Fatalf("%s: %+v, %v", line, p, err)
+		}
+	}
+	g, _ = a.Game(ctx, g.ID)
+	if g.Status != referee.StatusFinished {
+		t.Fatalf("game #%d is %s", g.ID, g.Status)
+	}
+	if p, err := a.Process(ctx, moveMail(a, g, rules.Black, "Mon, 23 Nov 2026 12:05:00 +0000", "rematch"), 0, 0); err != nil || p.Verdict != referee.Applied {
+		t.Fatalf("rematch: %+v, %v", p, err)
+	}
+	inv, invText := lastTo(t, a, "carol@example.org")
+	says(t, "the invitation", invText, fmt.Sprintf("After game #%d of Toto40", g.ID), "bob@example.org plays White", "reply to this mail with \"accept\"")
+
+	clk.now = clk.now.Add(time.Hour)
+	n := 0
+	p := send(t, a, &n, "carol@example.org", replyAddress(t, inv), "accept", "In-Reply-To: "+inv.MessageID+"\r\n")
+	if p.Verdict != referee.Applied || p.GameID == 0 || p.GameID == g.ID {
+		t.Fatalf("accept: %+v", p)
+	}
+	ng, err := a.Game(ctx, p.GameID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ng.Variant.Name() != "toto40" || ng.Players[0].Address != "bob@example.org" || ng.Players[1].Address != "carol@example.org" ||
+		ng.State.Clock == nil || ng.State.Clock.Control != "3d" {
+		t.Errorf("the rematch is game #%d: %s, %s v %s, clock %+v", ng.ID, ng.Variant.Name(), ng.Players[0].Address, ng.Players[1].Address, ng.State.Clock)
+	}
+}

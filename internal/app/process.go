@@ -124,8 +124,9 @@ func (a *App) decide(tx *store.Tx, in referee.Inbound) (*referee.Game, referee.O
 		if env.VacationUsed, err = tx.VacationDays(addr.Mailbox(m.From), now.Year()); err != nil {
 			return nil, referee.Outcome{}, time.Time{}, err
 		}
-		if m.Token == nil || referee.ParseLobbyCommand(m.Action).ServedInGame() {
-			if env.Lobby, err = a.lobbyView(tx, m, now); err != nil {
+		// The command table says what the command needs besides the game.
+		if needs := a.ref.Needs(m, g); needs.Lobby {
+			if env.Lobby, err = a.lobbyView(tx, m, needs, now); err != nil {
 				return nil, referee.Outcome{}, time.Time{}, err
 			}
 		}

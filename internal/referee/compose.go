@@ -14,9 +14,11 @@ import (
 	"referee/internal/rules"
 )
 
-// Referee is the core. It holds only configuration.
+// Referee is the core. It holds only configuration, and the command table
+// (commands.go).
 type Referee struct {
-	cfg Config
+	cfg  Config
+	cmds []Command
 }
 
 // New returns a core with cfg.
@@ -31,7 +33,7 @@ func New(cfg Config) *Referee {
 		cfg.Name = "Referee"
 	}
 	cfg.Address = strings.ToLower(strings.TrimSpace(cfg.Address))
-	return &Referee{cfg: cfg}
+	return &Referee{cfg: cfg, cmds: commandTable()}
 }
 
 // Config returns the core's configuration.
@@ -206,7 +208,7 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 		body.Prompt, body.Commands, body.Example = r.howToReply(g, pos, c)
 	} else {
 		body.Prompt = "The game is over: " + gameOverText(g) + "."
-		body.Commands = []string{"board", "record", "help"}
+		body.Commands = r.footer(g, pos, c, nil)
 	}
 	body.Footer = fmt.Sprintf("Referee for game #%d. Reply to this mail to act.", g.ID)
 	if subjectText == "" {
@@ -279,32 +281,25 @@ func (r *Referee) turnSubject(g *Game, pos rules.Position, c rules.Color) string
 	return s
 }
 
+// howToReply is a running game's footer for c: what is expected, the
+// commands the table offers now, and an example move when it is c's turn.
 func (r *Referee) howToReply(g *Game, pos rules.Position, c rules.Color) (prompt string, commands []string, example string) {
-	commands = []string{"board", "moves", "help"}
+	var legal []rules.Move
 	if pos.Turn() == c {
 		if p, ok := pos.(rules.Prompter); ok {
 			prompt = p.Prompt()
 		} else {
 			prompt = "It is your move."
 		}
-		legal := pos.Legal()
+		legal = pos.Legal()
 		example = suggestion(pos, legal)
-		// The die's commands, when legal now (Chec Toe): reroll, roll, pass.
-		var special []string
-		for _, m := range legal {
-			if m.Kind == rules.Reroll || m.Kind == rules.Roll || m.Kind == rules.Pass {
-				special = append(special, notationSAN(pos, m))
-			}
-		}
-		commands = append(append(special, "draw", "resign"), commands...)
 	} else {
 		prompt = fmt.Sprintf("Waiting for %s; you will get a mail when it is your turn.", pos.Turn())
-		commands = append([]string{"draw", "resign"}, commands...)
 	}
 	if g.DrawOffer != nil && g.DrawOffer.By != c {
 		prompt = fmt.Sprintf("%s offers a draw: reply \"draw\" to accept; any other action declines it. ", g.DrawOffer.By) + prompt
 	}
-	return prompt, commands, example
+	return prompt, r.footer(g, pos, c, legal), example
 }
 
 // suggestion is the example move a board mail offers: a move that does
@@ -378,11 +373,14 @@ func firstWords(s string, n int) string {
 }
 
 // wrap folds a paragraph at 72 columns.
-func wrap(s string) string {
+func wrap(s string) string { return wrapAt(s, 72) }
+
+// wrapAt folds a paragraph at width columns.
+func wrapAt(s string, width int) string {
 	var b strings.Builder
 	line := 0
 	for _, w := range strings.Fields(s) {
-		if line > 0 && line+1+len(w) > 72 {
+		if line > 0 && line+1+len(w) > width {
 			b.WriteString("\n")
 			line = 0
 		} else if line > 0 {

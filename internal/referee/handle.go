@@ -3,6 +3,7 @@ package referee
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,7 +52,7 @@ func (r *Referee) Handle(in Inbound, g *Game, env Env) Outcome {
 				"reference) with your move on the first line. To start a game, ask the organiser.")
 	}
 	if m.Token == nil && env.Lobby != nil {
-		return r.lobby(m, env) // commands outside a game (lobby.go)
+		return r.lobby(m, env) // commands outside a game (lobby_decide.go)
 	}
 	if m.Token == nil {
 		return stranger("no game reference (no reply address or Message-ID of the referee)")
@@ -84,93 +85,129 @@ func (r *Referee) Handle(in Inbound, g *Game, env Env) Outcome {
 	return out
 }
 
-// act carries out the authenticated player's action.
+// act carries out the authenticated player's action: the first line read
+// against the command table (commands.go), the row's conditions checked,
+// its handler run. Every command other than "confirm" cancels the
+// player's pending resignation, as the mail asking for it says.
 func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outcome {
-	action := strings.TrimSpace(m.Action)
-	word := strings.ToLower(strings.Trim(action, " .!"))
 	rep, err := g.Replay()
 	if err != nil {
 		return Outcome{Verdict: Ignored, Detail: err.Error()}
 	}
-	pos := rep.Final
+	p := r.parseLine(m.Action, InGame, env.Lobby != nil)
+	c := &call{cmd: p.cmd, args: p.args, m: m, env: env, g: g, color: color, pos: rep.Final}
+	rp := g.State.ResignPending
+	if rp == nil || *rp != color || slices.Contains(p.cmd.Words, "confirm") {
+		return r.dispatch(c)
+	}
+	// The command acts on the game without the resignation, so that its
+	// mails show the game as it is after it.
+	c.g = g.clone()
+	c.g.State.ResignPending, c.g.State.ResignMessage = nil, ""
+	out := r.dispatch(c)
+	if out.Game == nil {
+		out.Game = c.g
+	}
+	out.Detail += fmt.Sprintf("; %s's resignation request cancelled", color)
+	for i, ml := range out.Mails {
+		if ml.Board != nil && ml.To == g.Players[color].Address {
+			b := *ml.Board
+			b.Headline = strings.TrimSpace(b.Headline + " Your request to resign is cancelled.")
+			out.Mails[i].Board = &b
+			break
+		}
+	}
+	return out
+}
 
-	switch word {
-	case "help", "?":
-		return r.answer(g, color, pos, m, env.Now, "help", "Here is how to play by mail.", helpSection(g, pos, color))
-	case "board", "show", "status":
-		return r.answer(g, color, pos, m, env.Now, "board", "Here is the board of your game.", nil)
-	case "moves", "legal", "list":
-		return r.answer(g, color, pos, m, env.Now, "moves", "Here are the moves you can make now.", movesSection(pos, color))
-	case "record", "pgn", "export":
-		rec, err := r.Record(g)
-		if err != nil {
-			return Outcome{Verdict: Ignored, Detail: err.Error()}
-		}
-		var b strings.Builder
-		rec.WriteTo(&b)
-		return r.answer(g, color, pos, m, env.Now, "record", "Here is the record of your game.",
-			[]render.Section{{Title: "Record", Body: b.String()}})
+// dispatch checks that the command may act in the game's state, and runs
+// it.
+func (r *Referee) dispatch(c *call) Outcome {
+	g, color, pos, m, env := c.g, c.color, c.pos, c.m, c.env
+	action := strings.TrimSpace(m.Action)
+	if c.cmd.Where&Outside != 0 {
+		return r.lobbyRun(c) // "games", "challenge ...", "record N" in a reply to a game mail
 	}
-	if out, ok := r.lobbyInGame(m, env); ok {
-		return out // "games", "challenge ...", "record N" in a reply to a game mail
-	}
-	if g.Status != StatusActive {
-		return r.rejectAction(g, color, pos, m, env, fmt.Sprintf("game #%d is over", g.ID),
-			fmt.Sprintf("Your action %q was not played: game #%d is over (%s).", action, g.ID, gameOverText(g)),
-			"Nothing more can be played in it. You can still ask for \"board\" or \"help\".")
-	}
-	if action == "" {
-		return r.rejectAction(g, color, pos, m, env, "empty action",
-			"Your mail had no move or command on its first line.",
-			"Reply with your move on the first line, or \"help\".")
-	}
-	if m.Token.Ply != g.Ply() {
-		return r.rejectAction(g, color, pos, m, env,
-			fmt.Sprintf("stale: sent against ply %d, game at ply %d", m.Token.Ply, g.Ply()),
-			fmt.Sprintf("Your action %q was not played: you replied to an older mail (it showed the game "+
-				"after %d actions; %d have been played since). The board below is the current one.",
-				action, m.Token.Ply, g.Ply()-m.Token.Ply),
-			"Check the board, then reply to THIS mail with your action.")
-	}
-	if strings.HasPrefix(word, "vacation ") {
-		return r.vacation(g, color, pos, m, strings.Fields(word), env)
-	}
-	switch word {
-	case "resign":
-		// A stray word never ends a game: resigning takes a confirmation.
-		ng := g.clone()
-		c := color
-		ng.State.ResignPending = &c
-		ng.State.ResignMessage = m.Message // passed on when the resignation is confirmed
-		out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s asks to resign", g.ID, color), Game: ng}
-		out.Mails = []Mail{r.boardMail(ng, pos, color, render.Mail{Headline: "You asked to resign. To resign, reply \"confirm\"; any other action cancels it."},
-			"Confirm your resignation", m, "resign-ask", "", env.Now)}
-		return out
-	case "confirm", "confirm resign", "yes":
-		if p := g.State.ResignPending; p != nil && *p == color {
-			if strings.TrimSpace(m.Message) == "" && g.State.ResignMessage != "" {
-				withNote := *m
-				withNote.Message = g.State.ResignMessage
-				m = &withNote
+	switch c.cmd.When {
+	case Finished:
+		if g.Status != StatusFinished {
+			what := fmt.Sprintf("Your %q was not carried out: game #%d is still being played.", action, g.ID)
+			if g.Status == StatusAborted {
+				what = fmt.Sprintf("Your %q was not carried out: game #%d was %s, and has no result.", action, g.ID, gameOverText(g))
 			}
-			return r.finish(g, color, pos, m, env.Now, rules.Result{Over: true, Winner: color.Other(), Reason: color.String() + " resigned"},
-				fmt.Sprintf("%s resigned.", color))
+			return r.rejectAction(g, color, pos, m, env, fmt.Sprintf("%s: game #%d is %s", c.cmd.Name(), g.ID, g.Status), what,
+				fmt.Sprintf("Send %q once a game has ended with a result.", c.cmd.Name()))
 		}
-		return r.rejectAction(g, color, pos, m, env, "nothing to confirm",
-			"There is nothing to confirm: \"confirm\" follows \"resign\".", "To resign, reply \"resign\" and then \"confirm\".")
-	case "vacation", "vacation days":
-		return r.vacation(g, color, pos, m, strings.Fields(word), env)
-	case "takeback", "take back", "undo":
-		return r.takeback(g, color, pos, m, env)
-	case "accept":
-		if tb := g.State.TakebackBy; tb != nil && *tb == color.Other() {
-			return r.takeback(g, color, pos, m, env)
+	case Playing:
+		if g.Status != StatusActive {
+			return r.rejectAction(g, color, pos, m, env, fmt.Sprintf("game #%d is over", g.ID),
+				fmt.Sprintf("Your action %q was not played: game #%d is over (%s).", action, g.ID, gameOverText(g)),
+				"Nothing more can be played in it. You can still ask for \"board\" or \"help\".")
 		}
-		return r.draw(g, color, pos, m, env)
-	case "draw", "draw?", "offer draw", "accept draw", "claim draw", "claim":
-		return r.draw(g, color, pos, m, env)
+		if action == "" {
+			return r.rejectAction(g, color, pos, m, env, "empty action",
+				"Your mail had no move or command on its first line.",
+				"Reply with your move on the first line, or \"help\".")
+		}
+		if m.Token.Ply != g.Ply() {
+			return r.rejectAction(g, color, pos, m, env,
+				fmt.Sprintf("stale: sent against ply %d, game at ply %d", m.Token.Ply, g.Ply()),
+				fmt.Sprintf("Your action %q was not played: you replied to an older mail (it showed the game "+
+					"after %d actions; %d have been played since). The board below is the current one.",
+					action, m.Token.Ply, g.Ply()-m.Token.Ply),
+				"Check the board, then reply to THIS mail with your action.")
+		}
 	}
-	return r.move(g, color, pos, m, action, env)
+	return c.cmd.run(r, c)
+}
+
+// resign asks the player to confirm: a stray word never ends a game.
+func (r *Referee) resign(c *call) Outcome {
+	g, color, m := c.g, c.color, c.m
+	ng := g.clone()
+	col := color
+	ng.State.ResignPending = &col
+	ng.State.ResignMessage = m.Message // passed on when the resignation is confirmed
+	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s asks to resign", g.ID, color), Game: ng}
+	out.Mails = []Mail{r.boardMail(ng, c.pos, color, render.Mail{Headline: "You asked to resign. To resign, reply \"confirm\"; any other action cancels it."},
+		"Confirm your resignation", m, "resign-ask", "", c.env.Now)}
+	return out
+}
+
+// confirm resigns, when the player asked to.
+func (r *Referee) confirm(c *call) Outcome {
+	g, color, pos, m := c.g, c.color, c.pos, c.m
+	if p := g.State.ResignPending; p != nil && *p == color {
+		if strings.TrimSpace(m.Message) == "" && g.State.ResignMessage != "" {
+			withNote := *m
+			withNote.Message = g.State.ResignMessage
+			m = &withNote
+		}
+		return r.finish(g, color, pos, m, c.env.Now, rules.Result{Over: true, Winner: color.Other(), Reason: color.String() + " resigned"},
+			fmt.Sprintf("%s resigned.", color))
+	}
+	return r.rejectAction(g, color, pos, m, c.env, "nothing to confirm",
+		"There is nothing to confirm: \"confirm\" follows \"resign\".", "To resign, reply \"resign\" and then \"confirm\".")
+}
+
+// accept agrees to the opponent's takeback request, or to their draw offer.
+func (r *Referee) accept(c *call) Outcome {
+	if tb := c.g.State.TakebackBy; tb != nil && *tb == c.color.Other() {
+		return r.takeback(c.g, c.color, c.pos, c.m, c.env)
+	}
+	return r.draw(c.g, c.color, c.pos, c.m, c.env)
+}
+
+// gameRecord sends the game's record to the player.
+func (r *Referee) gameRecord(c *call) Outcome {
+	rec, err := r.Record(c.g)
+	if err != nil {
+		return Outcome{Verdict: Ignored, Detail: err.Error()}
+	}
+	var b strings.Builder
+	rec.WriteTo(&b)
+	return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, "record", "Here is the record of your game.",
+		[]render.Section{{Title: "Record", Body: b.String()}})
 }
 
 // move reads and plays a move.

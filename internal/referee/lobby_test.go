@@ -59,7 +59,12 @@ func invitedBob() *Challenge {
 		Color: "white", Secret: "sssssssss2", Status: ChallengeOpen, Created: lobbyNow.Add(-time.Hour), Expires: lobbyNow.Add(6 * Day)}
 }
 
-func TestParseLobbyCommand(t *testing.T) {
+// TestParseLine: how the command table reads a first line outside a game
+// (the command's word, the game a "record" names, the address a challenge
+// names) and whether the same line in a reply to a game mail is the
+// lobby's (the app loads a lobby view for it).
+func TestParseLine(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
 	tests := []struct {
 		line    string
 		word    string
@@ -86,10 +91,15 @@ func TestParseLobbyCommand(t *testing.T) {
 		{"", "", 0, "", false, ""},
 	}
 	for _, tt := range tests {
-		c := ParseLobbyCommand(tt.line)
-		if c.Word != tt.word || c.GameID != tt.game || c.Opponent != tt.opp || c.ServedInGame() != tt.inGame {
+		word := ""
+		if p := r.parseLine(tt.line, Outside, true); p.cmd != nil {
+			word = p.cmd.Words[0]
+		}
+		outside := r.Needs(&reader.Mail{Action: tt.line}, nil)
+		inGame := r.Needs(&reader.Mail{Action: tt.line, Token: &reader.Token{GameID: 1}}, nil).Lobby
+		if word != tt.word || outside.Named != tt.game || outside.Opponent != tt.opp || inGame != tt.inGame {
 			t.Errorf("%q (%s): word %q game %d opponent %q in game %v; want %q %d %q %v", tt.line, tt.comment,
-				c.Word, c.GameID, c.Opponent, c.ServedInGame(), tt.word, tt.game, tt.opp, tt.inGame)
+				word, outside.Named, outside.Opponent, inGame, tt.word, tt.game, tt.opp, tt.inGame)
 		}
 	}
 }

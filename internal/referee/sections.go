@@ -14,7 +14,9 @@ import (
 
 func notationSAN(pos rules.Position, m rules.Move) string { return notation.SAN(pos, m) }
 
-func helpSection(g *Game, pos rules.Position, c rules.Color) []render.Section {
+// helpSection is the in-game help: how to reply, the game's commands from
+// the table, the lobby's commands that also work here, and the rules.
+func (r *Referee) helpSection(g *Game, pos rules.Position) []render.Section {
 	var b strings.Builder
 	b.WriteString("Reply to the referee's latest mail. The FIRST line of your reply is your action; ")
 	b.WriteString("anything on the lines after it is passed on to your opponent. Quoted text and ")
@@ -24,38 +26,15 @@ func helpSection(g *Game, pos rules.Position, c rules.Color) []render.Section {
 		b.WriteString(" Drops and placements: \"N@b3\".")
 	}
 	b.WriteString("\n\nCommands (alone on the first line):\n")
-	for _, c := range playerCommands(g, pos) {
+	for _, c := range r.helpRows(g, pos) {
 		fmt.Fprintf(&b, "  %-12s %s\n", c[0], c[1])
 	}
+	b.WriteString("\n" + wrap("Also in a reply here, as in a mail to "+r.cfg.Address+" (\"help\" to it says more): "+
+		strings.Join(r.names(Both, func(c *Command) bool { return c.Where == Both }), ", ")+".") + "\n")
 	return []render.Section{
 		{Title: "How to play by mail", Body: b.String()},
 		{Title: "The rules in short", Body: render.Summary(g.Variant)},
 	}
-}
-
-// playerCommands lists every command a player of g can send, with what it
-// does: the help mail and the README show the same list.
-func playerCommands(g *Game, pos rules.Position) [][2]string {
-	cmds := [][2]string{
-		{"board", "the board again"},
-		{"moves", "your legal moves"},
-		{"record", "the record: moves, die rolls, the seed once over"},
-		{"draw", "offer, accept or claim a draw; \"e4 draw\" moves and offers"},
-		{"resign", "resign (the referee asks you to confirm)"},
-		{"confirm", "confirm your resignation"},
-		{"takeback", "ask to take back the last move (never after a die roll)"},
-		{"accept", "accept your opponent's takeback or draw offer"},
-	}
-	if g.State.Clock != nil {
-		cmds = append(cmds, [2]string{"vacation N", "stop your clock for N days (up to your yearly allowance)"})
-	}
-	if _, ok := pos.(rules.Roller); ok {
-		cmds = append(cmds,
-			[2]string{"reroll", "replace the turn's first roll, once a turn"},
-			[2]string{"roll", "the apocalypse roll, after a double six"},
-			[2]string{"pass", "end your turn without moving"})
-	}
-	return append(cmds, [2]string{"help", "this help"})
 }
 
 func movesSection(pos rules.Position, c rules.Color) []render.Section {

@@ -1,0 +1,470 @@
+package referee
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"referee/internal/mail/addr"
+	"referee/internal/mail/reader"
+	"referee/internal/rules"
+)
+
+// The command table: every mail command is one row, and everything the
+// referee does with a command's words is derived from the rows: reading
+// the first line (parseLine), dispatch (act in a game, lobby outside),
+// what the app loads before the core decides (Needs), the help mails, the
+// footers of board mails and the README's command tables
+// (TestREADMECommandTables). A new command is a row, its handler and its
+// test.
+
+// Where says in which mails a command is valid.
+type Where uint8
+
+const (
+	// InGame is a reply to one of a game's mails, by one of its players.
+	InGame Where = 1 << iota
+	// Outside is a mail to the referee's plain address, or a reply to an
+	// invitation: the lobby.
+	Outside
+	// Both is either.
+	Both = InGame | Outside
+)
+
+// When says in which state of its game an in-game command acts.
+type When uint8
+
+const (
+	// Anytime: whatever the game's state, also in a reply to an older mail.
+	Anytime When = iota
+	// Playing: in a running game, in a reply to its latest mail.
+	Playing
+	// Finished: after the game ended with a result.
+	Finished
+)
+
+// Load says what the app loads, besides the game a mail names, before the
+// core decides a command.
+type Load uint8
+
+const (
+	// LoadLobby is a lobby view (Env.Lobby): the sender's standing with the
+	// organiser and the counts the flood limits need.
+	LoadLobby Load = 1 << iota
+	// LoadGames adds the sender's games (Lobby.Games).
+	LoadGames
+	// LoadNamed adds the game the command's argument names (Lobby.Named).
+	LoadNamed
+	// LoadOpen adds the open challenges (Lobby.Open).
+	LoadOpen
+	// LoadChallenge adds what a new challenge needs: the sender's recent
+	// challenges, the opponent's counts, a new id and secret.
+	LoadChallenge
+)
+
+// Command is one row of the command table.
+type Command struct {
+	// Words are the command's word, then its aliases, lower case. A row
+	// without Args matches the whole first line (an alias may be two words,
+	// "take back"); a row with Args matches the line's first word. A row
+	// without Words is the move: what a line in a game is when it is no
+	// command.
+	Words []string
+	// Args are the arguments as the help writes them ("N", "GAME"); "" for
+	// none.
+	Args string
+	// Where the command is valid, and When in a game.
+	Where Where
+	When  When
+	// Only says in words where else the command is limited (a variant, a
+	// clock); "" when it is not.
+	Only string
+	// Help is the command's line in the help mails and the README.
+	Help string
+
+	// shown: the in-game help lists the command in g (nil: always).
+	shown func(g *Game, pos rules.Position) bool
+	// footer: a board mail's footer offers the command (nil: never).
+	footer func(f *footerView) bool
+	// load is what the app loads first. In a game, a row with a load acts
+	// only when the app gave a lobby view; otherwise the line is a move.
+	load Load
+	// inGameArgs: in a game, the line is this command only when its
+	// arguments pass ("record 17" is the lobby's, "record" the game's).
+	inGameArgs func(args []string) bool
+	// opponent is the address a new challenge goes to, for the app to load
+	// their counts (LoadChallenge).
+	opponent func(args []string, g *Game, m *reader.Mail) string
+	// inReply: outside a game, the command answers the referee's mail
+	// about a challenge (an invitation); it is no command on its own.
+	inReply bool
+	// noAuth: outside a game, the command acts without --require-auth's
+	// check (it tells nothing about anyone), or checks it itself.
+	noAuth bool
+	// answer: outside a game, an answer that changes nothing, capped by
+	// LobbyConfig.MaxAnswersPerHour.
+	answer bool
+	// run carries the command out.
+	run func(r *Referee, c *call) Outcome
+}
+
+// Name is the command as the help writes it: its word and its arguments.
+func (c *Command) Name() string {
+	if len(c.Words) == 0 {
+		return "a move"
+	}
+	return strings.TrimSpace(c.Words[0] + " " + c.Args)
+}
+
+// call is one command being carried out.
+type call struct {
+	cmd  *Command
+	args []string // the words after the command's word, lower case
+	m    *reader.Mail
+	env  Env
+	// In a game: the game, the sender's colour and the position.
+	g     *Game
+	color rules.Color
+	pos   rules.Position
+}
+
+// footerView is what a board mail's footer is decided on.
+type footerView struct {
+	g     *Game
+	pos   rules.Position
+	c     rules.Color             // the mail's reader
+	legal map[rules.MoveKind]bool // the kinds of the reader's legal moves, when on turn
+}
+
+func (f *footerView) active() bool { return f.g.Status == StatusActive }
+
+// Commands is the command table, in the order the help and the README list
+// it.
+func Commands() []Command { return commandTable() }
+
+// commandTable builds the table. It is a function, not a variable: the
+// handlers and the help mails refer to each other.
+func commandTable() []Command {
+	active := func(f *footerView) bool { return f.active() }
+	always := func(*footerView) bool { return true }
+	legal := func(k rules.MoveKind) func(f *footerView) bool {
+		return func(f *footerView) bool { return f.active() && f.legal[k] }
+	}
+	roller := func(g *Game, pos rules.Position) bool { _, ok := pos.(rules.Roller); return ok }
+	move := func(r *Referee, c *call) Outcome {
+		return r.move(c.g, c.color, c.pos, c.m, strings.TrimSpace(c.m.Action), c.env)
+	}
+	return []Command{
+		// In a game: the move (no words: a line that is no command).
+		{Where: InGame, When: Playing,
+			Help: "plays it, if legal (\"e4\", \"Nf3\", \"Ng1-f3\", \"g1f3\", \"O-O\", \"N@b3\"); \"Nc3 draw\" also offers a draw; the reply says how it was read",
+			run:  move},
+
+		// In a game, in the order of the footers: what the body of a mail
+		// may ask for, the die, the game's actions, then the answers.
+		{Words: []string{"accept"}, Where: InGame, When: Playing,
+			Help: "accept your opponent's takeback or draw offer",
+			footer: func(f *footerView) bool {
+				o := f.c.Other()
+				return f.active() && (f.g.State.TakebackBy != nil && *f.g.State.TakebackBy == o || f.g.DrawOffer != nil && f.g.DrawOffer.By == o)
+			},
+			run: (*Referee).accept},
+		{Words: []string{"confirm", "confirm resign", "yes"}, Where: InGame, When: Playing,
+			Help: "confirm your resignation",
+			footer: func(f *footerView) bool {
+				return f.active() && f.g.State.ResignPending != nil && *f.g.State.ResignPending == f.c
+			},
+			run: (*Referee).confirm},
+		{Words: []string{"reroll", "re-roll"}, Where: InGame, When: Playing, Only: "Chec Toe, when legal",
+			Help: "replace the turn's first roll, once a turn", shown: roller, footer: legal(rules.Reroll), run: move},
+		{Words: []string{"roll", "apocalypse", "666"}, Where: InGame, When: Playing, Only: "Chec Toe, when legal",
+			Help: "the apocalypse roll, after a double six", shown: roller, footer: legal(rules.Roll), run: move},
+		{Words: []string{"pass", "-", "--"}, Where: InGame, When: Playing, Only: "Chec Toe, when legal",
+			Help: "end your turn without moving", shown: roller, footer: legal(rules.Pass), run: move},
+		{Words: []string{"draw", "draw?", "offer draw", "accept draw", "claim draw", "claim"}, Where: InGame, When: Playing,
+			Help: "offer, accept or claim a draw; \"e4 draw\" moves and offers", footer: active,
+			run: func(r *Referee, c *call) Outcome { return r.draw(c.g, c.color, c.pos, c.m, c.env) }},
+		{Words: []string{"resign"}, Where: InGame, When: Playing,
+			Help: "resign; \"confirm\" then resigns, anything else cancels", footer: active, run: (*Referee).resign},
+		{Words: []string{"takeback", "take back", "undo"}, Where: InGame, When: Playing,
+			Help: "ask to take back the last move (never after a die roll)",
+			run:  func(r *Referee, c *call) Outcome { return r.takeback(c.g, c.color, c.pos, c.m, c.env) }},
+		{Words: []string{"vacation"}, Args: "N", Where: InGame, When: Playing, Only: "in a game with a clock",
+			Help: fmt.Sprintf("stop your clock for N days; %d days a year, all games", VacationAllowance),
+			run: func(r *Referee, c *call) Outcome {
+				return r.vacation(c.g, c.color, c.pos, c.m, append([]string{"vacation"}, c.args...), c.env)
+			}},
+		{Words: []string{"board", "show", "status"}, Where: InGame, When: Anytime,
+			Help: "the board again", footer: always,
+			run: func(r *Referee, c *call) Outcome {
+				return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, "board", "Here is the board of your game.", nil)
+			}},
+		{Words: []string{"moves", "legal", "list"}, Where: InGame, When: Anytime,
+			Help: "your legal moves", footer: active,
+			run: func(r *Referee, c *call) Outcome {
+				return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, "moves", "Here are the moves you can make now.", movesSection(c.pos, c.color))
+			}},
+		{Words: []string{"record", "pgn", "export"}, Where: InGame, When: Anytime,
+			Help: "the record: moves, die rolls, the seed once over", footer: func(f *footerView) bool { return !f.active() },
+			run: (*Referee).gameRecord},
+		{Words: []string{"rematch"}, Where: InGame, When: Finished,
+			Help:     "after the game: invite your opponent, colours swapped",
+			footer:   func(f *footerView) bool { return f.g.Status == StatusFinished },
+			load:     LoadLobby | LoadChallenge,
+			opponent: rematchOpponent,
+			run:      (*Referee).rematch},
+		{Words: []string{"help", "?"}, Where: InGame, When: Anytime,
+			Help: "this help", footer: always,
+			run: func(r *Referee, c *call) Outcome {
+				return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, "help", "Here is how to play by mail.", r.helpSection(c.g, c.pos))
+			}},
+
+		// In a game and outside: the lobby's commands.
+		{Words: []string{"challenge"}, Args: "VARIANT ADDRESS [TIME] [COLOUR]", Where: Both, When: Anytime,
+			Help: "invite ADDRESS to a game; TIME as \"3d\" (days per move) or \"10d+1d\" (Fischer); COLOUR random (the default), " +
+				"white or black is yours. Without ADDRESS, an open challenge: the first player to accept it gets the game",
+			load: LoadLobby | LoadChallenge, opponent: challengeOpponent, run: (*Referee).challenge},
+		{Words: []string{"open"}, Where: Both, When: Anytime,
+			Help: "the open challenges, each with the address that accepts it",
+			load: LoadLobby | LoadOpen, answer: true, run: (*Referee).openList},
+		{Words: []string{"games", "mygames"}, Where: Both, When: Anytime,
+			Help: "your games, with whose move it is and each game's reply address",
+			load: LoadLobby | LoadGames, answer: true,
+			run: func(r *Referee, c *call) Outcome {
+				return r.lobbyAnswer(c.m, c.env, "games", "Your games", r.gamesText(c.m.From, c.env.Lobby.Games, c.env.Now))
+			}},
+		{Words: []string{"record", "pgn", "export"}, Args: "GAME", Where: Both, When: Anytime,
+			Help: "the record of one of your games, e.g. \"record 17\" (with the die seed once a Chec Toe game is over)",
+			load: LoadLobby | LoadNamed, answer: true,
+			inGameArgs: func(args []string) bool { return gameArg(args) != 0 },
+			run:        (*Referee).lobbyRecord},
+		{Words: []string{"variants", "variant"}, Where: Both, When: Anytime,
+			Help: "the games offered here, one paragraph each",
+			load: LoadLobby, answer: true, noAuth: true,
+			run: func(r *Referee, c *call) Outcome {
+				return r.lobbyAnswer(c.m, c.env, "variants", "The games you can play here", r.variantsText())
+			}},
+
+		// Outside a game.
+		{Words: []string{"accept", "yes", "accepted", "ok"}, Where: Outside,
+			Help: "in a reply to an invitation: take it, and the game starts", inReply: true, noAuth: true, run: (*Referee).invitationAnswer},
+		{Words: []string{"decline", "no", "declined", "refuse"}, Where: Outside,
+			Help: "in a reply to an invitation: say no", inReply: true, noAuth: true, run: (*Referee).invitationAnswer},
+		{Words: []string{"withdraw", "cancel", "withdrawn"}, Where: Outside,
+			Help: "in a reply to the referee's mail about your challenge: take it back", inReply: true, noAuth: true, run: (*Referee).invitationAnswer},
+		{Words: []string{"vacation"}, Args: "DAYS", Where: Outside,
+			Help: "stop the clocks of all your timed games for DAYS days; every opponent is told",
+			load: LoadLobby | LoadGames, run: (*Referee).vacationAll},
+		{Words: []string{"help", "?"}, Where: Outside,
+			Help: "how to start and join games by mail, and these commands",
+			load: LoadLobby, answer: true, noAuth: true,
+			run: func(r *Referee, c *call) Outcome {
+				return r.lobbyAnswer(c.m, c.env, "help", "How to play by mail", r.lobbyHelp())
+			}},
+	}
+}
+
+// parsed is a first line read against the table.
+type parsed struct {
+	cmd  *Command // nil outside a game when the line is no command
+	args []string
+}
+
+// parseLine reads a mail's first line as a command valid where. In a game,
+// lobby says whether the rows that need a lobby view may match (the app
+// loaded one); a line that matches no row is the move.
+func (r *Referee) parseLine(line string, where Where, lobby bool) parsed {
+	text := strings.ToLower(strings.Trim(strings.TrimSpace(line), " .!"))
+	fields := strings.Fields(text)
+	for i := range r.cmds {
+		c := &r.cmds[i]
+		if c.Where&where == 0 || len(c.Words) == 0 {
+			continue
+		}
+		if where == InGame && c.load != 0 && !lobby {
+			continue
+		}
+		if where == InGame && c.Args == "" && c.load == 0 {
+			// The game's own commands are the whole line: "board please"
+			// is read as a move, and refused as one.
+			if slices.Contains(c.Words, text) {
+				return parsed{cmd: c}
+			}
+			continue
+		}
+		if len(fields) == 0 || !slices.Contains(c.Words, fields[0]) {
+			continue
+		}
+		args := fields[1:]
+		if where == InGame && c.inGameArgs != nil && !c.inGameArgs(args) {
+			continue
+		}
+		return parsed{cmd: c, args: args}
+	}
+	if where == InGame {
+		return parsed{cmd: r.moveRow()}
+	}
+	return parsed{}
+}
+
+// moveRow is the row of the move.
+func (r *Referee) moveRow() *Command {
+	for i := range r.cmds {
+		if len(r.cmds[i].Words) == 0 {
+			return &r.cmds[i]
+		}
+	}
+	panic("referee: the command table has no move row")
+}
+
+// Needs is what the app loads for a mail before Handle decides it, besides
+// the game the mail's token names.
+type Needs struct {
+	// Lobby: a lobby view (Env.Lobby) at all, with the sender's standing
+	// and counts, and the challenge the mail's invitation token names.
+	Lobby bool
+	// Games: the sender's games (Lobby.Games).
+	Games bool
+	// Named is the game a "record GAME" names (Lobby.Named); 0 for none.
+	Named int64
+	// Open: the open challenges (Lobby.Open).
+	Open bool
+	// Challenge: what a new challenge needs (Lobby.Sent, NextChallengeID,
+	// NewSecret).
+	Challenge bool
+	// Opponent is the canonical address a new challenge goes to, whose
+	// active games and standing the app counts; "" for none.
+	Opponent string
+}
+
+// Needs says what the app must load for m before Handle decides it; g is
+// the game m's token names (nil for none). Mail outside a game always gets
+// a lobby view; in a game, only a command that needs one.
+func (r *Referee) Needs(m *reader.Mail, g *Game) Needs {
+	if m == nil {
+		return Needs{}
+	}
+	where := InGame
+	if m.Token == nil {
+		where = Outside
+	}
+	p := r.parseLine(m.Action, where, true)
+	n := Needs{Lobby: where == Outside}
+	if p.cmd == nil || p.cmd.load == 0 {
+		return n
+	}
+	l := p.cmd.load
+	n.Lobby = true
+	n.Games = l&LoadGames != 0
+	n.Open = l&LoadOpen != 0
+	n.Challenge = l&LoadChallenge != 0
+	if l&LoadNamed != 0 {
+		n.Named = gameArg(p.args)
+	}
+	if p.cmd.opponent != nil {
+		n.Opponent = p.cmd.opponent(p.args, g, m)
+	}
+	return n
+}
+
+// gameArg is the game a lone argument names ("17", "#17"), or 0.
+func gameArg(args []string) int64 {
+	if len(args) != 1 {
+		return 0
+	}
+	id, err := strconv.ParseInt(strings.TrimPrefix(args[0], "#"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0
+	}
+	return id
+}
+
+// challengeOpponent is the first address among a challenge's words.
+func challengeOpponent(args []string, _ *Game, _ *reader.Mail) string {
+	for _, a := range args {
+		if strings.Contains(a, "@") {
+			if ca, err := addr.Canonical(strings.Trim(a, "<>,;")); err == nil {
+				return ca
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// footer lists the commands a board mail to c offers, in table order.
+func (r *Referee) footer(g *Game, pos rules.Position, c rules.Color, legal []rules.Move) []string {
+	f := &footerView{g: g, pos: pos, c: c, legal: map[rules.MoveKind]bool{}}
+	for _, m := range legal {
+		f.legal[m.Kind] = true
+	}
+	var out []string
+	for i := range r.cmds {
+		if cmd := &r.cmds[i]; cmd.Where&InGame != 0 && cmd.footer != nil && len(cmd.Words) > 0 && cmd.footer(f) {
+			out = append(out, cmd.Words[0])
+		}
+	}
+	return out
+}
+
+// helpRows are the in-game help's lines for g: the game's own commands.
+func (r *Referee) helpRows(g *Game, pos rules.Position) [][2]string {
+	var out [][2]string
+	for i := range r.cmds {
+		c := &r.cmds[i]
+		if c.Where != InGame || len(c.Words) == 0 || (c.shown != nil && !c.shown(g, pos)) {
+			continue
+		}
+		out = append(out, [2]string{c.Name(), c.Help})
+	}
+	return out
+}
+
+// names lists the names of the rows valid where, quoted, that pass keep.
+func (r *Referee) names(where Where, keep func(c *Command) bool) []string {
+	var out []string
+	for i := range r.cmds {
+		c := &r.cmds[i]
+		if c.Where&where != 0 && len(c.Words) > 0 && keep(c) {
+			out = append(out, fmt.Sprintf("%q", c.Name()))
+		}
+	}
+	return out
+}
+
+// CommandsMarkdown is the README's table of the commands valid where: the
+// command, its other words, and its help line.
+func CommandsMarkdown(where Where) string {
+	cell := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+	var b strings.Builder
+	b.WriteString("| command | also | what it does |\n|---|---|---|\n")
+	for _, c := range commandTable() {
+		if c.Where&where == 0 {
+			continue
+		}
+		name := "a move"
+		var also []string
+		if len(c.Words) > 0 {
+			name = "`" + c.Name() + "`"
+			for _, w := range c.Words[1:] {
+				also = append(also, "`"+w+"`")
+			}
+		}
+		var notes []string
+		if c.Only != "" {
+			notes = append(notes, c.Only)
+		}
+		if c.Where == Both && where == InGame {
+			notes = append(notes, "also outside a game")
+		} else if c.Where == Both {
+			notes = append(notes, "also in a reply to a game's mail")
+		}
+		help := c.Help
+		if len(notes) > 0 {
+			help += " (" + strings.Join(notes, "; ") + ")"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", cell(name), cell(strings.Join(also, ", ")), cell(help))
+	}
+	return b.String()
+}

@@ -1,0 +1,435 @@
+package referee
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"referee/internal/mail/addr"
+	"referee/internal/mail/reader"
+	"referee/internal/render"
+	"referee/internal/rules"
+)
+
+// The lobby's decisions: a command outside a game (or a lobby command in a
+// reply to a game mail) checked against the organiser's policy and the
+// flood limits, and what it changes. The mails it sends are written in
+// lobby_text.go.
+
+// lobby answers a mail without a game reference: its first line read
+// against the command table (commands.go). A reply to an invitation that
+// is no command is an answer to the invitation, and refused as one.
+func (r *Referee) lobby(m *reader.Mail, env Env) Outcome {
+	p := r.parseLine(m.Action, Outside, true)
+	c := &call{cmd: p.cmd, args: p.args, m: m, env: env}
+	if p.cmd == nil {
+		if m.Invite != nil {
+			return r.invitation(c, "")
+		}
+		return r.notACommand(c, "")
+	}
+	return r.lobbyRun(c)
+}
+
+// lobbyRun carries out a lobby command for m.From, outside a game or in a
+// reply to a game mail: --require-auth's check, and the cap on answers.
+func (r *Referee) lobbyRun(c *call) Outcome {
+	m, env := c.m, c.env
+	if !c.cmd.noAuth {
+		if out, ok := r.lobbyAuth(m, env); !ok {
+			return out
+		}
+	}
+	if lb := env.Lobby; c.cmd.answer && lb.RecentAnswers >= r.lobbyCfg().MaxAnswersPerHour {
+		return Outcome{Verdict: Ignored, Detail: fmt.Sprintf("lobby %s (not answered: %d answers to %s in the last hour, the limit is %d)",
+			c.cmd.Words[0], lb.RecentAnswers, m.From, r.lobbyCfg().MaxAnswersPerHour)}
+	}
+	return c.cmd.run(r, c)
+}
+
+// invitationAnswer is "accept", "decline" or "withdraw": an answer to the
+// invitation the mail replies to, or refused when it replies to none.
+func (r *Referee) invitationAnswer(c *call) Outcome {
+	if c.m.Invite != nil {
+		return r.invitation(c, c.cmd.Words[0])
+	}
+	return r.notACommand(c, c.cmd.Words[0])
+}
+
+// notACommand refuses a mail outside a game whose first line is no
+// command (word ""), or an invitation's answer without an invitation.
+func (r *Referee) notACommand(c *call, word string) Outcome {
+	m := c.m
+	what := fmt.Sprintf("Your mail to the referee was read as %q, which is not a command the referee knows.", firstWords(m.Action, 8))
+	if strings.TrimSpace(m.Action) == "" {
+		what = "Your mail to the referee had no command on its first line."
+	}
+	if word != "" {
+		what = fmt.Sprintf("Your mail said %q, but it is not a reply to an invitation: there is nothing to %s.", word, word)
+	}
+	return r.refuse(c.env, m, "lobby: no command: "+firstWords(m.Action, 6), what,
+		"To play in a game, reply to the referee's latest mail for it with your move. Outside a game, send one of: "+
+			strings.Join(r.names(Outside, func(c *Command) bool { return !c.inReply }), ", ")+".")
+}
+
+// lobbyAuth applies --require-auth to a lobby command, which acts on From
+// alone.
+func (r *Referee) lobbyAuth(m *reader.Mail, env Env) (Outcome, bool) {
+	if !r.cfg.RequireAuth {
+		return Outcome{}, true
+	}
+	if ok, why := reader.AuthVerdict(m, r.cfg.TrustedAuthServ); !ok {
+		return r.refuse(env, m, "lobby: authentication failed: "+why,
+			"Your mail was not accepted because the mail server could not confirm it really comes from "+m.From+" ("+why+").",
+			"Send it again from your usual mail account (the one that signs its mail with DKIM)."), false
+	}
+	return Outcome{}, true
+}
+
+var timeControlRE = regexp.MustCompile(`^[0-9]+d(\+[0-9]+d)?$`)
+
+const challengeSyntax = "challenge VARIANT ADDRESS [TIME] [random|white|black], e.g. \"challenge toto40 bob@example.org 3d\"; " +
+	"leave out the ADDRESS for an open challenge that anyone may take"
+
+// challenge makes a challenge: an invitation mailed to the opponent, or an
+// open challenge listed by "open".
+func (r *Referee) challenge(c *call) Outcome {
+	m, env, args := c.m, c.env, c.args
+	lc, lb, now := r.lobbyCfg(), env.Lobby, env.Now
+	line := firstWords(m.Action, 8)
+	no := func(detail, what, todo string) Outcome {
+		return r.refuse(env, m, "challenge: "+detail, fmt.Sprintf("Your challenge %q was not sent: %s", line, what), todo)
+	}
+	if !lb.Allowed {
+		return no("sender not allowed under --players "+lc.Players, r.policyText(m.From), r.policyTodo())
+	}
+	if len(args) == 0 {
+		return no("no variant", "it names no game.", "Write "+challengeSyntax+". The games: "+r.offeredNames()+".")
+	}
+	v, err := rules.Lookup(args[0])
+	if err != nil || !r.offers(v) {
+		return no("variant "+args[0]+" not offered",
+			fmt.Sprintf("%q is not a game offered here.", args[0]),
+			"Choose one of "+r.offeredNames()+" (send \"variants\" for what each is), and write "+challengeSyntax+".")
+	}
+	ch := Challenge{ID: lb.NextChallengeID, Challenger: m.From, Variant: v.Name(), TimeControl: lc.DefaultTime,
+		Color: "random", Secret: lb.NewSecret, Status: ChallengeOpen, Created: now, Expires: now.Add(lc.InviteTTL)}
+	for _, a := range args[1:] {
+		switch {
+		case strings.Contains(a, "@"):
+			if ch.Opponent != "" {
+				return no("two addresses", "it names two opponents.", "Challenge one player a mail: "+challengeSyntax+".")
+			}
+			o, err := addr.Canonical(strings.Trim(a, "<>,;"))
+			if err != nil || !strings.Contains(addr.Domain(o), ".") {
+				return no("bad address "+a, fmt.Sprintf("%q is not a mail address.", a), "Write the opponent's address like bob@example.org: "+challengeSyntax+".")
+			}
+			ch.Opponent = o
+		case timeControlRE.MatchString(a):
+			c, err := ParseTimeControl(a)
+			if err != nil {
+				return no("bad time "+a, sentence(err.Error()), "Write the time as days per move (\"3d\") or Fischer (\"10d+1d\").")
+			}
+			ch.TimeControl = c.Control
+		case a == "random" || a == "white" || a == "black":
+			ch.Color = a
+		default:
+			return no("unknown word "+a, fmt.Sprintf("the word %q is neither an address, a time (\"3d\", \"10d+1d\") nor a colour (random, white, black).", a),
+				"Write "+challengeSyntax+".")
+		}
+	}
+	return r.offer(c, ch, v, no, nil)
+}
+
+// offer sends the challenge ch of v once the organiser's limits allow it:
+// an invitation to its opponent, or an open challenge. no refuses; lead,
+// when not nil, opens the invitation mail (a rematch says which game it
+// follows).
+func (r *Referee) offer(c *call, ch Challenge, v rules.Variant, no func(detail, what, todo string) Outcome, lead []string) Outcome {
+	m, lc, lb, now := c.m, r.lobbyCfg(), c.env.Lobby, c.env.Now
+	switch {
+	case ch.Opponent != "" && addr.SameMailbox(ch.Opponent, m.From):
+		return no("self", "you cannot challenge yourself.", "Name another player's address, or leave it out for an open challenge.")
+	case ch.Opponent != "" && addr.SameMailbox(ch.Opponent, r.cfg.Address):
+		return no("the referee", "the referee does not play.", "Name another player's address, or leave it out for an open challenge.")
+	case ch.Opponent != "" && lb.OpponentBarred:
+		return no("opponent barred", ch.Opponent+" cannot be invited by mail here.", "Challenge someone else, or ask the organiser.")
+	}
+	if n := lb.Active[addr.Mailbox(m.From)]; n >= lc.MaxGames {
+		return no("sender at max games", fmt.Sprintf("you already play %d games, the most the organiser allows at once.", n),
+			"Finish a game first; \"games\" lists yours.")
+	}
+	if ch.Opponent != "" && lb.Active[addr.Mailbox(ch.Opponent)] >= lc.MaxGames {
+		return no("opponent at max games", ch.Opponent+" already plays the most games the organiser allows at once.",
+			"Challenge them again when one of their games is over.")
+	}
+	open, today := 0, 0
+	for _, s := range lb.Sent {
+		if s.Status == ChallengeOpen && now.Before(s.Expires) {
+			open++
+			if ch.Opponent != "" && addr.SameMailbox(s.Opponent, ch.Opponent) {
+				return no("already invited", fmt.Sprintf("your invitation to %s (challenge %d) is still open, until %s.", s.Opponent, s.ID, dateText(s.Expires)),
+					"Wait for their answer; \"withdraw\" in a reply to the referee's mail about it takes it back.")
+			}
+		}
+		if !s.Created.Before(now.Add(-Day)) {
+			today++
+		}
+		if ch.Opponent != "" && addr.SameMailbox(s.Opponent, ch.Opponent) && !s.Closed.IsZero() && s.Closed.After(now.Add(-Day)) &&
+			(s.Status == ChallengeDeclined || s.Status == ChallengeExpired) {
+			how := "declined"
+			if s.Status == ChallengeExpired {
+				how = "did not answer"
+			}
+			return no("opponent refused within a day", fmt.Sprintf("%s %s your invitation of %s.", ch.Opponent, how, dateText(s.Created)),
+				fmt.Sprintf("You can invite %s again after %s.", ch.Opponent, dateText(s.Closed.Add(Day))))
+		}
+	}
+	if open >= lc.MaxOpenInvites {
+		return no("too many open invitations", fmt.Sprintf("you have %d open invitations, the most allowed at once.", open),
+			"Wait for answers, or withdraw one by replying \"withdraw\" to the referee's mail about it.")
+	}
+	if today >= lc.MaxChallengesPerDay {
+		return no("too many challenges today", fmt.Sprintf("you made %d challenges in the last 24 hours, the most allowed.", today),
+			"Try again tomorrow.")
+	}
+	if ch.ID <= 0 || !ch.secretOK() {
+		return Outcome{Verdict: Ignored, Detail: "challenge: the app gave no challenge id or secret"}
+	}
+	out := Outcome{Verdict: Applied, Lobby: &LobbyChange{NewChallenge: &ch}}
+	if ch.Opponent != "" {
+		out.Detail = fmt.Sprintf("challenge %d: %s invites %s to %s", ch.ID, ch.Challenger, ch.Opponent, ch.Variant)
+		out.Mails = append(out.Mails, r.invitationMail(&ch, v, now, lead...))
+	} else {
+		out.Detail = fmt.Sprintf("challenge %d: %s opens a challenge to %s", ch.ID, ch.Challenger, ch.Variant)
+	}
+	out.Mails = append(out.Mails, r.challengeSentLetter(m, &ch, v, now))
+	return out
+}
+
+// secretOK reports whether the challenge's secret makes a valid token.
+func (c *Challenge) secretOK() bool {
+	_, ok := reader.ParseInvite(reader.Invite{ChallengeID: max(c.ID, 1), Secret: c.Secret}.String())
+	return ok
+}
+
+// invitation answers a reply to an invitation: accept, decline, withdraw.
+func (r *Referee) invitation(c *call, word string) Outcome {
+	m, env := c.m, c.env
+	lb, now, lc := env.Lobby, env.Now, r.lobbyCfg()
+	ch := lb.Challenge
+	// Whatever is wrong with the invitation, a stranger learns nothing.
+	unknown := func(detail string) Outcome {
+		return r.refuse(env, m, "invitation: "+detail,
+			"Your mail could not be tied to an invitation for you. The referee acts only on a reply to its "+
+				"invitation, sent from the address the invitation was sent to.",
+			"Reply to the invitation mail itself (your mail program keeps the reference). Send \"help\" to "+r.cfg.Address+" for how to play.")
+	}
+	if ch == nil || ch.ID != m.Invite.ChallengeID {
+		return unknown(fmt.Sprintf("unknown challenge %d", m.Invite.ChallengeID))
+	}
+	if !strings.EqualFold(ch.Secret, m.Invite.Secret) {
+		return unknown(fmt.Sprintf("challenge %d: wrong secret", ch.ID))
+	}
+	isChallenger := addr.SameMailbox(m.From, ch.Challenger)
+	if ch.Opponent != "" && !isChallenger && !addr.SameMailbox(m.From, ch.Opponent) {
+		return unknown(fmt.Sprintf("challenge %d: %s's invitation used from %s", ch.ID, ch.Opponent, m.From))
+	}
+	if out, ok := r.lobbyAuth(m, env); !ok {
+		return out
+	}
+	v, err := rules.Lookup(ch.Variant)
+	if err != nil {
+		return Outcome{Verdict: Ignored, Detail: fmt.Sprintf("challenge %d: %v", ch.ID, err)}
+	}
+	no := func(detail, what, todo string) Outcome {
+		return r.refuse(env, m, fmt.Sprintf("challenge %d: %s", ch.ID, detail), what, todo)
+	}
+	if ch.Status != ChallengeOpen {
+		what := fmt.Sprintf("Challenge %d (%s, from %s) is no longer open: it was %s", ch.ID, v.Title(), ch.Challenger, ch.Status)
+		if ch.Status == ChallengeAccepted && ch.GameID != 0 && (isChallenger || addr.SameMailbox(m.From, ch.ClosedBy)) {
+			what += fmt.Sprintf(" and is game #%d", ch.GameID)
+		}
+		return no("not open: "+ch.Status, what+".", "Send \"open\" for the open challenges, or \"games\" for your games.")
+	}
+	if !now.Before(ch.Expires) {
+		return no("expired", fmt.Sprintf("Challenge %d (%s, from %s) expired on %s.", ch.ID, v.Title(), ch.Challenger, dateText(ch.Expires)),
+			"Send a challenge of your own: "+challengeSyntax+".")
+	}
+	if word == "" {
+		what := fmt.Sprintf("Your reply to the invitation to %s was read as %q, which is neither \"accept\" nor \"decline\".", v.Title(), firstWords(m.Action, 6))
+		if strings.TrimSpace(m.Action) == "" {
+			what = fmt.Sprintf("Your reply to the invitation to %s had no answer on its first line.", v.Title())
+		}
+		return no("no answer: "+firstWords(m.Action, 6), what, "Reply \"accept\" or \"decline\" on the first line.")
+	}
+	if isChallenger {
+		if word != "withdraw" {
+			return no("own challenge", fmt.Sprintf("Challenge %d is your own: you cannot %s it.", ch.ID, word),
+				"Wait for an answer, or reply \"withdraw\" to take it back.")
+		}
+		out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("challenge %d: withdrawn by %s", ch.ID, m.From),
+			Lobby: &LobbyChange{Close: &ChallengeClose{ID: ch.ID, Status: ChallengeWithdrawn, By: m.From}}}
+		out.Mails = r.withdrawnMails(m, ch, v, now)
+		return out
+	}
+	if ch.Opponent == "" && !lb.Allowed {
+		return no("taker not allowed under --players "+lc.Players, fmt.Sprintf("You could not take challenge %d: %s", ch.ID, r.policyText(m.From)), r.policyTodo())
+	}
+	switch word {
+	case "withdraw":
+		return no("withdraw by the opponent", "Only the challenger can withdraw a challenge.", "Reply \"accept\" or \"decline\".")
+	case "decline":
+		if ch.Opponent == "" {
+			return no("decline an open challenge", fmt.Sprintf("Challenge %d is open to everyone: there is nothing to decline.", ch.ID),
+				"Just leave it; it expires on its own.")
+		}
+		out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("challenge %d: declined by %s", ch.ID, m.From),
+			Lobby: &LobbyChange{Close: &ChallengeClose{ID: ch.ID, Status: ChallengeDeclined, By: m.From}}}
+		out.Mails = r.declinedMails(m, ch, v, now)
+		return out
+	}
+	// accept
+	if n := lb.Active[addr.Mailbox(m.From)]; n >= lc.MaxGames {
+		return no("taker at max games", fmt.Sprintf("You already play %d games, the most the organiser allows at once.", n),
+			"Finish a game first, then accept (the invitation is open until "+dateText(ch.Expires)+").")
+	}
+	if lb.Active[addr.Mailbox(ch.Challenger)] >= lc.MaxGames {
+		return no("challenger at max games", ch.Challenger+" plays the most games the organiser allows at once right now.",
+			"Accept again when one of their games is over (the invitation is open until "+dateText(ch.Expires)+").")
+	}
+	white, black := ch.Challenger, m.From
+	if ch.ChallengerColor() == rules.Black {
+		white, black = black, white
+	}
+	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("challenge %d: accepted by %s", ch.ID, m.From),
+		Lobby: &LobbyChange{Close: &ChallengeClose{ID: ch.ID, Status: ChallengeAccepted, By: m.From},
+			Start: &GameStart{Challenge: *ch, White: white, Black: black}}}
+}
+
+// vacationAll stops the clocks of all the sender's timed games.
+func (r *Referee) vacationAll(c *call) Outcome {
+	m, env, args := c.m, c.env, c.args
+	now, lb := env.Now, env.Lobby
+	n, err := 0, error(nil)
+	if len(args) == 1 {
+		n, err = strconv.Atoi(args[0])
+	}
+	used := env.VacationUsed
+	if len(args) != 1 || err != nil || n < 1 || n > VacationAllowance {
+		return r.refuse(env, m, "vacation: bad days "+strings.Join(args, " "),
+			fmt.Sprintf("\"vacation\" needs a number of days from 1 to %d, e.g. \"vacation 5\"; you have %d days left this year.", VacationAllowance, max(VacationAllowance-used, 0)),
+			"Send e.g. \"vacation 5\": it stops the clocks of all your timed games for 5 days.")
+	}
+	if used+n > VacationAllowance {
+		return r.refuse(env, m, "vacation: allowance",
+			fmt.Sprintf("You asked for %d vacation days, but only %d of your %d this year are left.", n, max(VacationAllowance-used, 0), VacationAllowance),
+			"Ask for fewer days.")
+	}
+	var changed []*Game
+	var mails []Mail
+	var list strings.Builder
+	for _, g := range lb.Games {
+		if g.Status != StatusActive || g.State.Clock == nil {
+			continue
+		}
+		color, ok := g.colorOf(m.From)
+		if !ok {
+			continue
+		}
+		rep, err := g.Replay()
+		if err != nil {
+			return Outcome{Verdict: Ignored, Detail: err.Error()}
+		}
+		ng := g.clone()
+		until := ng.applyVacation(color, n, rep.Final, now)
+		changed = append(changed, ng)
+		headline := fmt.Sprintf("%s is on vacation until %s: their clock is stopped.", color, until.UTC().Format("Mon 2 Jan"))
+		body := render.Mail{Headline: headline}
+		mails = append(mails, r.boardMail(ng, rep.Final, color.Other(), body, "", m, "vacation-all", fmt.Sprint(n), now))
+		mails = append(mails, r.spectatorMails(ng, rep.Final, headline, now)...)
+		fmt.Fprintf(&list, "  #%-5d %s against %s\n", g.ID, g.Variant.Title(), g.Players[color.Other()].Address)
+	}
+	if len(changed) == 0 {
+		return r.refuse(env, m, "vacation: no timed game",
+			"You have no game with a clock running, so there is no clock to stop (and no vacation day was counted).",
+			"Play on at your own pace.")
+	}
+	year := now.UTC().Year()
+	mails = append([]Mail{r.vacationLetter(m, now, n, used, len(changed), list.String())}, mails...)
+	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("vacation: %s takes %d days in %d games", m.From, n, len(changed)), Mails: mails,
+		Lobby: &LobbyChange{Games: changed, Vacation: &VacationUse{Address: addr.Mailbox(m.From), Year: year, Days: n}}}
+}
+
+// colorOf returns the colour of the player whose address is a's mailbox.
+func (g *Game) colorOf(a string) (rules.Color, bool) {
+	for c := range 2 {
+		if addr.SameMailbox(g.Players[c].Address, a) {
+			return rules.Color(c), true
+		}
+	}
+	return 0, false
+}
+
+// applyVacation stops side c's clock for n days from now (or from the end
+// of a vacation already running) and returns when it ends.
+func (g *Game) applyVacation(c rules.Color, n int, pos rules.Position, now time.Time) time.Time {
+	nc := g.State.Clock
+	start := now
+	if nc.Vacation[c].After(now) {
+		start = nc.Vacation[c]
+	}
+	nc.Vacation[c] = start.Add(time.Duration(n) * Day)
+	if pos.Turn() == c {
+		nc.TurnStart = nc.TurnStart.Add(time.Duration(n) * Day) // the running clock stops for n days
+	}
+	return nc.Vacation[c]
+}
+
+// lobbyRecord sends a game's record to one of its players.
+func (r *Referee) lobbyRecord(c *call) Outcome {
+	m, env, id := c.m, c.env, gameArg(c.args)
+	g := env.Lobby.Named
+	if id == 0 {
+		return r.refuse(env, m, "record: no game id",
+			fmt.Sprintf("%q names no game.", firstWords(m.Action, 6)),
+			"Write \"record\" and the game's number, e.g. \"record 17\"; \"games\" lists yours.")
+	}
+	if g == nil || g.ID != id {
+		g = nil
+	}
+	if g != nil {
+		if _, ok := g.colorOf(m.From); !ok {
+			g = nil
+		}
+	}
+	if g == nil {
+		// The same answer whether the game exists or not.
+		return r.refuse(env, m, fmt.Sprintf("record: game #%d is not %s's", id, m.From),
+			fmt.Sprintf("Game #%d is not one of your games: the referee sends a record only to the game's players, at their own address.", id),
+			"Send \"games\" for the list of your games.")
+	}
+	text, err := r.recordText(g)
+	if err != nil {
+		return Outcome{Verdict: Ignored, Detail: err.Error()}
+	}
+	return r.lobbyAnswer(m, env, "record", fmt.Sprintf("[%s #%d] Record", g.Variant.Name(), g.ID), text)
+}
+
+// openList lists the open challenges with their accept addresses.
+func (r *Referee) openList(c *call) Outcome {
+	m, env := c.m, c.env
+	lb := env.Lobby
+	if !lb.Allowed {
+		return r.refuse(env, m, "open: sender not allowed", "The open challenges are shown only to players who may take them: "+r.policyText(m.From), r.policyTodo())
+	}
+	var open []Challenge
+	for _, ch := range lb.Open {
+		if ch.Status == ChallengeOpen && env.Now.Before(ch.Expires) {
+			open = append(open, ch)
+		}
+	}
+	return r.lobbyAnswer(m, env, "open", fmt.Sprintf("Open challenges (%d)", len(open)), r.openText(m.From, open))
+}
