@@ -45,7 +45,15 @@ type Store struct {
 	// moves were processed, and the other 39 only after them. Other
 	// processes (the admin commands) still meet SQLite's busy timeout.
 	writing sync.Mutex
+	// observe, when set (ObserveWrites), is told how long each write
+	// transaction held the database's write lock.
+	observe func(held time.Duration)
 }
+
+// ObserveWrites has f told, after every transaction of Update, how long it
+// held the write lock (from BEGIN to the end of COMMIT). For measurements:
+// set it before the store is used by more than one goroutine.
+func (s *Store) ObserveWrites(f func(held time.Duration)) { s.observe = f }
 
 // Open opens (creating if needed) the database at path and brings its schema
 // up to date.
@@ -165,6 +173,10 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) error {
 	sqlTx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("beginning a transaction: %w", err)
+	}
+	if s.observe != nil {
+		began := time.Now()
+		defer func() { s.observe(time.Since(began)) }()
 	}
 	if err := fn(&Tx{ctx: ctx, tx: sqlTx}); err != nil {
 		sqlTx.Rollback()
