@@ -159,6 +159,10 @@ func TestMigrationFromVersion1KeepsTheOutbox(t *testing.T) {
 	}
 	if due, err := s.DueOutbox(ctx, time.Now(), 10); err != nil || len(due) != 1 || string(due[0].Raw) != "x" {
 		t.Errorf("due after migration = %+v, %v; want the queued mail with its text", due, err)
+	} else if len(due[0].Data) != 0 || due[0].Priority != PriorityPlayer {
+		// Mail queued before version 7 has its text and no data: the
+		// sender sends the text as it was written.
+		t.Errorf("an old mail after migration: data %q, priority %d; want none and %d", due[0].Data, due[0].Priority, PriorityPlayer)
 	}
 }
 

@@ -28,8 +28,9 @@ func migrations() []string {
 	// dedupe; version 3 added the outbox's claims and dead letters; version
 	// 4 the lobby (known players, challenges, per-player vacations); 5
 	// indexes for many games (scale.go); 6 the index of sent mail whose
-	// text is kept (retention.go).
-	return append(append([]string{referee.Schema}, referee.Migrations...), schemaOutbox, schemaLobby, schemaScale, schemaRetention)
+	// text is kept (retention.go); 7 the outbox's mail as data, its kind
+	// and priority (outbox.go).
+	return append(append([]string{referee.Schema}, referee.Migrations...), schemaOutbox, schemaLobby, schemaScale, schemaRetention, schemaOutboxData)
 }
 
 // Store is an open database.
@@ -290,12 +291,24 @@ type Inbound struct {
 
 // Outgoing is one message of the outbox.
 type Outgoing struct {
-	ID          int64
-	GameID      *int64
-	To          string
-	From        string
-	MessageID   string
-	Raw         []byte
+	ID        int64
+	GameID    *int64
+	To        string
+	From      string
+	MessageID string
+	// Raw is the mail as sent, for mail queued before schema version 7
+	// (written and signed when it was queued); empty for newer mail, and
+	// once pruned.
+	Raw []byte
+	// Data is the mail as the decision recorded it (letters.Encode), from
+	// which the sender writes and signs it; empty for older mail, and once
+	// pruned.
+	Data []byte
+	// Kind is what the mail is for (board, reject, refusal, ...).
+	Kind string
+	// Priority orders due mail: PriorityGame first, then PriorityPlayer,
+	// then PriorityStranger.
+	Priority    int
 	Created     time.Time
 	Attempts    int
 	NextAttempt time.Time

@@ -60,6 +60,44 @@ func IsPermanent(err error) bool {
 	return errors.As(err, &se) && se.Code >= 500 && se.Code < 600
 }
 
+// SessionError is an error of Open: no session could be opened (the
+// server is unreachable, TLS or EHLO failed, or it refused the login). It
+// concerns no message in particular.
+type SessionError struct{ Err error }
+
+func (e *SessionError) Error() string { return e.Err.Error() }
+func (e *SessionError) Unwrap() error { return e.Err }
+
+// authCodes are the server's answers that concern the referee's login, not
+// a message: 530 authentication required, 534 mechanism too weak, 535
+// credentials invalid, 538 encryption required, 454 temporary
+// authentication failure (RFC 4954).
+var authCodes = []int{454, 530, 534, 535, 538}
+
+// IsBlocked reports whether err means that no mail can go out for now,
+// whatever the message: a session could not be opened (SessionError), or
+// the server answered with an authentication code (530, 535, 454, ...),
+// at login or later (a server that wants a login refuses MAIL FROM with
+// 530). That is the organiser's problem to fix, not the recipient's: such
+// a message must wait, never become a dead letter.
+func IsBlocked(err error) bool {
+	var se *SessionError
+	if errors.As(err, &se) {
+		return true
+	}
+	var sm *smtp.SMTPError
+	return errors.As(err, &sm) && slices.Contains(authCodes, sm.Code)
+}
+
+// IsRefusal reports whether err is the server's refusal of the message
+// (an SMTP reply other than an authentication code or 421), as opposed to
+// a broken connection: at RCPT for an address it will not take, at MAIL,
+// or after DATA.
+func IsRefusal(err error) bool {
+	var sm *smtp.SMTPError
+	return errors.As(err, &sm) && sm.Code != 421 && !slices.Contains(authCodes, sm.Code)
+}
+
 // Send delivers raw from from to every address of to, over a new
 // connection. It returns only after the server accepted the message (250
 // after DATA), or an error naming the step that failed; IsPermanent tells
@@ -92,7 +130,16 @@ type Session struct {
 
 // Open connects, says EHLO, starts TLS and logs in as configured, and
 // returns the session; ctx bounds only these steps. Close it when done.
+// Its errors are SessionErrors (IsBlocked).
 func (c *Client) Open(ctx context.Context) (*Session, error) {
+	s, err := c.open(ctx)
+	if err != nil {
+		return nil, &SessionError{Err: err}
+	}
+	return s, nil
+}
+
+func (c *Client) open(ctx context.Context) (*Session, error) {
 	host, _, err := net.SplitHostPort(c.cfg.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("SMTP address %q is not host:port (e.g. smtp.example.org:587): %w", c.cfg.Addr, err)
