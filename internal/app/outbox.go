@@ -97,4 +97,3 @@ func (a *App) capStrangers(tx *store.Tx, out *referee.Outcome) error {
 	out.Detail = fmt.Sprintf("%s (not answered: %d answers to strangers in the last hour, the limit across all senders is %d)", out.Detail, n, limit)
 	return nil
 }
-

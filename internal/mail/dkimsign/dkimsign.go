@@ -6,8 +6,8 @@ package dkimsign
 import (
 	"bytes"
 	"crypto"
-	"crypto/rand"
 	"crypto/ed25519"
+	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
 	"crypto/x509"
