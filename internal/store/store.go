@@ -45,6 +45,10 @@ type Store struct {
 	// gaps between the daemon's transactions: it sent one mail while 20
 	// moves were processed, and the other 39 only after them. Other
 	// processes (the admin commands) still meet SQLite's busy timeout.
+	// Measured again once the mails were written outside the transaction
+	// (a move holds it about 1.1 ms): in a burst of 60 transactions the
+	// claim still waited for all 60 without this mutex (5 runs of 5), and
+	// for 1 to 3 with it. It stays.
 	writing sync.Mutex
 	// observe, when set (ObserveWrites), is told how long each write
 	// transaction held the database's write lock.
