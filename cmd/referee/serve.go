@@ -52,8 +52,8 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.imapAuth, "imap-auth", "password", "IMAP login: password, xoauth2 or oauthbearer (OAuth 2 token from --imap-token-cmd)")
 	fs.StringVar(&s.imapTokenCmd, "imap-token-cmd", "", "shell `command` that prints an OAuth access token (or JSON with access_token, expires_in); run again when it expires")
 	fs.StringVar(&s.smtpAddr, "smtp", "", "SMTP server `host:port` for replies")
-	fs.StringVar(&s.smtpUser, "smtp-user", "", "SMTP user (empty: no AUTH)")
-	fs.StringVar(&s.smtpPass, "smtp-pass", "", "SMTP password")
+	fs.StringVar(&s.smtpUser, "smtp-user", "", "SMTP user (default: the IMAP user, i.e. the --address; it logs in whenever the server offers AUTH)")
+	fs.StringVar(&s.smtpPass, "smtp-pass", "", "SMTP password (default, with the default --smtp-user: the IMAP password)")
 	fs.StringVar(&s.smtpPassFile, "smtp-pass-file", "", "read the SMTP password from this `file`")
 	fs.StringVar(&s.smtpTLS, "smtp-tls", "starttls", "SMTP transport security: none (loopback only), starttls or tls")
 	fs.StringVar(&s.smtpAuth, "smtp-auth", "password", "SMTP login: password (AUTH PLAIN when --smtp-user is set), xoauth2 or oauthbearer (token from --smtp-token-cmd; user default: the IMAP user)")
@@ -259,13 +259,20 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if user == "" {
 			user = s.address
 		}
-		suser := s.smtpUser
-		if suser == "" && s.smtpAuth != "password" {
-			suser = user
+		// SMTP login is never silently off: the user defaults to the IMAP
+		// user (the --address unless --imap-user says otherwise), as one
+		// mailbox account usually serves both, with its password.
+		suser, defaulted := s.smtpUser, false
+		if suser == "" {
+			suser, defaulted = user, true
+			if spass == "" && s.smtpPassFile == "" {
+				spass = ipass
+			}
 		}
 		cfg.IMAP = imapin.Config{Addr: s.imapAddr, User: user, Password: ipass, TLS: s.imapTLS, Poll: s.poll, DoneFolder: s.doneFolder, NoIdle: s.noIdle,
 			Auth: s.imapAuth, Token: itok}
-		cfg.SMTP = smtpout.Config{Addr: s.smtpAddr, User: suser, Password: spass, TLS: s.smtpTLS, Auth: s.smtpAuth, Token: stok}
+		cfg.SMTP = smtpout.Config{Addr: s.smtpAddr, User: suser, Password: spass, TLS: s.smtpTLS, Auth: s.smtpAuth, Token: stok,
+			LoginIfOffered: defaulted && s.smtpAuth == "password", Logger: log.With("part", "smtp")}
 	}
 	lobby, playerList, err := s.lobbyOptions()
 	if err != nil {

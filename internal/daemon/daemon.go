@@ -312,7 +312,7 @@ func (o *Outbox) flush(ctx context.Context, conn *sessionConn) (int, error) {
 	sent := 0
 	tried := map[int64]bool{}
 	for {
-		if o.isBlocked() {
+		if o.isBlocked() && !o.retryRequested(ctx) {
 			return sent, nil
 		}
 		due, err := o.Store.DueOutbox(ctx, o.Now().UTC(), 50)
@@ -355,6 +355,21 @@ func (o *Outbox) isBlocked() bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.blocked.n > 0 && o.Now().Before(o.blocked.until)
+}
+
+// retryRequested reports whether the organiser cleared the record that
+// sending is blocked ("referee outbox --retry all"), and if so lifts the
+// block: the next message is tried at once.
+func (o *Outbox) retryRequested(ctx context.Context) bool {
+	why, _, err := o.Store.SendingBlocked(ctx)
+	if err != nil || why != "" {
+		return false
+	}
+	o.mu.Lock()
+	o.blocked = blockage{}
+	o.mu.Unlock()
+	o.Log.Info("the organiser asked to retry the outbox; trying to send again")
+	return true
 }
 
 // block records that sending is blocked by err, in memory (no attempt

@@ -270,6 +270,62 @@ func (s *Store) SetSendingBlocked(ctx context.Context, why string, since time.Ti
 	})
 }
 
+// SendingBlocked reads what SetSendingBlocked recorded: why sending is
+// blocked and since when, or "" when it is not.
+func (s *Store) SendingBlocked(ctx context.Context) (why string, since time.Time, err error) {
+	err = s.view(ctx, func(tx *Tx) error {
+		b, err := tx.Setting(SendingBlockedSetting)
+		if errors.Is(err, ErrNotFound) || len(b) == 0 {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		at, w, _ := strings.Cut(string(b), " ")
+		var v int64
+		fmt.Sscan(at, &v)
+		why, since = w, fromMS(v)
+		return nil
+	})
+	return why, since, err
+}
+
+// RetryAll makes every undelivered mail due at now: the dead letters and
+// the mail waiting for its next attempt (onlyFailed: the dead letters
+// alone). Dropped mail stays dropped (retry it by its id), and mail being
+// sent right now is left to its sender. It also clears the record that
+// sending is blocked, so that a running daemon tries again at once (after
+// the organiser fixed the login, say). It returns how many mails it made
+// due.
+func (s *Store) RetryAll(ctx context.Context, now time.Time, onlyFailed bool) (int64, error) {
+	var n int64
+	err := s.Update(ctx, func(tx *Tx) error {
+		cond := `sent IS NULL AND dropped IS NULL AND (dead IS NOT NULL OR next_attempt > ?)`
+		args := []any{ms(now), ms(now), ms(now)}
+		if onlyFailed {
+			cond = `sent IS NULL AND dropped IS NULL AND dead IS NOT NULL`
+			args = []any{ms(now), ms(now)}
+		}
+		res, err := tx.tx.ExecContext(tx.ctx, `UPDATE outbox SET dead = NULL, next_attempt = ?
+			WHERE (claimed_until IS NULL OR claimed_until <= ?) AND `+cond, args...)
+		if err != nil {
+			return fmt.Errorf("making the outbox's mail due again: %w", err)
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return fmt.Errorf("making the outbox's mail due again: %w", err)
+		}
+		if err := tx.SetSetting(SendingBlockedSetting, []byte{}); err != nil {
+			return err
+		}
+		what := "every undelivered mail"
+		if onlyFailed {
+			what = "every mail refused for good"
+		}
+		return tx.Audit(nil, "outbox-retry", fmt.Sprintf("%s: %d mails due again", what, n))
+	})
+	return n, err
+}
+
 // ReleaseClaim gives the claim up without recording an attempt (the send was
 // interrupted): the message is due again at once.
 func (s *Store) ReleaseClaim(ctx context.Context, c *Claim) error {

@@ -7,10 +7,12 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-sasl"
@@ -36,11 +38,21 @@ type Config struct {
 	Auth string
 	// Token supplies the bearer tokens of the OAuth auth modes.
 	Token oauth.TokenSource
+	// LoginIfOffered is for a User that was not given but defaulted (to
+	// the referee's address): the password login happens whenever the
+	// server offers AUTH, and a server that offers none (a loopback relay
+	// that needs no login) is sent to without one, which Logger is told
+	// once. A given User always logs in, or fails.
+	LoginIfOffered bool
+	Logger         *slog.Logger
 }
 
 // Client sends messages: Send over a connection of its own, or many in
 // turn over one Session (Open).
-type Client struct{ cfg Config }
+type Client struct {
+	cfg     Config
+	noLogin sync.Once // the warning that the server offers no login
+}
 
 // New returns a client for cfg.
 func New(cfg Config) *Client {
@@ -49,6 +61,9 @@ func New(cfg Config) *Client {
 	}
 	if cfg.HeloName == "" {
 		cfg.HeloName = "localhost"
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Client{cfg: cfg}
 }
@@ -316,6 +331,13 @@ func (s *Session) Close() error {
 func (c *Client) auth(ctx context.Context, sc *smtp.Client, host string) error {
 	if c.cfg.Auth == "" || c.cfg.Auth == "password" {
 		if c.cfg.User == "" {
+			return nil
+		}
+		if ok, _ := sc.Extension("AUTH"); !ok && c.cfg.LoginIfOffered {
+			c.noLogin.Do(func() {
+				c.cfg.Logger.Warn("the SMTP server offers no login (no AUTH after EHLO): sending without one; give --smtp-user to require it",
+					"smtp", c.cfg.Addr, "user", c.cfg.User)
+			})
 			return nil
 		}
 		if err := sc.Auth(sasl.NewPlainClient("", c.cfg.User, c.cfg.Password)); err != nil {
