@@ -35,7 +35,7 @@ type serveFlags struct {
 	embeddedSMTP                                        string
 	imapAuth, imapTokenCmd, smtpAuth, smtpTokenCmd      string
 	players, defaultTime, variants                      string // the lobby (player.go)
-	maxGames, keepSentDays                              int
+	maxGames, keepSentDays, maxStrangerAnswers          int
 	poll, retry                                         time.Duration
 	once, requireAuth, noIdle                           bool
 }
@@ -75,6 +75,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.players, "players", "known", "who may challenge by mail: open (anyone), known (played here, or referee player add) or a `file` of addresses, one a line")
 	fs.IntVar(&s.maxGames, "max-games", 10, "the most active games one player may have")
 	fs.StringVar(&s.defaultTime, "default-time", "", "time control of games made by challenge that name none (\"3d\", \"10d+1d\"); also referee new's default via REFEREE_DEFAULT_TIME")
+	fs.IntVar(&s.maxStrangerAnswers, "max-stranger-answers", app.DefaultMaxStrangerAnswers, "answer at most this many mails an `hour` that cannot be tied to a game or player, across all senders (0: none at all)")
 	fs.IntVar(&s.keepSentDays, "keep-sent-days", 30, "keep the text of sent mail this many `days` (0: for ever); the record of each mail stays")
 	fs.StringVar(&s.variants, "variants", "all", "the variants offered by mail, comma-separated (e.g. chess,toto40)")
 }
@@ -208,6 +209,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "referee serve: --keep-sent-days %d is negative; give a number of days, or 0 to keep the text of sent mail for ever\n", s.keepSentDays)
 		return exitUsage
 	}
+	if s.maxStrangerAnswers < 0 {
+		fmt.Fprintf(stderr, "referee serve: --max-stranger-answers %d is negative; give a number of answers an hour, or 0 to answer no stranger\n", s.maxStrangerAnswers)
+		return exitUsage
+	}
 	cfg := daemon.Config{Once: s.once, Logger: log, RetryBase: s.retry, KeepSent: time.Duration(s.keepSentDays) * 24 * time.Hour}
 	if s.imapAddr == "" {
 		if s.imapAuth != "password" || s.smtpAuth != "password" || s.imapTokenCmd != "" || s.smtpTokenCmd != "" {
@@ -287,7 +292,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	a, err := app.Open(ctx, app.Options{DB: s.db, Address: s.address, Logger: log, RequireAuth: s.requireAuth, TrustedAuthServ: s.trustedAuthServ, DKIM: signer,
-		Lobby: lobby, PlayerList: playerList})
+		Lobby: lobby, PlayerList: playerList, MaxStrangerAnswers: strangerCap(s.maxStrangerAnswers)})
 	if err != nil {
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitFail
@@ -312,6 +317,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	log.Info("referee stopped")
 	return exitOK
+}
+
+// strangerCap turns --max-stranger-answers into app.Options'
+// MaxStrangerAnswers, where 0 means the default: a flag of 0 answers none.
+func strangerCap(n int) int {
+	if n == 0 {
+		return app.NoStrangerAnswers
+	}
+	return n
 }
 
 func domainOf(addr string) string {

@@ -51,7 +51,8 @@ type Options struct {
 	DKIM *dkimsign.Signer
 	// MaxStrangerAnswers caps the answers to strangers (mail that could
 	// not be tied to a game or a player) queued in any hour, across all
-	// senders; 0 means DefaultMaxStrangerAnswers, a negative value no cap.
+	// senders; 0 means DefaultMaxStrangerAnswers, NoStrangerAnswers none
+	// at all, another negative value no cap.
 	MaxStrangerAnswers int
 	// Lobby is what players may do by mail outside games (see
 	// referee.LobbyConfig); Lobby.Players is the policy on who may

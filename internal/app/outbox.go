@@ -9,8 +9,12 @@ import (
 	"referee/internal/store"
 )
 
-// DefaultMaxStrangerAnswers is the default of Options.MaxStrangerAnswers.
+// DefaultMaxStrangerAnswers is the default of Options.MaxStrangerAnswers:
+// 30 answers an hour across all senders.
 const DefaultMaxStrangerAnswers = 30
+
+// NoStrangerAnswers as Options.MaxStrangerAnswers answers no stranger.
+const NoStrangerAnswers = -2
 
 // priorityOf says in which order the outbox serves a mail of kind (see
 // store.PriorityGame): a move's mails first, answers to strangers last.
@@ -67,10 +71,12 @@ func (a *App) write(m referee.Mail) ([]byte, error) {
 // the cap, whatever the number of senders.
 func (a *App) capStrangers(tx *store.Tx, out *referee.Outcome) error {
 	limit := a.opts.MaxStrangerAnswers
-	if limit < 0 {
+	switch {
+	case limit == NoStrangerAnswers:
+		limit = 0
+	case limit < 0:
 		return nil
-	}
-	if limit == 0 {
+	case limit == 0:
 		limit = DefaultMaxStrangerAnswers
 	}
 	var keep []referee.Mail
