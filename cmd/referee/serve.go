@@ -221,7 +221,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		// The mailboxes live beside the database, so that a restart keeps
 		// them and their UIDs (the referee's record of what it processed).
-		srv, err := embedded.Start(ctx, embedded.Options{Domain: domainOf(s.address), IMAPAddr: s.embeddedIMAP, SMTPAddr: s.embeddedSMTP,
+		// The server outlives ctx (SIGTERM): it stops when serve returns,
+		// after the daemon delivered the outbox (daemon.Config.Drain), so
+		// that the replies of the last moves go out now, not at the next
+		// start.
+		srv, err := embedded.Start(context.WithoutCancel(ctx), embedded.Options{Domain: domainOf(s.address), IMAPAddr: s.embeddedIMAP, SMTPAddr: s.embeddedSMTP,
 			Dir: s.db + ".mail", Logger: log.With("part", "embedded")})
 		if err != nil {
 			fmt.Fprintf(stderr, "referee serve: starting the embedded mail server: %v\n(use --embedded-imap/--embedded-smtp for other ports, or --imap/--smtp for a real mail server)\n", err)
