@@ -489,6 +489,11 @@ func (o *Outbox) deliver(ctx context.Context, m store.Outgoing, conn *sessionCon
 		return false, nil
 	}
 	raw := m.Raw
+	if o.Render == nil && len(raw) == 0 {
+		err := fmt.Errorf("outbox mail #%d to %s is recorded as data, and this outbox has no Render to write it", m.ID, m.To)
+		o.Log.Error("mail could not be written; not retrying", "to", m.To, "id", m.ID, "err", err)
+		return false, o.record(o.Store.MarkDead(context.WithoutCancel(ctx), claim, err.Error(), o.Now().UTC()))
+	}
 	if o.Render != nil {
 		if raw, err = o.Render(m); err != nil {
 			// The same data would fail the same way: a bug or a damaged
