@@ -15,7 +15,8 @@ import (
 
 func runOutbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("outbox", "[--failed | --all] [--retry ID|all | --retry-failed | --drop ID]",
-		`Shows the mail the referee has still to deliver: id, game, recipient, attempts,
+		`Shows the mail the referee has still to deliver: id, game, recipient, kind
+(opening, board, reject, refusal: an answer to a stranger, ...), attempts,
 next attempt, state and the server's last answer. States: due (sent at the next
 pass), waiting (failed for now, retried at the next attempt), sending (a sender
 holds it right now), failed (the server refused it for good, e.g. "550 no such
@@ -125,7 +126,7 @@ func btoi(b bool) int {
 // printOutbox writes one line per mail.
 func printOutbox(w io.Writer, mails []store.Outgoing, now time.Time) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tGAME\tTO\tATTEMPTS\tNEXT ATTEMPT\tSTATE\tLAST ERROR")
+	fmt.Fprintln(tw, "ID\tGAME\tTO\tKIND\tATTEMPTS\tNEXT ATTEMPT\tSTATE\tLAST ERROR")
 	for _, m := range mails {
 		game := "-"
 		if m.GameID != nil {
@@ -141,7 +142,11 @@ func printOutbox(w io.Writer, mails []store.Outgoing, now time.Time) {
 		if last == "" {
 			last = "-"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\n", m.ID, game, m.To, m.Attempts, next, state, last)
+		kind := m.Kind
+		if kind == "" {
+			kind = "-" // queued before the outbox kept the kind
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", m.ID, game, m.To, kind, m.Attempts, next, state, last)
 	}
 	tw.Flush()
 }

@@ -75,9 +75,11 @@ func IsPermanent(err error) bool {
 	return errors.As(err, &se) && se.Code >= 500 && se.Code < 600
 }
 
-// SessionError is an error of Open: no session could be opened (the
-// server is unreachable, TLS or EHLO failed, or it refused the login). It
-// concerns no message in particular.
+// SessionError says that the session cannot send anything: it could not be
+// opened (the server is unreachable, TLS or EHLO failed, or it refused the
+// login), or the server refused MAIL FROM with an authentication code
+// (530 authentication required, ...). It concerns no message in
+// particular.
 type SessionError struct{ Err error }
 
 func (e *SessionError) Error() string { return e.Err.Error() }
@@ -90,27 +92,22 @@ func (e *SessionError) Unwrap() error { return e.Err }
 var authCodes = []int{454, 530, 534, 535, 538}
 
 // IsBlocked reports whether err means that no mail can go out for now,
-// whatever the message: a session could not be opened (SessionError), or
-// the server answered with an authentication code (530, 535, 454, ...),
-// at login or later (a server that wants a login refuses MAIL FROM with
-// 530). That is the organiser's problem to fix, not the recipient's: such
-// a message must wait, never become a dead letter.
+// whatever the message (a SessionError): that is the organiser's problem to
+// fix, not the recipient's, and such a message must wait, never become a
+// dead letter. An authentication code at RCPT or after DATA concerns that
+// message only (a server may answer 454 to one recipient), so it is not.
 func IsBlocked(err error) bool {
 	var se *SessionError
-	if errors.As(err, &se) {
-		return true
-	}
-	var sm *smtp.SMTPError
-	return errors.As(err, &sm) && slices.Contains(authCodes, sm.Code)
+	return errors.As(err, &se)
 }
 
-// IsRefusal reports whether err is the server's refusal of the message
-// (an SMTP reply other than an authentication code or 421), as opposed to
-// a broken connection: at RCPT for an address it will not take, at MAIL,
-// or after DATA.
+// IsRefusal reports whether err is the server's answer refusing the
+// message (at MAIL, at RCPT for an address it will not take, or after
+// DATA), as opposed to a broken connection, its 421 (closing), or a
+// session that cannot send at all (IsBlocked).
 func IsRefusal(err error) bool {
 	var sm *smtp.SMTPError
-	return errors.As(err, &sm) && sm.Code != 421 && !slices.Contains(authCodes, sm.Code)
+	return errors.As(err, &sm) && sm.Code != 421 && !IsBlocked(err)
 }
 
 // Send delivers raw from from to every address of to, over a new
@@ -261,7 +258,14 @@ func (s *Session) transaction(ctx context.Context, from string, to []string, raw
 		}
 	}
 	if err := sc.Mail(from, nil); err != nil {
-		return c.fail(ctx, fmt.Sprintf("MAIL FROM:<%s>", from), err)
+		err = c.fail(ctx, fmt.Sprintf("MAIL FROM:<%s>", from), err)
+		var sm *smtp.SMTPError
+		if errors.As(err, &sm) && slices.Contains(authCodes, sm.Code) {
+			// The server wants a login this session does not have: no
+			// message can go out over it.
+			return &SessionError{Err: err}
+		}
+		return err
 	}
 	for _, rcpt := range to {
 		if err := sc.Rcpt(rcpt, nil); err != nil {
