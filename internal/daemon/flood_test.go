@@ -184,3 +184,71 @@ func TestStrangersCannotStallTheGames(t *testing.T) {
 		})
 	}
 }
+
+// TestOldAndNewMailAfterTheUpgrade: mail queued before the outbox kept
+// data (its text written, perhaps signed, when it was queued) is sent as it
+// was written; mail queued since is written from its data at send time,
+// and a second send of the same row (a crash between the server's
+// acceptance and the record of it) sends the same bytes.
+func TestOldAndNewMailAfterTheUpgrade(t *testing.T) {
+	ctx := context.Background()
+	a, err := app.Open(ctx, app.Options{DB: filepath.Join(t.TempDir(), "r.db"), Address: referee})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	old := "From: referee@example.test\r\nTo: carol@example.test\r\nSubject: written in 2025\r\n\r\nold text\r\n"
+	err = a.Store().Update(ctx, func(tx *store.Tx) error {
+		_, err := tx.Enqueue(store.Outgoing{To: "carol@example.test", From: referee, MessageID: "<old@example.test>", Raw: []byte(old)})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.NewGame(ctx, "chess", "alice@example.test", "bob@example.test", nil); err != nil {
+		t.Fatal(err)
+	}
+	// A sender claims alice's opening mail and hands it to the server,
+	// then dies before it records the server's 250.
+	var alice store.Outgoing
+	for _, o := range mustOutbox(t, a) {
+		if o.To == "alice@example.test" {
+			alice = o
+		}
+	}
+	if c, err := a.Store().ClaimOutgoing(ctx, alice.ID, time.Now(), time.Hour); err != nil || c == nil {
+		t.Fatalf("claim: %v %v", c, err)
+	}
+	handed, err := a.Render(alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The next start releases the dead run's claims and sends everything.
+	if n, err := a.Store().ReleaseAllClaims(ctx); err != nil || n != 1 {
+		t.Fatalf("released %d claims, %v", n, err)
+	}
+	s := &memSender{sent: map[string][]string{}}
+	ob := &daemon.Outbox{Store: a.Store(), Sender: s, Render: a.Render, Now: time.Now, Log: slog.New(slog.DiscardHandler)}
+	if n, err := ob.Flush(ctx); err != nil || n != 3 {
+		t.Fatalf("flush: %d sent, %v; want 3", n, err)
+	}
+	if got := s.sent["carol@example.test"]; len(got) != 1 || got[0] != old {
+		t.Errorf("the old mail went out as %q; want it as written", got)
+	}
+	got := s.sent["alice@example.test"]
+	if len(got) != 1 || !strings.Contains(got[0], "Content-Type: multipart/alternative") {
+		t.Fatalf("alice's opening mail was not written from its data: %.200q", got)
+	}
+	if got[0] != string(handed) {
+		t.Errorf("the mail sent again after the crash differs from the one handed over before it (%d and %d bytes)", len(got[0]), len(handed))
+	}
+}
+
+func mustOutbox(t *testing.T, a *app.App) []store.Outgoing {
+	t.Helper()
+	all, err := a.Store().Outbox(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
