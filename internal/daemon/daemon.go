@@ -223,7 +223,8 @@ type Outbox struct {
 	Sender Sender
 	// Render writes a message as it goes to the server, from the data the
 	// decision recorded (app.App.Render: MIME and DKIM signature, the same
-	// bytes every time). nil sends each message's Raw as it is.
+	// bytes every time). nil sends each message's Raw as it is; a message
+	// recorded only as data then cannot be sent and is a dead letter.
 	Render func(store.Outgoing) ([]byte, error)
 	Log    *slog.Logger
 	Now    func() time.Time
@@ -287,15 +288,19 @@ func (o *Outbox) Loop(ctx context.Context, every time.Duration, nudge <-chan str
 	}
 }
 
-// Flush tries every due message once. It returns how many it sent. Each
-// message is claimed before it is sent and skipped if another sender holds
-// it. A message is marked sent only after the SMTP server accepted it. A
-// permanent refusal (5xx, smtpout.IsPermanent) marks it undeliverable: it
-// is not retried until an operator says so (referee outbox --retry). Any
+// Flush tries every due message once, a move's mails first. It returns how
+// many it sent. Each message is claimed before it is sent and skipped if
+// another sender holds it, and written (Render) only then. A message is
+// marked sent only after the SMTP server accepted it. A permanent refusal
+// (5xx, smtpout.IsPermanent) marks it undeliverable: it is not retried
+// until an operator says so (referee outbox --retry), except an answer to a
+// stranger, which is dropped. A session that cannot send at all (the login
+// refused, the server unreachable: smtpout.IsBlocked) blocks sending: the
+// message waits, and no other is tried until the block's retry time. Any
 // other failure schedules a retry with exponential backoff (30 s doubling,
 // at most 1 h), for as long as it takes. With an SMTP sender, the messages
-// of one pass go over one connection (a new one when it breaks); each
-// message's outcome is its own.
+// of one pass go over one connection (a new one when it breaks, or after
+// RefusalsPerSession refusals); each message's outcome is its own.
 func (o *Outbox) Flush(ctx context.Context) (int, error) {
 	conn := &sessionConn{opener: sessionsOf(o.Sender), limit: o.RefusalsPerSession}
 	defer conn.close()
