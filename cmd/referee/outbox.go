@@ -14,20 +14,24 @@ import (
 )
 
 func runOutbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("outbox", "[--failed | --all] [--retry ID | --drop ID]",
-		`Shows the mail the referee has still to deliver: id, game, recipient, attempts,
+	fs := newFlags("outbox", "[--failed | --all] [--retry ID|all | --retry-failed | --drop ID]",
+		`Shows the mail the referee has still to deliver: id, game, recipient, kind
+(opening, board, reject, refusal: an answer to a stranger, ...), attempts,
 next attempt, state and the server's last answer. States: due (sent at the next
 pass), waiting (failed for now, retried at the next attempt), sending (a sender
 holds it right now), failed (the server refused it for good, e.g. "550 no such
 user": it is not retried until you say so), dropped, sent.
 
 --retry ID makes a failed, waiting or dropped mail due now (fix the address or
-the server first); --drop ID gives a mail up for good (the row stays, for the
-record). Both are safe while "referee serve" runs.`, stderr)
+the server first); --retry all makes every failed or waiting mail due now (after
+you fixed the SMTP login, say: it also lifts "sending is blocked"); --retry-failed
+every failed one. --drop ID gives a mail up for good (the row stays, for the
+record). All are safe while "referee serve" runs.`, stderr)
 	db := dbFlag(fs)
 	onlyFailed := fs.Bool("failed", false, "only the mail the server refused for good")
 	all := fs.Bool("all", false, "every mail, sent and dropped too")
-	retry := fs.String("retry", "", "make mail `ID` due now")
+	retry := fs.String("retry", "", "make mail `ID` due now; \"all\": every failed or waiting mail")
+	retryFailed := fs.Bool("retry-failed", false, "make every mail the server refused for good due now")
 	drop := fs.String("drop", "", "give mail `ID` up: it is never sent")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -36,8 +40,8 @@ record). Both are safe while "referee serve" runs.`, stderr)
 		fmt.Fprintf(stderr, "referee outbox: unexpected argument %q; to act on a mail, write --retry %s or --drop %s.\n", fs.Arg(0), fs.Arg(0), fs.Arg(0))
 		return exitUsage
 	}
-	if *retry != "" && *drop != "" {
-		fmt.Fprintln(stderr, "referee outbox: --retry and --drop were both given; give one of them.")
+	if n := btoi(*retry != "") + btoi(*drop != "") + btoi(*retryFailed); n > 1 {
+		fmt.Fprintln(stderr, "referee outbox: more than one of --retry, --retry-failed and --drop was given; give one of them.")
 		return exitUsage
 	}
 	if *onlyFailed && *all {
@@ -52,6 +56,17 @@ record). Both are safe while "referee serve" runs.`, stderr)
 
 	now := time.Now().UTC()
 	switch {
+	case *retry == "all" || *retryFailed:
+		n, err := s.RetryAll(ctx, now, *retryFailed)
+		if err != nil {
+			return outboxFailed(stderr, err)
+		}
+		what := "failed or waiting"
+		if *retryFailed {
+			what = "failed"
+		}
+		fmt.Fprintf(stdout, "%d %s mails are due now; a running \"referee serve\" sends them within seconds (or run \"referee serve --once\").\n", n, what)
+		return exitOK
 	case *retry != "":
 		id, ok := mailID(stderr, "retry", *retry)
 		if !ok {
@@ -101,10 +116,17 @@ record). Both are safe while "referee serve" runs.`, stderr)
 	return exitOK
 }
 
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // printOutbox writes one line per mail.
 func printOutbox(w io.Writer, mails []store.Outgoing, now time.Time) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tGAME\tTO\tATTEMPTS\tNEXT ATTEMPT\tSTATE\tLAST ERROR")
+	fmt.Fprintln(tw, "ID\tGAME\tTO\tKIND\tATTEMPTS\tNEXT ATTEMPT\tSTATE\tLAST ERROR")
 	for _, m := range mails {
 		game := "-"
 		if m.GameID != nil {
@@ -120,7 +142,11 @@ func printOutbox(w io.Writer, mails []store.Outgoing, now time.Time) {
 		if last == "" {
 			last = "-"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\n", m.ID, game, m.To, m.Attempts, next, state, last)
+		kind := m.Kind
+		if kind == "" {
+			kind = "-" // queued before the outbox kept the kind
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", m.ID, game, m.To, kind, m.Attempts, next, state, last)
 	}
 	tw.Flush()
 }
@@ -129,7 +155,7 @@ func printOutbox(w io.Writer, mails []store.Outgoing, now time.Time) {
 func mailID(stderr io.Writer, flag, raw string) (int64, bool) {
 	id, err := strconv.ParseInt(strings.TrimPrefix(raw, "#"), 10, 64)
 	if err != nil || id <= 0 {
-		fmt.Fprintf(stderr, "referee outbox: --%s %q is not a mail id; ids are the numbers in the ID column of \"referee outbox --all\", e.g. --%s 12.\n", flag, raw, flag)
+		fmt.Fprintf(stderr, "referee outbox: --%s %q is not a mail id; ids are the numbers in the ID column of \"referee outbox --all\", e.g. --%s 12 (or --retry all).\n", flag, raw, flag)
 		return 0, false
 	}
 	return id, true

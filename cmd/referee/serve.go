@@ -35,7 +35,7 @@ type serveFlags struct {
 	embeddedSMTP                                        string
 	imapAuth, imapTokenCmd, smtpAuth, smtpTokenCmd      string
 	players, defaultTime, variants                      string // the lobby (player.go)
-	maxGames, keepSentDays                              int
+	maxGames, keepSentDays, maxStrangerAnswers          int
 	poll, retry                                         time.Duration
 	once, requireAuth, noIdle                           bool
 }
@@ -52,8 +52,8 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.imapAuth, "imap-auth", "password", "IMAP login: password, xoauth2 or oauthbearer (OAuth 2 token from --imap-token-cmd)")
 	fs.StringVar(&s.imapTokenCmd, "imap-token-cmd", "", "shell `command` that prints an OAuth access token (or JSON with access_token, expires_in); run again when it expires")
 	fs.StringVar(&s.smtpAddr, "smtp", "", "SMTP server `host:port` for replies")
-	fs.StringVar(&s.smtpUser, "smtp-user", "", "SMTP user (empty: no AUTH)")
-	fs.StringVar(&s.smtpPass, "smtp-pass", "", "SMTP password")
+	fs.StringVar(&s.smtpUser, "smtp-user", "", "SMTP user (default: the IMAP user, i.e. the --address; it logs in whenever the server offers AUTH)")
+	fs.StringVar(&s.smtpPass, "smtp-pass", "", "SMTP password (default, with the default --smtp-user: the IMAP password)")
 	fs.StringVar(&s.smtpPassFile, "smtp-pass-file", "", "read the SMTP password from this `file`")
 	fs.StringVar(&s.smtpTLS, "smtp-tls", "starttls", "SMTP transport security: none (loopback only), starttls or tls")
 	fs.StringVar(&s.smtpAuth, "smtp-auth", "password", "SMTP login: password (AUTH PLAIN when --smtp-user is set), xoauth2 or oauthbearer (token from --smtp-token-cmd; user default: the IMAP user)")
@@ -75,6 +75,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.players, "players", "known", "who may challenge by mail: open (anyone), known (played here, or referee player add) or a `file` of addresses, one a line")
 	fs.IntVar(&s.maxGames, "max-games", 10, "the most active games one player may have")
 	fs.StringVar(&s.defaultTime, "default-time", "", "time control of games made by challenge that name none (\"3d\", \"10d+1d\"); also referee new's default via REFEREE_DEFAULT_TIME")
+	fs.IntVar(&s.maxStrangerAnswers, "max-stranger-answers", app.DefaultMaxStrangerAnswers, "answer at most this many mails an `hour` that cannot be tied to a game or player, across all senders (0: none at all)")
 	fs.IntVar(&s.keepSentDays, "keep-sent-days", 30, "keep the text of sent mail this many `days` (0: for ever); the record of each mail stays")
 	fs.StringVar(&s.variants, "variants", "all", "the variants offered by mail, comma-separated (e.g. chess,toto40)")
 }
@@ -208,6 +209,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "referee serve: --keep-sent-days %d is negative; give a number of days, or 0 to keep the text of sent mail for ever\n", s.keepSentDays)
 		return exitUsage
 	}
+	if s.maxStrangerAnswers < 0 {
+		fmt.Fprintf(stderr, "referee serve: --max-stranger-answers %d is negative; give a number of answers an hour, or 0 to answer no stranger\n", s.maxStrangerAnswers)
+		return exitUsage
+	}
 	cfg := daemon.Config{Once: s.once, Logger: log, RetryBase: s.retry, KeepSent: time.Duration(s.keepSentDays) * 24 * time.Hour}
 	if s.imapAddr == "" {
 		if s.imapAuth != "password" || s.smtpAuth != "password" || s.imapTokenCmd != "" || s.smtpTokenCmd != "" {
@@ -216,7 +221,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		// The mailboxes live beside the database, so that a restart keeps
 		// them and their UIDs (the referee's record of what it processed).
-		srv, err := embedded.Start(ctx, embedded.Options{Domain: domainOf(s.address), IMAPAddr: s.embeddedIMAP, SMTPAddr: s.embeddedSMTP,
+		// The server outlives ctx (SIGTERM): it stops when serve returns,
+		// after the daemon delivered the outbox (daemon.Config.Drain), so
+		// that the replies of the last moves go out now, not at the next
+		// start.
+		srv, err := embedded.Start(context.WithoutCancel(ctx), embedded.Options{Domain: domainOf(s.address), IMAPAddr: s.embeddedIMAP, SMTPAddr: s.embeddedSMTP,
 			Dir: s.db + ".mail", Logger: log.With("part", "embedded")})
 		if err != nil {
 			fmt.Fprintf(stderr, "referee serve: starting the embedded mail server: %v\n(use --embedded-imap/--embedded-smtp for other ports, or --imap/--smtp for a real mail server)\n", err)
@@ -259,13 +268,20 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if user == "" {
 			user = s.address
 		}
-		suser := s.smtpUser
-		if suser == "" && s.smtpAuth != "password" {
-			suser = user
+		// SMTP login is never silently off: the user defaults to the IMAP
+		// user (the --address unless --imap-user says otherwise), as one
+		// mailbox account usually serves both, with its password.
+		suser, defaulted := s.smtpUser, false
+		if suser == "" {
+			suser, defaulted = user, true
+			if spass == "" && s.smtpPassFile == "" {
+				spass = ipass
+			}
 		}
 		cfg.IMAP = imapin.Config{Addr: s.imapAddr, User: user, Password: ipass, TLS: s.imapTLS, Poll: s.poll, DoneFolder: s.doneFolder, NoIdle: s.noIdle,
 			Auth: s.imapAuth, Token: itok}
-		cfg.SMTP = smtpout.Config{Addr: s.smtpAddr, User: suser, Password: spass, TLS: s.smtpTLS, Auth: s.smtpAuth, Token: stok}
+		cfg.SMTP = smtpout.Config{Addr: s.smtpAddr, User: suser, Password: spass, TLS: s.smtpTLS, Auth: s.smtpAuth, Token: stok,
+			LoginIfOffered: defaulted && s.smtpAuth == "password", Logger: log.With("part", "smtp")}
 	}
 	lobby, playerList, err := s.lobbyOptions()
 	if err != nil {
@@ -280,7 +296,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	a, err := app.Open(ctx, app.Options{DB: s.db, Address: s.address, Logger: log, RequireAuth: s.requireAuth, TrustedAuthServ: s.trustedAuthServ, DKIM: signer,
-		Lobby: lobby, PlayerList: playerList})
+		Lobby: lobby, PlayerList: playerList, MaxStrangerAnswers: strangerCap(s.maxStrangerAnswers)})
 	if err != nil {
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitFail
@@ -305,6 +321,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	log.Info("referee stopped")
 	return exitOK
+}
+
+// strangerCap turns --max-stranger-answers into app.Options'
+// MaxStrangerAnswers, where 0 means the default: a flag of 0 answers none.
+func strangerCap(n int) int {
+	if n == 0 {
+		return app.NoStrangerAnswers
+	}
+	return n
 }
 
 func domainOf(addr string) string {

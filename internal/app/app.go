@@ -47,8 +47,13 @@ type Options struct {
 	// Now is the clock; nil means time.Now.
 	Now    func() time.Time
 	Limits mailreader.Limits
-	// DKIM, when set, signs every outgoing mail as it is queued.
+	// DKIM, when set, signs every outgoing mail as it is sent (Render).
 	DKIM *dkimsign.Signer
+	// MaxStrangerAnswers caps the answers to strangers (mail that could
+	// not be tied to a game or a player) queued in any hour, across all
+	// senders; 0 means DefaultMaxStrangerAnswers, NoStrangerAnswers none
+	// at all, another negative value no cap.
+	MaxStrangerAnswers int
 	// Lobby is what players may do by mail outside games (see
 	// referee.LobbyConfig); Lobby.Players is the policy on who may
 	// challenge, and PlayerList the addresses of a --players file.

@@ -3,11 +3,10 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"sync"
 	"time"
 
+	"referee/internal/letters"
 	"referee/internal/referee"
 	"referee/internal/rules"
 	"referee/internal/store"
@@ -112,22 +111,18 @@ func (a *App) saveRolls(tx *store.Tx, gameID int64, rolls []referee.Roll) error 
 	return nil
 }
 
+// queue records mails in the outbox as data (letters.Encode), with their
+// kind and priority: nothing is drawn, written or signed here, inside the
+// write transaction. The sender writes each mail from its data when it
+// sends it (Render).
 func (a *App) queue(tx *store.Tx, gameID int64, mails []referee.Mail) error {
-	// Writing a mail (its picture above all) is most of a move's cost, and
-	// the mails of one decision are independent: write them side by side,
-	// then queue them in order.
-	raws := make([][]byte, len(mails))
-	errs := make([]error, len(mails))
-	var wg sync.WaitGroup
-	for i, m := range mails {
-		wg.Go(func() { raws[i], errs[i] = a.write(m) })
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	for i, m := range mails {
-		o := store.Outgoing{To: m.To, From: a.letters.From, MessageID: m.MessageID, Raw: raws[i], Created: a.opts.Now().UTC()}
+	for _, m := range mails {
+		data, err := letters.Encode(m)
+		if err != nil {
+			return err
+		}
+		o := store.Outgoing{To: m.To, From: a.letters.From, MessageID: m.MessageID, Data: data, Kind: m.Kind,
+			Priority: priorityOf(m.Kind), Created: a.opts.Now().UTC()}
 		if gameID != 0 {
 			id := gameID
 			o.GameID = &id
@@ -137,20 +132,4 @@ func (a *App) queue(tx *store.Tx, gameID int64, mails []referee.Mail) error {
 		}
 	}
 	return nil
-}
-
-// write writes one mail as MIME, DKIM-signed when a key is configured.
-func (a *App) write(m referee.Mail) ([]byte, error) {
-	l, err := a.letters.Write(m)
-	if err != nil {
-		return nil, err
-	}
-	if a.opts.DKIM == nil {
-		return l.Raw, nil
-	}
-	signed, err := a.opts.DKIM.Sign(l.Raw)
-	if err != nil {
-		return nil, fmt.Errorf("mail to %s: %w", m.To, err)
-	}
-	return signed, nil
 }

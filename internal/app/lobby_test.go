@@ -52,7 +52,7 @@ func send(t *testing.T, a *App, n *int, from, to, body string, extra ...string) 
 // would: header fields and decoded text.
 func lastTo(t *testing.T, a *App, addr string) (store.Outgoing, *mailreader.Mail) {
 	t.Helper()
-	out, err := a.Store().Outbox(context.Background())
+	out, err := renderedOutbox(a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func lastTo(t *testing.T, a *App, addr string) (store.Outgoing, *mailreader.Mail
 
 func mailCount(t *testing.T, a *App) int {
 	t.Helper()
-	out, err := a.Store().Outbox(context.Background())
+	out, err := renderedOutbox(a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func TestStrangerChallengeRefusedUnderKnown(t *testing.T) {
 	}
 	_, refusal := lastTo(t, a, "mallory@example.org")
 	says(t, "the refusal", refusal, "only known players", "Ask the organiser to add you")
-	if o, err := a.Store().Outbox(ctx); err != nil || len(o) != 1 {
+	if o, err := renderedOutbox(a); err != nil || len(o) != 1 {
 		t.Errorf("outbox: %d mails, %v; want only the refusal (no invitation to bob)", len(o), err)
 	}
 	// Alice played a game: she is known.

@@ -68,6 +68,9 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 				gameID, res.GameID = &started, started
 			}
 		}
+		if err := a.capStrangers(tx, &out); err != nil {
+			return err
+		}
 		if err := a.queue(tx, res.GameID, out.Mails); err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"referee/internal/mail/dkimsign"
 	"referee/internal/referee"
 	"referee/internal/rules"
+	"referee/internal/store"
 )
 
 func openTest(t *testing.T) *App {
@@ -73,7 +74,7 @@ func TestMessageIDsDifferAcrossDatabases(t *testing.T) {
 		if _, err := a.NewGame(ctx, "chess", "alice@example.org", "bob@example.org", nil); err != nil {
 			t.Fatal(err)
 		}
-		out, err := a.Store().Outbox(ctx)
+		out, err := renderedOutbox(a)
 		if err != nil || len(out) == 0 {
 			t.Fatalf("outbox: %d mails, %v", len(out), err)
 		}
@@ -149,7 +150,7 @@ func TestQueuedMailIsDKIMSigned(t *testing.T) {
 	if _, err := a.NewGame(ctx, "chess", "alice@example.org", "bob@example.org", nil); err != nil {
 		t.Fatal(err)
 	}
-	out, _ := a.Store().Outbox(ctx)
+	out, _ := renderedOutbox(a)
 	for _, m := range out {
 		if !strings.HasPrefix(string(m.Raw), "DKIM-Signature: ") || !strings.Contains(string(m.Raw), "d=example.test;") || !strings.Contains(string(m.Raw), "s=ref;") {
 			t.Errorf("mail to %s is not signed:\n%.300s", m.To, m.Raw)
@@ -164,7 +165,7 @@ func TestTokenFromInReplyToNeverFromTheSubject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _ := a.Store().Outbox(ctx)
+	out, _ := renderedOutbox(a)
 	var toAlice string
 	for _, m := range out {
 		if m.To == "alice@example.org" {
@@ -203,7 +204,7 @@ func TestOversizedMailGetsAShortRefusal(t *testing.T) {
 	if err != nil || p.Verdict != referee.Rejected || p.Mails != 1 || !strings.Contains(p.Detail, "too big") {
 		t.Fatalf("a 3 MiB mail: %+v, %v; want one refusal", p, err)
 	}
-	out, _ := a.Store().Outbox(ctx)
+	out, _ := renderedOutbox(a)
 	last := out[len(out)-1]
 	if last.To != "alice@example.org" || !strings.Contains(string(last.Raw), "limit of 2 MiB") {
 		t.Errorf("the refusal:\n%s", last.Raw)
@@ -224,7 +225,7 @@ func TestQuotedLocalPartPlays(t *testing.T) {
 	if p, err := a.Process(ctx, raw, 0, 0); err != nil || p.Verdict != referee.Applied {
 		t.Errorf("John's move: %+v, %v; want applied", p, err)
 	}
-	out, _ := a.Store().Outbox(ctx)
+	out, _ := renderedOutbox(a)
 	if last := out[len(out)-2]; last.To != `"john doe"@example.org` {
 		t.Errorf("the reply goes to %s", last.To)
 	}
@@ -249,4 +250,19 @@ func TestInspectDecidesAsProcessDoes(t *testing.T) {
 			t.Errorf("%q: inspect says %s, Process did %s (%s)", body, insp.Verdict, p.Verdict, p.Detail)
 		}
 	}
+}
+
+// renderedOutbox is the outbox with each mail written as the sender would
+// write it (Render) into Raw.
+func renderedOutbox(a *App) ([]store.Outgoing, error) {
+	out, err := a.Store().Outbox(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if out[i].Raw, err = a.Render(out[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

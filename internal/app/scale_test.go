@@ -75,7 +75,8 @@ func BenchmarkScale(b *testing.B) {
 
 // BenchmarkFinishedGameSize plays games of 40 plies to a resignation
 // through Process, and reports the database size per finished game and
-// the share of the outbox (the mails as sent, PNG included).
+// once the outbox's data of sent mail is pruned (the outbox keeps each
+// mail as the data it is written from at send time).
 func BenchmarkFinishedGameSize(b *testing.B) {
 	const plies = 40
 	moves := BenchMoves(plies)

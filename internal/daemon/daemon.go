@@ -5,6 +5,7 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -53,7 +54,11 @@ type Config struct {
 	// server has its copy; the outbox row stays for the record); it is
 	// pruned at start and every hour. 0 keeps it for ever.
 	KeepSent time.Duration
-	Logger   *slog.Logger
+	// Drain bounds the last delivery of the outbox at shutdown (the
+	// replies of the last moves go out before the process ends); 0 means
+	// 10 s.
+	Drain  time.Duration
+	Logger *slog.Logger
 	// Metrics, when set, receives each processed mail's verdict and time.
 	Metrics *status.Metrics
 }
@@ -94,7 +99,7 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 	} else if n > 0 {
 		log.Warn("mail claimed by a previous run that stopped while sending is due again", "mails", n)
 	}
-	ob := &Outbox{Store: a.Store(), Sender: cfg.Sender, Log: log.With("part", "outbox"), Now: time.Now, RetryBase: cfg.RetryBase}
+	ob := &Outbox{Store: a.Store(), Sender: cfg.Sender, Render: a.Render, Log: log.With("part", "outbox"), Now: time.Now, RetryBase: cfg.RetryBase}
 	nudge := make(chan struct{}, 1)
 	var lastContact time.Time
 	passed := func() {
@@ -192,8 +197,13 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 	}()
 	err := cfg.Mailbox.Run(ctx, handler, passed)
 	wg.Wait()
-	// Last chance to deliver what the final messages queued.
-	flushCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	// Last chance to deliver what the final messages queued, before the
+	// caller stops the SMTP server (the embedded one in particular).
+	drain := cfg.Drain
+	if drain <= 0 {
+		drain = 10 * time.Second
+	}
+	flushCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drain)
 	defer cancel()
 	if _, ferr := ob.Flush(flushCtx); ferr != nil {
 		log.Warn("outbox not fully delivered at shutdown; it will be on the next start", "err", ferr)
@@ -211,6 +221,11 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 type Outbox struct {
 	Store  *store.Store
 	Sender Sender
+	// Render writes a message as it goes to the server, from the data the
+	// decision recorded (app.App.Render: MIME and DKIM signature, the same
+	// bytes every time). nil sends each message's Raw as it is; a message
+	// recorded only as data then cannot be sent and is a dead letter.
+	Render func(store.Outgoing) ([]byte, error)
 	Log    *slog.Logger
 	Now    func() time.Time
 	// RetryBase: see Config.RetryBase.
@@ -222,6 +237,20 @@ type Outbox struct {
 	// KeepOpen is how long Loop keeps an idle SMTP session for its next
 	// pass; 0 means 5 s.
 	KeepOpen time.Duration
+	// RefusalsPerSession is how many recipients the server may refuse in
+	// one session before the next message gets a fresh one (a server
+	// that tarpits slows each answer after a few errors); 0 means 3.
+	RefusalsPerSession int
+
+	mu      sync.Mutex
+	blocked blockage // sending blocked (login refused, no session): why, until when
+}
+
+// blockage is the outbox's knowledge that no mail can go out for now.
+type blockage struct {
+	n     int       // consecutive blocked passes
+	until time.Time // no new attempt before
+	why   string
 }
 
 // Loop delivers due mail every interval, or at once when nudged, until ctx
@@ -236,7 +265,7 @@ func (o *Outbox) Loop(ctx context.Context, every time.Duration, nudge <-chan str
 	if keep <= 0 {
 		keep = 5 * time.Second
 	}
-	conn := &sessionConn{opener: sessionsOf(o.Sender)}
+	conn := &sessionConn{opener: sessionsOf(o.Sender), limit: o.RefusalsPerSession}
 	defer conn.close()
 	idle := time.NewTimer(keep)
 	defer idle.Stop()
@@ -259,49 +288,127 @@ func (o *Outbox) Loop(ctx context.Context, every time.Duration, nudge <-chan str
 	}
 }
 
-// Flush tries every due message once. It returns how many it sent. Each
-// message is claimed before it is sent and skipped if another sender holds
-// it. A message is marked sent only after the SMTP server accepted it. A
-// permanent refusal (5xx, smtpout.IsPermanent) marks it undeliverable: it
-// is not retried until an operator says so (referee outbox --retry). Any
+// Flush tries every due message once, a move's mails first. It returns how
+// many it sent. Each message is claimed before it is sent and skipped if
+// another sender holds it, and written (Render) only then. A message is
+// marked sent only after the SMTP server accepted it. A permanent refusal
+// (5xx, smtpout.IsPermanent) marks it undeliverable: it is not retried
+// until an operator says so (referee outbox --retry), except an answer to a
+// stranger, which is dropped. A session that cannot send at all (the login
+// refused, the server unreachable: smtpout.IsBlocked) blocks sending: the
+// message waits, and no other is tried until the block's retry time. Any
 // other failure schedules a retry with exponential backoff (30 s doubling,
 // at most 1 h), for as long as it takes. With an SMTP sender, the messages
-// of one pass go over one connection (a new one when it breaks); each
-// message's outcome is its own.
+// of one pass go over one connection (a new one when it breaks, or after
+// RefusalsPerSession refusals); each message's outcome is its own.
 func (o *Outbox) Flush(ctx context.Context) (int, error) {
-	conn := &sessionConn{opener: sessionsOf(o.Sender)}
+	conn := &sessionConn{opener: sessionsOf(o.Sender), limit: o.RefusalsPerSession}
 	defer conn.close()
 	return o.flush(ctx, conn)
 }
 
-// flush is Flush over conn, which the caller closes.
+// flush is Flush over conn, which the caller closes. The due messages
+// are taken by priority (a move's mails first) and looked up again after
+// each message of lower priority, so that a move's mails queued meanwhile
+// never wait behind answers to strangers. While sending is blocked (the
+// server refused the login, or no session could be opened) it sends
+// nothing until the block's retry time.
 func (o *Outbox) flush(ctx context.Context, conn *sessionConn) (int, error) {
 	sent := 0
+	tried := map[int64]bool{}
 	for {
+		if o.isBlocked() && !o.retryRequested(ctx) {
+			return sent, nil
+		}
 		due, err := o.Store.DueOutbox(ctx, o.Now().UTC(), 50)
 		if err != nil {
 			return sent, fmt.Errorf("reading the outbox: %w", err)
 		}
-		if len(due) == 0 {
+		var todo []store.Outgoing
+		for _, m := range due {
+			if !tried[m.ID] {
+				todo = append(todo, m)
+			}
+		}
+		if len(todo) == 0 {
 			return sent, nil
 		}
-		progressed := false
-		for _, m := range due {
+		for i, m := range todo {
 			if ctx.Err() != nil {
 				return sent, ctx.Err()
 			}
+			if i > 0 && m.Priority > store.PriorityGame {
+				break // look again: a move's mail may have been queued meanwhile
+			}
+			tried[m.ID] = true
 			ok, err := o.deliver(ctx, m, conn)
 			if err != nil {
 				return sent, err
 			}
 			if ok {
 				sent++
-				progressed = true
+			}
+			if o.isBlocked() {
+				return sent, nil
 			}
 		}
-		if !progressed {
-			return sent, nil
-		}
+	}
+}
+
+// isBlocked reports whether sending is blocked right now.
+func (o *Outbox) isBlocked() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.blocked.n > 0 && o.Now().Before(o.blocked.until)
+}
+
+// retryRequested reports whether the organiser cleared the record that
+// sending is blocked ("referee outbox --retry all"), and if so lifts the
+// block: the next message is tried at once.
+func (o *Outbox) retryRequested(ctx context.Context) bool {
+	why, _, err := o.Store.SendingBlocked(ctx)
+	if err != nil || why != "" {
+		return false
+	}
+	o.mu.Lock()
+	o.blocked = blockage{}
+	o.mu.Unlock()
+	o.Log.Info("the organiser asked to retry the outbox; trying to send again")
+	return true
+}
+
+// block records that sending is blocked by err, in memory (no attempt
+// before the retry time, which backs off with each blocked pass) and in
+// the database, where "referee status" and /metrics read it. It returns
+// the retry time.
+func (o *Outbox) block(ctx context.Context, err error) time.Time {
+	o.mu.Lock()
+	o.blocked.n++
+	now := o.Now().UTC()
+	o.blocked.until = now.Add(BackoffFrom(o.RetryBase, o.blocked.n))
+	o.blocked.why = err.Error()
+	until, n := o.blocked.until, o.blocked.n
+	o.mu.Unlock()
+	o.Log.Error("SENDING IS BLOCKED: no mail goes out until the SMTP server accepts the referee's session; check --smtp-user, the password or token, and the server (referee status shows this too)",
+		"err", err, "retry_at", until, "blocked_passes", n)
+	if serr := o.Store.SetSendingBlocked(context.WithoutCancel(ctx), err.Error(), now); serr != nil {
+		o.Log.Warn("recording that sending is blocked", "err", serr)
+	}
+	return until
+}
+
+// unblock records that a message went out: sending is not blocked.
+func (o *Outbox) unblock(ctx context.Context) {
+	o.mu.Lock()
+	was := o.blocked.n > 0
+	o.blocked = blockage{}
+	o.mu.Unlock()
+	if !was {
+		return
+	}
+	o.Log.Info("sending works again")
+	if err := o.Store.SetSendingBlocked(context.WithoutCancel(ctx), "", time.Time{}); err != nil {
+		o.Log.Warn("recording that sending works again", "err", err)
 	}
 }
 
@@ -322,6 +429,9 @@ type sessionConn struct {
 	opener sessionOpener
 	s      *smtpout.Session
 	rested bool // the session waited idle since its last send
+	// refused counts the messages the server refused in this session;
+	// at limit (0 means 3) the next message gets a fresh session.
+	refused, limit int
 }
 
 // rest notes that the session waits idle until the next pass.
@@ -345,7 +455,16 @@ func (c *sessionConn) send(ctx context.Context, from string, to []string, raw []
 		c.s = s
 	}
 	err := c.s.Send(ctx, from, to, raw)
-	if c.s.Broken() {
+	if err != nil && !c.s.Broken() {
+		// Servers that tarpit (Postfix's smtpd_error_sleep_time and
+		// soft_error_limit) answer each command of a session more slowly
+		// after a few errors: a fresh session answers at full speed.
+		c.refused++
+		if c.refused >= cmp.Or(c.limit, 3) {
+			c.close()
+		}
+	}
+	if c.s != nil && c.s.Broken() {
 		c.close()
 	}
 	return err
@@ -356,6 +475,7 @@ func (c *sessionConn) close() {
 		_ = c.s.Close() // every message's outcome is already known
 		c.s = nil
 	}
+	c.refused = 0
 }
 
 // deliver claims m and sends it; it reports whether it was sent by this
@@ -373,13 +493,27 @@ func (o *Outbox) deliver(ctx context.Context, m store.Outgoing, conn *sessionCon
 		o.Log.Debug("another sender holds this mail; skipping it", "id", m.ID, "to", m.To)
 		return false, nil
 	}
+	raw := m.Raw
+	if o.Render == nil && len(raw) == 0 {
+		err := fmt.Errorf("outbox mail #%d to %s is recorded as data, and this outbox has no Render to write it", m.ID, m.To)
+		o.Log.Error("mail could not be written; not retrying", "to", m.To, "id", m.ID, "err", err)
+		return false, o.record(o.Store.MarkDead(context.WithoutCancel(ctx), claim, err.Error(), o.Now().UTC()))
+	}
+	if o.Render != nil {
+		if raw, err = o.Render(m); err != nil {
+			// The same data would fail the same way: a bug or a damaged
+			// row, for the organiser to look at (referee outbox --failed).
+			o.Log.Error("mail could not be written from its data; not retrying (see referee outbox --failed)", "to", m.To, "id", m.ID, "err", err)
+			return false, o.record(o.Store.MarkDead(context.WithoutCancel(ctx), claim, "writing the mail: "+err.Error(), o.Now().UTC()))
+		}
+	}
 	// The send must end well inside the claim, or another sender could
 	// take the message over while this one is still sending it.
 	sendCtx, cancel := context.WithTimeout(ctx, lease*9/10)
 	if conn != nil && conn.opener != nil {
-		err = conn.send(sendCtx, m.From, []string{m.To}, m.Raw)
+		err = conn.send(sendCtx, m.From, []string{m.To}, raw)
 	} else {
-		err = o.Sender.Send(sendCtx, m.From, []string{m.To}, m.Raw)
+		err = o.Sender.Send(sendCtx, m.From, []string{m.To}, raw)
 	}
 	cancel()
 	// Whatever happened on the wire is recorded, even during shutdown.
@@ -389,7 +523,8 @@ func (o *Outbox) deliver(ctx context.Context, m store.Outgoing, conn *sessionCon
 		if err := o.Store.MarkSent(rec, claim, o.Now().UTC()); err != nil {
 			return false, err
 		}
-		o.Log.Info("delivered", "to", m.To, "id", m.ID, "message_id", m.MessageID)
+		o.unblock(ctx)
+		o.Log.Info("delivered", "to", m.To, "id", m.ID, "message_id", m.MessageID, "kind", m.Kind)
 		return true, nil
 	case ctx.Err() != nil:
 		// Shutdown, not the server's doing: give the claim back so that
@@ -398,6 +533,19 @@ func (o *Outbox) deliver(ctx context.Context, m store.Outgoing, conn *sessionCon
 			o.Log.Warn("could not release the claim on an interrupted mail; it is due again when the claim runs out", "id", m.ID, "until", claim.Until, "err", rerr)
 		}
 		return false, ctx.Err()
+	case smtpout.IsBlocked(err):
+		// The organiser's problem (login, server unreachable), not the
+		// recipient's: the mail waits, whatever the code, and is never a
+		// dead letter.
+		until := o.block(ctx, err)
+		return false, o.record(o.Store.MarkFailed(rec, claim, err.Error(), until))
+	case m.Priority == store.PriorityStranger && smtpout.IsRefusal(err):
+		// An answer to a stranger the server will not take (a forged
+		// sender, an outside address the server does not relay to): it is
+		// dropped, never retried, so that a flood of junk cannot fill the
+		// outbox with retries.
+		o.Log.Warn("answer to a stranger refused by the server; dropped, not retried", "to", m.To, "id", m.ID, "err", err)
+		return false, o.record(o.Store.MarkDropped(rec, claim, err.Error(), o.Now().UTC()))
 	case smtpout.IsPermanent(err):
 		o.Log.Error("mail refused for good; not retrying (see referee outbox --failed)", "to", m.To, "id", m.ID, "attempt", m.Attempts+1, "err", err)
 		return false, o.record(o.Store.MarkDead(rec, claim, err.Error(), o.Now().UTC()))

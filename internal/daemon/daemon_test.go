@@ -339,7 +339,7 @@ func TestOutboxSurvivesSMTPOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Now()
-	down := &daemon.Outbox{Store: w.app.Store(), Sender: failing{}, Log: discard(), Now: func() time.Time { return now }}
+	down := &daemon.Outbox{Store: w.app.Store(), Sender: failing{}, Render: w.app.Render, Log: discard(), Now: func() time.Time { return now }}
 	if n, err := down.Flush(context.Background()); err != nil || n != 0 {
 		t.Fatalf("flush with the server down: %d sent, %v", n, err)
 	}
@@ -347,7 +347,7 @@ func TestOutboxSurvivesSMTPOutage(t *testing.T) {
 	if pending != 2 {
 		t.Fatalf("%d mails pending, want 2", pending)
 	}
-	up := &daemon.Outbox{Store: w.app.Store(), Sender: smtpout.New(smtpout.Config{Addr: w.srv.SMTPAddr(), TLS: "none"}), Log: discard(),
+	up := &daemon.Outbox{Store: w.app.Store(), Sender: smtpout.New(smtpout.Config{Addr: w.srv.SMTPAddr(), TLS: "none"}), Render: w.app.Render, Log: discard(),
 		Now: func() time.Time { return now.Add(daemon.Backoff(1)) }}
 	if n, err := up.Flush(context.Background()); err != nil || n != 2 {
 		t.Fatalf("flush with the server back: %d sent, %v", n, err)

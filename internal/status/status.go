@@ -78,19 +78,28 @@ func (m *Metrics) snapshot() (Histogram, map[string]uint64, time.Time) {
 
 // Report is everything status knows at one moment.
 type Report struct {
-	Time             time.Time         `json:"time"`
-	Games            map[string]int    `json:"games"`
-	Mails            map[string]int    `json:"mails_received"` // by outcome, over the database's life
-	OutboxPending    int               `json:"outbox_pending"`
-	OutboxOldestAge  float64           `json:"outbox_oldest_age_seconds"`
-	DeadLetters      int               `json:"dead_letters"`
-	Dropped          int               `json:"dropped"`
-	LastIMAPContact  *time.Time        `json:"last_imap_contact"`
-	LastSMTPDelivery *time.Time        `json:"last_smtp_delivery"`
-	SchemaVersion    int               `json:"schema_version"`
-	Started          *time.Time        `json:"daemon_started,omitempty"`
-	SinceStart       map[string]uint64 `json:"processed_since_start,omitempty"`
-	Processing       *Histogram        `json:"processing_time,omitempty"`
+	Time             time.Time      `json:"time"`
+	Games            map[string]int `json:"games"`
+	Mails            map[string]int `json:"mails_received"` // by outcome, over the database's life
+	OutboxPending    int            `json:"outbox_pending"`
+	OutboxOldestAge  float64        `json:"outbox_oldest_age_seconds"`
+	DeadLetters      int            `json:"dead_letters"`
+	Dropped          int            `json:"dropped"`
+	LastIMAPContact  *time.Time     `json:"last_imap_contact"`
+	LastSMTPDelivery *time.Time     `json:"last_smtp_delivery"`
+	// SendingBlocked is set while no mail can go out (the SMTP server
+	// refused the login, or no session could be opened).
+	SendingBlocked *Blocked          `json:"sending_blocked,omitempty"`
+	SchemaVersion  int               `json:"schema_version"`
+	Started        *time.Time        `json:"daemon_started,omitempty"`
+	SinceStart     map[string]uint64 `json:"processed_since_start,omitempty"`
+	Processing     *Histogram        `json:"processing_time,omitempty"`
+}
+
+// Blocked says since when and why no mail can go out.
+type Blocked struct {
+	Since time.Time `json:"since"`
+	Why   string    `json:"why"`
 }
 
 // Collect builds a Report from the database's Status and, when the daemon
@@ -106,6 +115,9 @@ func Collect(st store.Status, m *Metrics, now time.Time) Report {
 	}
 	if !st.OutboxOldest.IsZero() {
 		r.OutboxOldestAge = now.Sub(st.OutboxOldest).Seconds()
+	}
+	if st.SendingBlocked != "" {
+		r.SendingBlocked = &Blocked{Since: st.BlockedSince, Why: st.SendingBlocked}
 	}
 	if !st.LastIMAP.IsZero() {
 		t := st.LastIMAP
@@ -134,6 +146,10 @@ func (r Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "; %d undeliverable (\"referee outbox --failed\")\n", r.DeadLetters)
 	fmt.Fprintf(w, "Last IMAP contact: %s\n", when(r.LastIMAPContact, r.Time))
 	fmt.Fprintf(w, "Last SMTP delivery: %s\n", when(r.LastSMTPDelivery, r.Time))
+	if b := r.SendingBlocked; b != nil {
+		fmt.Fprintf(w, "SENDING IS BLOCKED since %s: %s\nNo mail goes out until this is fixed (the mail waits and is retried; check the SMTP user, password or token, and the server).\n",
+			when(&b.Since, r.Time), b.Why)
+	}
 	if r.Processing != nil && r.Processing.Count > 0 {
 		fmt.Fprintf(w, "Processed since %s: %d mails, %.1f ms each on average\n", r.Started.Format(time.RFC3339), r.Processing.Count,
 			1000*r.Processing.Sum/float64(r.Processing.Count))
@@ -172,6 +188,14 @@ func (r Report) WritePrometheus(w io.Writer) {
 	fmt.Fprintf(w, "referee_outbox_oldest_age_seconds %g\n", r.OutboxOldestAge)
 	gauge("referee_dead_letters", "Mails the SMTP server refused for good.")
 	fmt.Fprintf(w, "referee_dead_letters %d\n", r.DeadLetters)
+	gauge("referee_sending_blocked", "1 while no mail can go out (the SMTP server refused the login, or no session could be opened), else 0.")
+	blocked, since := 0, 0.0
+	if b := r.SendingBlocked; b != nil {
+		blocked, since = 1, float64(b.Since.UnixMilli())/1000
+	}
+	fmt.Fprintf(w, "referee_sending_blocked %d\n", blocked)
+	gauge("referee_sending_blocked_since_timestamp_seconds", "Unix time since when sending is blocked (0: it is not).")
+	fmt.Fprintf(w, "referee_sending_blocked_since_timestamp_seconds %g\n", since)
 	stamp := func(name, help string, t *time.Time) {
 		gauge(name, help)
 		v := 0.0

@@ -98,3 +98,46 @@ func TestReportFromTheDatabaseAndTheDaemon(t *testing.T) {
 		t.Errorf("text:\n%s", text.String())
 	}
 }
+
+// TestSendingBlockedIsReported: while the daemon records that sending is
+// blocked, the text report says so with the reason and /metrics exports
+// it; once it works again, neither does.
+func TestSendingBlockedIsReported(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	why := "SMTP AUTH PLAIN as \"referee@example.org\" at smtp.example.org:587: 535 5.7.8 bad credentials"
+	for _, tt := range []struct {
+		why    string
+		text   string
+		metric string
+	}{
+		{why, "SENDING IS BLOCKED since 2026-11-23T11:00:00Z (1h0m0s ago): " + why, "referee_sending_blocked 1\n"},
+		{"", "", "referee_sending_blocked 0\n"},
+	} {
+		if err := st.SetSendingBlocked(ctx, tt.why, now.Add(-time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		s, err := st.Status(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Collect(s, nil, now)
+		var text, prom strings.Builder
+		r.WriteText(&text)
+		r.WritePrometheus(&prom)
+		if tt.text != "" && !strings.Contains(text.String(), tt.text) {
+			t.Errorf("the report does not say %q:\n%s", tt.text, text.String())
+		}
+		if tt.text == "" && strings.Contains(text.String(), "BLOCKED") {
+			t.Errorf("the report says blocked once it works:\n%s", text.String())
+		}
+		if !strings.Contains(prom.String(), tt.metric) {
+			t.Errorf("/metrics lacks %q:\n%s", tt.metric, prom.String())
+		}
+	}
+}

@@ -17,6 +17,27 @@ import (
 //go:embed schema_3_outbox.sql
 var schemaOutbox string
 
+// schemaOutboxData is schema version 7: the outbox's mail as data, its kind
+// and its priority.
+//
+//go:embed schema_7_outbox_data.sql
+var schemaOutboxData string
+
+// The priorities of outbox mail (Outgoing.Priority): due mail is sent in
+// this order, so that a move's mails never wait behind other mail.
+const (
+	// PriorityGame: the mails of a move (the opponent's turn, the mover's
+	// confirmation), of a game's opening and of its end.
+	PriorityGame = 0
+	// PriorityPlayer: other mail to players (answers, refusals of their
+	// actions, reminders, notices, invitations).
+	PriorityPlayer = 1
+	// PriorityStranger: answers to mail that could not be tied to a game
+	// or a player. They are capped per hour, and dropped when the server
+	// refuses them (never retried).
+	PriorityStranger = 2
+)
+
 // States of an outbox message, as Outgoing.State reports them.
 const (
 	StateDue     = "due"     // to be sent at the next pass
@@ -69,10 +90,10 @@ const (
 const undelivered = `sent IS NULL AND dead IS NULL AND dropped IS NULL`
 
 // DueOutbox returns up to limit messages due at now that no sender holds,
-// oldest first.
+// by priority (Outgoing.Priority), then oldest first.
 func (s *Store) DueOutbox(ctx context.Context, now time.Time, limit int) ([]Outgoing, error) {
 	return s.outbox(ctx, `WHERE `+undelivered+` AND next_attempt <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
-		ORDER BY next_attempt, id LIMIT ?`, ms(now), ms(now), limit)
+		ORDER BY priority, next_attempt, id LIMIT ?`, ms(now), ms(now), limit)
 }
 
 // Outbox returns every message of the outbox, sent or not, oldest first.
@@ -116,8 +137,8 @@ func (s *Store) PendingOutbox(ctx context.Context) (int, error) {
 
 // outboxColumns are read from the outbox with its text (outbox_text),
 // which is empty once pruned (PruneSentText).
-const outboxColumns = `id, game_id, to_addr, from_addr, message_id, COALESCE(raw, x''), created, attempts,
-	next_attempt, last_error, sent, claimed_until, dead, dropped`
+const outboxColumns = `id, game_id, to_addr, from_addr, message_id, COALESCE(raw, x''), COALESCE(data, x''), kind, priority,
+	created, attempts, next_attempt, last_error, sent, claimed_until, dead, dropped`
 
 func (s *Store) outbox(ctx context.Context, where string, args ...any) ([]Outgoing, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+outboxColumns+` FROM outbox LEFT JOIN outbox_text USING (id) `+where, args...)
@@ -130,7 +151,7 @@ func (s *Store) outbox(ctx context.Context, where string, args ...any) ([]Outgoi
 		var o Outgoing
 		var gid, sent, claimed, dead, dropped sql.NullInt64
 		var created, next int64
-		if err := rows.Scan(&o.ID, &gid, &o.To, &o.From, &o.MessageID, &o.Raw, &created, &o.Attempts, &next, &o.LastError,
+		if err := rows.Scan(&o.ID, &gid, &o.To, &o.From, &o.MessageID, &o.Raw, &o.Data, &o.Kind, &o.Priority, &created, &o.Attempts, &next, &o.LastError,
 			&sent, &claimed, &dead, &dropped); err != nil {
 			return nil, fmt.Errorf("reading the outbox: %w", err)
 		}
@@ -214,6 +235,95 @@ func (s *Store) MarkDead(ctx context.Context, c *Claim, errText string, now time
 		return err
 	}
 	return s.auditOutgoing(ctx, c.ID, "undeliverable", errText)
+}
+
+// MarkDropped records that the server refused the claimed message and that
+// it is given up (an answer to a stranger): it is never sent, and the row
+// stays for the record.
+func (s *Store) MarkDropped(ctx context.Context, c *Claim, errText string, now time.Time) error {
+	err := s.endClaim(ctx, c, "recording the refusal of", `attempts = attempts + 1, last_error = ?, dropped = ?`, errText, ms(now))
+	if err != nil {
+		return err
+	}
+	return s.auditOutgoing(ctx, c.ID, "stranger-answer-dropped", errText)
+}
+
+// SendingBlockedSetting is the settings key where the daemon records that
+// no mail can go out (the SMTP login refused, no session): the time
+// (Unix milliseconds), a space and why. Absent or empty when sending works.
+const SendingBlockedSetting = "sending_blocked"
+
+// SetSendingBlocked records that sending has been blocked since since, and
+// why; an empty why records that it works.
+func (s *Store) SetSendingBlocked(ctx context.Context, why string, since time.Time) error {
+	return s.Update(ctx, func(tx *Tx) error {
+		if why == "" {
+			return tx.SetSetting(SendingBlockedSetting, []byte{})
+		}
+		// The first blocked pass says since when; later ones keep it.
+		if old, err := tx.Setting(SendingBlockedSetting); err == nil && len(old) > 0 {
+			if at, _, ok := strings.Cut(string(old), " "); ok {
+				return tx.SetSetting(SendingBlockedSetting, []byte(at+" "+oneLine(why)))
+			}
+		}
+		return tx.SetSetting(SendingBlockedSetting, []byte(fmt.Sprint(ms(since))+" "+oneLine(why)))
+	})
+}
+
+// SendingBlocked reads what SetSendingBlocked recorded: why sending is
+// blocked and since when, or "" when it is not.
+func (s *Store) SendingBlocked(ctx context.Context) (why string, since time.Time, err error) {
+	err = s.view(ctx, func(tx *Tx) error {
+		b, err := tx.Setting(SendingBlockedSetting)
+		if errors.Is(err, ErrNotFound) || len(b) == 0 {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		at, w, _ := strings.Cut(string(b), " ")
+		var v int64
+		fmt.Sscan(at, &v)
+		why, since = w, fromMS(v)
+		return nil
+	})
+	return why, since, err
+}
+
+// RetryAll makes every undelivered mail due at now: the dead letters and
+// the mail waiting for its next attempt (onlyFailed: the dead letters
+// alone). Dropped mail stays dropped (retry it by its id), and mail being
+// sent right now is left to its sender. It also clears the record that
+// sending is blocked, so that a running daemon tries again at once (after
+// the organiser fixed the login, say). It returns how many mails it made
+// due.
+func (s *Store) RetryAll(ctx context.Context, now time.Time, onlyFailed bool) (int64, error) {
+	var n int64
+	err := s.Update(ctx, func(tx *Tx) error {
+		cond := `sent IS NULL AND dropped IS NULL AND (dead IS NOT NULL OR next_attempt > ?)`
+		args := []any{ms(now), ms(now), ms(now)}
+		if onlyFailed {
+			cond = `sent IS NULL AND dropped IS NULL AND dead IS NOT NULL`
+			args = []any{ms(now), ms(now)}
+		}
+		res, err := tx.tx.ExecContext(tx.ctx, `UPDATE outbox SET dead = NULL, next_attempt = ?
+			WHERE (claimed_until IS NULL OR claimed_until <= ?) AND `+cond, args...)
+		if err != nil {
+			return fmt.Errorf("making the outbox's mail due again: %w", err)
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return fmt.Errorf("making the outbox's mail due again: %w", err)
+		}
+		if err := tx.SetSetting(SendingBlockedSetting, []byte{}); err != nil {
+			return err
+		}
+		what := "every undelivered mail"
+		if onlyFailed {
+			what = "every mail refused for good"
+		}
+		return tx.Audit(nil, "outbox-retry", fmt.Sprintf("%s: %d mails due again", what, n))
+	})
+	return n, err
 }
 
 // ReleaseClaim gives the claim up without recording an attempt (the send was
@@ -336,4 +446,16 @@ func (s *Store) ReleaseAllClaims(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("releasing the claims of a previous run: %w", err)
 	}
 	return res.RowsAffected()
+}
+
+// QueuedSince counts the mails of the given priority queued at or after
+// since, whatever became of them: the hourly cap on answers to strangers
+// counts PriorityStranger.
+func (t *Tx) QueuedSince(priority int, since time.Time) (int, error) {
+	var n int
+	err := t.tx.QueryRowContext(t.ctx, `SELECT COUNT(*) FROM outbox WHERE priority = ? AND created >= ?`, priority, ms(since)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("counting the mails of priority %d queued since %s: %w", priority, since.Format(time.RFC3339), err)
+	}
+	return n, nil
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -159,6 +160,10 @@ func TestMigrationFromVersion1KeepsTheOutbox(t *testing.T) {
 	}
 	if due, err := s.DueOutbox(ctx, time.Now(), 10); err != nil || len(due) != 1 || string(due[0].Raw) != "x" {
 		t.Errorf("due after migration = %+v, %v; want the queued mail with its text", due, err)
+	} else if len(due[0].Data) != 0 || due[0].Priority != PriorityPlayer {
+		// Mail queued before version 7 has its text and no data: the
+		// sender sends the text as it was written.
+		t.Errorf("an old mail after migration: data %q, priority %d; want none and %d", due[0].Data, due[0].Priority, PriorityPlayer)
 	}
 }
 
@@ -235,5 +240,55 @@ func TestWritersTakeTurns(t *testing.T) {
 	}
 	if served > 10 {
 		t.Errorf("the claim and its outcome were written after %d of the burst's %d transactions; want a few at most", served, burst)
+	}
+}
+
+// TestRetryAll: --retry-failed makes the dead letters due, --retry all the
+// waiting mail too; dropped and sent mail stay as they are.
+func TestRetryAll(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	outcome := func(to string, mark func(c *Claim) error) int64 {
+		id := enqueue(t, s, to, now)
+		c, err := s.ClaimOutgoing(ctx, id, now, time.Minute)
+		if err != nil || c == nil {
+			t.Fatal(c, err)
+		}
+		if err := mark(c); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	later := now.Add(time.Hour)
+	outcome("dead@x.test", func(c *Claim) error { return s.MarkDead(ctx, c, "550 no", now) })
+	outcome("waiting@x.test", func(c *Claim) error { return s.MarkFailed(ctx, c, "451 later", later) })
+	outcome("dropped@x.test", func(c *Claim) error { return s.MarkDropped(ctx, c, "550 stranger", now) })
+	outcome("sent@x.test", func(c *Claim) error { return s.MarkSent(ctx, c, now) })
+	due := func() string {
+		d, err := s.DueOutbox(ctx, now.Add(time.Second), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var to []string
+		for _, o := range d {
+			to = append(to, o.To)
+		}
+		return strings.Join(to, " ")
+	}
+	for _, tt := range []struct {
+		onlyFailed bool
+		n          int64
+		due        string
+	}{
+		{true, 1, "dead@x.test"},
+		{false, 1, "dead@x.test waiting@x.test"}, // the dead letter is due already
+	} {
+		if n, err := s.RetryAll(ctx, now, tt.onlyFailed); err != nil || n != tt.n {
+			t.Errorf("RetryAll(onlyFailed %v) = %d, %v; want %d", tt.onlyFailed, n, err, tt.n)
+		}
+		if got := due(); got != tt.due {
+			t.Errorf("after RetryAll(onlyFailed %v) due: %q, want %q", tt.onlyFailed, got, tt.due)
+		}
 	}
 }

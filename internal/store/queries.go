@@ -304,7 +304,16 @@ func (t *Tx) Inbound(id int64) (*Inbound, error) {
 	return &m, nil
 }
 
-// Enqueue adds a message to the outbox, due at once.
+// nilIfEmpty stores an empty byte slice as NULL.
+func nilIfEmpty(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}
+
+// Enqueue adds a message to the outbox, due at once: its Data (or, for a
+// mail written already, its Raw), Kind and Priority.
 func (t *Tx) Enqueue(o Outgoing) (int64, error) {
 	if o.Created.IsZero() {
 		o.Created = time.Now()
@@ -312,8 +321,8 @@ func (t *Tx) Enqueue(o Outgoing) (int64, error) {
 	if o.NextAttempt.IsZero() {
 		o.NextAttempt = o.Created
 	}
-	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO outbox (game_id, to_addr, from_addr, message_id, created, next_attempt)
-		VALUES (?, ?, ?, ?, ?, ?)`, o.GameID, o.To, o.From, o.MessageID, ms(o.Created), ms(o.NextAttempt))
+	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO outbox (game_id, to_addr, from_addr, message_id, created, next_attempt, kind, priority)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, o.GameID, o.To, o.From, o.MessageID, ms(o.Created), ms(o.NextAttempt), o.Kind, o.Priority)
 	if err != nil {
 		return 0, fmt.Errorf("queueing mail to %s: %w", o.To, err)
 	}
@@ -321,7 +330,7 @@ func (t *Tx) Enqueue(o Outgoing) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("queueing mail to %s: %w", o.To, err)
 	}
-	if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO outbox_text (id, raw) VALUES (?, ?)`, id, o.Raw); err != nil {
+	if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO outbox_text (id, raw, data) VALUES (?, COALESCE(?, x''), ?)`, id, o.Raw, nilIfEmpty(o.Data)); err != nil {
 		return 0, fmt.Errorf("queueing mail to %s: %w", o.To, err)
 	}
 	return id, nil

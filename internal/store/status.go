@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -20,7 +22,12 @@ type Status struct {
 	Dropped       int
 	LastDelivery  time.Time // the last mail the SMTP server accepted; zero if none
 	LastIMAP      time.Time // the daemon's last successful IMAP pass; zero if none
-	SchemaVersion int
+	// SendingBlocked says why no mail can go out (the SMTP server refused
+	// the login, or no session could be opened), since BlockedSince; ""
+	// when sending works.
+	SendingBlocked string
+	BlockedSince   time.Time
+	SchemaVersion  int
 }
 
 // LastIMAPSetting is the settings key where the daemon records its last
@@ -65,6 +72,14 @@ func (s *Store) Status(ctx context.Context) (st Status, err error) {
 		}
 		if imap.Valid {
 			st.LastIMAP = fromMS(imap.Int64)
+		}
+		if b, err := tx.Setting(SendingBlockedSetting); err == nil && len(b) > 0 {
+			at, why, _ := strings.Cut(string(b), " ")
+			var since int64
+			fmt.Sscan(at, &since)
+			st.SendingBlocked, st.BlockedSince = why, fromMS(since)
+		} else if err != nil && !errors.Is(err, ErrNotFound) {
+			return err
 		}
 		return tx.tx.QueryRowContext(tx.ctx, "PRAGMA user_version").Scan(&st.SchemaVersion)
 	})

@@ -7,10 +7,12 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-sasl"
@@ -36,11 +38,21 @@ type Config struct {
 	Auth string
 	// Token supplies the bearer tokens of the OAuth auth modes.
 	Token oauth.TokenSource
+	// LoginIfOffered is for a User that was not given but defaulted (to
+	// the referee's address): the password login happens whenever the
+	// server offers AUTH, and a server that offers none (a loopback relay
+	// that needs no login) is sent to without one, which Logger is told
+	// once. A given User always logs in, or fails.
+	LoginIfOffered bool
+	Logger         *slog.Logger
 }
 
 // Client sends messages: Send over a connection of its own, or many in
 // turn over one Session (Open).
-type Client struct{ cfg Config }
+type Client struct {
+	cfg     Config
+	noLogin sync.Once // the warning that the server offers no login
+}
 
 // New returns a client for cfg.
 func New(cfg Config) *Client {
@@ -50,6 +62,9 @@ func New(cfg Config) *Client {
 	if cfg.HeloName == "" {
 		cfg.HeloName = "localhost"
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
 	return &Client{cfg: cfg}
 }
 
@@ -58,6 +73,41 @@ func New(cfg Config) *Client {
 func IsPermanent(err error) bool {
 	var se *smtp.SMTPError
 	return errors.As(err, &se) && se.Code >= 500 && se.Code < 600
+}
+
+// SessionError says that the session cannot send anything: it could not be
+// opened (the server is unreachable, TLS or EHLO failed, or it refused the
+// login), or the server refused MAIL FROM with an authentication code
+// (530 authentication required, ...). It concerns no message in
+// particular.
+type SessionError struct{ Err error }
+
+func (e *SessionError) Error() string { return e.Err.Error() }
+func (e *SessionError) Unwrap() error { return e.Err }
+
+// authCodes are the server's answers that concern the referee's login, not
+// a message: 530 authentication required, 534 mechanism too weak, 535
+// credentials invalid, 538 encryption required, 454 temporary
+// authentication failure (RFC 4954).
+var authCodes = []int{454, 530, 534, 535, 538}
+
+// IsBlocked reports whether err means that no mail can go out for now,
+// whatever the message (a SessionError): that is the organiser's problem to
+// fix, not the recipient's, and such a message must wait, never become a
+// dead letter. An authentication code at RCPT or after DATA concerns that
+// message only (a server may answer 454 to one recipient), so it is not.
+func IsBlocked(err error) bool {
+	var se *SessionError
+	return errors.As(err, &se)
+}
+
+// IsRefusal reports whether err is the server's answer refusing the
+// message (at MAIL, at RCPT for an address it will not take, or after
+// DATA), as opposed to a broken connection, its 421 (closing), or a
+// session that cannot send at all (IsBlocked).
+func IsRefusal(err error) bool {
+	var sm *smtp.SMTPError
+	return errors.As(err, &sm) && sm.Code != 421 && !IsBlocked(err)
 }
 
 // Send delivers raw from from to every address of to, over a new
@@ -92,7 +142,16 @@ type Session struct {
 
 // Open connects, says EHLO, starts TLS and logs in as configured, and
 // returns the session; ctx bounds only these steps. Close it when done.
+// Its errors are SessionErrors (IsBlocked).
 func (c *Client) Open(ctx context.Context) (*Session, error) {
+	s, err := c.open(ctx)
+	if err != nil {
+		return nil, &SessionError{Err: err}
+	}
+	return s, nil
+}
+
+func (c *Client) open(ctx context.Context) (*Session, error) {
 	host, _, err := net.SplitHostPort(c.cfg.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("SMTP address %q is not host:port (e.g. smtp.example.org:587): %w", c.cfg.Addr, err)
@@ -199,7 +258,14 @@ func (s *Session) transaction(ctx context.Context, from string, to []string, raw
 		}
 	}
 	if err := sc.Mail(from, nil); err != nil {
-		return c.fail(ctx, fmt.Sprintf("MAIL FROM:<%s>", from), err)
+		err = c.fail(ctx, fmt.Sprintf("MAIL FROM:<%s>", from), err)
+		var sm *smtp.SMTPError
+		if errors.As(err, &sm) && slices.Contains(authCodes, sm.Code) {
+			// The server wants a login this session does not have: no
+			// message can go out over it.
+			return &SessionError{Err: err}
+		}
+		return err
 	}
 	for _, rcpt := range to {
 		if err := sc.Rcpt(rcpt, nil); err != nil {
@@ -269,6 +335,13 @@ func (s *Session) Close() error {
 func (c *Client) auth(ctx context.Context, sc *smtp.Client, host string) error {
 	if c.cfg.Auth == "" || c.cfg.Auth == "password" {
 		if c.cfg.User == "" {
+			return nil
+		}
+		if ok, _ := sc.Extension("AUTH"); !ok && c.cfg.LoginIfOffered {
+			c.noLogin.Do(func() {
+				c.cfg.Logger.Warn("the SMTP server offers no login (no AUTH after EHLO): sending without one; give --smtp-user to require it",
+					"smtp", c.cfg.Addr, "user", c.cfg.User)
+			})
 			return nil
 		}
 		if err := sc.Auth(sasl.NewPlainClient("", c.cfg.User, c.cfg.Password)); err != nil {

@@ -355,3 +355,43 @@ func openSession(t *testing.T) *Session {
 	t.Cleanup(func() { s.Close() })
 	return s
 }
+
+// TestBlockedOrRefused (issue 27, "SMTP login is never silently off"): a
+// refused login, a login the server requires but did not get (530 at MAIL
+// FROM) and an unreachable server block the session, whatever the
+// message: the outbox keeps such mail waiting. A recipient's refusal, even
+// with an authentication-like code at RCPT, concerns that message only.
+func TestBlockedOrRefused(t *testing.T) {
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := closed.Addr().String()
+	closed.Close()
+	for _, tt := range []struct {
+		name             string
+		rec              *recorder // nil: nothing listens
+		user, password   string
+		blocked, refusal bool
+	}{
+		{"535 at AUTH", &recorder{user: "referee", password: "right"}, "referee", "wrong", true, false},
+		{"530 at MAIL FROM, no login given", &recorder{user: "referee", password: "right"}, "", "", true, false},
+		{"server down", nil, "", "", true, false},
+		{"454 at RCPT", &recorder{failAt: "RCPT", failCode: 454}, "", "", false, true},
+		{"550 at RCPT", &recorder{failAt: "RCPT", failCode: 550}, "", "", false, true},
+		{"554 after DATA", &recorder{failAt: "DATA", failCode: 554}, "", "", false, true},
+		{"421 at RCPT", &recorder{failAt: "RCPT", failCode: 421}, "", "", false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			addr := down
+			if tt.rec != nil {
+				addr = serve(t, tt.rec, "none")
+			}
+			err := New(Config{Addr: addr, TLS: "none", User: tt.user, Password: tt.password, Timeout: 5 * time.Second}).
+				Send(context.Background(), "r@x.test", []string{"a@x.test"}, raw)
+			if err == nil || IsBlocked(err) != tt.blocked || IsRefusal(err) != tt.refusal {
+				t.Errorf("err %v: blocked %v, refusal %v; want %v, %v", err, IsBlocked(err), IsRefusal(err), tt.blocked, tt.refusal)
+			}
+		})
+	}
+}
