@@ -508,7 +508,9 @@ func bodyText(e *message.Entity, lim Limits) (string, []string) {
 }
 
 // htmlText converts an HTML body to text. The converter runs on hostile
-// input: a panic in it becomes a warning and no text, never a crash.
+// input: a panic in it becomes a warning and no text, never a crash, and a
+// body over the limits of htmlOverLimits goes through the linear converter
+// instead (see maxHTMLDepth).
 func htmlText(html string, w *walker) (text string) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -516,6 +518,10 @@ func htmlText(html string, w *walker) (text string) {
 			text = ""
 		}
 	}()
+	if why := htmlOverLimits(html); why != "" {
+		w.warn("the HTML body was read without its layout: %s", why)
+		return linearHTMLText(html, w.lim.MaxTextBytes+1)
+	}
 	t, err := html2text.FromString(html, html2text.Options{OmitLinks: true})
 	if err != nil {
 		w.warn("the HTML body could not be converted to text (%v): ignored", err)
