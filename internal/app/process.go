@@ -37,6 +37,12 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 			rec.MessageID, rec.From, rec.Subject = m.MessageID, m.From, m.Subject
 		}
 		inID, dup, err := tx.RecordInbound(rec)
+		if ce := (*store.CollisionError)(nil); errors.As(err, &ce) {
+			// Recorded and listed, never acted on: it may be the first
+			// mail altered, and acting on it could apply that mail twice.
+			res = Processed{Verdict: referee.Ignored, Detail: ce.Error()}
+			return nil
+		}
 		if err != nil {
 			return err
 		}

@@ -26,6 +26,10 @@ func (r *Referee) Handle(in Inbound, g *Game, env Env) Outcome {
 	if m.Automatic != "" {
 		return Outcome{Verdict: Ignored, Detail: "automatic mail, never answered: " + m.Automatic}
 	}
+	if m.From == "" && m.BadFrom != "" {
+		// Nothing guessed: no one is answered, no one's move is played.
+		return Outcome{Verdict: Ignored, Detail: m.BadFrom + ": not read as anyone's, not answered"}
+	}
 	if m.From == "" || addr.SameMailbox(m.From, r.cfg.Address) {
 		return Outcome{Verdict: Ignored, Detail: "no usable sender, or the referee's own address"}
 	}
