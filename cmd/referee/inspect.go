@@ -30,7 +30,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "referee inspect: cannot read the mail: %v\n", err)
 		return exitUsage
 	}
-	a, code := openApp(ctx, *db, *address, stderr)
+	a, code := openExistingApp(ctx, "inspect", *db, *address, stderr)
 	if a == nil {
 		return code
 	}

@@ -289,7 +289,7 @@ func cleanAddress(flag, s string) (string, error) {
 	}
 	a, err := addr.Canonical(s)
 	if err != nil {
-		return "", fmt.Errorf("%w: %s %q is not a mail address; write it like alice@example.org", ErrInput, flag, s)
+		return "", fmt.Errorf("%w: %s: %v", ErrInput, flag, err)
 	}
 	if d := addr.Domain(a); !strings.Contains(d, ".") && d != "localhost" {
 		return "", fmt.Errorf("%w: %s %q has no domain with a dot; write it like alice@example.org", ErrInput, flag, s)

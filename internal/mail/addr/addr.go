@@ -20,7 +20,7 @@ import (
 func Canonical(s string) (string, error) {
 	a, err := mail.ParseAddress(strings.TrimSpace(s))
 	if err != nil {
-		return "", fmt.Errorf("%q is not a mail address: %w", s, err)
+		return "", fmt.Errorf("%q is not a mail address (%w): write it like alice@example.org", short(s), err)
 	}
 	return FromParsed(a.Address)
 }
