@@ -10,7 +10,9 @@ require (
 	github.com/emersion/go-smtp v0.25.1
 	github.com/inbucket/html2text v1.0.0
 	github.com/mattn/go-sqlite3 v1.14.53
+	github.com/miekg/dns v1.1.73
 	golang.org/x/image v0.47.0
+	golang.org/x/net v0.62.0
 )
 
 require (
@@ -24,7 +26,6 @@ require (
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/ssor/bom v0.0.0-20170718123548-6386211fdfcf // indirect
 	golang.org/x/crypto v0.59.0 // indirect
-	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 )
