@@ -1,11 +1,14 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"referee/internal/mail/dkimcheck/dkimtest"
 	"referee/internal/referee"
 	"referee/internal/rules"
 )
@@ -71,5 +74,49 @@ func TestUnparsableFromIsNotPlayed(t *testing.T) {
 	}
 	if g, _ := a.Game(ctx, g.ID); g.Ply() != 0 {
 		t.Errorf("game at ply %d after the forged From, want 0", g.Ply())
+	}
+}
+
+// TestRequireAuthDKIM: with --require-auth dkim the referee verifies the
+// mail's DKIM signature itself, against DNS (served on loopback here),
+// instead of trusting a header (issue 28): a move signed by the player's
+// domain is played, the same move altered on its way is refused, and a
+// move signed by another domain is refused.
+func TestRequireAuthDKIM(t *testing.T) {
+	ctx := context.Background()
+	zone := map[string][]string{"_dmarc.example.org": {"v=DMARC1; p=reject"}}
+	good := dkimtest.NewSigner(t, "example.org", zone)
+	evil := dkimtest.NewSigner(t, "evil.test", zone)
+	srv := dkimtest.Start(t, zone)
+	for _, mode := range []string{referee.AuthDKIM, referee.AuthEither} {
+		t.Run(mode, func(t *testing.T) {
+			a, err := Open(ctx, Options{DB: filepath.Join(t.TempDir(), "r.db"), Address: "referee@example.test",
+				RequireAuth: true, AuthMode: mode, TrustedAuthServ: "mx.example.test", DNS: srv.Addr})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Close()
+			g, err := a.NewGame(ctx, "chess", "alice@example.org", "bob@example.org", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			move := func(c rules.Color, id, body string) string {
+				return fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: move\r\nDate: Mon, 23 Nov 2026 10:00:00 +0000\r\nMessage-ID: <%s@example.org>\r\n\r\n%s\r\n",
+					g.Players[c].Address, a.Referee().ReplyAddress(g, c), id, body)
+			}
+			if p, err := a.Process(ctx, good.Sign(t, move(rules.White, "w1", "e4")), 0, 0); err != nil || p.Verdict != referee.Applied {
+				t.Fatalf("e4 signed by example.org: %+v, %v; want applied", p, err)
+			}
+			tampered := bytes.Replace(good.Sign(t, move(rules.Black, "b1", "e5")), []byte("\r\ne5\r\n"), []byte("\r\nresign\r\n"), 1)
+			if p, err := a.Process(ctx, tampered, 0, 0); err != nil || p.Verdict == referee.Applied || !strings.Contains(p.Detail, "authentication failed") {
+				t.Errorf("a signed move altered on its way: %+v, %v; want refused for authentication", p, err)
+			}
+			if p, err := a.Process(ctx, evil.Sign(t, move(rules.Black, "b2", "e5")), 0, 0); err != nil || p.Verdict == referee.Applied || !strings.Contains(p.Detail, "not aligned") {
+				t.Errorf("a move signed by evil.test: %+v, %v; want refused, not aligned", p, err)
+			}
+			if g, _ := a.Game(ctx, g.ID); g.Ply() != 1 {
+				t.Errorf("game at ply %d, want 1 (only e4)", g.Ply())
+			}
+		})
 	}
 }

@@ -3,105 +3,13 @@ package dkimcheck
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
-	"encoding/base64"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/emersion/go-msgauth/dkim"
-	"github.com/miekg/dns"
+	"referee/internal/mail/dkimcheck/dkimtest"
 )
-
-// dnsServer is an authoritative-looking DNS server on loopback serving TXT
-// records, counting the questions it is asked.
-type dnsServer struct {
-	mu      sync.Mutex
-	txt     map[string][]string // lower-case name without the final dot
-	asked   map[string]int
-	addr    string
-	servers []*dns.Server
-}
-
-func startDNS(t *testing.T, txt map[string][]string) *dnsServer {
-	t.Helper()
-	s := &dnsServer{txt: txt, asked: map[string]int{}}
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &dns.Server{PacketConn: pc, Handler: dns.HandlerFunc(s.serve)}
-	started := make(chan struct{})
-	srv.NotifyStartedFunc = func() { close(started) }
-	go srv.ActivateAndServe()
-	<-started
-	t.Cleanup(func() { srv.Shutdown() })
-	s.addr = pc.LocalAddr().String()
-	return s
-}
-
-func (s *dnsServer) serve(w dns.ResponseWriter, q *dns.Msg) {
-	m := new(dns.Msg)
-	m.SetReply(q)
-	name := strings.ToLower(strings.TrimSuffix(q.Question[0].Name, "."))
-	s.mu.Lock()
-	s.asked[name]++
-	txts, ok := s.txt[name]
-	s.mu.Unlock()
-	if !ok {
-		m.Rcode = dns.RcodeNameError
-		m.Ns = []dns.RR{&dns.SOA{Hdr: dns.RR_Header{Name: "test.", Rrtype: dns.TypeSOA, Class: dns.ClassINET, Ttl: 600},
-			Ns: "ns.test.", Mbox: "root.test.", Serial: 1, Refresh: 1, Retry: 1, Expire: 1, Minttl: 120}}
-	}
-	for _, txt := range txts {
-		// Split long records into 255-byte character-strings, as zone files do.
-		var parts []string
-		for len(txt) > 255 {
-			parts, txt = append(parts, txt[:255]), txt[255:]
-		}
-		m.Answer = append(m.Answer, &dns.TXT{Hdr: dns.RR_Header{Name: q.Question[0].Name, Rrtype: dns.TypeTXT, Class: dns.ClassINET, Ttl: 300},
-			Txt: append(parts, txt)})
-	}
-	w.WriteMsg(m)
-}
-
-func (s *dnsServer) questions() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for _, c := range s.asked {
-		n += c
-	}
-	return n
-}
-
-// signer is a DKIM key of one domain, published as sel._domainkey.<domain>.
-type signer struct {
-	domain string
-	key    ed25519.PrivateKey
-}
-
-func newSigner(t *testing.T, domain string, zone map[string][]string) signer {
-	pub, priv, err := ed25519.GenerateKey(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zone["sel._domainkey."+domain] = []string{"v=DKIM1; k=ed25519; p=" + base64.StdEncoding.EncodeToString(pub)}
-	return signer{domain: domain, key: priv}
-}
-
-func (s signer) sign(t *testing.T, raw string) []byte {
-	t.Helper()
-	var out bytes.Buffer
-	err := dkim.Sign(&out, strings.NewReader(raw), &dkim.SignOptions{Domain: s.domain, Selector: "sel", Signer: s.key,
-		HeaderKeys: []string{"From", "To", "Subject", "Date", "Message-ID"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
-}
 
 func mailFrom(from, body string) string {
 	return "From: Alice <" + from + ">\r\nTo: referee+1.aaaaaaaaaa.1@referee.test\r\nSubject: Re: move\r\n" +
@@ -118,21 +26,21 @@ func TestCheck(t *testing.T) {
 		"_dmarc.policy.test":  {"v=DMARC1; p=none; sp=reject"},       // the organizational domain's record
 		"_dmarc.broken.test":  {"v=DMARC1; p=nonsense-not-a-policy"}, // unreadable
 	}
-	example := newSigner(t, "example.test", zone)
-	exampleMail := newSigner(t, "mail.example.test", zone)
-	evil := newSigner(t, "evil.test", zone)
-	strictSub := newSigner(t, "mail.strict.test", zone)
-	nodmarc := newSigner(t, "nodmarc.test", zone)
-	nodmarcSub := newSigner(t, "mail.nodmarc.test", zone)
-	policySub := newSigner(t, "mail.policy.test", zone)
-	broken := newSigner(t, "broken.test", zone)
-	srv := startDNS(t, zone)
-	res, err := NewResolver(srv.addr)
+	example := dkimtest.NewSigner(t, "example.test", zone)
+	exampleMail := dkimtest.NewSigner(t, "mail.example.test", zone)
+	evil := dkimtest.NewSigner(t, "evil.test", zone)
+	strictSub := dkimtest.NewSigner(t, "mail.strict.test", zone)
+	nodmarc := dkimtest.NewSigner(t, "nodmarc.test", zone)
+	nodmarcSub := dkimtest.NewSigner(t, "mail.nodmarc.test", zone)
+	policySub := dkimtest.NewSigner(t, "mail.policy.test", zone)
+	broken := dkimtest.NewSigner(t, "broken.test", zone)
+	srv := dkimtest.Start(t, zone)
+	res, err := NewResolver(srv.Addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := New(res)
-	signed := example.sign(t, mailFrom("alice@example.test", "e4"))
+	signed := example.Sign(t, mailFrom("alice@example.test", "e4"))
 	tampered := bytes.Replace(bytes.Clone(signed), []byte("\r\ne4\r\n"), []byte("\r\nQh5\r\n"), 1)
 	for _, tc := range []struct {
 		name string
@@ -144,15 +52,15 @@ func TestCheck(t *testing.T) {
 		{"signed by the From domain", signed, "example.test", true, "aligned"},
 		{"tampered body", tampered, "example.test", false, "failed"},
 		{"tampered From", bytes.Replace(bytes.Clone(signed), []byte("alice@"), []byte("mallo@"), 1), "example.test", false, "failed"},
-		{"unaligned signature", evil.sign(t, mailFrom("alice@example.test", "e4")), "example.test", false, "not aligned"},
-		{"subdomain under relaxed DMARC", exampleMail.sign(t, mailFrom("alice@example.test", "e4")), "example.test", true, "relaxed"},
-		{"subdomain under strict DMARC", strictSub.sign(t, mailFrom("bob@strict.test", "e4")), "strict.test", false, "not aligned"},
-		{"no DMARC: the domain's own signature", nodmarc.sign(t, mailFrom("carol@nodmarc.test", "e4")), "nodmarc.test", true, "no DMARC record"},
-		{"no DMARC: a subdomain's signature", nodmarcSub.sign(t, mailFrom("carol@nodmarc.test", "e4")), "nodmarc.test", false, "not aligned"},
-		{"DMARC of the organizational domain", policySub.sign(t, mailFrom("dan@x.policy.test", "e4")), "x.policy.test", true, "DMARC record of policy.test"},
+		{"unaligned signature", evil.Sign(t, mailFrom("alice@example.test", "e4")), "example.test", false, "not aligned"},
+		{"subdomain under relaxed DMARC", exampleMail.Sign(t, mailFrom("alice@example.test", "e4")), "example.test", true, "relaxed"},
+		{"subdomain under strict DMARC", strictSub.Sign(t, mailFrom("bob@strict.test", "e4")), "strict.test", false, "not aligned"},
+		{"no DMARC: the domain's own signature", nodmarc.Sign(t, mailFrom("carol@nodmarc.test", "e4")), "nodmarc.test", true, "no DMARC record"},
+		{"no DMARC: a subdomain's signature", nodmarcSub.Sign(t, mailFrom("carol@nodmarc.test", "e4")), "nodmarc.test", false, "not aligned"},
+		{"DMARC of the organizational domain", policySub.Sign(t, mailFrom("dan@x.policy.test", "e4")), "x.policy.test", true, "DMARC record of policy.test"},
 		{"unsigned", []byte(mailFrom("alice@example.test", "e4")), "example.test", false, "no DKIM signature"},
-		{"key not published", newSigner(t, "nokey.test", map[string][]string{}).sign(t, mailFrom("e@nokey.test", "e4")), "nokey.test", false, "failed"},
-		{"unreadable DMARC record", broken.sign(t, mailFrom("f@broken.test", "e4")), "broken.test", false, "not valid"},
+		{"key not published", dkimtest.NewSigner(t, "nokey.test", map[string][]string{}).Sign(t, mailFrom("e@nokey.test", "e4")), "nokey.test", false, "failed"},
+		{"unreadable DMARC record", broken.Sign(t, mailFrom("f@broken.test", "e4")), "broken.test", false, "not valid"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := c.Check(context.Background(), tc.raw, tc.from)
@@ -167,8 +75,8 @@ func TestCheck(t *testing.T) {
 // (300 s for the records, the SOA minimum of 120 s for a missing name) and
 // asked again after it.
 func TestResolverCachesByTTL(t *testing.T) {
-	srv := startDNS(t, map[string][]string{"_dmarc.example.test": {"v=DMARC1; p=reject"}})
-	res, err := NewResolver(srv.addr)
+	srv := dkimtest.Start(t, map[string][]string{"_dmarc.example.test": {"v=DMARC1; p=reject"}})
+	res, err := NewResolver(srv.Addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +105,7 @@ func TestResolverCachesByTTL(t *testing.T) {
 		now = now.Add(step.after)
 		ask("_dmarc.example.test")
 		ask("_dmarc.missing.test")
-		if got := srv.questions(); got != step.want {
+		if got := srv.Questions(); got != step.want {
 			t.Errorf("after %v more: the server was asked %d times, want %d", step.after, got, step.want)
 		}
 	}
