@@ -275,7 +275,7 @@ func interleave(args []string) []string {
 
 func isBoolFlag(a string) bool {
 	switch strings.TrimLeft(a, "-") {
-	case "h", "help", "record", "once", "divide", "json":
+	case "h", "help", "record", "once", "divide", "json", "require-auth":
 		return true
 	}
 	return false
