@@ -21,7 +21,6 @@ import (
 	"github.com/emersion/go-message"
 	_ "github.com/emersion/go-message/charset" // ISO-8859-x, Windows-125x, ... bodies and headers
 	gomail "github.com/emersion/go-message/mail"
-	"github.com/inbucket/html2text"
 
 	"referee/internal/mail/addr"
 )
@@ -527,10 +526,11 @@ func bodyText(e *message.Entity, lim Limits) (string, []string) {
 	return normalise(text, lim, &w), w.warnings
 }
 
-// htmlText converts an HTML body to text. The converter runs on hostile
-// input: a panic in it becomes a warning and no text, never a crash, and a
-// body over the limits of htmlOverLimits goes through the linear converter
-// instead (see maxHTMLDepth).
+// htmlText converts an HTML body to text, in one linear pass of the
+// tokenizer (linearHTMLText): no tree is built, so no shape of hostile
+// HTML (thousands of nested or misnested elements) costs more than its
+// size. The converter runs on hostile input: a panic in it becomes a
+// warning and no text, never a crash.
 func htmlText(html string, w *walker) (text string) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -538,16 +538,7 @@ func htmlText(html string, w *walker) (text string) {
 			text = ""
 		}
 	}()
-	if why := htmlOverLimits(html); why != "" {
-		w.warn("the HTML body was read without its layout: %s", why)
-		return linearHTMLText(html, w.lim.MaxTextBytes+1)
-	}
-	t, err := html2text.FromString(html, html2text.Options{OmitLinks: true})
-	if err != nil {
-		w.warn("the HTML body could not be converted to text (%v): ignored", err)
-		return ""
-	}
-	return t
+	return linearHTMLText(html, w.lim.MaxTextBytes+1)
 }
 
 // unflow joins the soft line breaks of a format=flowed text (RFC 3676): a
