@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/emersion/go-msgauth/dkim"
 	"github.com/emersion/go-msgauth/dmarc"
@@ -20,8 +21,26 @@ import (
 )
 
 // maxSignatures caps the signatures verified in one mail (each may cost a
-// DNS lookup and an RSA verification).
-const maxSignatures = 5
+// DNS lookup and an RSA verification), and checkBudget the time one mail's
+// check may take, DNS included: mail is read one at a time, so this is the
+// most one mail can delay the next.
+const (
+	maxSignatures = 5
+	checkBudget   = 10 * time.Second
+)
+
+// lookupFor reports whether the TXT name is one the check of a mail from
+// fromDomain needs: a DMARC record of fromDomain or of its organizational
+// domain fromOrg, or a DKIM key (<selector>._domainkey.<d>) of a domain d
+// under fromOrg, the only ones that can be aligned.
+func lookupFor(name, fromDomain, fromOrg string) bool {
+	name = strings.ToLower(strings.TrimSuffix(name, "."))
+	if name == "_dmarc."+fromDomain || name == "_dmarc."+fromOrg {
+		return true
+	}
+	_, d, ok := strings.Cut(name, "._domainkey.")
+	return ok && orgDomain(d) == fromOrg
+}
 
 // Verdict is what the referee's own DKIM verification found.
 type Verdict struct {
@@ -59,7 +78,19 @@ func (c *Checker) Check(ctx context.Context, raw []byte, fromDomain string) Verd
 	if fromDomain == "" {
 		return Verdict{Reason: "the mail has no From domain to verify DKIM for"}
 	}
-	lookup := func(name string) ([]string, error) { return c.res.LookupTXT(ctx, name) }
+	ctx, cancel := context.WithTimeout(ctx, checkBudget)
+	defer cancel()
+	fromOrg := orgDomain(fromDomain)
+	lookup := func(name string) ([]string, error) {
+		// Only keys that could align with the From domain, and its DMARC
+		// records, are looked up: a stranger's signatures of other domains
+		// cannot pass, and their DNS is not asked (it may be slow on
+		// purpose).
+		if !lookupFor(name, fromDomain, fromOrg) {
+			return nil, &net.DNSError{Err: "not looked up: not the From domain's", Name: name, IsNotFound: true}
+		}
+		return c.res.LookupTXT(ctx, name)
+	}
 	vs, err := dkim.VerifyWithOptions(bytes.NewReader(raw), &dkim.VerifyOptions{LookupTXT: lookup, MaxVerifications: maxSignatures})
 	if err != nil && !errors.Is(err, dkim.ErrTooManySignatures) {
 		return Verdict{Reason: fmt.Sprintf("the DKIM signatures could not be read: %v", err)}
@@ -76,11 +107,11 @@ func (c *Checker) Check(ctx context.Context, raw []byte, fromDomain string) Verd
 	for _, v := range vs {
 		d := strings.ToLower(v.Domain)
 		switch {
+		case !aligned(d, fromDomain, strict):
+			found = append(found, fmt.Sprintf("d=%s is not aligned with %s", d, fromDomain))
 		case v.Err != nil:
 			found = append(found, fmt.Sprintf("d=%s failed (%v)", d, v.Err))
 			temporary = temporary || dkim.IsTempFail(v.Err)
-		case !aligned(d, fromDomain, strict):
-			found = append(found, fmt.Sprintf("d=%s passed but is not aligned with %s", d, fromDomain))
 		default:
 			return Verdict{OK: true, Reason: fmt.Sprintf("a DKIM signature of %s verified by the referee, aligned with the From domain %s (%s)", d, fromDomain, policy)}
 		}

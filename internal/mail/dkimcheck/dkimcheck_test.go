@@ -134,3 +134,33 @@ func TestResolverServerDown(t *testing.T) {
 		t.Errorf("a failure was cached: %v", res.cache)
 	}
 }
+
+// TestStrangersDNSNotAsked: the keys of signatures that cannot align with
+// the From domain are not looked up (a stranger's DNS may be slow on
+// purpose), and a domain whose DNS failed is not asked again for a minute,
+// so a stream of such mail costs one failure a minute, not one a mail.
+func TestStrangersDNSNotAsked(t *testing.T) {
+	zone := map[string][]string{"_dmarc.example.test": {"v=DMARC1; p=reject"}, "_dmarc.slow.test": {dkimtest.ServFail}}
+	evil := dkimtest.NewSigner(t, "evil.test", zone)
+	slow := dkimtest.NewSigner(t, "slow.test", zone)
+	srv := dkimtest.Start(t, zone)
+	res, err := NewResolver(srv.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New(res)
+	ctx := context.Background()
+	if v := c.Check(ctx, evil.Sign(t, mailFrom("alice@example.test", "e4")), "example.test"); v.OK || srv.Asked("sel._domainkey.evil.test") != 0 {
+		t.Errorf("a signature of evil.test on mail from example.test: %v, and evil.test's key was asked %d times; want refused, never asked",
+			v, srv.Asked("sel._domainkey.evil.test"))
+	}
+	for i := range 3 {
+		v := c.Check(ctx, slow.Sign(t, mailFrom("m@slow.test", "e4")), "slow.test")
+		if v.OK || !v.Temporary {
+			t.Errorf("mail %d from slow.test, whose DNS fails: %+v; want refused as temporary", i, v)
+		}
+	}
+	if n := srv.Asked("_dmarc.slow.test"); n != 1 {
+		t.Errorf("_dmarc.slow.test was asked %d times for 3 mails, want 1", n)
+	}
+}

@@ -30,7 +30,15 @@ type Resolver struct {
 
 	mu    sync.Mutex
 	cache map[string]cached
+	// failing holds, by organizational domain, until when lookups under it
+	// fail at once: a domain whose DNS timed out or failed is not asked
+	// again for failWait, so a stream of mail from a domain with slow DNS
+	// costs one timeout a minute, not one a mail.
+	failing map[string]time.Time
 }
+
+// failWait is how long a domain whose lookup failed is not asked again.
+const failWait = time.Minute
 
 type cached struct {
 	txts    []string
@@ -62,7 +70,7 @@ func NewResolver(addr string) (*Resolver, error) {
 	if net.ParseIP(host) == nil {
 		return nil, fmt.Errorf("the DNS server %q is not an IP address (with an optional :port), e.g. 127.0.0.1:53 or [::1]:53", addr)
 	}
-	return &Resolver{addr: addr, timeout: 5 * time.Second, now: time.Now, cache: map[string]cached{}}, nil
+	return &Resolver{addr: addr, timeout: 3 * time.Second, now: time.Now, cache: map[string]cached{}, failing: map[string]time.Time{}}, nil
 }
 
 // Addr is the DNS server asked.
@@ -98,11 +106,24 @@ func (r *Resolver) LookupTXT(ctx context.Context, name string) ([]string, error)
 		r.mu.Unlock()
 		return c.txts, c.err
 	}
+	org := orgDomain(key)
+	if until, ok := r.failing[org]; ok && now.Before(until) {
+		r.mu.Unlock()
+		return nil, &net.DNSError{Err: "a lookup under " + org + " failed less than a minute ago", Name: key, Server: r.addr, IsTemporary: true}
+	}
 	r.mu.Unlock()
 	txts, ttl, err := r.query(ctx, key)
 	var dnsErr *net.DNSError
 	if err != nil && !(errors.As(err, &dnsErr) && dnsErr.IsNotFound) {
-		return nil, err // temporary failures are not kept
+		if ctx.Err() == nil { // the server failed, not the caller's budget
+			r.mu.Lock()
+			if len(r.failing) >= maxCache {
+				clear(r.failing)
+			}
+			r.failing[org] = now.Add(failWait)
+			r.mu.Unlock()
+		}
+		return nil, err // not kept as an answer
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -18,20 +18,24 @@ import (
 
 // Server is a DNS server on 127.0.0.1 answering TXT questions from a fixed
 // zone, with TTL 300 for records and an SOA minimum of 120 for missing
-// names. It counts the questions it is asked.
+// names; a name whose only record is ServFail gets SERVFAIL. It counts the
+// questions it is asked.
 type Server struct {
 	Addr string // host:port
 
 	mu    sync.Mutex
 	txt   map[string][]string
-	asked int
+	asked map[string]int
 }
+
+// ServFail as a name's only record makes the server answer SERVFAIL.
+const ServFail = "!SERVFAIL"
 
 // Start serves zone (names in lower case, without the final dot) until the
 // test ends. zone must not change afterwards.
 func Start(t testing.TB, zone map[string][]string) *Server {
 	t.Helper()
-	s := &Server{txt: zone}
+	s := &Server{txt: zone, asked: map[string]int{}}
 	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -51,10 +55,12 @@ func (s *Server) serve(w dns.ResponseWriter, q *dns.Msg) {
 	m.SetReply(q)
 	name := strings.ToLower(strings.TrimSuffix(q.Question[0].Name, "."))
 	s.mu.Lock()
-	s.asked++
+	s.asked[name]++
 	txts, ok := s.txt[name]
 	s.mu.Unlock()
-	if !ok {
+	if len(txts) == 1 && txts[0] == ServFail {
+		m.Rcode, txts = dns.RcodeServerFailure, nil
+	} else if !ok {
 		m.Rcode = dns.RcodeNameError
 		m.Ns = []dns.RR{&dns.SOA{Hdr: dns.RR_Header{Name: "test.", Rrtype: dns.TypeSOA, Class: dns.ClassINET, Ttl: 600},
 			Ns: "ns.test.", Mbox: "root.test.", Serial: 1, Refresh: 1, Retry: 1, Expire: 1, Minttl: 120}}
@@ -75,7 +81,18 @@ func (s *Server) serve(w dns.ResponseWriter, q *dns.Msg) {
 func (s *Server) Questions() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.asked
+	n := 0
+	for _, c := range s.asked {
+		n += c
+	}
+	return n
+}
+
+// Asked is how many times the server was asked about name.
+func (s *Server) Asked(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.asked[name]
 }
 
 // Signer is an Ed25519 DKIM key of one domain, published (by NewSigner) as
