@@ -62,12 +62,28 @@ func addressFlag(fs *flag.FlagSet) *string {
 	return fs.String("address", def, "the referee's own mail `address`; players reply to plus-addresses of it (env REFEREE_ADDRESS)")
 }
 
+// noDatabase says that db does not exist, for the commands that read or
+// act on an existing database: they refuse (exit 2: a --db naming no
+// database is a bad argument, and nothing changed) rather than create an
+// empty one there and report "no games".
+func noDatabase(name, db string, stderr io.Writer) bool {
+	_, err := os.Stat(db)
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintf(stderr, "referee %s: there is no database at %s (nothing was created there); give --db the path \"referee serve\" uses (or set REFEREE_DB), or create one with \"referee init --db %s\"\n", name, db, db)
+	} else {
+		fmt.Fprintf(stderr, "referee %s: cannot read the database %s: %v\n", name, db, err)
+	}
+	return true
+}
+
 // openStore opens an existing database for the commands that read or
 // mend the store directly (status, outbox, backup): a missing database is
-// bad input (exit 2), never silently created.
+// refused (exit 2), never silently created.
 func openStore(ctx context.Context, name, db string, stderr io.Writer) (*store.Store, int) {
-	if _, err := os.Stat(db); err != nil {
-		fmt.Fprintf(stderr, "referee %s: there is no database at %s; give --db the path \"referee serve\" uses (or set REFEREE_DB)\n", name, db)
+	if noDatabase(name, db, stderr) {
 		return nil, exitUsage
 	}
 	s, err := store.Open(ctx, db)
@@ -76,6 +92,16 @@ func openStore(ctx context.Context, name, db string, stderr io.Writer) (*store.S
 		return nil, exitFail
 	}
 	return s, exitOK
+}
+
+// openExistingApp is openApp for the commands that read or act on an
+// existing database (list, show, export, key, ...): a missing database is
+// refused (exit 2), never silently created.
+func openExistingApp(ctx context.Context, name, db, address string, stderr io.Writer) (*app.App, int) {
+	if noDatabase(name, db, stderr) {
+		return nil, exitUsage
+	}
+	return openApp(ctx, db, address, stderr)
 }
 
 func openApp(ctx context.Context, db, address string, stderr io.Writer) (*app.App, int) {
@@ -108,7 +134,7 @@ func runKey(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	a, code := openApp(ctx, *db, "", stderr)
+	a, code := openExistingApp(ctx, "key", *db, "", stderr)
 	if a == nil {
 		return code
 	}
@@ -184,7 +210,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "referee list: --status %q is not a status; use active, finished or aborted.\n", *status)
 		return exitUsage
 	}
-	a, code := openApp(ctx, *db, "", stderr)
+	a, code := openExistingApp(ctx, "list", *db, "", stderr)
 	if a == nil {
 		return code
 	}
@@ -249,7 +275,7 @@ func interleave(args []string) []string {
 
 func isBoolFlag(a string) bool {
 	switch strings.TrimLeft(a, "-") {
-	case "h", "help", "record", "once", "divide", "json":
+	case "h", "help", "record", "once", "divide", "json", "require-auth":
 		return true
 	}
 	return false
@@ -265,7 +291,7 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	a, code := openApp(ctx, *db, "", stderr)
+	a, code := openExistingApp(ctx, "show", *db, "", stderr)
 	if a == nil {
 		return code
 	}
@@ -294,7 +320,7 @@ func runAbort(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "referee abort: say why with --reason \"...\"; both players are told.")
 		return exitUsage
 	}
-	a, code := openApp(ctx, *db, *address, stderr)
+	a, code := openExistingApp(ctx, "abort", *db, *address, stderr)
 	if a == nil {
 		return code
 	}
@@ -316,7 +342,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !ok {
 		return exitUsage
 	}
-	a, code := openApp(ctx, *db, "", stderr)
+	a, code := openExistingApp(ctx, "export", *db, "", stderr)
 	if a == nil {
 		return code
 	}
@@ -405,7 +431,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		if !ok {
 			return exitUsage
 		}
-		a, code := openApp(ctx, *db, "", stderr)
+		a, code := openExistingApp(ctx, "verify", *db, "", stderr)
 		if a == nil {
 			return code
 		}
@@ -465,7 +491,7 @@ func watch(ctx context.Context, name string, stop bool, args []string, stdout, s
 		fmt.Fprintf(stderr, "referee %s: %q is not a game id; game ids are positive numbers like 17\n", name, fs.Arg(0))
 		return exitUsage
 	}
-	a, code := openApp(ctx, *db, "", stderr)
+	a, code := openExistingApp(ctx, name, *db, "", stderr)
 	if a == nil {
 		return code
 	}
@@ -484,7 +510,7 @@ func runTick(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	a, code := openApp(ctx, *db, *address, stderr)
+	a, code := openExistingApp(ctx, "tick", *db, *address, stderr)
 	if a == nil {
 		return code
 	}

@@ -29,7 +29,13 @@ func runPlayer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			strings.Join(fs.Args(), " "))
 		return exitUsage
 	}
-	a, code := openApp(ctx, *db, "", stderr)
+	open := openApp // "add" and "remove" set up a new database, as "new" does
+	if verb == "list" {
+		open = func(ctx context.Context, db, address string, stderr io.Writer) (*app.App, int) {
+			return openExistingApp(ctx, "player list", db, address, stderr)
+		}
+	}
+	a, code := open(ctx, *db, "", stderr)
 	if a == nil {
 		return code
 	}

@@ -11,6 +11,7 @@ import (
 
 func TestPlayerCommand(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "r.db")
+	cli(t, "init", "--db", db) // "player list" reads an existing database only
 	steps := []struct {
 		args []string
 		code int

@@ -37,7 +37,8 @@ type serveFlags struct {
 	players, defaultTime, variants                      string // the lobby (player.go)
 	maxGames, keepSentDays, maxStrangerAnswers          int
 	poll, retry                                         time.Duration
-	once, requireAuth, noIdle                           bool
+	once, noIdle                                        bool
+	auth                                                authFlags // serve_auth.go
 }
 
 func (s *serveFlags) register(fs *flag.FlagSet) {
@@ -63,7 +64,6 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.noIdle, "no-idle", false, "poll every --poll even when the server offers IMAP IDLE")
 	fs.StringVar(&s.doneFolder, "done-folder", "", "move processed mail to this folder (default: flag it $RefereeDone)")
 	fs.BoolVar(&s.once, "once", false, "process the mailbox once, deliver the outbox, and exit (for cron and tests)")
-	fs.BoolVar(&s.requireAuth, "require-auth", false, "accept only mail whose Authentication-Results (from --trusted-authserv) show DKIM or SPF passing")
 	fs.StringVar(&s.trustedAuthServ, "trusted-authserv", "", "the authserv-id of your own mail server's Authentication-Results header")
 	fs.StringVar(&s.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&s.logFormat, "log-format", "text", "text (key=value lines) or json (one JSON object a line)")
@@ -78,6 +78,9 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&s.maxStrangerAnswers, "max-stranger-answers", app.DefaultMaxStrangerAnswers, "answer at most this many mails an `hour` that cannot be tied to a game or player, across all senders (0: none at all)")
 	fs.IntVar(&s.keepSentDays, "keep-sent-days", 30, "keep the text of sent mail this many `days` (0: for ever); the record of each mail stays")
 	fs.StringVar(&s.variants, "variants", "all", "the variants offered by mail, comma-separated (e.g. chess,toto40)")
+
+	// Anti-spoofing: --require-auth and --dns (serve_auth.go).
+	s.auth.register(fs)
 }
 
 // applyEnvAndFile fills every flag not given on the command line from the
@@ -178,10 +181,18 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var s serveFlags
 	fs := newFlags("serve", "[flags]", "Runs the referee against a mailbox. With no --imap it starts an embedded IMAP and SMTP\nserver on localhost, so that any mail client can play at once.", stderr)
 	s.register(fs)
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseFlags(fs, joinAuthMode(args)); !ok {
 		return code
 	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "referee serve: read %q after the flags; serve takes flags only (a value with spaces needs quotes)\n", strings.Join(fs.Args(), " "))
+		return exitUsage
+	}
 	if err := applyEnvAndFile(fs, s.config); err != nil {
+		fmt.Fprintf(stderr, "referee serve: %v\n", err)
+		return exitUsage
+	}
+	if err := s.auth.check(s.trustedAuthServ); err != nil {
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitUsage
 	}
@@ -295,7 +306,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return exitUsage
 		}
 	}
-	a, err := app.Open(ctx, app.Options{DB: s.db, Address: s.address, Logger: log, RequireAuth: s.requireAuth, TrustedAuthServ: s.trustedAuthServ, DKIM: signer,
+	a, err := app.Open(ctx, app.Options{DB: s.db, Address: s.address, Logger: log, RequireAuth: s.auth.mode != "", AuthMode: string(s.auth.mode), DNS: s.auth.dns, TrustedAuthServ: s.trustedAuthServ, DKIM: signer,
 		Lobby: lobby, PlayerList: playerList, MaxStrangerAnswers: strangerCap(s.maxStrangerAnswers)})
 	if err != nil {
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)

@@ -19,6 +19,7 @@ import (
 	"referee/internal/game"
 	"referee/internal/letters"
 	"referee/internal/mail/addr"
+	"referee/internal/mail/dkimcheck"
 	"referee/internal/mail/dkimsign"
 	mailreader "referee/internal/mail/reader"
 	"referee/internal/referee"
@@ -40,10 +41,15 @@ const (
 type Options struct {
 	DB      string // database path
 	Address string // the referee's own address ("" for read-only commands)
-	// RequireAuth and TrustedAuthServ: see referee.Config.
+	// RequireAuth, TrustedAuthServ and AuthMode: see referee.Config.
 	RequireAuth     bool
 	TrustedAuthServ string
-	Logger          *slog.Logger
+	AuthMode        string
+	// DNS is the DNS server (host:port) the referee's own DKIM
+	// verification asks for keys and DMARC records, when AuthMode is
+	// referee.AuthDKIM or referee.AuthEither; "" means the system's.
+	DNS    string
+	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now    func() time.Time
 	Limits mailreader.Limits
@@ -70,6 +76,7 @@ type App struct {
 	opts    Options
 	log     *slog.Logger
 	limits  mailreader.Limits
+	dkim    *dkimcheck.Checker // nil unless AuthMode asks for the referee's own DKIM verification
 }
 
 // Open opens (creating if needed) the database and the referee's key.
@@ -100,9 +107,19 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		st.Close()
 		return nil, err
 	}
+	var checker *dkimcheck.Checker
+	if o.RequireAuth && (o.AuthMode == referee.AuthDKIM || o.AuthMode == referee.AuthEither) {
+		res, err := dkimcheck.NewResolver(o.DNS)
+		if err != nil {
+			st.Close()
+			return nil, fmt.Errorf("%w: --dns: %v", ErrInput, err)
+		}
+		checker = dkimcheck.New(res)
+	}
 	ref := referee.New(referee.Config{Address: o.Address, Key: key, IDSalt: salt, RequireAuth: o.RequireAuth, TrustedAuthServ: o.TrustedAuthServ,
-		Lobby: o.Lobby})
-	return &App{st: st, key: key, ref: ref, letters: letters.Writer{From: ref.Config().Address, Name: ref.Config().Name, Pictures: new(render.Painter)}, opts: o, log: o.Logger, limits: o.Limits}, nil
+		AuthMode: o.AuthMode, Lobby: o.Lobby})
+	return &App{st: st, key: key, ref: ref, letters: letters.Writer{From: ref.Config().Address, Name: ref.Config().Name, Pictures: new(render.Painter)}, opts: o, log: o.Logger, limits: o.Limits,
+		dkim: checker}, nil
 }
 
 func loadKey(ctx context.Context, st *store.Store) (dice.Key, error) {
@@ -294,7 +311,7 @@ func cleanAddress(flag, s string) (string, error) {
 	}
 	a, err := addr.Canonical(s)
 	if err != nil {
-		return "", fmt.Errorf("%w: %s %q is not a mail address; write it like alice@example.org", ErrInput, flag, s)
+		return "", fmt.Errorf("%w: %s: %v", ErrInput, flag, err)
 	}
 	if d := addr.Domain(a); !strings.Contains(d, ".") && d != "localhost" {
 		return "", fmt.Errorf("%w: %s %q has no domain with a dot; write it like alice@example.org", ErrInput, flag, s)
@@ -551,4 +568,15 @@ func (a *App) Verify(ctx context.Context, id int64) (dice.Report, error) {
 		rec.Rolls = append(rec.Rolls, dice.RolledValue{N: r.N, Value: r.Value, Sig: r.Sig})
 	}
 	return dice.Verify(rec), nil
+}
+
+// checkDKIM runs the referee's own DKIM verification of raw when AuthMode
+// asks for it (nil otherwise, and for a mail without a usable From). It
+// asks DNS, so it runs before, never inside, a database transaction.
+func (a *App) checkDKIM(ctx context.Context, raw []byte, m *mailreader.Mail) *dkimcheck.Verdict {
+	if a.dkim == nil || m == nil || m.From == "" {
+		return nil
+	}
+	v := a.dkim.Check(ctx, raw, addr.Domain(m.From))
+	return &v
 }

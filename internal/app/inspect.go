@@ -42,7 +42,7 @@ type Auth struct {
 // writes no mail.
 func (a *App) Inspect(ctx context.Context, raw []byte) (*Inspection, error) {
 	m, readErr := mailreader.Read(raw, a.opts.Address, a.limits)
-	in := referee.Inbound{Mail: m, ReadErr: readErr, Digest: digest(raw)}
+	in := referee.Inbound{Mail: m, ReadErr: readErr, Digest: digest(raw), DKIM: a.checkDKIM(ctx, raw, m)}
 	out := &Inspection{}
 	var g *referee.Game
 	var res referee.Outcome

@@ -29,7 +29,7 @@ type Processed struct {
 // its mailbox only after Process returned without error.
 func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) (Processed, error) {
 	m, readErr := mailreader.Read(raw, a.opts.Address, a.limits)
-	in := referee.Inbound{Mail: m, ReadErr: readErr, Digest: digest(raw)}
+	in := referee.Inbound{Mail: m, ReadErr: readErr, Digest: digest(raw), DKIM: a.checkDKIM(ctx, raw, m)}
 	var res Processed
 	err := a.st.Update(ctx, func(tx *store.Tx) error {
 		rec := store.Inbound{UIDValidity: uidValidity, UID: uid, Digest: in.Digest, Received: a.opts.Now().UTC()}
@@ -37,6 +37,12 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 			rec.MessageID, rec.From, rec.Subject = m.MessageID, m.From, m.Subject
 		}
 		inID, dup, err := tx.RecordInbound(rec)
+		if ce := (*store.CollisionError)(nil); errors.As(err, &ce) {
+			// Recorded and listed, never acted on: it may be the first
+			// mail altered, and acting on it could apply that mail twice.
+			res = Processed{Verdict: referee.Ignored, Detail: ce.Error()}
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -112,7 +118,7 @@ func (a *App) decide(tx *store.Tx, in referee.Inbound) (*referee.Game, referee.O
 		}
 	}
 	now := a.opts.Now().UTC().Truncate(time.Second)
-	env := referee.Env{Now: now}
+	env := referee.Env{Now: now, DKIM: in.DKIM}
 	if m != nil && m.From != "" {
 		var gid int64
 		if m.Token != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -226,6 +227,21 @@ func (r *slowRelay) settle(quiet, limit time.Duration) {
 
 func TestSecondDaemonRefused(t *testing.T) {
 	t.Parallel()
+	secondDaemonRefused(t, "")
+}
+
+// TestSecondDaemonThroughHardLinkRefused: the second daemon reaches the
+// database through a hard link, a path of its own to the same file (issue
+// 28: both ran, a move was lost and the players got contradictory answers).
+func TestSecondDaemonThroughHardLinkRefused(t *testing.T) {
+	t.Parallel()
+	secondDaemonRefused(t, "hard link")
+}
+
+// secondDaemonRefused starts a daemon, then a second one on the same
+// database (through a hard link when via says so), and checks that the
+// second refuses, naming the first, and that no reply is sent twice.
+func secondDaemonRefused(t *testing.T, via string) {
 	e := newEnv(t)
 	alice, bob := setupPlayers()
 	bin := buildReferee(t)
@@ -236,7 +252,14 @@ func TestSecondDaemonRefused(t *testing.T) {
 	first := e.startServe(t, bin, db, relay.addr)
 	e.waitBoth(t, alice, bob)
 
-	second := e.startServe(t, bin, db, relay.addr)
+	secondDB := db
+	if via == "hard link" {
+		secondDB = filepath.Join(t.TempDir(), "same.db")
+		if err := os.Link(db, secondDB); err != nil {
+			t.Fatal(err)
+		}
+	}
+	second := e.startServe(t, bin, secondDB, relay.addr)
 	if second.exited(10 * time.Second) {
 		if exitCode(second.err) == 0 {
 			t.Errorf("the second referee serve exited with status 0 next to pid %d; want a failure status", first.pid())

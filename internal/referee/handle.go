@@ -27,6 +27,10 @@ func (r *Referee) Handle(in Inbound, g *Game, env Env) Outcome {
 	if m.Automatic != "" {
 		return Outcome{Verdict: Ignored, Detail: "automatic mail, never answered: " + m.Automatic}
 	}
+	if m.From == "" && m.BadFrom != "" {
+		// Nothing guessed: no one is answered, no one's move is played.
+		return Outcome{Verdict: Ignored, Detail: m.BadFrom + ": not read as anyone's, not answered"}
+	}
 	if m.From == "" || addr.SameMailbox(m.From, r.cfg.Address) {
 		return Outcome{Verdict: Ignored, Detail: "no usable sender, or the referee's own address"}
 	}
@@ -69,7 +73,7 @@ func (r *Referee) Handle(in Inbound, g *Game, env Env) Outcome {
 		return stranger(fmt.Sprintf("game #%d: %s's reply code used from %s", g.ID, color, m.From))
 	}
 	if r.cfg.RequireAuth {
-		if ok, why := reader.AuthVerdict(m, r.cfg.TrustedAuthServ); !ok {
+		if ok, why := r.authVerdict(m, env); !ok {
 			return r.refuse(env, m, fmt.Sprintf("game #%d: authentication failed: %s", g.ID, why),
 				"Your mail was not accepted because the mail server could not confirm it really comes "+
 					"from "+m.From+" ("+why+").",
@@ -80,7 +84,8 @@ func (r *Referee) Handle(in Inbound, g *Game, env Env) Outcome {
 	out.Player = strings.ToLower(color.String())
 	out.Auth = "ok: the reply code belongs to " + out.Player + " and From is " + player.Address
 	if r.cfg.RequireAuth {
-		out.Auth += ", and " + r.cfg.TrustedAuthServ + " confirmed DKIM or SPF"
+		_, why := r.authVerdict(m, env)
+		out.Auth += ", and " + why
 	}
 	return out
 }

@@ -80,7 +80,7 @@ func (r *Referee) lobbyAuth(m *reader.Mail, env Env) (Outcome, bool) {
 	if !r.cfg.RequireAuth {
 		return Outcome{}, true
 	}
-	if ok, why := reader.AuthVerdict(m, r.cfg.TrustedAuthServ); !ok {
+	if ok, why := r.authVerdict(m, env); !ok {
 		return r.refuse(env, m, "lobby: authentication failed: "+why,
 			"Your mail was not accepted because the mail server could not confirm it really comes from "+m.From+" ("+why+").",
 			"Send it again from your usual mail account (the one that signs its mail with DKIM)."), false

@@ -164,6 +164,10 @@ func TestChallengeCommand(t *testing.T) {
 		{name: "variant not offered", lc: LobbyConfig{Variants: []string{"chess"}}, line: "challenge toto40 bob@example.org", want: Rejected,
 			says: "Choose one of chess"},
 		{name: "bad address", line: "challenge chess bob@localhost", want: Rejected, says: "is not a mail address"},
+		// Issue 28: addresses are held to RFC 5321's limits and valid domains.
+		{name: "address literal", line: "challenge chess bob@[127.0.0.1]", want: Rejected, says: "is not a mail address"},
+		{name: "hyphen-edged label", line: "challenge chess bob@-bad-.test", want: Rejected, says: "is not a mail address"},
+		{name: "local part over 64", line: "challenge chess " + strings.Repeat("b", 65) + "@example.org", want: Rejected, says: "is not a mail address"},
 		{name: "two addresses", line: "challenge chess bob@example.org dan@example.org", want: Rejected, says: "two opponents"},
 		{name: "unknown word", line: "challenge chess bob@example.org quickly", want: Rejected, says: "the word \"quickly\""},
 		{name: "bad time", line: "challenge chess bob@example.org 0d", want: Rejected, says: "at least 1d"},

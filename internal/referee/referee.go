@@ -12,6 +12,7 @@ import (
 
 	"referee/internal/dice"
 	"referee/internal/game"
+	"referee/internal/mail/dkimcheck"
 	"referee/internal/mail/reader"
 	"referee/internal/render"
 	"referee/internal/rules"
@@ -24,10 +25,15 @@ type Config struct {
 	Address string
 	// Name is the display name on outgoing mail.
 	Name string
-	// RequireAuth makes the core accept only mail whose
-	// Authentication-Results from TrustedAuthServ show DKIM or SPF passing.
+	// RequireAuth makes the core accept only mail that is shown to come
+	// from its From domain, by the evidence AuthMode names.
 	RequireAuth     bool
 	TrustedAuthServ string
+	// AuthMode is the evidence RequireAuth accepts: AuthHeader (the
+	// default) the Authentication-Results of TrustedAuthServ at the top of
+	// the mail (reader.AuthVerdict); AuthDKIM the referee's own DKIM
+	// verification (Env.DKIM); AuthEither one or the other.
+	AuthMode string
 	// MaxRefusalsPerHour caps the refusals sent to one sender in an hour
 	// (mail that could not be tied to a game, or was refused), so that a
 	// loop or a flood cannot make the referee a spam cannon. Game mails
@@ -222,12 +228,51 @@ type Inbound struct {
 	// hold only headers, or be nil.
 	ReadErr error
 	Digest  string
+	// DKIM is the referee's own DKIM verification of the mail (nil when
+	// AuthMode does not ask for it); the app copies it into Env.DKIM.
+	DKIM *dkimcheck.Verdict
+}
+
+// The evidence Config.AuthMode accepts.
+const (
+	AuthHeader = "header"
+	AuthDKIM   = "dkim"
+	AuthEither = "either"
+)
+
+// authVerdict says whether m is shown to come from its From domain by
+// the evidence cfg.AuthMode accepts, and what was found.
+func (r *Referee) authVerdict(m *reader.Mail, env Env) (bool, string) {
+	dkim := func() (bool, string) {
+		if env.DKIM == nil {
+			return false, "the referee's own DKIM verification did not run"
+		}
+		return env.DKIM.OK, env.DKIM.Reason
+	}
+	switch r.cfg.AuthMode {
+	case AuthDKIM:
+		return dkim()
+	case AuthEither:
+		hok, hwhy := reader.AuthVerdict(m, r.cfg.TrustedAuthServ)
+		if hok {
+			return true, hwhy
+		}
+		dok, dwhy := dkim()
+		if dok {
+			return true, dwhy
+		}
+		return false, hwhy + "; and " + dwhy
+	}
+	return reader.AuthVerdict(m, r.cfg.TrustedAuthServ)
 }
 
 // Env is what the core may know beyond the game: the time, and the
 // refusals the sender got recently.
 type Env struct {
 	Now time.Time
+	// DKIM is the referee's own DKIM verification of the mail (see
+	// Config.AuthMode), nil when it did not run.
+	DKIM *dkimcheck.Verdict
 	// RecentRefusals counts the refusals sent to the mail's sender in the
 	// last hour, about any game or none.
 	RecentRefusals int

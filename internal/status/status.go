@@ -89,11 +89,15 @@ type Report struct {
 	LastSMTPDelivery *time.Time     `json:"last_smtp_delivery"`
 	// SendingBlocked is set while no mail can go out (the SMTP server
 	// refused the login, or no session could be opened).
-	SendingBlocked *Blocked          `json:"sending_blocked,omitempty"`
-	SchemaVersion  int               `json:"schema_version"`
-	Started        *time.Time        `json:"daemon_started,omitempty"`
-	SinceStart     map[string]uint64 `json:"processed_since_start,omitempty"`
-	Processing     *Histogram        `json:"processing_time,omitempty"`
+	SendingBlocked *Blocked `json:"sending_blocked,omitempty"`
+	SchemaVersion  int      `json:"schema_version"`
+	// Collisions: mails that reused an earlier mail's Message-ID with other
+	// content, not read (the newest few listed).
+	Collisions       int               `json:"message_id_collisions"`
+	RecentCollisions []Collision       `json:"recent_message_id_collisions,omitempty"`
+	Started          *time.Time        `json:"daemon_started,omitempty"`
+	SinceStart       map[string]uint64 `json:"processed_since_start,omitempty"`
+	Processing       *Histogram        `json:"processing_time,omitempty"`
 }
 
 // Blocked says since when and why no mail can go out.
@@ -102,11 +106,23 @@ type Blocked struct {
 	Why   string    `json:"why"`
 }
 
+// Collision is one mail that reused an earlier mail's Message-ID.
+type Collision struct {
+	Received time.Time `json:"received"`
+	From     string    `json:"from"`
+	Subject  string    `json:"subject"`
+	Detail   string    `json:"detail"`
+}
+
 // Collect builds a Report from the database's Status and, when the daemon
 // runs in this process, its Metrics (nil otherwise).
 func Collect(st store.Status, m *Metrics, now time.Time) Report {
 	r := Report{Time: now.UTC(), Games: st.Games, Mails: st.Inbound, OutboxPending: st.OutboxPending,
 		DeadLetters: st.DeadLetters, Dropped: st.Dropped, SchemaVersion: st.SchemaVersion}
+	r.Collisions = st.Collisions
+	for _, c := range st.RecentCollisions {
+		r.RecentCollisions = append(r.RecentCollisions, Collision{Received: c.Received.UTC(), From: c.From, Subject: c.Subject, Detail: c.Detail})
+	}
 	for _, s := range []string{"active", "finished", "aborted"} {
 		r.Games[s] += 0
 	}
@@ -139,6 +155,12 @@ func (r Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "Games: %d active, %d finished, %d aborted\n", r.Games["active"], r.Games["finished"], r.Games["aborted"])
 	fmt.Fprintf(w, "Mail received: %d applied, %d answered, %d refused, %d not answered\n",
 		r.Mails["applied"], r.Mails["answered"], r.Mails["rejected"], r.Mails["ignored"])
+	if r.Collisions > 0 {
+		fmt.Fprintf(w, "Message-ID collisions: %d (mail reusing an earlier mail's Message-ID with other content, not read):\n", r.Collisions)
+		for _, c := range r.RecentCollisions {
+			fmt.Fprintf(w, "  %s  from %s  %q: %s\n", c.Received.Format("2006-01-02 15:04"), c.From, c.Subject, c.Detail)
+		}
+	}
 	fmt.Fprintf(w, "Outbox: %d to deliver", r.OutboxPending)
 	if r.OutboxPending > 0 {
 		fmt.Fprintf(w, ", the oldest waiting %s", age(r.OutboxOldestAge))

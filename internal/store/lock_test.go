@@ -67,6 +67,44 @@ func TestOneDaemonPerDatabase(t *testing.T) {
 	}
 }
 
+// TestLockEveryPathToTheDatabase: the lock is on the database file, not on
+// a name beside it, so a second serve reaching the same file through a hard
+// link or a symlink (issue 28: two daemons through a hard link both ran, a
+// move was lost) is refused, naming the holder.
+func TestLockEveryPathToTheDatabase(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		link func(old, new string) error
+	}{
+		{"hard link", os.Link},
+		{"symlink", os.Symlink},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			db := filepath.Join(dir, "referee.db")
+			other := filepath.Join(t.TempDir(), "elsewhere.db")
+			if err := os.WriteFile(db, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.link(db, other); err != nil {
+				t.Fatal(err)
+			}
+			held, err := LockDB(other)
+			if err != nil {
+				t.Fatalf("lock through the %s: %v", tc.name, err)
+			}
+			defer held.Release()
+			var le *LockedError
+			if _, err := LockDB(db); !errors.As(err, &le) {
+				t.Fatalf("lock on %s while %s (a %s to it) is locked: %v; want a *LockedError", db, other, tc.name, err)
+			}
+			if le.PID != os.Getpid() {
+				t.Errorf("LockedError.PID = %d, want the holder's pid %d", le.PID, os.Getpid())
+			}
+		})
+	}
+}
+
 // TestLockReleasedWhenHolderIsKilled: a daemon killed with SIGKILL cleans
 // nothing up, yet its lock goes with it, so a restart is never blocked by a
 // stale lock file.

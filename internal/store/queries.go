@@ -235,20 +235,18 @@ func (t *Tx) Rolls(gameID int64) ([]Roll, error) {
 }
 
 // RecordInbound records a received message before it is acted on. When the
-// message is already known — the same non-empty Message-ID, or the same
-// digest (see Inbound.Digest) — nothing is inserted and dup is true. The
-// mailbox's (UIDVALIDITY, UID) pair is recorded but never trusted alone: a
-// server that forgot its mail may give a new message an old pair.
+// message is already known — the same digest (see Inbound.Digest) — nothing
+// is inserted and dup is true. The mailbox's (UIDVALIDITY, UID) pair is
+// recorded but never trusted alone: a server that forgot its mail may give
+// a new message an old pair.
+//
+// A Message-ID is not trusted alone either: a message with the Message-ID
+// of a recorded one but another digest (a resent copy altered on its way, a
+// broken client, a forgery replaying a real mail's header) is recorded as a
+// collision, not acted on and listed (by `referee show` under the first
+// one's game, and by Collisions): the error is a *CollisionError naming the
+// first message, and id is the collision's record.
 func (t *Tx) RecordInbound(m Inbound) (id int64, dup bool, err error) {
-	if m.MessageID != "" {
-		err := t.tx.QueryRowContext(t.ctx, `SELECT id FROM inbound WHERE message_id = ?`, m.MessageID).Scan(&id)
-		if err == nil {
-			return id, true, nil
-		}
-		if !errors.Is(err, sql.ErrNoRows) {
-			return 0, false, fmt.Errorf("looking up message %s: %w", m.MessageID, err)
-		}
-	}
 	if m.Digest != "" {
 		err := t.tx.QueryRowContext(t.ctx, `SELECT id FROM inbound WHERE digest = ? LIMIT 1`, m.Digest).Scan(&id)
 		if err == nil {
@@ -258,6 +256,54 @@ func (t *Tx) RecordInbound(m Inbound) (id int64, dup bool, err error) {
 			return 0, false, fmt.Errorf("looking up digest %s: %w", m.Digest, err)
 		}
 	}
+	if m.MessageID != "" {
+		var first Inbound
+		var received int64
+		var gid sql.NullInt64
+		err := t.tx.QueryRowContext(t.ctx, `SELECT id, from_addr, received, game_id FROM inbound WHERE message_id = ?`, m.MessageID).
+			Scan(&first.ID, &first.From, &received, &gid)
+		switch {
+		case err == nil:
+			first.Received = fromMS(received)
+			ce := &CollisionError{MessageID: m.MessageID, First: first.ID, FirstFrom: first.From, FirstReceived: first.Received}
+			m.MessageID, m.Outcome, m.Detail = "", "ignored", ce.Error() // the unique index holds the first one's
+			if gid.Valid {
+				m.GameID = &gid.Int64
+			}
+			id, err := t.insertInbound(m)
+			if err != nil {
+				return 0, false, err
+			}
+			return id, false, ce
+		case !errors.Is(err, sql.ErrNoRows):
+			return 0, false, fmt.Errorf("looking up message %s: %w", m.MessageID, err)
+		}
+	}
+	id, err = t.insertInbound(m)
+	return id, false, err
+}
+
+// CollisionPrefix begins the detail of every Message-ID collision's record.
+const CollisionPrefix = "Message-ID collision: "
+
+// CollisionError says that a message reuses the Message-ID of an earlier
+// one with other content (see RecordInbound).
+type CollisionError struct {
+	MessageID     string
+	First         int64 // the inbound record of the first message with it
+	FirstFrom     string
+	FirstReceived time.Time
+}
+
+func (e *CollisionError) Error() string {
+	return fmt.Sprintf("%sthe mail reuses the Message-ID %s of mail #%d (from %s, received %s) with other content: "+
+		"not read, neither as a new mail nor as that one (a copy altered on its way, a broken mail client, or a forgery). "+
+		"If it was the player's own, ask them to send it again as a new mail",
+		CollisionPrefix, e.MessageID, e.First, e.FirstFrom, e.FirstReceived.UTC().Format("2006-01-02 15:04"))
+}
+
+// insertInbound inserts a new inbound record.
+func (t *Tx) insertInbound(m Inbound) (id int64, err error) {
 	if m.Received.IsZero() {
 		m.Received = time.Now()
 	}
@@ -268,10 +314,9 @@ func (t *Tx) RecordInbound(m Inbound) (id int64, dup bool, err error) {
 		received, outcome, detail, game_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		m.MessageID, m.UIDValidity, m.UID, m.Digest, m.From, m.Subject, ms(m.Received), m.Outcome, m.Detail, m.GameID)
 	if err != nil {
-		return 0, false, fmt.Errorf("recording inbound message: %w", err)
+		return 0, fmt.Errorf("recording inbound message: %w", err)
 	}
-	id, err = res.LastInsertId()
-	return id, false, err
+	return res.LastInsertId()
 }
 
 // SetInboundOutcome records what became of a message.

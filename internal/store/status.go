@@ -28,6 +28,11 @@ type Status struct {
 	SendingBlocked string
 	BlockedSince   time.Time
 	SchemaVersion  int
+	// Collisions counts the mails that reused an earlier mail's Message-ID
+	// with other content (see RecordInbound); RecentCollisions are the
+	// newest of them, at most 5, newest first.
+	Collisions       int
+	RecentCollisions []Inbound
 }
 
 // LastIMAPSetting is the settings key where the daemon records its last
@@ -81,6 +86,9 @@ func (s *Store) Status(ctx context.Context) (st Status, err error) {
 		} else if err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
+		if st.Collisions, st.RecentCollisions, err = tx.collisions(5); err != nil {
+			return err
+		}
 		return tx.tx.QueryRowContext(tx.ctx, "PRAGMA user_version").Scan(&st.SchemaVersion)
 	})
 	return st, err
@@ -108,4 +116,42 @@ func (s *Store) RecordIMAPContact(ctx context.Context, now time.Time) error {
 	return s.Update(ctx, func(tx *Tx) error {
 		return tx.SetSetting(LastIMAPSetting, []byte(fmt.Sprint(ms(now))))
 	})
+}
+
+// collisions counts the Message-ID collisions and loads the newest n.
+func (t *Tx) collisions(n int) (int, []Inbound, error) {
+	var count int
+	like := CollisionPrefix + "%"
+	if err := t.tx.QueryRowContext(t.ctx, `SELECT COUNT(*) FROM inbound WHERE outcome = 'ignored' AND detail LIKE ?`, like).Scan(&count); err != nil {
+		return 0, nil, fmt.Errorf("counting Message-ID collisions: %w", err)
+	}
+	if count == 0 {
+		return 0, nil, nil
+	}
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT id FROM inbound WHERE outcome = 'ignored' AND detail LIKE ? ORDER BY id DESC LIMIT ?`, like, n)
+	if err != nil {
+		return 0, nil, fmt.Errorf("listing Message-ID collisions: %w", err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, nil, fmt.Errorf("listing Message-ID collisions: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, nil, fmt.Errorf("listing Message-ID collisions: %w", err)
+	}
+	out := make([]Inbound, 0, len(ids))
+	for _, id := range ids {
+		m, err := t.Inbound(id)
+		if err != nil {
+			return 0, nil, err
+		}
+		out = append(out, *m)
+	}
+	return count, out, nil
 }

@@ -20,7 +20,7 @@ import (
 func Canonical(s string) (string, error) {
 	a, err := mail.ParseAddress(strings.TrimSpace(s))
 	if err != nil {
-		return "", fmt.Errorf("%q is not a mail address: %w", s, err)
+		return "", fmt.Errorf("%q is not a mail address (%w): write it like alice@example.org", short(s), err)
 	}
 	return FromParsed(a.Address)
 }
@@ -34,13 +34,78 @@ func FromParsed(bare string) (string, error) {
 	}
 	local, domain := bare[:at], strings.ToLower(bare[at+1:])
 	local = strings.ToLower(local)
-	if isQuoted(local) {
-		return local + "@" + domain, nil
-	}
-	if !dotAtom(local) {
+	if !isQuoted(local) && !dotAtom(local) {
 		local = quote(local)
 	}
+	if err := check(local, domain); err != nil {
+		return "", err
+	}
 	return local + "@" + domain, nil
+}
+
+// RFC 5321 4.5.3.1: the limits every SMTP server may hold an address to.
+const (
+	MaxLocal  = 64  // octets of the local part, as written in SMTP (quotes included)
+	MaxDomain = 255 // octets of the domain
+	MaxPath   = 256 // octets of the path, "<" local "@" domain ">"
+	MaxLabel  = 63  // octets of one label of the domain
+)
+
+// check holds an address, its local part as written in SMTP, to RFC 5321's
+// limits and its domain to a host name's rules (RFC 1035 2.3.1, RFC 1123
+// 2.1): labels of letters, digits and inner hyphens, each 1 to 63 octets.
+// Letters beyond ASCII are allowed (an internationalised domain). An
+// address literal (alice@[127.0.0.1]) is refused: no player's mailbox
+// needs one, and it bypasses the domain's own mail setup.
+func check(local, domain string) error {
+	a := local + "@" + domain
+	if len(local) > MaxLocal {
+		return fmt.Errorf("the part before the @ of %s is %d characters long, over the %d that mail servers must accept (RFC 5321): use a shorter address",
+			short(a), len(local), MaxLocal)
+	}
+	if len(domain) > MaxDomain {
+		return fmt.Errorf("the domain of %s is %d characters long, over the %d allowed (RFC 5321): use a real mail domain", short(a), len(domain), MaxDomain)
+	}
+	if len(a)+2 > MaxPath {
+		return fmt.Errorf("the address %s is %d characters long, over the %d allowed (RFC 5321): use a shorter address", short(a), len(a), MaxPath-2)
+	}
+	if strings.HasPrefix(domain, "[") {
+		return fmt.Errorf("%s names a host by its IP address (%s), not a mail domain: use the address at the player's mail domain", short(a), domain)
+	}
+	for _, label := range strings.Split(domain, ".") {
+		if err := checkLabel(label); err != "" {
+			return fmt.Errorf("the domain %q of %s is not a valid mail domain: %s", short(domain), short(a), err)
+		}
+	}
+	return nil
+}
+
+// checkLabel says what is wrong with one label of a domain ("" if nothing).
+func checkLabel(label string) string {
+	switch {
+	case label == "":
+		return "it has an empty part (two dots in a row, or a dot at an end)"
+	case len(label) > MaxLabel:
+		return fmt.Sprintf("its part %s is %d characters long, over the %d allowed", short(label), len(label), MaxLabel)
+	case label[0] == '-' || label[len(label)-1] == '-':
+		return fmt.Sprintf("its part %q begins or ends with a hyphen", short(label))
+	}
+	for _, r := range label {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r >= 0x80:
+		default:
+			return fmt.Sprintf("its part %q holds %q; a domain has only letters, digits, hyphens and dots", short(label), r)
+		}
+	}
+	return ""
+}
+
+// short cuts s for a message.
+func short(s string) string {
+	if len(s) > 80 {
+		return s[:40] + "..." + s[len(s)-20:]
+	}
+	return s
 }
 
 func isQuoted(local string) bool {

@@ -1,6 +1,9 @@
 package addr
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestCanonical(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -51,5 +54,45 @@ func TestSameMailbox(t *testing.T) {
 func TestPlus(t *testing.T) {
 	if got := Plus("referee@example.org", "17.abc.3"); got != "referee+17.abc.3@example.org" {
 		t.Errorf("Plus = %q", got)
+	}
+}
+
+// TestCanonicalLimits: addresses are held to RFC 5321's limits (local part
+// 64, domain 255, path 256) and to a host name's labels (issue 28: `referee
+// new` took a 5,000-character local part, alice@[127.0.0.1] and
+// alice@-bad-.test). Each bad address is refused with a message saying
+// what is wrong.
+func TestCanonicalLimits(t *testing.T) {
+	label63 := strings.Repeat("d", 63)
+	for _, tc := range []struct {
+		in   string
+		want string // "" when valid, else a word the error must contain
+	}{
+		{strings.Repeat("a", 64) + "@example.org", ""},
+		{strings.Repeat("a", 65) + "@example.org", "over the 64"},
+		{strings.Repeat("a", 5000) + "@example.org", "over the 64"},
+		{`"` + strings.Repeat("a", 63) + ` "@example.org`, "over the 64"}, // 65 with its quotes
+		{"a@" + label63 + "." + label63 + "." + label63 + "." + strings.Repeat("d", 60), ""},
+		{"a@" + label63 + "." + label63 + "." + label63 + "." + strings.Repeat("d", 61), "over the 254"},
+		{"a@" + strings.Repeat("d", 64) + ".org", "over the 63"},
+		{"alice@[127.0.0.1]", "IP address"},
+		{"alice@-bad-.test", "hyphen"},
+		{"alice@bad-.test", "hyphen"},
+		{"alice@ex_ample.test", "holds"},
+		{"alice@example..test", "not a mail address"},
+		{"alice@example.test.", "not a mail address"},
+		{"alice@xn--bcher-kva.example", ""},
+		{"alice@bücher.example", ""},
+		{"alice@localhost", ""},
+	} {
+		got, err := Canonical(tc.in)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("Canonical(%.40q) = %v, want it accepted", tc.in, err)
+		case tc.want != "" && err == nil:
+			t.Errorf("Canonical(%.40q) = %q, want an error saying %q", tc.in, got, tc.want)
+		case tc.want != "" && !strings.Contains(err.Error(), tc.want):
+			t.Errorf("Canonical(%.40q) error %q does not say %q", tc.in, err, tc.want)
+		}
 	}
 }

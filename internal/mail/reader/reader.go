@@ -21,7 +21,6 @@ import (
 	"github.com/emersion/go-message"
 	_ "github.com/emersion/go-message/charset" // ISO-8859-x, Windows-125x, ... bodies and headers
 	gomail "github.com/emersion/go-message/mail"
-	"github.com/inbucket/html2text"
 
 	"referee/internal/mail/addr"
 )
@@ -70,9 +69,13 @@ func ParseToken(s string) (Token, bool) {
 // verified: From is whatever the sender wrote (the referee core checks it
 // against the token's player), the token may be stale or wrong.
 type Mail struct {
-	MessageID  string // with its angle brackets
-	From       string // bare address, lower case ("" when there is none)
-	FromName   string // display name, decoded
+	MessageID string // with its angle brackets
+	From      string // bare address, lower case ("" when there is none)
+	FromName  string // display name, decoded
+	// BadFrom says why From is "" although the mail has a From header:
+	// it does not parse as exactly one valid address. Such a mail is
+	// never answered, and never read as anyone's.
+	BadFrom    string
 	ReturnPath string // bare address; "" for a bounce's "<>"
 	Subject    string // decoded, runs of white space collapsed
 	InReplyTo  string
@@ -321,20 +324,7 @@ func (m *Mail) offerToken(t Token, source string) {
 
 // readHeaders reads the header fields of m, its token among them.
 func readHeaders(m *Mail, h gomail.Header, base string) {
-	if from, err := h.AddressList("From"); err == nil && len(from) > 0 {
-		m.From, m.FromName = strings.ToLower(from[0].Address), from[0].Name
-		// The referee's spelling: a quoted local part keeps its quotes, as
-		// the players' addresses are stored ("john doe"@example.org).
-		if c, err := addr.FromParsed(from[0].Address); err == nil {
-			m.From = c
-		}
-	} else if raw := h.Get("From"); raw != "" {
-		// A malformed From: take the first thing that looks like an address.
-		if a := looseAddress(raw); a != "" {
-			m.From = a
-			m.warn("malformed From header %s: read as %s", snippet(raw), a)
-		}
-	}
+	readFrom(m, h)
 	m.ReturnPath = strings.Trim(strings.TrimSpace(h.Get("Return-Path")), "<>")
 	if s, err := h.Subject(); err == nil {
 		m.Subject = s
@@ -381,6 +371,35 @@ func readHeaders(m *Mail, h gomail.Header, base string) {
 		m.Variant = tm[1]
 	}
 	readAuthResults(m, h)
+}
+
+// readFrom reads the sender. A From that does not parse as exactly one
+// valid address is refused, never guessed: "alice@example.test
+// <mallory@evil.test>" names no one (issue 28: it was read as alice), so
+// m.From stays "" and m.BadFrom says what was there.
+func readFrom(m *Mail, h gomail.Header) {
+	raw := strings.TrimSpace(h.Get("From"))
+	if raw == "" {
+		return
+	}
+	from, err := h.AddressList("From")
+	switch {
+	case err != nil:
+		m.BadFrom = fmt.Sprintf("the From header %s is not a mail address (%v)", snippet(raw), err)
+	case len(from) != 1:
+		m.BadFrom = fmt.Sprintf("the From header %s names %d senders, not one", snippet(raw), len(from))
+	default:
+		// The referee's spelling: a quoted local part keeps its quotes, as
+		// the players' addresses are stored ("john doe"@example.org).
+		c, err := addr.FromParsed(from[0].Address)
+		if err != nil {
+			m.BadFrom = fmt.Sprintf("the From header %s: %v", snippet(raw), err)
+			break
+		}
+		m.From, m.FromName = c, from[0].Name
+		return
+	}
+	m.warn("%s: the sender was not guessed, the mail not answered", m.BadFrom)
 }
 
 // addresses reads an address-list header leniently.
@@ -507,8 +526,11 @@ func bodyText(e *message.Entity, lim Limits) (string, []string) {
 	return normalise(text, lim, &w), w.warnings
 }
 
-// htmlText converts an HTML body to text. The converter runs on hostile
-// input: a panic in it becomes a warning and no text, never a crash.
+// htmlText converts an HTML body to text, in one linear pass of the
+// tokenizer (linearHTMLText): no tree is built, so no shape of hostile
+// HTML (thousands of nested or misnested elements) costs more than its
+// size. The converter runs on hostile input: a panic in it becomes a
+// warning and no text, never a crash.
 func htmlText(html string, w *walker) (text string) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -516,12 +538,7 @@ func htmlText(html string, w *walker) (text string) {
 			text = ""
 		}
 	}()
-	t, err := html2text.FromString(html, html2text.Options{OmitLinks: true})
-	if err != nil {
-		w.warn("the HTML body could not be converted to text (%v): ignored", err)
-		return ""
-	}
-	return t
+	return linearHTMLText(html, w.lim.MaxTextBytes+1)
 }
 
 // unflow joins the soft line breaks of a format=flowed text (RFC 3676): a
