@@ -56,7 +56,10 @@ func LockDB(db string) (*Lock, error) {
 		real = filepath.Join(d, filepath.Base(db)) // not created yet
 	}
 	path := real + ".lock"
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if errors.Is(err, os.ErrPermission) {
+		return nil, notWritable(db, filepath.Dir(path), err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("opening the lock file %s of database %s: %w (the lock file sits beside the database, so its directory must be writable)", path, db, err)
 	}
