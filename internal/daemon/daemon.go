@@ -389,7 +389,7 @@ func (o *Outbox) deliver(ctx context.Context, m store.Outgoing, conn *sessionCon
 		if err := o.Store.MarkSent(rec, claim, o.Now().UTC()); err != nil {
 			return false, err
 		}
-		o.Log.Info("delivered", "to", m.To, "id", m.ID, "message_id", m.MessageID)
+		o.Log.Info("delivered", "to", m.To, "id", m.ID, "message_id_sha256", app.MessageIDHash(m.MessageID))
 		return true, nil
 	case ctx.Err() != nil:
 		// Shutdown, not the server's doing: give the claim back so that
