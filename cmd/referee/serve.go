@@ -142,18 +142,27 @@ func readSecret(value, file, what string) (string, error) {
 }
 
 func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
+	return newLoggerFor(w, level, format, false)
+}
+
+// newLoggerFor is newLogger; with journal, each line starts with its
+// syslog priority for journald (journal.go).
+func newLoggerFor(w io.Writer, level, format string, journal bool) (*slog.Logger, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		return nil, fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
 	}
 	opts := &slog.HandlerOptions{Level: l}
-	switch format {
-	case "text", "":
-		return slog.New(slog.NewTextHandler(w, opts)), nil
-	case "json":
+	if format != "text" && format != "" && format != "json" {
+		return nil, fmt.Errorf("--log-format %q: use text or json", format)
+	}
+	if journal {
+		return slog.New(newJournalHandler(w, opts, format == "json")), nil
+	}
+	if format == "json" {
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
-	return nil, fmt.Errorf("--log-format %q: use text or json", format)
+	return slog.New(slog.NewTextHandler(w, opts)), nil
 }
 
 func checkTLS(name, mode, addr string) error {
@@ -184,7 +193,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitUsage
 	}
-	log, err := newLogger(stderr, s.logLevel, s.logFormat)
+	// Under systemd, levels reach journald as priorities.
+	f, _ := stderr.(*os.File)
+	log, err := newLoggerFor(stderr, s.logLevel, s.logFormat, underJournald(f))
 	if err != nil {
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitUsage
