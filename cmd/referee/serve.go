@@ -21,6 +21,7 @@ import (
 	"referee/internal/mail/embedded"
 	"referee/internal/mail/imapin"
 	"referee/internal/mail/smtpout"
+	"referee/internal/sdnotify"
 	"referee/internal/status"
 	"referee/internal/store"
 )
@@ -37,6 +38,7 @@ type serveFlags struct {
 	players, defaultTime, variants                      string // the lobby (player.go)
 	maxGames, keepSentDays                              int
 	poll, retry                                         time.Duration
+	readyOutboxAge                                      time.Duration // /readyz (deployment)
 	once, requireAuth, noIdle                           bool
 }
 
@@ -67,7 +69,8 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.trustedAuthServ, "trusted-authserv", "", "the authserv-id of your own mail server's Authentication-Results header")
 	fs.StringVar(&s.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&s.logFormat, "log-format", "text", "text (key=value lines) or json (one JSON object a line)")
-	fs.StringVar(&s.statusAddr, "status-addr", "", "serve /status (JSON) and /metrics (Prometheus) on this `host:port`, e.g. 127.0.0.1:9180")
+	fs.StringVar(&s.statusAddr, "status-addr", "", "serve /status (JSON), /metrics (Prometheus), /healthz and /readyz on this `host:port`, e.g. 127.0.0.1:9180")
+	fs.DurationVar(&s.readyOutboxAge, "ready-outbox-age", 30*time.Minute, "/readyz fails when a mail has waited in the outbox longer than this")
 	fs.StringVar(&s.dkimKey, "dkim-key", "", "sign outgoing mail with the DKIM key in this PEM `file` (see referee dkim-keygen)")
 	fs.StringVar(&s.dkimSelector, "dkim-selector", "referee", "the DKIM `selector` published for --dkim-key")
 	fs.StringVar(&s.embeddedIMAP, "embedded-imap", "127.0.0.1:1143", "listen `address` of the embedded IMAP server")
@@ -298,17 +301,42 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	defer a.Close()
 	cfg.Metrics = status.NewMetrics(time.Now())
+	// --- monitoring and systemd (deployment) ---
 	if s.statusAddr != "" {
 		ln, err := net.Listen("tcp", s.statusAddr)
 		if err != nil {
 			fmt.Fprintf(stderr, "referee serve: --status-addr %s: %v\n", s.statusAddr, err)
 			return exitFail
 		}
-		hs := &http.Server{Handler: status.Handler(a.Store(), cfg.Metrics, time.Now), ReadHeaderTimeout: 10 * time.Second}
+		opts := status.Options{Build: buildLabels(), Ready: []status.Check{
+			status.Reachable("imap", cfg.IMAP.Addr), status.Reachable("smtp", cfg.SMTP.Addr),
+			status.OutboxNotStuck(a.Store(), s.readyOutboxAge, time.Now)}}
+		hs := &http.Server{Handler: status.NewHandler(a.Store(), cfg.Metrics, time.Now, opts), ReadHeaderTimeout: 10 * time.Second}
 		go hs.Serve(ln)
 		defer hs.Close()
-		log.Info("status served", "addr", ln.Addr().String(), "paths", "/status /metrics")
+		log.Info("status served", "addr", ln.Addr().String(), "paths", "/status /metrics /healthz /readyz")
 	}
+	// Type=notify: READY=1 once the database is open and the mail servers
+	// are known, WATCHDOG=1 while the database answers, STOPPING=1 when
+	// SIGTERM arrives. Outside systemd, nothing.
+	notify := sdnotify.FromEnv()
+	if wd, err := sdnotify.WatchdogInterval(); err != nil {
+		log.Warn("systemd watchdog ignored", "err", err)
+	} else if wd > 0 {
+		wctx, stopWatchdog := context.WithCancel(ctx)
+		defer stopWatchdog()
+		go notify.Watchdog(wctx, wd, func(ctx context.Context) error { return status.Live(ctx, a.Store()) }, log)
+	}
+	if err := notify.Ready(); err != nil {
+		log.Warn("telling systemd the daemon is ready", "err", err)
+	}
+	stopped := context.AfterFunc(ctx, func() {
+		if err := notify.Stopping(); err != nil {
+			log.Warn("telling systemd the daemon is stopping", "err", err)
+		}
+	})
+	defer stopped()
+	// --- end of monitoring and systemd ---
 	log.Info("referee serving", "address", s.address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "db", s.db, "once", s.once)
 	if err := daemon.Run(ctx, a, cfg); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)

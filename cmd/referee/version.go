@@ -6,6 +6,8 @@ import (
 	"io"
 	"runtime/debug"
 	"strings"
+
+	"referee/internal/status"
 )
 
 // Set by the build scripts (scripts/build-static.sh, scripts/release.sh)
@@ -76,4 +78,27 @@ func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) int 
 	info, ok := debug.ReadBuildInfo()
 	fmt.Fprint(stdout, versionText(info, ok, stamp{stampVersion, stampCommit, stampDate}))
 	return exitOK
+}
+
+// buildLabels are the labels of referee_build_info: the version, commit
+// and Go version that `referee version` prints.
+func buildLabels() status.Build {
+	b := status.Build{Version: stampVersion, Revision: stampCommit}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return b
+	}
+	b.GoVersion = info.GoVersion
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		b.Version = v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && s.Value != "" {
+			b.Revision = s.Value
+		}
+	}
+	if b.Version == "" {
+		b.Version = "(devel)"
+	}
+	return b
 }
