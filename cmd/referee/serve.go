@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -39,24 +38,27 @@ type serveFlags struct {
 	maxGames, keepSentDays                              int
 	poll, retry                                         time.Duration
 	readyOutboxAge                                      time.Duration // /readyz (deployment)
+	imapPassCmd, smtpPassCmd                            string        // passwords from a command (deployment)
 	once, requireAuth, noIdle                           bool
 }
 
 func (s *serveFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&s.config, "config", "", "read settings from this `file` (lines \"name = value\", names as the flags)")
+	fs.StringVar(&s.config, "config", "", "read settings from this TOML `file` (name = \"value\", names as the flags; docs/operating.md)")
 	fs.StringVar(&s.db, "db", "referee.db", "SQLite database `path`")
 	fs.StringVar(&s.address, "address", "referee@example.test", "the referee's own mail `address`; players reply to plus-addresses of it")
 	fs.StringVar(&s.imapAddr, "imap", "", "IMAP server `host:port`; empty runs the embedded mail server")
 	fs.StringVar(&s.imapUser, "imap-user", "", "IMAP user (default: the --address)")
 	fs.StringVar(&s.imapPass, "imap-pass", "", "IMAP password")
-	fs.StringVar(&s.imapPassFile, "imap-pass-file", "", "read the IMAP password from this `file`")
+	fs.StringVar(&s.imapPassFile, "imap-pass-file", "", "read the IMAP password from this `file` (again when the server refuses it)")
+	fs.StringVar(&s.imapPassCmd, "imap-pass-cmd", "", "shell `command` whose first line of output is the IMAP password, as msmtp's passwordeval (run again when the server refuses it)")
 	fs.StringVar(&s.imapTLS, "imap-tls", "tls", "IMAP transport security: none (loopback only), starttls or tls")
 	fs.StringVar(&s.imapAuth, "imap-auth", "password", "IMAP login: password, xoauth2 or oauthbearer (OAuth 2 token from --imap-token-cmd)")
 	fs.StringVar(&s.imapTokenCmd, "imap-token-cmd", "", "shell `command` that prints an OAuth access token (or JSON with access_token, expires_in); run again when it expires")
 	fs.StringVar(&s.smtpAddr, "smtp", "", "SMTP server `host:port` for replies")
 	fs.StringVar(&s.smtpUser, "smtp-user", "", "SMTP user (empty: no AUTH)")
 	fs.StringVar(&s.smtpPass, "smtp-pass", "", "SMTP password")
-	fs.StringVar(&s.smtpPassFile, "smtp-pass-file", "", "read the SMTP password from this `file`")
+	fs.StringVar(&s.smtpPassFile, "smtp-pass-file", "", "read the SMTP password from this `file` (again when the server refuses it)")
+	fs.StringVar(&s.smtpPassCmd, "smtp-pass-cmd", "", "shell `command` whose first line of output is the SMTP password, as msmtp's passwordeval (run again when the server refuses it)")
 	fs.StringVar(&s.smtpTLS, "smtp-tls", "starttls", "SMTP transport security: none (loopback only), starttls or tls")
 	fs.StringVar(&s.smtpAuth, "smtp-auth", "password", "SMTP login: password (AUTH PLAIN when --smtp-user is set), xoauth2 or oauthbearer (token from --smtp-token-cmd; user default: the IMAP user)")
 	fs.StringVar(&s.smtpTokenCmd, "smtp-token-cmd", "", "shell `command` that prints an OAuth access token for SMTP (may be the same as --imap-token-cmd)")
@@ -88,28 +90,11 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 func applyEnvAndFile(fs *flag.FlagSet, config string) error {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	fileVals := map[string]string{}
+	fileVals, fileLines := map[string]string{}, map[string]int{}
 	if config != "" {
-		f, err := os.Open(config)
-		if err != nil {
-			return fmt.Errorf("--config: %w", err)
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for n := 1; sc.Scan(); n++ {
-			line := strings.TrimSpace(sc.Text())
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			k, v, ok := strings.Cut(line, "=")
-			k = strings.TrimSpace(k)
-			if !ok || fs.Lookup(k) == nil {
-				return fmt.Errorf("%s line %d: %q is not a setting; write \"name = value\" with a flag name such as imap or smtp-user", config, n, line)
-			}
-			fileVals[k] = strings.Trim(strings.TrimSpace(v), `"`)
-		}
-		if err := sc.Err(); err != nil {
-			return fmt.Errorf("reading %s: %w", config, err)
+		var err error
+		if fileVals, fileLines, err = readConfig(fs, config); err != nil {
+			return err
 		}
 	}
 	var err error
@@ -126,22 +111,11 @@ func applyEnvAndFile(fs *flag.FlagSet, config string) error {
 		}
 		if v, ok := fileVals[f.Name]; ok {
 			if e := fs.Set(f.Name, v); e != nil {
-				err = fmt.Errorf("%s: %s = %q: %w", config, f.Name, v, e)
+				err = fmt.Errorf("%s line %d: %s = %q: %w", config, fileLines[f.Name], f.Name, v, e)
 			}
 		}
 	})
 	return err
-}
-
-func readSecret(value, file, what string) (string, error) {
-	if file == "" {
-		return value, nil
-	}
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return "", fmt.Errorf("--%s-file: %w", what, err)
-	}
-	return strings.TrimSpace(string(b)), nil
 }
 
 func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
@@ -203,6 +177,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitUsage
 	}
+	if err := checkAddress(s.address); err != nil {
+		fmt.Fprintf(stderr, "referee serve: %v\n", err)
+		return exitUsage
+	}
 	// One daemon per database: a second one (or `serve --once` from cron
 	// next to a running daemon) would send every reply twice.
 	lock, err := store.LockDB(s.db)
@@ -254,16 +232,21 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "referee serve: %v\n", err)
 			return exitUsage
 		}
-		ipass, err := readSecret(s.imapPass, s.imapPassFile, "imap-pass")
+		// --- passwords: given, from a file or from a command (deployment) ---
+		isecret, err := passwordSource(ctx, "imap", s.imapAuth, s.imapPass, s.imapPassFile, s.imapPassCmd)
 		if err != nil {
 			fmt.Fprintf(stderr, "referee serve: %v\n", err)
 			return exitUsage
 		}
-		spass, err := readSecret(s.smtpPass, s.smtpPassFile, "smtp-pass")
+		ssecret, err := passwordSource(ctx, "smtp", s.smtpAuth, s.smtpPass, s.smtpPassFile, s.smtpPassCmd)
 		if err != nil {
 			fmt.Fprintf(stderr, "referee serve: %v\n", err)
 			return exitUsage
 		}
+		if w := exampleAddressWarning(s.address, s.imapAddr); w != "" {
+			log.Warn(w)
+		}
+		// --- end of passwords ---
 		itok, stok, err := tokenSources(&s, log)
 		if err != nil {
 			fmt.Fprintf(stderr, "referee serve: %v\n", err)
@@ -277,9 +260,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if suser == "" && s.smtpAuth != "password" {
 			suser = user
 		}
-		cfg.IMAP = imapin.Config{Addr: s.imapAddr, User: user, Password: ipass, TLS: s.imapTLS, Poll: s.poll, DoneFolder: s.doneFolder, NoIdle: s.noIdle,
+		cfg.IMAP = imapin.Config{Addr: s.imapAddr, User: user, Secret: isecret, TLS: s.imapTLS, Poll: s.poll, DoneFolder: s.doneFolder, NoIdle: s.noIdle,
 			Auth: s.imapAuth, Token: itok}
-		cfg.SMTP = smtpout.Config{Addr: s.smtpAddr, User: suser, Password: spass, TLS: s.smtpTLS, Auth: s.smtpAuth, Token: stok}
+		cfg.SMTP = smtpout.Config{Addr: s.smtpAddr, User: suser, Secret: ssecret, TLS: s.smtpTLS, Auth: s.smtpAuth, Token: stok}
 	}
 	lobby, playerList, err := s.lobbyOptions()
 	if err != nil {
