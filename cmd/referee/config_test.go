@@ -17,9 +17,13 @@ func TestConfigFileMeansWhatItSays(t *testing.T) {
 		wantErr    []string
 	}{
 		{"comment after a value", "address = \"referee@example.org\" # our referee\nimap = 'imap.example.org:993'\n",
-			func(s *serveFlags) bool { return s.address == "referee@example.org" && s.imapAddr == "imap.example.org:993" }, nil},
+			func(s *serveFlags) bool {
+				return s.address == "referee@example.org" && s.imapAddr == "imap.example.org:993"
+			}, nil},
 		{"every type", "once = true\nmax-games = 3\npoll = \"90s\"\nsmtp-user = \"x@example.org\"\n",
-			func(s *serveFlags) bool { return s.once && s.maxGames == 3 && s.poll.Seconds() == 90 && s.smtpUser == "x@example.org" }, nil},
+			func(s *serveFlags) bool {
+				return s.once && s.maxGames == 3 && s.poll.Seconds() == 90 && s.smtpUser == "x@example.org"
+			}, nil},
 		{"unknown key", "address = \"a@example.org\"\n\nimap-usr = \"x\"\n", nil, []string{"line 3", `"imap-usr" is not a setting`}},
 		{"number in quotes", "# c\nmax-games = \"10\"\n", nil, []string{"line 2", "max-games", "not a whole number"}},
 		{"switch in quotes", "once = \"yes\"\n", nil, []string{"line 1", "once", "true or false"}},
