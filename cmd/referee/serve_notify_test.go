@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,12 +50,13 @@ func TestServeTellsSystemdAndAnswersHealth(t *testing.T) {
 	t.Setenv("WATCHDOG_USEC", "200000")
 	t.Setenv("WATCHDOG_PID", "")
 	statusAddr := freeAddr(t)
+	db := filepath.Join(t.TempDir(), "r.db")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan int, 1)
 	var outb, errb bytes.Buffer
 	go func() {
-		done <- run(ctx, []string{"serve", "--db", filepath.Join(t.TempDir(), "r.db"), "--embedded-imap", "127.0.0.1:0",
+		done <- run(ctx, []string{"serve", "--db", db, "--embedded-imap", "127.0.0.1:0",
 			"--embedded-smtp", "127.0.0.1:0", "--status-addr", statusAddr}, &outb, &errb)
 	}()
 	wait := func(want string) {
@@ -78,6 +80,13 @@ func TestServeTellsSystemdAndAnswersHealth(t *testing.T) {
 	for _, path := range []string{"/healthz", "/readyz"} {
 		if code, out, errs := cli(t, "health", "--url", "http://"+statusAddr+path); code != 0 || !strings.HasPrefix(out, "ok") {
 			t.Errorf("health %s: %d %q %q", path, code, out, errs)
+		}
+	}
+	// The database holds secrets, the mailboxes players' mail: the
+	// referee's user alone may read them.
+	for path, want := range map[string]os.FileMode{db: 0o600, db + ".mail": 0o700 | os.ModeDir} {
+		if fi, err := os.Stat(path); err != nil || fi.Mode() != want {
+			t.Errorf("%s: %v, %v; want mode %v", path, fi.Mode(), err, want)
 		}
 	}
 	cancel()
