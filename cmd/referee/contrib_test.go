@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -65,4 +66,88 @@ func TestSystemdUnitVerifies(t *testing.T) {
 		t.Fatal(err)
 	}
 	verify("the unit with the OAuth drop-in")
+}
+
+// ignoreMatches reports whether path (slash-separated, relative to the
+// build context) is excluded by the patterns of a .containerignore, with
+// the engines' rules: patterns are anchored at the context's root, "*"
+// and "?" stay within one path element, "**" spans any number, a pattern
+// that matches a directory excludes everything in it, and "!" re-includes.
+func ignoreMatches(patterns []string, path string) bool {
+	excluded := false
+	for _, p := range patterns {
+		neg := strings.HasPrefix(p, "!")
+		p = strings.TrimPrefix(strings.TrimPrefix(p, "!"), "/")
+		p = strings.TrimSuffix(p, "/")
+		var re strings.Builder
+		re.WriteString("^")
+		for i := 0; i < len(p); i++ {
+			switch c := p[i]; {
+			case c == '*' && i+1 < len(p) && p[i+1] == '*':
+				re.WriteString(".*")
+				i++
+				if i+1 < len(p) && p[i+1] == '/' {
+					re.WriteString("/?")
+					i++
+				}
+			case c == '*':
+				re.WriteString("[^/]*")
+			case c == '?':
+				re.WriteString("[^/]")
+			default:
+				re.WriteString(regexp.QuoteMeta(string(c)))
+			}
+		}
+		re.WriteString("(/.*)?$")
+		if regexp.MustCompile(re.String()).MatchString(path) {
+			excluded = !neg
+		}
+	}
+	return excluded
+}
+
+// TestContainerBuildLeavesSecretsOut: a local database (the players'
+// secrets, the signing key), its lock and embedded mailboxes, and .git
+// never enter the image's build context, for podman (.containerignore)
+// and docker (.dockerignore) alike; the sources still do.
+func TestContainerBuildLeavesSecretsOut(t *testing.T) {
+	ci, err := os.ReadFile(filepath.Join("..", "..", ".containerignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	di, err := os.ReadFile(filepath.Join("..", "..", ".dockerignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(ci) != string(di) {
+		t.Error(".dockerignore differs from .containerignore; docker reads the one, podman the other")
+	}
+	var patterns []string
+	for l := range strings.Lines(string(ci)) {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			patterns = append(patterns, l)
+		}
+	}
+	for _, p := range []string{"referee.db", "referee.db-wal", "referee.db-shm", "referee.db.lock", "referee.db.mail/INBOX/1",
+		"games/club.db", "games/club.db-wal", "games/club.db.lock", "games/club.db.mail/x", ".git/config", "dkim.pem", "referee"} {
+		if !ignoreMatches(patterns, p) {
+			t.Errorf("%s would enter the build context", p)
+		}
+	}
+	for _, p := range []string{"go.mod", "go.sum", "cmd/referee/main.go", "scripts/build-static.sh", "schema.sql", "internal/store/schema_3_outbox.sql"} {
+		if ignoreMatches(patterns, p) {
+			t.Errorf("%s is left out of the build context, but the build needs it", p)
+		}
+	}
+	cf, err := os.ReadFile(filepath.Join("..", "..", "contrib", "Containerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// /data must exist in the image owned by the user that runs, and USER
+	// must come before the volume is used; HEALTHCHECK uses the binary.
+	for _, want := range []string{"--chown=65532:65532 /out/data /data", "USER 65532:65532", "HEALTHCHECK", `"health"`, "org.opencontainers.image.licenses"} {
+		if !strings.Contains(string(cf), want) {
+			t.Errorf("contrib/Containerfile lacks %q", want)
+		}
+	}
 }
