@@ -50,7 +50,7 @@ echo "container-check: building with $engine"
 format=()
 [ "$engine" = podman ] && format=(--format docker) # keeps HEALTHCHECK (OCI images have none)
 "$engine" build "${format[@]}" -q -f contrib/Containerfile --build-arg GO_IMAGE="$go_image" --build-arg RUN_IMAGE="$run_image" \
-  --build-arg VERSION=container-check -t "$tag" . >/dev/null || fail "the build failed"
+  --build-arg VERSION=container-check --build-arg REVISION="$(git rev-parse --short=12 HEAD 2>/dev/null || true)" -t "$tag" . >/dev/null || fail "the build failed"
 
 # The version given at build time, without .git in the context.
 if "$engine" run --rm --entrypoint /usr/local/bin/referee "$tag" version | grep -q container-check; then :; else
