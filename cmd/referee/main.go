@@ -56,6 +56,7 @@ func commands() []command {
 		{"moves", "list the legal moves of a position", plain(runMoves)},
 		{"status", "show games, mail, the outbox and the last server contacts", runStatus},
 		{"dkim-keygen", "make a DKIM key for outgoing mail and print its DNS record", runDKIMKeygen},
+		{"health", "ask a running serve whether it is alive (/healthz) or ready (/readyz)", runHealth},
 		{"version", "print the referee's version", runVersion},
 	}
 }

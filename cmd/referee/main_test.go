@@ -161,7 +161,7 @@ func TestServeSettingsPrecedence(t *testing.T) {
 	// Command line beats REFEREE_* beats the config file.
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "referee.conf")
-	os.WriteFile(conf, []byte("# settings\npoll = 7s\nsmtp-user = fromfile\nimap-user = fromfile\n"), 0o644)
+	os.WriteFile(conf, []byte("# settings\npoll = \"7s\"\nsmtp-user = \"fromfile\"\nimap-user = \"fromfile\"\n"), 0o644)
 	t.Setenv("REFEREE_SMTP_USER", "fromenv")
 	var s serveFlags
 	fs := newFlags("serve", "", "", os.Stderr)
@@ -175,7 +175,7 @@ func TestServeSettingsPrecedence(t *testing.T) {
 	if s.poll.String() != "7s" || s.smtpUser != "fromenv" || s.imapUser != "fromflag" {
 		t.Errorf("poll %v, smtp-user %q, imap-user %q", s.poll, s.smtpUser, s.imapUser)
 	}
-	os.WriteFile(conf, []byte("pol = 7s\n"), 0o644)
+	os.WriteFile(conf, []byte("pol = \"7s\"\n"), 0o644)
 	if err := applyEnvAndFile(fs, conf); err == nil || !strings.Contains(err.Error(), "not a setting") {
 		t.Errorf("a misspelt setting: %v", err)
 	}

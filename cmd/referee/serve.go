@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -21,6 +20,7 @@ import (
 	"referee/internal/mail/embedded"
 	"referee/internal/mail/imapin"
 	"referee/internal/mail/smtpout"
+	"referee/internal/sdnotify"
 	"referee/internal/status"
 	"referee/internal/store"
 )
@@ -37,25 +37,29 @@ type serveFlags struct {
 	players, defaultTime, variants                      string // the lobby (player.go)
 	maxGames, keepSentDays, maxStrangerAnswers          int
 	poll, retry                                         time.Duration
+	readyOutboxAge                                      time.Duration // /readyz (deployment)
+	imapPassCmd, smtpPassCmd                            string        // passwords from a command (deployment)
 	once, noIdle                                        bool
 	auth                                                authFlags // serve_auth.go
 }
 
 func (s *serveFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&s.config, "config", "", "read settings from this `file` (lines \"name = value\", names as the flags)")
+	fs.StringVar(&s.config, "config", "", "read settings from this TOML `file` (name = \"value\", names as the flags; docs/operating.md)")
 	fs.StringVar(&s.db, "db", "referee.db", "SQLite database `path`")
 	fs.StringVar(&s.address, "address", "referee@example.test", "the referee's own mail `address`; players reply to plus-addresses of it")
 	fs.StringVar(&s.imapAddr, "imap", "", "IMAP server `host:port`; empty runs the embedded mail server")
 	fs.StringVar(&s.imapUser, "imap-user", "", "IMAP user (default: the --address)")
 	fs.StringVar(&s.imapPass, "imap-pass", "", "IMAP password")
-	fs.StringVar(&s.imapPassFile, "imap-pass-file", "", "read the IMAP password from this `file`")
+	fs.StringVar(&s.imapPassFile, "imap-pass-file", "", "read the IMAP password from this `file` (again when the server refuses it)")
+	fs.StringVar(&s.imapPassCmd, "imap-pass-cmd", "", "shell `command` whose first line of output is the IMAP password, as msmtp's passwordeval (run again when the server refuses it)")
 	fs.StringVar(&s.imapTLS, "imap-tls", "tls", "IMAP transport security: none (loopback only), starttls or tls")
 	fs.StringVar(&s.imapAuth, "imap-auth", "password", "IMAP login: password, xoauth2 or oauthbearer (OAuth 2 token from --imap-token-cmd)")
 	fs.StringVar(&s.imapTokenCmd, "imap-token-cmd", "", "shell `command` that prints an OAuth access token (or JSON with access_token, expires_in); run again when it expires")
 	fs.StringVar(&s.smtpAddr, "smtp", "", "SMTP server `host:port` for replies")
 	fs.StringVar(&s.smtpUser, "smtp-user", "", "SMTP user (default: the IMAP user, i.e. the --address; it logs in whenever the server offers AUTH)")
 	fs.StringVar(&s.smtpPass, "smtp-pass", "", "SMTP password (default, with the default --smtp-user: the IMAP password)")
-	fs.StringVar(&s.smtpPassFile, "smtp-pass-file", "", "read the SMTP password from this `file`")
+	fs.StringVar(&s.smtpPassFile, "smtp-pass-file", "", "read the SMTP password from this `file` (again when the server refuses it)")
+	fs.StringVar(&s.smtpPassCmd, "smtp-pass-cmd", "", "shell `command` whose first line of output is the SMTP password, as msmtp's passwordeval (run again when the server refuses it)")
 	fs.StringVar(&s.smtpTLS, "smtp-tls", "starttls", "SMTP transport security: none (loopback only), starttls or tls")
 	fs.StringVar(&s.smtpAuth, "smtp-auth", "password", "SMTP login: password (AUTH PLAIN when --smtp-user is set), xoauth2 or oauthbearer (token from --smtp-token-cmd; user default: the IMAP user)")
 	fs.StringVar(&s.smtpTokenCmd, "smtp-token-cmd", "", "shell `command` that prints an OAuth access token for SMTP (may be the same as --imap-token-cmd)")
@@ -67,7 +71,8 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.trustedAuthServ, "trusted-authserv", "", "the authserv-id of your own mail server's Authentication-Results header")
 	fs.StringVar(&s.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&s.logFormat, "log-format", "text", "text (key=value lines) or json (one JSON object a line)")
-	fs.StringVar(&s.statusAddr, "status-addr", "", "serve /status (JSON) and /metrics (Prometheus) on this `host:port`, e.g. 127.0.0.1:9180")
+	fs.StringVar(&s.statusAddr, "status-addr", "", "serve /status (JSON), /metrics (Prometheus), /healthz and /readyz on this `host:port`, e.g. 127.0.0.1:9180")
+	fs.DurationVar(&s.readyOutboxAge, "ready-outbox-age", 30*time.Minute, "/readyz fails when a mail has waited in the outbox longer than this")
 	fs.StringVar(&s.dkimKey, "dkim-key", "", "sign outgoing mail with the DKIM key in this PEM `file` (see referee dkim-keygen)")
 	fs.StringVar(&s.dkimSelector, "dkim-selector", "referee", "the DKIM `selector` published for --dkim-key")
 	fs.StringVar(&s.embeddedIMAP, "embedded-imap", "127.0.0.1:1143", "listen `address` of the embedded IMAP server")
@@ -89,28 +94,11 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 func applyEnvAndFile(fs *flag.FlagSet, config string) error {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	fileVals := map[string]string{}
+	fileVals, fileLines := map[string]string{}, map[string]int{}
 	if config != "" {
-		f, err := os.Open(config)
-		if err != nil {
-			return fmt.Errorf("--config: %w", err)
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for n := 1; sc.Scan(); n++ {
-			line := strings.TrimSpace(sc.Text())
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			k, v, ok := strings.Cut(line, "=")
-			k = strings.TrimSpace(k)
-			if !ok || fs.Lookup(k) == nil {
-				return fmt.Errorf("%s line %d: %q is not a setting; write \"name = value\" with a flag name such as imap or smtp-user", config, n, line)
-			}
-			fileVals[k] = strings.Trim(strings.TrimSpace(v), `"`)
-		}
-		if err := sc.Err(); err != nil {
-			return fmt.Errorf("reading %s: %w", config, err)
+		var err error
+		if fileVals, fileLines, err = readConfig(fs, config); err != nil {
+			return err
 		}
 	}
 	var err error
@@ -127,37 +115,35 @@ func applyEnvAndFile(fs *flag.FlagSet, config string) error {
 		}
 		if v, ok := fileVals[f.Name]; ok {
 			if e := fs.Set(f.Name, v); e != nil {
-				err = fmt.Errorf("%s: %s = %q: %w", config, f.Name, v, e)
+				err = fmt.Errorf("%s line %d: %s = %q: %w", config, fileLines[f.Name], f.Name, v, e)
 			}
 		}
 	})
 	return err
 }
 
-func readSecret(value, file, what string) (string, error) {
-	if file == "" {
-		return value, nil
-	}
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return "", fmt.Errorf("--%s-file: %w", what, err)
-	}
-	return strings.TrimSpace(string(b)), nil
+func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
+	return newLoggerFor(w, level, format, false)
 }
 
-func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
+// newLoggerFor is newLogger; with journal, each line starts with its
+// syslog priority for journald (journal.go).
+func newLoggerFor(w io.Writer, level, format string, journal bool) (*slog.Logger, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		return nil, fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
 	}
 	opts := &slog.HandlerOptions{Level: l}
-	switch format {
-	case "text", "":
-		return slog.New(slog.NewTextHandler(w, opts)), nil
-	case "json":
+	if format != "text" && format != "" && format != "json" {
+		return nil, fmt.Errorf("--log-format %q: use text or json", format)
+	}
+	if journal {
+		return slog.New(newJournalHandler(w, opts, format == "json")), nil
+	}
+	if format == "json" {
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
-	return nil, fmt.Errorf("--log-format %q: use text or json", format)
+	return slog.New(slog.NewTextHandler(w, opts)), nil
 }
 
 func checkTLS(name, mode, addr string) error {
@@ -196,8 +182,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitUsage
 	}
-	log, err := newLogger(stderr, s.logLevel, s.logFormat)
+	// Under systemd, levels reach journald as priorities.
+	f, _ := stderr.(*os.File)
+	log, err := newLoggerFor(stderr, s.logLevel, s.logFormat, underJournald(f))
 	if err != nil {
+		fmt.Fprintf(stderr, "referee serve: %v\n", err)
+		return exitUsage
+	}
+	if err := checkAddress(s.address); err != nil {
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitUsage
 	}
@@ -260,16 +252,21 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "referee serve: %v\n", err)
 			return exitUsage
 		}
-		ipass, err := readSecret(s.imapPass, s.imapPassFile, "imap-pass")
+		// --- passwords: given, from a file or from a command (deployment) ---
+		isecret, err := passwordSource(ctx, "imap", s.imapAuth, s.imapPass, s.imapPassFile, s.imapPassCmd)
 		if err != nil {
 			fmt.Fprintf(stderr, "referee serve: %v\n", err)
 			return exitUsage
 		}
-		spass, err := readSecret(s.smtpPass, s.smtpPassFile, "smtp-pass")
+		ssecret, err := passwordSource(ctx, "smtp", s.smtpAuth, s.smtpPass, s.smtpPassFile, s.smtpPassCmd)
 		if err != nil {
 			fmt.Fprintf(stderr, "referee serve: %v\n", err)
 			return exitUsage
 		}
+		if w := exampleAddressWarning(s.address, s.imapAddr); w != "" {
+			log.Warn(w)
+		}
+		// --- end of passwords ---
 		itok, stok, err := tokenSources(&s, log)
 		if err != nil {
 			fmt.Fprintf(stderr, "referee serve: %v\n", err)
@@ -285,13 +282,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		suser, defaulted := s.smtpUser, false
 		if suser == "" {
 			suser, defaulted = user, true
-			if spass == "" && s.smtpPassFile == "" {
-				spass = ipass
+			if ssecret == nil {
+				ssecret = isecret
 			}
 		}
-		cfg.IMAP = imapin.Config{Addr: s.imapAddr, User: user, Password: ipass, TLS: s.imapTLS, Poll: s.poll, DoneFolder: s.doneFolder, NoIdle: s.noIdle,
+		cfg.IMAP = imapin.Config{Addr: s.imapAddr, User: user, Secret: isecret, TLS: s.imapTLS, Poll: s.poll, DoneFolder: s.doneFolder, NoIdle: s.noIdle,
 			Auth: s.imapAuth, Token: itok}
-		cfg.SMTP = smtpout.Config{Addr: s.smtpAddr, User: suser, Password: spass, TLS: s.smtpTLS, Auth: s.smtpAuth, Token: stok,
+		cfg.SMTP = smtpout.Config{Addr: s.smtpAddr, User: suser, Secret: ssecret, TLS: s.smtpTLS, Auth: s.smtpAuth, Token: stok,
 			LoginIfOffered: defaulted && s.smtpAuth == "password", Logger: log.With("part", "smtp")}
 	}
 	lobby, playerList, err := s.lobbyOptions()
@@ -314,17 +311,42 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	defer a.Close()
 	cfg.Metrics = status.NewMetrics(time.Now())
+	// --- monitoring and systemd (deployment) ---
 	if s.statusAddr != "" {
 		ln, err := net.Listen("tcp", s.statusAddr)
 		if err != nil {
 			fmt.Fprintf(stderr, "referee serve: --status-addr %s: %v\n", s.statusAddr, err)
 			return exitFail
 		}
-		hs := &http.Server{Handler: status.Handler(a.Store(), cfg.Metrics, time.Now), ReadHeaderTimeout: 10 * time.Second}
+		opts := status.Options{Build: buildLabels(), Ready: []status.Check{
+			status.Reachable("imap", cfg.IMAP.Addr), status.Reachable("smtp", cfg.SMTP.Addr),
+			status.OutboxNotStuck(a.Store(), s.readyOutboxAge, time.Now)}}
+		hs := &http.Server{Handler: status.NewHandler(a.Store(), cfg.Metrics, time.Now, opts), ReadHeaderTimeout: 10 * time.Second}
 		go hs.Serve(ln)
 		defer hs.Close()
-		log.Info("status served", "addr", ln.Addr().String(), "paths", "/status /metrics")
+		log.Info("status served", "addr", ln.Addr().String(), "paths", "/status /metrics /healthz /readyz")
 	}
+	// Type=notify: READY=1 once the database is open and the mail servers
+	// are known, WATCHDOG=1 while the database answers, STOPPING=1 when
+	// SIGTERM arrives. Outside systemd, nothing.
+	notify := sdnotify.FromEnv()
+	if wd, err := sdnotify.WatchdogInterval(); err != nil {
+		log.Warn("systemd watchdog ignored", "err", err)
+	} else if wd > 0 {
+		wctx, stopWatchdog := context.WithCancel(ctx)
+		defer stopWatchdog()
+		go notify.Watchdog(wctx, wd, func(ctx context.Context) error { return status.Live(ctx, a.Store()) }, log)
+	}
+	if err := notify.Ready(); err != nil {
+		log.Warn("telling systemd the daemon is ready", "err", err)
+	}
+	stopped := context.AfterFunc(ctx, func() {
+		if err := notify.Stopping(); err != nil {
+			log.Warn("telling systemd the daemon is stopping", "err", err)
+		}
+	})
+	defer stopped()
+	// --- end of monitoring and systemd ---
 	log.Info("referee serving", "address", s.address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "db", s.db, "once", s.once)
 	if err := daemon.Run(ctx, a, cfg); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -89,13 +91,35 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 	if err != nil {
 		return Processed{}, fmt.Errorf("processing inbound message: %w", err)
 	}
+	// Which mail: enough to find it in the mailbox and in the server's log,
+	// never a player's secret (see MessageIDHash).
+	var from, msgID string
+	if m != nil {
+		from, msgID = m.From, m.MessageID
+	}
+	which := []any{"uid", uid, "from", from, "message_id_sha256", MessageIDHash(msgID)}
 	if res.Verdict == referee.Ignored && !res.Duplicate {
 		// Every mail that gets no answer says why, here and in "referee show".
-		a.log.Warn("inbound not answered", "reason", res.Detail, "game", res.GameID, "uid", uid)
+		a.log.Warn("inbound not answered", append([]any{"reason", res.Detail, "game", res.GameID}, which...)...)
 	} else {
-		a.log.Info("inbound", "verdict", res.Verdict, "detail", res.Detail, "game", res.GameID, "mails", res.Mails, "duplicate", res.Duplicate)
+		a.log.Info("inbound", append([]any{"verdict", res.Verdict, "detail", res.Detail, "game", res.GameID, "mails", res.Mails, "duplicate", res.Duplicate}, which...)...)
 	}
 	return res, nil
+}
+
+// MessageIDHash is how a log names a Message-ID: the first 12 hex digits
+// of its SHA-256. The referee's own Message-IDs carry a player's reply
+// secret, and a player's reply quotes them in In-Reply-To; a log line may
+// be read by anyone with access to the journal, so it never holds one. The
+// hash of a known Message-ID (from the mailbox or the mail server's log)
+// finds its line: printf %s '<id@host>' | sha256sum. Empty for no
+// Message-ID.
+func MessageIDHash(messageID string) string {
+	if messageID == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(messageID))
+	return hex.EncodeToString(sum[:6])
 }
 
 // decide is the one read -> load -> decide path of Process and Inspect:

@@ -2,7 +2,10 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -265,4 +268,48 @@ func renderedOutbox(a *App) ([]store.Outgoing, error) {
 		}
 	}
 	return out, nil
+}
+
+// TestInboundLogNamesTheMailNotItsSecret: the log line of an inbound mail
+// carries its UID, From and a hash of its Message-ID, so an operator can
+// find the mail; never the Message-ID itself, which for the referee's own
+// mails (and the In-Reply-To of a reply) holds a player's secret.
+func TestInboundLogNamesTheMailNotItsSecret(t *testing.T) {
+	ctx := context.Background()
+	var logBuf strings.Builder
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	a, err := Open(ctx, Options{DB: filepath.Join(t.TempDir(), "r.db"), Address: "referee@example.test",
+		Now: func() time.Time { now = now.Add(time.Minute); return now }, Logger: slog.New(slog.NewTextHandler(&logBuf, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	g, err := a.NewGame(ctx, "chess", "alice@example.org", "bob@example.org", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id = "<e4-from-alice@mail.example.org>"
+	raw := fmt.Appendf(nil, "From: %s\r\nTo: %s\r\nSubject: Re: move\r\nMessage-ID: %s\r\nDate: Mon, 23 Nov 2026 10:00:00 +0000\r\n\r\ne4\r\n",
+		g.Players[rules.White].Address, a.Referee().ReplyAddress(g, rules.White), id)
+	if _, err := a.Process(ctx, raw, 7, 42); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(id))
+	hash := hex.EncodeToString(sum[:])[:12]
+	var line string
+	for l := range strings.Lines(logBuf.String()) {
+		if strings.Contains(l, "msg=inbound") {
+			line = l
+		}
+	}
+	for _, want := range []string{"uid=42", "from=alice@example.org", "message_id_sha256=" + hash} {
+		if !strings.Contains(line, want) {
+			t.Errorf("inbound log line lacks %s:\n%s", want, logBuf.String())
+		}
+	}
+	secret := a.Referee().ReplyAddress(g, rules.White)
+	secret = secret[strings.Index(secret, "+")+1 : strings.Index(secret, "@")]
+	if strings.Contains(logBuf.String(), "e4-from-alice") || strings.Contains(logBuf.String(), secret) {
+		t.Errorf("the log holds a Message-ID or a reply secret:\n%s", logBuf.String())
+	}
 }

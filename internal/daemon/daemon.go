@@ -524,7 +524,7 @@ func (o *Outbox) deliver(ctx context.Context, m store.Outgoing, conn *sessionCon
 			return false, err
 		}
 		o.unblock(ctx)
-		o.Log.Info("delivered", "to", m.To, "id", m.ID, "message_id", m.MessageID, "kind", m.Kind)
+		o.Log.Info("delivered", "to", m.To, "id", m.ID, "message_id_sha256", app.MessageIDHash(m.MessageID), "kind", m.Kind)
 		return true, nil
 	case ctx.Err() != nil:
 		// Shutdown, not the server's doing: give the claim back so that

@@ -237,8 +237,18 @@ func (r Report) WritePrometheus(w io.Writer) {
 	}
 }
 
-// Handler serves the report: /status as JSON, /metrics for Prometheus.
+// Handler serves the report: /status as JSON, /metrics for Prometheus,
+// /healthz and /readyz with no readiness checks (see NewHandler).
 func Handler(st *store.Store, m *Metrics, now func() time.Time) http.Handler {
+	return NewHandler(st, m, now, Options{})
+}
+
+// NewHandler serves the report: /status as JSON; /metrics for Prometheus
+// (the Go runtime's go_*, the process's process_*, referee_build_info and
+// the referee_* metrics of the report); /healthz, which answers 200 while
+// the daemon can read its database; and /readyz, which answers 200 only
+// when every one of o.Ready passes (and 503 naming the failing ones).
+func NewHandler(st *store.Store, m *Metrics, now func() time.Time, o Options) http.Handler {
 	mux := http.NewServeMux()
 	report := func(w http.ResponseWriter, r *http.Request) (Report, bool) {
 		s, err := st.Status(r.Context())
@@ -256,18 +266,37 @@ func Handler(st *store.Store, m *Metrics, now func() time.Time) http.Handler {
 			enc.Encode(rep)
 		}
 	})
+	process := newRegistry(o.Build)
 	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
 		if rep, ok := report(w, r); ok {
 			w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+			if err := writeRegistry(w, process); err != nil {
+				fmt.Fprintf(w, "# gathering the process metrics: %v\n", strings.ReplaceAll(err.Error(), "\n", " "))
+			}
 			rep.WritePrometheus(w)
 		}
+	})
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		if err := Live(r.Context(), st); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		failed, text := runChecks(r.Context(), o.Ready)
+		if failed {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+		fmt.Fprint(w, text)
 	})
 	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)
 			return
 		}
-		fmt.Fprintln(w, strings.TrimSpace("referee status: /status (JSON), /metrics (Prometheus)"))
+		fmt.Fprintln(w, strings.TrimSpace("referee status: /status (JSON), /metrics (Prometheus), /healthz (live), /readyz (ready)"))
 	})
 	return mux
 }

@@ -57,7 +57,10 @@ func (e *LockedError) Error() string {
 // file as an empty database). When another process holds it, the error is
 // a *LockedError naming that process.
 func LockDB(db string) (*Lock, error) {
-	f, err := os.OpenFile(db, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(db, os.O_RDWR|os.O_CREATE, 0o600)
+	if errors.Is(err, os.ErrPermission) {
+		return nil, notWritable(db, filepath.Dir(db), err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("opening the database %s to lock it: %w (serve needs to read and write it)", db, err)
 	}
@@ -82,7 +85,7 @@ func LockDB(db string) (*Lock, error) {
 	}
 	// Ours now: record who holds it, for the message the next one gets
 	// when /proc/locks cannot say. Best effort: the lock is the flock.
-	_ = os.WriteFile(pidFile, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644)
+	_ = os.WriteFile(pidFile, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600)
 	return &Lock{f: f, path: db}, nil
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/emersion/go-message/charset"
 
 	"referee/internal/mail/oauth"
+	"referee/internal/mail/secret"
 )
 
 // DoneFlag marks a message the referee has finished with.
@@ -36,7 +37,11 @@ type Config struct {
 	Addr     string // host:port
 	User     string
 	Password string
-	TLS      string // "none" (loopback only), "starttls" or "tls" (default)
+	// Secret, when set, supplies the password instead of Password: a file
+	// or command read again when the server refuses it (a rotated
+	// password needs no restart).
+	Secret *secret.Source
+	TLS    string // "none" (loopback only), "starttls" or "tls" (default)
 	// Auth is how to log in: "password" (default: LOGIN with User and
 	// Password), "xoauth2" or "oauthbearer" (AUTHENTICATE with a bearer
 	// token from Token). A token the server refuses is invalidated and a
@@ -223,13 +228,37 @@ func checkAuth(cfg Config) error {
 func (cn *conn) login(ctx context.Context, host string) error {
 	cfg := cn.cfg
 	if cfg.Auth == "" || cfg.Auth == "password" {
-		t := cn.guard("LOGIN")
-		err := cn.c.Login(cfg.User, cfg.Password).Wait()
-		t.Stop()
-		if err != nil {
+		pass := cfg.Password
+		if cfg.Secret != nil {
+			p, err := cfg.Secret.Password(ctx)
+			if err != nil {
+				return fmt.Errorf("logging in to %s as %q: %w", cfg.Addr, cfg.User, err)
+			}
+			pass = p
+		}
+		for attempt := 1; ; attempt++ {
+			t := cn.guard("LOGIN")
+			err := cn.c.Login(cfg.User, pass).Wait()
+			t.Stop()
+			if err == nil {
+				return nil
+			}
+			var ie *imap.Error
+			if cfg.Secret != nil && attempt == 1 && errors.As(err, &ie) {
+				// Refused: the password may have been rotated since it
+				// was read. Read it again, and try at once if it changed.
+				p, changed, rerr := cfg.Secret.Refused(ctx, pass)
+				if rerr != nil {
+					return fmt.Errorf("logging in to %s as %q: %w (check the user and password); reading the password again: %w", cfg.Addr, cfg.User, err, rerr)
+				}
+				if changed {
+					cfg.Logger.Warn("the IMAP server refused the password; trying the one now in "+cfg.Secret.String(), "addr", cfg.Addr, "user", cfg.User)
+					pass = p
+					continue
+				}
+			}
 			return fmt.Errorf("logging in to %s as %q: %w (check the user and password)", cfg.Addr, cfg.User, err)
 		}
-		return nil
 	}
 	mech := strings.ToUpper(cfg.Auth)
 	if offered := cn.c.Caps().AuthMechanisms(); !slices.Contains(offered, mech) {

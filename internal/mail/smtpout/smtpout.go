@@ -19,12 +19,16 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"referee/internal/mail/oauth"
+	"referee/internal/mail/secret"
 )
 
 // Config says where and how to send.
 type Config struct {
-	Addr               string // host:port
-	User, Password     string // AUTH PLAIN when User is set
+	Addr           string // host:port
+	User, Password string // AUTH PLAIN when User is set
+	// Secret, when set, supplies the password instead of Password: a file
+	// or command read again when the server refuses it.
+	Secret             *secret.Source
 	TLS                string // "none" (loopback only), "starttls" or "tls"
 	HeloName           string // default "localhost"
 	InsecureSkipVerify bool   // tests only
@@ -344,7 +348,27 @@ func (c *Client) auth(ctx context.Context, sc *smtp.Client, host string) error {
 			})
 			return nil
 		}
-		if err := sc.Auth(sasl.NewPlainClient("", c.cfg.User, c.cfg.Password)); err != nil {
+		pass := c.cfg.Password
+		if c.cfg.Secret != nil {
+			p, err := c.cfg.Secret.Password(ctx)
+			if err != nil {
+				return c.fail(ctx, fmt.Sprintf("AUTH PLAIN as %q: reading the password", c.cfg.User), err)
+			}
+			pass = p
+		}
+		err := sc.Auth(sasl.NewPlainClient("", c.cfg.User, pass))
+		var se *smtp.SMTPError
+		if err != nil && c.cfg.Secret != nil && errors.As(err, &se) {
+			// Refused: the password may have been rotated since it was
+			// read. Read it again and, if it changed, try once more at
+			// once (RFC 4954 allows another AUTH after a failed one).
+			if p, changed, rerr := c.cfg.Secret.Refused(ctx, pass); rerr != nil {
+				return c.fail(ctx, fmt.Sprintf("AUTH PLAIN as %q (check the SMTP user and password; reading it again failed: %v)", c.cfg.User, rerr), err)
+			} else if changed {
+				err = sc.Auth(sasl.NewPlainClient("", c.cfg.User, p))
+			}
+		}
+		if err != nil {
 			return c.fail(ctx, fmt.Sprintf("AUTH PLAIN as %q (check the SMTP user and password)", c.cfg.User), err)
 		}
 		return nil
