@@ -36,6 +36,14 @@ type Record struct {
 	// (a record read from text) the moves alternate from White at move 1.
 	Sides   []rules.Color
 	Numbers []int
+	// Dates[i], when not "", is the date (YYYY.MM.DD, UTC) Moves[i] was
+	// played, written after it as {[%date 2026.11.25]}, the embedded
+	// command syntax of the PGN supplement ("[%name operand]" in a
+	// comment), as correspondence databases keep the date of each move.
+	Dates []string
+	// Comment, when not "", is written as a comment just before the
+	// result: how the game ended, in words.
+	Comment string
 	Result  string
 }
 
@@ -124,9 +132,15 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 			emit(rollComment(r.Rolls[roll]))
 		}
 		emit(moveToken(m))
+		if i < len(r.Dates) && r.Dates[i] != "" {
+			emit("{[%date " + r.Dates[i] + "]}")
+		}
 	}
 	for ; roll < len(r.Rolls); roll++ {
 		emit(rollComment(r.Rolls[roll]))
+	}
+	if c := strings.Join(strings.Fields(strings.ReplaceAll(r.Comment, "}", ")")), " "); c != "" {
+		emit("{" + c + "}")
 	}
 	res := r.Result
 	if res == "" {
@@ -241,10 +255,20 @@ func ParseRecord(rd io.Reader) (*Record, error) {
 	if r.Result == "" {
 		r.Result = r.Tag("Result")
 	}
+	for len(r.Dates) > 0 && len(r.Dates) < len(r.Moves) {
+		r.Dates = append(r.Dates, "")
+	}
 	return r, nil
 }
 
 func (r *Record) comment(c string) error {
+	if d, ok := dateCommand(c); ok && len(r.Moves) > 0 {
+		for len(r.Dates) < len(r.Moves) {
+			r.Dates = append(r.Dates, "")
+		}
+		r.Dates[len(r.Moves)-1] = d
+		return nil
+	}
 	f := strings.Fields(c)
 	if len(f) < 4 || f[0] != "die" || f[2] != "=" {
 		return nil // an ordinary comment
@@ -260,6 +284,15 @@ func (r *Record) comment(c string) error {
 	}
 	r.Rolls = append(r.Rolls, x)
 	return nil
+}
+
+// dateCommand reads a comment that is one [%date YYYY.MM.DD] command.
+func dateCommand(c string) (string, bool) {
+	c = strings.TrimSpace(c)
+	if !strings.HasPrefix(c, "[%date ") || !strings.HasSuffix(c, "]") {
+		return "", false
+	}
+	return strings.TrimSpace(c[len("[%date ") : len(c)-1]), true
 }
 
 func (r *Record) token(tok string) {

@@ -16,6 +16,8 @@ func TestRecordRoundTrip(t *testing.T) {
 		Moves:       []string{"P@b2", "reroll", "N@c3", "K@e1,G@d1", "K@e8 G@d8"},
 		Rolls:       []RecordRoll{{1, 1, "aa"}, {2, 6, "bb"}, {3, 4, "cc"}, {4, 2, ""}, {5, 3, "dd"}},
 		RollsBefore: []int{1, 1, 4, 4, 5},
+		Dates:       []string{"2026.11.20", "", "2026.11.21", "2026.11.21", "2026.11.25"},
+		Comment:     "Aborted by the organiser: a {braced} reason.",
 		Result:      "*",
 	}
 	var b strings.Builder
@@ -31,7 +33,8 @@ func TestRecordRoundTrip(t *testing.T) {
 	// form of older records joined with a comma.
 	want.Moves = []string{"P@b2", "reroll", "N@c3", "K@e1,G@d1", "K@e8,G@d8"}
 	if !reflect.DeepEqual(got.Tags, want.Tags) || !reflect.DeepEqual(got.Moves, want.Moves) ||
-		!reflect.DeepEqual(got.Rolls, want.Rolls) || !reflect.DeepEqual(got.RollsBefore, want.RollsBefore) || got.Result != "*" {
+		!reflect.DeepEqual(got.Rolls, want.Rolls) || !reflect.DeepEqual(got.RollsBefore, want.RollsBefore) || got.Result != "*" ||
+		!reflect.DeepEqual(got.Dates, want.Dates) {
 		t.Errorf("round trip:\n got %+v\nwant %+v\ntext:\n%s", got, want, b.String())
 	}
 }
