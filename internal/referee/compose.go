@@ -125,6 +125,38 @@ func (r *Referee) rejectAction(g *Game, c rules.Color, pos rules.Position, m *re
 	return Outcome{Verdict: Rejected, Detail: detail, Mails: []Mail{mail}}
 }
 
+// staleText is the refusal of an action sent in reply to a mail that
+// showed the game after seen actions while the game stands at another
+// count. Fewer: the game moved on. More: the mail refers to a position the
+// referee does not have, because its database was restored from a backup
+// taken before that mail was sent; the actions after the backup are gone,
+// and the game goes on from the board the referee has.
+func staleText(g *Game, action string, seen int) (what, todo string) {
+	if seen > g.Ply() {
+		lost := seen - g.Ply()
+		return fmt.Sprintf("Your action %q was not played: the mail you replied to showed game #%d after %s, "+
+				"but the referee's record of the game ends after %s. The referee was restored from a backup "+
+				"taken before that mail was sent, so it does not have the position you answered: the last %s "+
+				"of the game as you saw it are not in its record. The board below is the game as the referee has it now, "+
+				"and play goes on from it.",
+				action, g.ID, plural(seen, "action"), plural(g.Ply(), "action"), plural(lost, "action")),
+			"Check the board below: a move you (or your opponent) sent after the backup has to be sent again. " +
+				"Reply to THIS mail with your action."
+	}
+	return fmt.Sprintf("Your action %q was not played: you replied to an older mail (it showed the game "+
+			"after %s; %s played since). The board below is the current one.",
+			action, plural(seen, "action"), pluralVerb(g.Ply()-seen, "has been", "have been")),
+		"Check the board, then reply to THIS mail with your action."
+}
+
+// pluralVerb is "1 has been" or "3 have been".
+func pluralVerb(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 // answer replies to a command that changes nothing.
 func (r *Referee) answer(g *Game, c rules.Color, pos rules.Position, m *reader.Mail, now time.Time, kind, headline string, sections []render.Section) Outcome {
 	body := render.Mail{Headline: headline, Sections: sections}

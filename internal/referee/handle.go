@@ -125,12 +125,9 @@ func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outco
 			"Reply with your move on the first line, or \"help\".")
 	}
 	if m.Token.Ply != g.Ply() {
+		what, todo := staleText(g, action, m.Token.Ply)
 		return r.rejectAction(g, color, pos, m, env,
-			fmt.Sprintf("stale: sent against ply %d, game at ply %d", m.Token.Ply, g.Ply()),
-			fmt.Sprintf("Your action %q was not played: you replied to an older mail (it showed the game "+
-				"after %d actions; %d have been played since). The board below is the current one.",
-				action, m.Token.Ply, g.Ply()-m.Token.Ply),
-			"Check the board, then reply to THIS mail with your action.")
+			fmt.Sprintf("stale: sent against ply %d, game at ply %d", m.Token.Ply, g.Ply()), what, todo)
 	}
 	if strings.HasPrefix(word, "vacation ") {
 		return r.vacation(g, color, pos, m, strings.Fields(word), env)
