@@ -154,9 +154,17 @@ func parseText(p rules.Position, in, s string, ep bool) (m rules.Move, readable 
 		return m, true, err
 	}
 	if c := castleRE.FindStringSubmatch(strings.ToUpper(s)); c != nil {
+		why := "castling is not allowed now"
+		if ex, ok := p.(rules.CastleExplain); ok {
+			if w := ex.WhyNoCastle(c[1]); w != "" {
+				why += ": " + w
+			}
+		} else {
+			why = "there is no castling in " + p.Variant().Title()
+		}
 		m, err = pick(p, in, legal, func(mv rules.Move) bool {
 			return mv.Kind == rules.Castle && castlingSAN(p.Variant(), mv) == c[1]
-		}, "castling is not allowed now: the king or the rook has moved, a square between them is occupied, or the king is in check or would pass through or land on an attacked square")
+		}, why)
 		return m, true, err
 	}
 	got, pats, perr := candidates(p, s, legal)

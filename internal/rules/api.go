@@ -315,6 +315,14 @@ type PositionExplain interface {
 	WhyIllegal(from, to Square) string
 }
 
+// CastleExplain is a Position of a game with castling that can say, in
+// the one reason that applies, why the side to move cannot castle as san
+// ("O-O", "O-O-O") writes it, or "" when it knows no such reason.
+type CastleExplain interface {
+	Position
+	WhyNoCastle(san string) string
+}
+
 // ActionExplain is a Position that can say, in its rules' own terms, why
 // the action m is not legal now ("the die shows 4: only a rook may move
 // or be dropped this turn"; "there is no pass during the swaps: swap two
