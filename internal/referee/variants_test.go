@@ -172,3 +172,30 @@ func TestMoveListSaysHowToTypeItsMarks(t *testing.T) {
 		}
 	}
 }
+
+func TestToeToToeOneElephantSaysPlaceBoth(t *testing.T) {
+	// docs/rules/toetotoe.md: each deployment turn places two pieces in one
+	// action. A player who places one elephant is told that, with an
+	// example that keeps the square they chose, not "that drop is not
+	// allowed now".
+	r, g := newGame(t, rules.ToeToToe())
+	for i, d := range []string{"K@e1,G@d2", "K@e8,G@d7"} {
+		if out := act(t, r, g, rules.Color(i%2), d); out.Verdict != Applied {
+			t.Fatalf("%s: %v %s", d, out.Verdict, out.Detail)
+		}
+	}
+	tests := []struct{ in, want string }{
+		{"E@c3", `a deployment turn places both pieces in one reply: this turn both your elephants, the two placements joined by a comma, e.g. "E@c3,E@a1"`},
+		{"N@c3", `deployment 3 of 8 places both your elephants, not a horse: send both placements in one reply, e.g. "E@a1,E@b1"`},
+	}
+	for _, tt := range tests {
+		out := act(t, r, g, rules.White, tt.in)
+		if out.Verdict != Rejected {
+			t.Fatalf("%s: %v", tt.in, out.Verdict)
+		}
+		got := strings.Join(strings.Fields(out.Mails[0].Board.Headline), " ")
+		if !strings.Contains(got, tt.want) || strings.Contains(got, "drop is not allowed") {
+			t.Errorf("%s: headline\n %q\nwant it to say %q", tt.in, got, tt.want)
+		}
+	}
+}
