@@ -3,6 +3,7 @@ package referee
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -123,6 +124,37 @@ func (r *Referee) rejectAction(g *Game, c rules.Color, pos rules.Position, m *re
 	}
 	mail := r.boardMail(g, pos, c, body, "Not played: "+strings.TrimSpace(firstWords(m.Action, 6)), m, "reject", detail, env.Now)
 	return Outcome{Verdict: Rejected, Detail: detail, Mails: []Mail{mail}}
+}
+
+// unreadText is the headline of a refused move: what was read and why it
+// was not played. A first line that is prose, not a move ("Thanks for the
+// game, ..."), is not called a move: the player is told that the first
+// line must be the action and greetings go below it.
+func unreadText(g *Game, pos rules.Position, action string, err error) string {
+	var ne *notation.Error
+	if errors.As(err, &ne) && strings.HasPrefix(ne.Reason, "is not a move the referee can read") && looksLikeProse(action) {
+		return fmt.Sprintf("The first line of your mail, %q, is not a move or a command, so nothing was played in game #%d. "+
+			"The referee reads only the first line as your action: put the move there alone (e.g. %q) or a command "+
+			"(\"board\", \"help\"), and write greetings and messages on the lines below it, where they are passed on to your opponent.",
+			firstWords(action, 8), g.ID, suggestion(pos, pos.Legal()))
+	}
+	return fmt.Sprintf("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), sentence(reasonOf(err)))
+}
+
+// looksLikeProse reports whether a first line reads as words to a person
+// rather than a try at a move: three words or more, or a word and a
+// greeting's punctuation ("Hello!", "Thanks,").
+func looksLikeProse(s string) bool {
+	f := strings.Fields(s)
+	return len(f) >= 3 || (len(f) >= 1 && strings.ContainsAny(s[len(s)-1:], ",!") && len(strings.Trim(f[0], ",!")) > 3)
+}
+
+// orList joins "a", "a or b", "a, b or c".
+func orList(items []string) string {
+	if n := len(items); n > 1 {
+		return strings.Join(items[:n-1], ", ") + " or " + items[n-1]
+	}
+	return strings.Join(items, "")
 }
 
 // staleText is the refusal of an action sent in reply to a mail that

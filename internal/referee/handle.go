@@ -182,8 +182,7 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	if err != nil {
 		// The mail's footer says how to reply: the headline says what was
 		// read and why it was not played, once.
-		return r.rejectAction(g, color, pos, m, env, "illegal or unreadable: "+err.Error(),
-			fmt.Sprintf("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), sentence(reasonOf(err))), "")
+		return r.rejectAction(g, color, pos, m, env, "illegal or unreadable: "+err.Error(), unreadText(g, pos, action, err), "")
 	}
 	mv := reading.Move
 	san := notation.SAN(pos, mv)
@@ -350,7 +349,7 @@ func reasonOf(err error) string {
 		return err.Error()
 	}
 	if len(ne.Candidates) > 0 {
-		return fmt.Sprintf("it fits more than one move: %s (%s). Reply with one of them", ne.Reason, strings.Join(ne.Candidates, ", "))
+		return fmt.Sprintf("it fits more than one legal move: %s. Reply with the one you mean, written as it is here", orList(ne.Candidates))
 	}
 	reason := strings.TrimPrefix(ne.Reason, "was not played: ")
 	if reason == ne.Reason {
