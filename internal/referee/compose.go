@@ -311,8 +311,8 @@ func (r *Referee) statusLine(g *Game, pos rules.Position, now time.Time) string 
 	switch g.Status {
 	case StatusActive:
 		s += fmt.Sprintf(" - %s to play", pos.Turn())
-		if roller, ok := pos.(rules.Roller); ok {
-			s += " - die: " + roller.DieState()
+		if d := dieWords(pos); d != "" {
+			s += " - die " + d
 		}
 		if c := g.State.Clock; c != nil {
 			s += " - " + c.text(pos.Turn(), now)
@@ -337,10 +337,22 @@ func (r *Referee) turnSubject(g *Game, pos rules.Position, c rules.Color) string
 		who = pos.Turn().String() + " to play"
 	}
 	s := fmt.Sprintf("Move %d: %s (%s)", pos.MoveNumber(), who, c)
-	if roller, ok := pos.(rules.Roller); ok && pos.Turn() == c {
-		s += ", die " + roller.DieState()
+	if d := dieWords(pos); d != "" && pos.Turn() == c {
+		s += ", die " + d
 	}
 	return s
+}
+
+// dieWords is what the die stands at, in the words the prompt uses ("shows
+// 4 (after a void 6)"), or "" in a game without a die.
+func dieWords(pos rules.Position) string {
+	if d, ok := pos.(rules.DieDescriber); ok {
+		return d.DieText()
+	}
+	if roller, ok := pos.(rules.Roller); ok {
+		return roller.DieState()
+	}
+	return ""
 }
 
 func (r *Referee) howToReply(g *Game, pos rules.Position, c rules.Color) (prompt string, commands []string, example string) {

@@ -357,6 +357,14 @@ type Roller interface {
 	DieState() string
 }
 
+// DieDescriber is a Roller that says in words what its die stands at
+// ("shows 4 (after a void 6)", "double six"), as a status line shows it
+// to people; DieState is the position string's field ("64", "66").
+type DieDescriber interface {
+	Roller
+	DieText() string
+}
+
 // Prompter is a Position that can say in one sentence what the side to
 // act is expected to do now, beyond "your move" (Toe-to-Toe's deployment
 // and swap phases, Chec Toe's die).
