@@ -45,6 +45,10 @@ type Record struct {
 	// result: how the game ended, in words.
 	Comment string
 	Result  string
+	// Width is the longest line WriteTo writes (0: 79, the PGN export
+	// habit); a mail uses its own text width, so that no mail client or
+	// wrapper has to fold a line in the middle of a move.
+	Width int
 }
 
 // Tag is one PGN tag pair.
@@ -94,9 +98,18 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 		fmt.Fprintf(&b, "[%s %s]\n", t.Name, strconv.Quote(t.Value))
 	}
 	b.WriteString("\n")
+	width := r.Width
+	if width <= 0 {
+		width = 79
+	}
+	// The movetext is written in units, one full move each (its number,
+	// White's action, Black's, and their comments), and a line breaks
+	// only between units, so "8. Be3 O-O" never stands on two lines. A
+	// unit longer than a line (a signed die roll) breaks between its
+	// tokens.
 	line := 0
-	emit := func(tok string) {
-		if line > 0 && line+1+len(tok) > 79 {
+	put := func(tok string) {
+		if line > 0 && line+1+len(tok) > width {
 			b.WriteString("\n")
 			line = 0
 		}
@@ -106,6 +119,25 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 		}
 		b.WriteString(tok)
 		line += len(tok)
+	}
+	var unit []string
+	flush := func() {
+		n := len(strings.Join(unit, " "))
+		switch {
+		case line > 0 && line+1+n <= width:
+		case n <= width && line > 0:
+			b.WriteString("\n")
+			line = 0
+		}
+		for _, tok := range unit {
+			put(tok)
+		}
+		unit = unit[:0]
+	}
+	emit := func(tok string) { unit = append(unit, tok) }
+	number := func(tok string) {
+		flush()
+		emit(tok)
 	}
 	roll := 0
 	prevLen := 0 // the number of actions of the turn before
@@ -122,9 +154,9 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 			}
 			switch {
 			case side == rules.White:
-				emit(fmt.Sprintf("%d.", num))
+				number(fmt.Sprintf("%d.", num))
 			case i == 0 || prevLen > 1 || n > 1 || upto > roll || r.sideOf(i-1) != rules.White || r.numberOf(i-1) != num:
-				emit(fmt.Sprintf("%d...", num))
+				number(fmt.Sprintf("%d...", num))
 			}
 			prevLen = n
 		}
@@ -147,6 +179,7 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 		res = "*"
 	}
 	emit(res)
+	flush()
 	b.WriteString("\n")
 	n, err := io.WriteString(w, b.String())
 	return int64(n), err

@@ -107,9 +107,10 @@ func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outco
 			return Outcome{Verdict: Ignored, Detail: err.Error()}
 		}
 		var b strings.Builder
+		rec.Width = mailWidth // no mail client folds a line mid-move
 		rec.WriteTo(&b)
 		return r.answer(g, color, pos, m, env.Now, "record", "Here is the record of your game.",
-			[]render.Section{{Title: "Record", Body: b.String()}})
+			[]render.Section{{Title: "Record", Body: b.String(), Pre: true}})
 	}
 	if out, ok := r.lobbyInGame(m, env); ok {
 		return out // "games", "challenge ...", "record N" in a reply to a game mail

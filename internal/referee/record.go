@@ -10,6 +10,10 @@ import (
 	"referee/internal/rules"
 )
 
+// mailWidth is the width a record is written at inside a mail: the text
+// part's own (render wraps at 72), so it is never folded mid-move.
+const mailWidth = 72
+
 // Record returns the game's PGN record: tags, the moves in canonical
 // notation, the date of every move as a {[%date YYYY.MM.DD]} comment, the
 // die rolls with their signatures, and (once the game is over) the die

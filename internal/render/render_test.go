@@ -757,3 +757,24 @@ func BenchmarkMailText(b *testing.B) {
 		_ = m.HTML()
 	}
 }
+
+func TestHTMLMoveListFlows(t *testing.T) {
+	// Issue 33: the HTML move list kept the text part's hard line breaks
+	// and read badly at 360 px. It flows with the screen; a move never
+	// parts from its number.
+	var sans []string
+	for range 20 {
+		sans = append(sans, "Nf3", "Nf6", "Ng1", "Ng8")
+	}
+	m := Mail{Pos: rules.Chess().Start(), MoveList: Alternating(sans)}
+	h := m.moveListHTML()
+	if strings.Contains(h, "\n") || strings.Contains(h, "<br") || strings.Contains(h, "pre-wrap") {
+		t.Errorf("the HTML move list has hard line breaks:\n%s", h)
+	}
+	if !strings.Contains(h, `<span style="white-space:nowrap; margin-right:0.5em">40. Ng1 Ng8</span>`) {
+		t.Errorf("a full move is not kept on one line:\n%s", h)
+	}
+	if !strings.Contains(MoveListText(m.MoveList), "\n") {
+		t.Errorf("the text part's list should still wrap at 72")
+	}
+}
