@@ -39,6 +39,8 @@ const (
 	holeSq     rgb = 0xc9c9c9 // not part of the board: grey, hatched
 	holeHatch  rgb = 0xb0b0b0
 	lastMove   rgb = 0xf2d43a // blended over the last move's squares
+	checkSq    rgb = 0xe8413a // blended over the square of a king in check
+	mateSq     rgb = 0xb3121f // the square of a mated king
 	ink        rgb = 0x222222
 	whitePiece rgb = 0xfbfaf6
 	whiteLine  rgb = 0x1c1c1c
@@ -104,6 +106,13 @@ func layoutOf(p rules.Position) layout {
 	b := p.Variant().Board()
 	l := layout{topHand: -1, lowHand: -1, die: -1}
 	l.cell = max(cellPx, min(72, 360/b.Width())) // Chec Toe's 4x4 board: 72
+	if 2*len(b.Squares()) <= b.Size() {
+		// Boards that are half holes (Cuarenta's 40 light squares of 81,
+		// Toto40's staircase): the picture is shrunk to a phone's width
+		// all the same, so its squares get more pixels, to stay sharp
+		// on the screens that have them.
+		l.cell = max(l.cell, 64)
+	}
 	l.w = 2*marginPx + b.Width()*l.cell
 	y := 0
 	if hands(p) {
@@ -177,9 +186,31 @@ func captions(p rules.Position) []string {
 		}
 	}
 	if _, ok := p.Variant().(Marker); ok {
-		out = append(out, "red squares: "+markName(p.Variant()))
+		out = append(out, "red frames: "+markName(p.Variant()))
+	}
+	if _, mate, ok := royalInCheck(p); ok {
+		if mate {
+			out = append(out, "dark red: the king is checkmated")
+		} else {
+			out = append(out, "red: the king is in check")
+		}
 	}
 	return out
+}
+
+// royalInCheck returns the square of the side to move's king when it is
+// in check, and whether it is mated, in games with check.
+func royalInCheck(p rules.Position) (rules.Square, bool, bool) {
+	if !p.Variant().HasCheck() || !p.InCheck() {
+		return rules.NoSquare, false, false
+	}
+	for _, sq := range p.Variant().Board().Squares() {
+		if pc := p.At(sq); pc != rules.NoPiece && pc.Color() == p.Turn() && pc.Letter() == 'K' {
+			res := p.Result()
+			return sq, res.Over && !res.Draw && res.Winner != p.Turn(), true
+		}
+	}
+	return rules.NoSquare, false, false
 }
 
 // markName is a short name for the marked squares, taken from the first
@@ -370,6 +401,7 @@ func (pt *Painter) paint(img *image.RGBA, l layout, p rules.Position, viewer rul
 	for _, sq := range o.LastMove {
 		last[sq] = true
 	}
+	king, mated, check := royalInCheck(p)
 	files, ranks := order(b, viewer)
 	top := l.board + marginPx
 	right := marginPx + b.Width()*cell
@@ -386,11 +418,14 @@ func (pt *Painter) paint(img *image.RGBA, l layout, p rules.Position, viewer rul
 			if (f+r)%2 == 0 {
 				c = darkSq
 			}
-			if marker != nil && marker.MarkedSquare(sq) {
-				c = markSq
-			}
 			if last[sq] {
 				c = blend(c, lastMove, 0.5)
+			}
+			if check && sq == king {
+				c = blend(c, checkSq, 0.7)
+				if mated {
+					c = mateSq
+				}
 			}
 			draw.Draw(img, cellR, &image.Uniform{c}, image.Point{}, draw.Src)
 			if piece := p.At(sq); piece != rules.NoPiece {
@@ -398,6 +433,12 @@ func (pt *Painter) paint(img *image.RGBA, l layout, p rules.Position, viewer rul
 				if piece.Down() {
 					downTab(img, x0+cell/2, y0+cell-1)
 				}
+			}
+			if marker != nil && marker.MarkedSquare(sq) {
+				// A marked square (Toto40's fighting line) keeps the
+				// chequer's colour, so the board reads as a board, and
+				// gets a red frame.
+				frame(img, cellR, max(3, cell/14), markSq)
 			}
 		}
 		y := top + row*cell + cell/2 + 5
@@ -570,6 +611,15 @@ func hatch(img *image.RGBA, r image.Rectangle) {
 			}
 		}
 	}
+}
+
+// frame draws a border of width w inside r.
+func frame(img *image.RGBA, r image.Rectangle, w int, c color.Color) {
+	u := &image.Uniform{c}
+	draw.Draw(img, image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+w), u, image.Point{}, draw.Src)
+	draw.Draw(img, image.Rect(r.Min.X, r.Max.Y-w, r.Max.X, r.Max.Y), u, image.Point{}, draw.Src)
+	draw.Draw(img, image.Rect(r.Min.X, r.Min.Y, r.Min.X+w, r.Max.Y), u, image.Point{}, draw.Src)
+	draw.Draw(img, image.Rect(r.Max.X-w, r.Min.Y, r.Max.X, r.Max.Y), u, image.Point{}, draw.Src)
 }
 
 // blend mixes c toward d by t (0..1).
