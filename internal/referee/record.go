@@ -38,7 +38,11 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 	created := g.Created.UTC()
 	rec.SetTag("Event", fmt.Sprintf("Correspondence game #%d", g.ID))
 	rec.SetTag("Site", r.cfg.Address)
-	rec.SetTag("Date", created.Format("2006.01.02"))
+	date := "????.??.??" // the standard's unknown date
+	if !created.IsZero() {
+		date = created.Format("2006.01.02")
+	}
+	rec.SetTag("Date", date)
 	rec.SetTag("Round", "-")
 	rec.SetTag("White", g.Players[0].Address)
 	rec.SetTag("Black", g.Players[1].Address)

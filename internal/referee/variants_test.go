@@ -242,7 +242,7 @@ func TestChecToeRerollSixThenTwo(t *testing.T) {
 		if strings.Contains(m.Board.Headline, ": .") {
 			t.Errorf("an empty clause: %q", m.Board.Headline)
 		}
-		if s := m.Board.Status; !strings.Contains(s, "die re-roll shows 2 (after a void 6)") || strings.Contains(s, "r62") {
+		if s := m.Board.Status; !strings.Contains(s, "die shows 2 (after a void 6)") || strings.Contains(s, "r62") {
 			t.Errorf("status line %q, want the die in words", s)
 		}
 		text := textOf(t, m)

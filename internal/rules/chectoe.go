@@ -513,9 +513,9 @@ func (p *ctPos) dieText() string {
 }
 
 // DieText says in words what the die stands at, for both players' status
-// lines (DieDescriber): "shows 4 (after a void 6)", "re-roll shows 2",
-// "double six", "to be rolled", where DieState writes "64", "r2", "66",
-// "?".
+// lines (DieDescriber), as the prompt says it: "shows 4 (after a void 6)"
+// where DieState writes "64", "re-roll shows 2" for "r2" (a re-roll of 1
+// to 4), "double six" for "66", "not rolled yet" for "-".
 func (p *ctPos) DieText() string {
 	if p.won {
 		return "-"
@@ -536,9 +536,6 @@ func (p *ctPos) DieText() string {
 		return fmt.Sprintf("apocalypse roll shows %d", v)
 	}
 	s := fmt.Sprintf("shows %d", v)
-	if p.rerolled {
-		s = fmt.Sprintf("re-roll shows %d", v)
-	}
 	if len(p.rolls) >= 2 && p.rolls[len(p.rolls)-2] == 6 {
 		s += " (after a void 6)"
 	}
