@@ -21,13 +21,16 @@ import (
 
 // Picture geometry, in pixels.
 const (
-	cellPx    = 48 // a square; small boards get bigger ones (see layout)
-	marginPx  = 28
-	captionPx = 17 // one caption line under the board
-	handPx    = 38 // one hand: a row of small pieces
-	handPiece = 34 // a piece in hand
-	diePx     = 40 // the die's row
-	dieFace   = 30 // one face of the die
+	cellPx   = 48 // a square; small boards get bigger ones (see layout)
+	marginPx = 28
+	// marginNarrow is the margin of a board with one-digit ranks that
+	// needs the width for its squares (Cuarenta).
+	marginNarrow = 20
+	captionPx    = 17 // one caption line under the board
+	handPx       = 38 // one hand: a row of small pieces
+	handPiece    = 34 // a piece in hand
+	diePx        = 40 // the die's row
+	dieFace      = 30 // one face of the die
 )
 
 // Colours, as 0xRRGGBB.
@@ -93,6 +96,7 @@ func MoveSquares(m rules.Move) []rules.Square {
 type layout struct {
 	w, h      int
 	cell      int // a square's side
+	margin    int // the room for the coordinates on each side of the board
 	topHand   int // y of the hand row above the board, or -1
 	board     int // y of the board's frame (coordinates included)
 	boardH    int // the frame's height
@@ -113,14 +117,20 @@ func layoutOf(p rules.Position) layout {
 		// on the screens that have them.
 		l.cell = max(l.cell, 64)
 	}
-	l.w = 2*marginPx + b.Width()*l.cell
+	l.margin = marginPx
+	if 2*len(b.Squares()) <= b.Size() && b.Height() <= 9 && b.Width() >= 9 {
+		// Cuarenta's nine files: every pixel of width the coordinates do
+		// not need goes to the squares (one-digit ranks need less room).
+		l.margin = marginNarrow
+	}
+	l.w = 2*l.margin + b.Width()*l.cell
 	y := 0
 	if hands(p) {
 		l.topHand = y
 		y += handPx
 	}
 	l.board = y
-	l.boardH = 2*marginPx + b.Height()*l.cell
+	l.boardH = 2*l.margin + b.Height()*l.cell
 	y += l.boardH
 	if hands(p) {
 		l.lowHand = y
@@ -403,12 +413,13 @@ func (pt *Painter) paint(img *image.RGBA, l layout, p rules.Position, viewer rul
 	}
 	king, mated, check := royalInCheck(p)
 	files, ranks := order(b, viewer)
-	top := l.board + marginPx
-	right := marginPx + b.Width()*cell
+	margin := l.margin
+	top := l.board + margin
+	right := margin + b.Width()*cell
 	for row, r := range ranks {
 		for col, f := range files {
 			sq := b.Sq(f, r)
-			x0, y0 := marginPx+col*cell, top+row*cell
+			x0, y0 := margin+col*cell, top+row*cell
 			cellR := image.Rect(x0, y0, x0+cell, y0+cell)
 			if !b.Exists(sq) {
 				hatch(img, cellR)
@@ -443,19 +454,19 @@ func (pt *Painter) paint(img *image.RGBA, l layout, p rules.Position, viewer rul
 		}
 		y := top + row*cell + cell/2 + 5
 		label := fmt.Sprint(r + 1)
-		drawText(img, small, ink, marginPx-6-font.MeasureString(small, label).Ceil(), y, label)
+		drawText(img, small, ink, margin-6-font.MeasureString(small, label).Ceil(), y, label)
 		drawText(img, small, ink, right+5, y, label)
 	}
 	for col, f := range files {
-		x := marginPx + col*cell + cell/2 - 4
+		x := margin + col*cell + cell/2 - 4
 		drawText(img, small, ink, x, top-9, string(rune('a'+f)))
-		drawText(img, small, ink, x, top+b.Height()*cell+18, string(rune('a'+f)))
+		drawText(img, small, ink, x, top+b.Height()*cell+margin-10, string(rune('a'+f)))
 	}
 	if s := b.KleinSeam(); s > 0 {
 		for row, r := range ranks {
 			if row+1 < len(ranks) && ((r == s && ranks[row+1] == s-1) || (r == s-1 && ranks[row+1] == s)) {
 				y := top + (row+1)*cell
-				draw.Draw(img, image.Rect(marginPx, y-2, right, y+2), &image.Uniform{seamInk}, image.Point{}, draw.Src)
+				draw.Draw(img, image.Rect(margin, y-2, right, y+2), &image.Uniform{seamInk}, image.Point{}, draw.Src)
 			}
 		}
 	}

@@ -407,7 +407,7 @@ func squarePixel(p rules.Position, viewer rules.Color, sq rules.Square) (int, in
 		}
 	}
 	l := layoutOf(p)
-	x, y := marginPx+col*l.cell+3, l.board+marginPx+row*l.cell+1
+	x, y := l.margin+col*l.cell+3, l.board+l.margin+row*l.cell+1
 	if (x+y)%8 < 2 {
 		x += 3
 	}
