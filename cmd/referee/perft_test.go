@@ -20,7 +20,9 @@ func TestMovesOfAFinishedGame(t *testing.T) {
 		{"checkmate reached by --moves", []string{"--variant", "chess", "--moves", "f3 e5 g4 Qh4"}, "Black wins (checkmate)"},
 		{"the 75-move rule (moves remain by how pieces move)", []string{"--variant", "chess", "--fen", "7k/8/6K1/8/8/8/8/R7 w - - 150 80"}, "draw (75-move rule)"},
 		{"fivefold repetition", []string{"--variant", "toroidal", "--moves", strings.Repeat("Nf3 Nf6 Ng1 Ng8 ", 4)}, "draw (fivefold repetition)"},
-		{"toto40: White's pawn on a9 is blocked", []string{"--variant", "toto40", "--fen", "1/2/k2/P3/5/5/5/5/4/3/2/1 w - 1"}, "Black wins (White has no legal move)"},
+		{"toto40: White's pawn on a9 is blocked", []string{"--variant", "toto40", "--fen", "1/2/p2/P3/5/5/5/5/4/3/2/1 w L 1"}, "Black wins (White has no legal move)"},
+		// Issue 33: the string written after "d5d6 f7e6 d6e6" reads back finished.
+		{"toto40: a king captured, given back as --fen", []string{"--variant", "toto40", "--fen", "p/1p/2h/3n/P3r/P4/K1R1p/4p/N3/H2/P1/P b L 2"}, "White wins (White captured Black's king)"},
 		{"chectoe: a Toe survived", []string{"--variant", "chectoe", "--fen", "4/4/4/PNBR[pnbr] w - w 2"}, "White wins (a Toe survived"},
 	}
 	for _, tt := range tests {

@@ -59,7 +59,7 @@ func fromStore(sg *store.Game, acts []store.Action, rolls []store.Roll) (*refere
 	}
 	for _, a := range acts {
 		g.Actions = append(g.Actions, referee.Action{Ply: a.Ply, Color: rules.Color(a.Color), SAN: a.Notation, Coord: a.Coord,
-			Position: a.Position, Message: a.Message})
+			Position: a.Position, Message: a.Message, Time: a.Created})
 	}
 	for _, r := range rolls {
 		g.Rolls = append(g.Rolls, referee.Roll{N: r.N, Ply: r.Ply, Value: r.Value, Sig: r.Signature})

@@ -169,7 +169,7 @@ func TestChallengeAcceptPlayAndAsk(t *testing.T) {
 		t.Fatalf("record: %+v", p)
 	}
 	_, rec := lastTo(t, a, "carol@example.org")
-	says(t, "the record", rec, "[White \"carol@example.org\"]", "[Black \"bob@example.org\"]", "1. e4 e5 2. Nf3")
+	says(t, "the record", rec, "[White \"carol@example.org\"]", "[Black \"bob@example.org\"]", "1. e4 {[%date 2026.11.23]} e5 {[%date 2026.11.23]} 2. Nf3")
 
 	// Mallory forges carol's address: the answer goes to carol, never to
 	// mallory; mallory's own request about the game is refused.

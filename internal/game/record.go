@@ -36,7 +36,19 @@ type Record struct {
 	// (a record read from text) the moves alternate from White at move 1.
 	Sides   []rules.Color
 	Numbers []int
+	// Dates[i], when not "", is the date (YYYY.MM.DD, UTC) Moves[i] was
+	// played, written after it as {[%date 2026.11.25]}, the embedded
+	// command syntax of the PGN supplement ("[%name operand]" in a
+	// comment), as correspondence databases keep the date of each move.
+	Dates []string
+	// Comment, when not "", is written as a comment just before the
+	// result: how the game ended, in words.
+	Comment string
 	Result  string
+	// Width is the longest line WriteTo writes (0: 79, the PGN export
+	// habit); a mail uses its own text width, so that no mail client or
+	// wrapper has to fold a line in the middle of a move.
+	Width int
 }
 
 // Tag is one PGN tag pair.
@@ -86,9 +98,18 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 		fmt.Fprintf(&b, "[%s %s]\n", t.Name, strconv.Quote(t.Value))
 	}
 	b.WriteString("\n")
+	width := r.Width
+	if width <= 0 {
+		width = 79
+	}
+	// The movetext is written in units, one full move each (its number,
+	// White's action, Black's, and their comments), and a line breaks
+	// only between units, so "8. Be3 O-O" never stands on two lines. A
+	// unit longer than a line (a signed die roll) breaks between its
+	// tokens.
 	line := 0
-	emit := func(tok string) {
-		if line > 0 && line+1+len(tok) > 79 {
+	put := func(tok string) {
+		if line > 0 && line+1+len(tok) > width {
 			b.WriteString("\n")
 			line = 0
 		}
@@ -98,6 +119,25 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 		}
 		b.WriteString(tok)
 		line += len(tok)
+	}
+	var unit []string
+	flush := func() {
+		n := len(strings.Join(unit, " "))
+		switch {
+		case line > 0 && line+1+n <= width:
+		case n <= width && line > 0:
+			b.WriteString("\n")
+			line = 0
+		}
+		for _, tok := range unit {
+			put(tok)
+		}
+		unit = unit[:0]
+	}
+	emit := func(tok string) { unit = append(unit, tok) }
+	number := func(tok string) {
+		flush()
+		emit(tok)
 	}
 	roll := 0
 	prevLen := 0 // the number of actions of the turn before
@@ -114,9 +154,9 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 			}
 			switch {
 			case side == rules.White:
-				emit(fmt.Sprintf("%d.", num))
+				number(fmt.Sprintf("%d.", num))
 			case i == 0 || prevLen > 1 || n > 1 || upto > roll || r.sideOf(i-1) != rules.White || r.numberOf(i-1) != num:
-				emit(fmt.Sprintf("%d...", num))
+				number(fmt.Sprintf("%d...", num))
 			}
 			prevLen = n
 		}
@@ -124,15 +164,22 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 			emit(rollComment(r.Rolls[roll]))
 		}
 		emit(moveToken(m))
+		if i < len(r.Dates) && r.Dates[i] != "" {
+			emit("{[%date " + r.Dates[i] + "]}")
+		}
 	}
 	for ; roll < len(r.Rolls); roll++ {
 		emit(rollComment(r.Rolls[roll]))
+	}
+	if c := strings.Join(strings.Fields(strings.ReplaceAll(r.Comment, "}", ")")), " "); c != "" {
+		emit("{" + c + "}")
 	}
 	res := r.Result
 	if res == "" {
 		res = "*"
 	}
 	emit(res)
+	flush()
 	b.WriteString("\n")
 	n, err := io.WriteString(w, b.String())
 	return int64(n), err
@@ -241,10 +288,20 @@ func ParseRecord(rd io.Reader) (*Record, error) {
 	if r.Result == "" {
 		r.Result = r.Tag("Result")
 	}
+	for len(r.Dates) > 0 && len(r.Dates) < len(r.Moves) {
+		r.Dates = append(r.Dates, "")
+	}
 	return r, nil
 }
 
 func (r *Record) comment(c string) error {
+	if d, ok := dateCommand(c); ok && len(r.Moves) > 0 {
+		for len(r.Dates) < len(r.Moves) {
+			r.Dates = append(r.Dates, "")
+		}
+		r.Dates[len(r.Moves)-1] = d
+		return nil
+	}
 	f := strings.Fields(c)
 	if len(f) < 4 || f[0] != "die" || f[2] != "=" {
 		return nil // an ordinary comment
@@ -260,6 +317,15 @@ func (r *Record) comment(c string) error {
 	}
 	r.Rolls = append(r.Rolls, x)
 	return nil
+}
+
+// dateCommand reads a comment that is one [%date YYYY.MM.DD] command.
+func dateCommand(c string) (string, bool) {
+	c = strings.TrimSpace(c)
+	if !strings.HasPrefix(c, "[%date ") || !strings.HasSuffix(c, "]") {
+		return "", false
+	}
+	return strings.TrimSpace(c[len("[%date ") : len(c)-1]), true
 }
 
 func (r *Record) token(tok string) {

@@ -1,7 +1,9 @@
 package game
 
 import (
+	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -16,6 +18,8 @@ func TestRecordRoundTrip(t *testing.T) {
 		Moves:       []string{"P@b2", "reroll", "N@c3", "K@e1,G@d1", "K@e8 G@d8"},
 		Rolls:       []RecordRoll{{1, 1, "aa"}, {2, 6, "bb"}, {3, 4, "cc"}, {4, 2, ""}, {5, 3, "dd"}},
 		RollsBefore: []int{1, 1, 4, 4, 5},
+		Dates:       []string{"2026.11.20", "", "2026.11.21", "2026.11.21", "2026.11.25"},
+		Comment:     "Aborted by the organiser: a {braced} reason.",
 		Result:      "*",
 	}
 	var b strings.Builder
@@ -31,7 +35,8 @@ func TestRecordRoundTrip(t *testing.T) {
 	// form of older records joined with a comma.
 	want.Moves = []string{"P@b2", "reroll", "N@c3", "K@e1,G@d1", "K@e8,G@d8"}
 	if !reflect.DeepEqual(got.Tags, want.Tags) || !reflect.DeepEqual(got.Moves, want.Moves) ||
-		!reflect.DeepEqual(got.Rolls, want.Rolls) || !reflect.DeepEqual(got.RollsBefore, want.RollsBefore) || got.Result != "*" {
+		!reflect.DeepEqual(got.Rolls, want.Rolls) || !reflect.DeepEqual(got.RollsBefore, want.RollsBefore) || got.Result != "*" ||
+		!reflect.DeepEqual(got.Dates, want.Dates) {
 		t.Errorf("round trip:\n got %+v\nwant %+v\ntext:\n%s", got, want, b.String())
 	}
 }
@@ -114,6 +119,39 @@ func TestParseRecordErrors(t *testing.T) {
 	} {
 		if _, err := ParseRecord(strings.NewReader(text)); err == nil {
 			t.Errorf("ParseRecord(%q) = nil error, want one", text)
+		}
+	}
+}
+
+func TestRecordWrapsOnlyBetweenFullMoves(t *testing.T) {
+	// Issue 33: a record in a mail was folded as "8. Be3" / "O-O 9. Qd2".
+	// WriteTo breaks lines only between full moves (number, White's and
+	// Black's action, their comments), at the width asked for.
+	sans := strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 c4 c6 cxb5 axb5 Nc3 Bb7 Bg5 b4 Nb1 h6 Bh4 c5 dxe5 Nxe4 Bxe7 Qxe7 exd6 Qf6 Nbd2 Nxd6")
+	for _, width := range []int{0, 72} {
+		rec := &Record{Moves: sans, Result: "*", Width: width}
+		for i := range sans {
+			rec.Dates = append(rec.Dates, fmt.Sprintf("2026.11.%02d", i%28+1))
+		}
+		var b strings.Builder
+		rec.WriteTo(&b)
+		max := width
+		if max == 0 {
+			max = 79
+		}
+		lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+		for i, line := range lines {
+			if len(line) > max {
+				t.Errorf("width %d: line %d is %d long: %q", width, i+1, len(line), line)
+			}
+			first := strings.Fields(line)[0]
+			if !regexp.MustCompile(`^[0-9]+\.`).MatchString(first) && first != "*" {
+				t.Errorf("width %d: line %d starts inside a move: %q", width, i+1, line)
+			}
+		}
+		back, err := ParseRecord(strings.NewReader(b.String()))
+		if err != nil || !reflect.DeepEqual(back.Moves, sans) || !reflect.DeepEqual(back.Dates, rec.Dates) {
+			t.Errorf("width %d: read back %q, %v", width, back.Moves, err)
 		}
 	}
 }

@@ -38,9 +38,9 @@ func ExampleParse_refused() {
 		}
 	}
 	// Output:
-	// "Nd5" was not played: your knight on b1 cannot go to d5: a knight does not move that way.
+	// "Nd5" was not played: none of your knights can go to d5: a knight does not move that way.
 	// "Bc4" was not played: your bishop on f1 cannot go to c4: a piece stands in the way (or that move needs a capture).
-	// "O-O" was not played: castling is not allowed now: the king or the rook has moved, a square between them is occupied, or the king is in check or would pass through or land on an attacked square.
+	// "O-O" was not played: castling is not allowed now: the squares between your king and your rook must be empty, but your bishop stands on f1 and your knight stands on g1.
 	// "hello" is not a move the referee can read: write it like d3 (or "moves" for the list)
 }
 

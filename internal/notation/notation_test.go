@@ -169,3 +169,50 @@ func TestRoundTripEveryLegalMove(t *testing.T) {
 		}
 	}
 }
+
+func TestCastlingRefusalNamesTheOneReason(t *testing.T) {
+	// docs/rules/chess.md (FIDE 3.8.2): castling needs the right (king and
+	// rook unmoved), empty squares between them, and a king not in check
+	// that neither passes through nor lands on an attacked square. The
+	// refusal names the reason that applies, and no other.
+	all := [][]string{{"has moved", "gone for good", "has left"}, {"between your king"}, {"in check"}, {"pass through"}, {"land on"}}
+	tests := []struct {
+		name, fen, in, want string
+	}{
+		{"squares occupied", "", "O-O", "your bishop stands on f1 and your knight stands on g1"},
+		{"long, one square occupied", "r3k2r/8/8/8/8/8/8/RN2K2R w KQkq - 0 1", "O-O-O", "but your knight stands on b1"},
+		{"the right lost, both back in place", "r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", "O-O", "your king or your rook on h1 has moved earlier in the game"},
+		{"the rook gone", "r3k2r/8/8/8/8/8/8/R3K3 w Qkq - 0 1", "O-O", "no piece of yours stands on h1"},
+		{"the king gone", "r3k2r/8/8/8/8/8/4K3/R6R w - - 0 1", "O-O", "your king has left e1"},
+		{"in check", "r3k2r/8/8/8/8/8/4r3/R3K2R w KQ - 0 1", "O-O", "your king is in check"},
+		{"passes through an attacked square", "r3k2r/8/8/8/8/8/5r2/R3K2R w KQ - 0 1", "O-O", "pass through f1, which Black attacks"},
+		{"lands on an attacked square", "r3k2r/8/8/8/8/8/6r1/R3K2R w KQ - 0 1", "O-O", "land on g1, which Black attacks"},
+	}
+	if _, err := Parse(rules.Toto40().Start(), "O-O"); err == nil || !strings.Contains(err.Error(), "there is no castling in Toto40") {
+		t.Errorf("O-O in Toto40: %v, want \"there is no castling in Toto40\"", err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(pos(t, tt.fen), tt.in)
+			if err == nil {
+				t.Fatalf("Parse(%q) played", tt.in)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, tt.want) {
+				t.Errorf("Parse(%q) = %q, want it to say %q", tt.in, msg, tt.want)
+			}
+			named := 0
+			for _, words := range all {
+				for _, w := range words {
+					if strings.Contains(msg, w) {
+						named++
+						break
+					}
+				}
+			}
+			if named != 1 {
+				t.Errorf("Parse(%q) = %q names %d reasons, want one", tt.in, msg, named)
+			}
+		})
+	}
+}

@@ -154,9 +154,17 @@ func parseText(p rules.Position, in, s string, ep bool) (m rules.Move, readable 
 		return m, true, err
 	}
 	if c := castleRE.FindStringSubmatch(strings.ToUpper(s)); c != nil {
+		why := "castling is not allowed now"
+		if ex, ok := p.(rules.CastleExplain); ok {
+			if w := ex.WhyNoCastle(c[1]); w != "" {
+				why += ": " + w
+			}
+		} else {
+			why = "there is no castling in " + p.Variant().Title()
+		}
 		m, err = pick(p, in, legal, func(mv rules.Move) bool {
 			return mv.Kind == rules.Castle && castlingSAN(p.Variant(), mv) == c[1]
-		}, "castling is not allowed now: the king or the rook has moved, a square between them is occupied, or the king is in check or would pass through or land on an attacked square")
+		}, why)
 		return m, true, err
 	}
 	got, pats, perr := candidates(p, s, legal)
@@ -705,7 +713,11 @@ func explain(p rules.Position, in, s string, pt pattern) error {
 	if ex, ok := p.(rules.PositionExplain); ok && pt.to != rules.NoSquare {
 		// The most telling reason among the pieces that might be meant: a
 		// king left in check, then a blocked way, then the way pieces move.
+		// A piece that does not move that way at all is named only when
+		// it is plausibly the one meant: a pawn on the target's file, or
+		// the only piece of its kind; never Black's a7 pawn for "c4".
 		best, bestRank, bestFrom := "", 99, rules.NoSquare
+		farWhy := ""
 		for _, from := range mine {
 			why := ex.WhyIllegal(from, pt.to)
 			rank := 3
@@ -717,6 +729,11 @@ func explain(p rules.Position, in, s string, pt pattern) error {
 			case strings.Contains(why, "in the way"), strings.Contains(why, "own piece"), strings.Contains(why, "capture"):
 				rank = 1
 			}
+			pawn := p.At(from).Letter() == pawnLetter
+			if rank == 3 && ((pawn && b.File(from) != b.File(pt.to)) || (!pawn && len(mine) > 1)) {
+				farWhy = why
+				continue
+			}
 			if rank < bestRank {
 				best, bestRank, bestFrom = why, rank, from
 			}
@@ -724,6 +741,10 @@ func explain(p rules.Position, in, s string, pt pattern) error {
 		if best != "" {
 			return fail("your %s on %s cannot go to %s: %s.",
 				pieceName(p, p.At(bestFrom).Letter()), b.SquareName(bestFrom), target, best)
+		}
+		if farWhy != "" {
+			name := pieceName(p, p.At(mine[0]).Letter())
+			return fail("none of your %ss can go to %s: %s.", name, target, farWhy)
 		}
 	}
 	if p.InCheck() {

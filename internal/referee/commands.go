@@ -206,7 +206,7 @@ func commandTable() []Command {
 				return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, "moves", "Here are the moves you can make now.", movesSection(c.pos, c.color))
 			}},
 		{Words: []string{"record", "pgn", "export"}, Where: InGame, When: Anytime,
-			Help: "the record: moves, die rolls, the seed once over", footer: func(f *footerView) bool { return !f.active() },
+			Help: "the record: dated moves, signed rolls, seed at the end", footer: func(f *footerView) bool { return !f.active() },
 			run: (*Referee).gameRecord},
 		{Words: []string{"rematch"}, Where: InGame, When: Finished,
 			Help:     "after the game: invite your opponent, colours swapped",

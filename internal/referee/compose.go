@@ -3,6 +3,7 @@ package referee
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -127,6 +128,69 @@ func (r *Referee) rejectAction(g *Game, c rules.Color, pos rules.Position, m *re
 	return Outcome{Verdict: Rejected, Detail: detail, Mails: []Mail{mail}}
 }
 
+// unreadText is the headline of a refused move: what was read and why it
+// was not played. A first line that is prose, not a move ("Thanks for the
+// game, ..."), is not called a move: the player is told that the first
+// line must be the action and greetings go below it.
+func unreadText(g *Game, pos rules.Position, action string, err error) string {
+	var ne *notation.Error
+	if errors.As(err, &ne) && strings.HasPrefix(ne.Reason, "is not a move the referee can read") && looksLikeProse(action) {
+		return fmt.Sprintf("The first line of your mail, %q, is not a move or a command, so nothing was played in game #%d. "+
+			"The referee reads only the first line as your action: put the move there alone (e.g. %q) or a command "+
+			"(\"board\", \"help\"), and write greetings and messages on the lines below it, where they are passed on to your opponent.",
+			firstWords(action, 8), g.ID, suggestion(pos, pos.Legal()))
+	}
+	return fmt.Sprintf("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), sentence(reasonOf(err)))
+}
+
+// looksLikeProse reports whether a first line reads as words to a person
+// rather than a try at a move: three words or more, or a word and a
+// greeting's punctuation ("Hello!", "Thanks,").
+func looksLikeProse(s string) bool {
+	f := strings.Fields(s)
+	return len(f) >= 3 || (len(f) >= 1 && strings.ContainsAny(s[len(s)-1:], ",!") && len(strings.Trim(f[0], ",!")) > 3)
+}
+
+// orList joins "a", "a or b", "a, b or c".
+func orList(items []string) string {
+	if n := len(items); n > 1 {
+		return strings.Join(items[:n-1], ", ") + " or " + items[n-1]
+	}
+	return strings.Join(items, "")
+}
+
+// staleText is the refusal of an action sent in reply to a mail that
+// showed the game after seen actions while the game stands at another
+// count. Fewer: the game moved on. More: the mail refers to a position the
+// referee does not have, because its database was restored from a backup
+// taken before that mail was sent; the actions after the backup are gone,
+// and the game goes on from the board the referee has.
+func staleText(g *Game, action string, seen int) (what, todo string) {
+	if seen > g.Ply() {
+		lost := seen - g.Ply()
+		return fmt.Sprintf("Your action %q was not played: the mail you replied to showed game #%d after %s, "+
+				"but the referee's record of the game ends after %s. The referee was restored from a backup "+
+				"taken before that mail was sent, so it does not have the position you answered: the last %s "+
+				"of the game as you saw it are not in its record. The board below is the game as the referee has it now, "+
+				"and play goes on from it.",
+				action, g.ID, plural(seen, "action"), plural(g.Ply(), "action"), plural(lost, "action")),
+			"Check the board below: a move you (or your opponent) sent after the backup has to be sent again. " +
+				"Reply to THIS mail with your action."
+	}
+	return fmt.Sprintf("Your action %q was not played: you replied to an older mail (it showed the game "+
+			"after %s; %s played since). The board below is the current one.",
+			action, plural(seen, "action"), pluralVerb(g.Ply()-seen, "has been", "have been")),
+		"Check the board, then reply to THIS mail with your action."
+}
+
+// pluralVerb is "1 has been" or "3 have been".
+func pluralVerb(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 // answer replies to a command that changes nothing.
 func (r *Referee) answer(g *Game, c rules.Color, pos rules.Position, m *reader.Mail, now time.Time, kind, headline string, sections []render.Section) Outcome {
 	body := render.Mail{Headline: headline, Sections: sections}
@@ -249,8 +313,8 @@ func (r *Referee) statusLine(g *Game, pos rules.Position, now time.Time) string 
 	switch g.Status {
 	case StatusActive:
 		s += fmt.Sprintf(" - %s to play", pos.Turn())
-		if roller, ok := pos.(rules.Roller); ok {
-			s += " - die: " + roller.DieState()
+		if d := dieWords(pos); d != "" {
+			s += " - die " + d
 		}
 		if c := g.State.Clock; c != nil {
 			s += " - " + c.text(pos.Turn(), now)
@@ -275,10 +339,22 @@ func (r *Referee) turnSubject(g *Game, pos rules.Position, c rules.Color) string
 		who = pos.Turn().String() + " to play"
 	}
 	s := fmt.Sprintf("Move %d: %s (%s)", pos.MoveNumber(), who, c)
-	if roller, ok := pos.(rules.Roller); ok && pos.Turn() == c {
-		s += ", die " + roller.DieState()
+	if d := dieWords(pos); d != "" && pos.Turn() == c {
+		s += ", die " + d
 	}
 	return s
+}
+
+// dieWords is what the die stands at, in the words the prompt uses ("shows
+// 4 (after a void 6)"), or "" in a game without a die.
+func dieWords(pos rules.Position) string {
+	if d, ok := pos.(rules.DieDescriber); ok {
+		return d.DieText()
+	}
+	if roller, ok := pos.(rules.Roller); ok {
+		return roller.DieState()
+	}
+	return ""
 }
 
 // howToReply is a running game's footer for c: what is expected, the

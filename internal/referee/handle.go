@@ -155,12 +155,9 @@ func (r *Referee) dispatch(c *call) Outcome {
 				"Reply with your move on the first line, or \"help\".")
 		}
 		if m.Token.Ply != g.Ply() {
+			what, todo := staleText(g, action, m.Token.Ply)
 			return r.rejectAction(g, color, pos, m, env,
-				fmt.Sprintf("stale: sent against ply %d, game at ply %d", m.Token.Ply, g.Ply()),
-				fmt.Sprintf("Your action %q was not played: you replied to an older mail (it showed the game "+
-					"after %d actions; %d have been played since). The board below is the current one.",
-					action, m.Token.Ply, g.Ply()-m.Token.Ply),
-				"Check the board, then reply to THIS mail with your action.")
+				fmt.Sprintf("stale: sent against ply %d, game at ply %d", m.Token.Ply, g.Ply()), what, todo)
 		}
 	}
 	return c.cmd.run(r, c)
@@ -210,9 +207,10 @@ func (r *Referee) gameRecord(c *call) Outcome {
 		return Outcome{Verdict: Ignored, Detail: err.Error()}
 	}
 	var b strings.Builder
+	rec.Width = mailWidth // no mail client folds a line mid-move
 	rec.WriteTo(&b)
 	return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, "record", "Here is the record of your game.",
-		[]render.Section{{Title: "Record", Body: b.String()}})
+		[]render.Section{{Title: "Record", Body: b.String(), Pre: true}})
 }
 
 // move reads and plays a move.
@@ -227,8 +225,7 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	if err != nil {
 		// The mail's footer says how to reply: the headline says what was
 		// read and why it was not played, once.
-		return r.rejectAction(g, color, pos, m, env, "illegal or unreadable: "+err.Error(),
-			fmt.Sprintf("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), sentence(reasonOf(err))), "")
+		return r.rejectAction(g, color, pos, m, env, "illegal or unreadable: "+err.Error(), unreadText(g, pos, action, err), "")
 	}
 	mv := reading.Move
 	san := notation.SAN(pos, mv)
@@ -395,7 +392,7 @@ func reasonOf(err error) string {
 		return err.Error()
 	}
 	if len(ne.Candidates) > 0 {
-		return fmt.Sprintf("it fits more than one move: %s (%s). Reply with one of them", ne.Reason, strings.Join(ne.Candidates, ", "))
+		return fmt.Sprintf("it fits more than one legal move: %s. Reply with the one you mean, written as it is here", orList(ne.Candidates))
 	}
 	reason := strings.TrimPrefix(ne.Reason, "was not played: ")
 	if reason == ne.Reason {

@@ -320,6 +320,7 @@ func (r *Referee) recordText(g *Game) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
+	rec.Width = mailWidth
 	rec.WriteTo(&b)
 	text := fmt.Sprintf("The record of game #%d, %s (%s v %s):\n\n%s\n", g.ID, g.Variant.Title(), g.Players[0].Address, g.Players[1].Address, b.String())
 	if g.Commitment != "" && !g.SeedRevealed {

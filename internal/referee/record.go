@@ -3,23 +3,46 @@ package referee
 import (
 	"encoding/hex"
 	"fmt"
+	"strings"
+	"time"
 
 	"referee/internal/game"
 	"referee/internal/rules"
 )
 
-// Record returns the game's PGN-style record: tags, the moves in canonical
-// notation, the die rolls with their signatures, and (once the game is
-// over) the die seed, so that anyone can verify every roll.
+// mailWidth is the width a record is written at inside a mail: the text
+// part's own (render wraps at 72), so it is never folded mid-move.
+const mailWidth = 72
+
+// Record returns the game's PGN record: tags, the moves in canonical
+// notation, the date of every move as a {[%date YYYY.MM.DD]} comment, the
+// die rolls with their signatures, and (once the game is over) the die
+// seed, so that anyone can verify every roll.
+//
+// The tags follow the PGN standard (1994, §8 and §9) where it has one for
+// what is said: the seven-tag roster, UTCDate/UTCTime (when the game was
+// created), TimeControl (§9.6.1: "1/259200" is one move per three days; a
+// Fischer control is "initial+increment" in seconds, and the referee's cap
+// at the initial time, which PGN cannot say, is in the comment before the
+// result), and Termination with the standard's words only (§9.8.1), the
+// detail ("Black resigned") in a comment before the result. Variant,
+// SetUp and FEN are written only where a reader needs them to replay: a
+// game of orthodox chess from the normal start carries none of them, so
+// chess tools read it as chess.
 func (r *Referee) Record(g *Game) (*game.Record, error) {
 	rep, err := g.Replay()
 	if err != nil {
 		return nil, err
 	}
 	rec := &game.Record{}
+	created := g.Created.UTC()
 	rec.SetTag("Event", fmt.Sprintf("Correspondence game #%d", g.ID))
 	rec.SetTag("Site", r.cfg.Address)
-	rec.SetTag("Date", g.Created.Format("2006.01.02"))
+	date := "????.??.??" // the standard's unknown date
+	if !created.IsZero() {
+		date = created.Format("2006.01.02")
+	}
+	rec.SetTag("Date", date)
 	rec.SetTag("Round", "-")
 	rec.SetTag("White", g.Players[0].Address)
 	rec.SetTag("Black", g.Players[1].Address)
@@ -28,18 +51,27 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 		res = "*"
 	}
 	rec.SetTag("Result", res)
-	rec.SetTag("Variant", g.Variant.Name())
+	if !created.IsZero() {
+		rec.SetTag("UTCDate", created.Format("2006.01.02"))
+		rec.SetTag("UTCTime", created.Format("15:04:05"))
+	}
+	orthodox := g.Variant.Name() == rules.Orthodox
+	if !orthodox {
+		rec.SetTag("Variant", g.Variant.Name())
+	}
 	rec.SetTag("GameId", fmt.Sprint(g.ID))
-	if g.Start != g.Variant.Start().String() || g.Variant.Name() != rules.Orthodox {
+	if g.Start != g.Variant.Start().String() || !orthodox {
 		rec.SetTag("SetUp", "1")
 		rec.SetTag("FEN", g.Start)
 	}
-	switch {
-	case g.Status == StatusAborted:
-		rec.SetTag("Termination", "aborted: "+g.AbortReason)
-	case g.ResultReason != "":
-		rec.SetTag("Termination", g.ResultReason)
+	rec.SetTag("TimeControl", timeControlTag(g.State.Clock))
+	term, detail := termination(g)
+	rec.SetTag("Termination", term)
+	if c := g.State.Clock; c != nil && c.PerMove == 0 && c.Initial > 0 {
+		detail = strings.TrimSpace(detail + fmt.Sprintf(" Time control %s: %s, %s added after each move, never more than %s.",
+			c.Control, span(c.Initial), span(c.Increment), span(c.Initial)))
 	}
+	rec.Comment = detail
 	if g.Commitment != "" {
 		rec.SetTag("DieCommitment", g.Commitment)
 		rec.SetTag("RefereeKey", r.cfg.Key.PublicHex())
@@ -54,10 +86,53 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 		rec.RollsBefore = append(rec.RollsBefore, rollIdx)
 		rec.Sides = append(rec.Sides, p.Before.Turn())
 		rec.Numbers = append(rec.Numbers, p.Before.MoveNumber())
+		date := ""
+		if t := g.Actions[i].Time; !t.IsZero() {
+			date = t.UTC().Format("2006.01.02")
+		}
+		rec.Dates = append(rec.Dates, date)
 	}
 	for _, r := range g.Rolls {
 		rec.Rolls = append(rec.Rolls, game.RecordRoll{N: r.N, Value: r.Value, Sig: hex.EncodeToString(r.Sig)})
 	}
 	rec.Result = res
 	return rec, nil
+}
+
+// timeControlTag is the PGN TimeControl value (standard §9.6.1) of a clock:
+// "-" for none, "1/S" for S seconds per move, "I+N" for Fischer.
+func timeControlTag(c *Clock) string {
+	secs := func(d time.Duration) int64 { return int64(d / time.Second) }
+	switch {
+	case c == nil:
+		return "-"
+	case c.PerMove > 0:
+		return fmt.Sprintf("1/%d", secs(c.PerMove))
+	case c.Initial > 0:
+		return fmt.Sprintf("%d+%d", secs(c.Initial), secs(c.Increment))
+	}
+	return "?"
+}
+
+// termination is the PGN Termination value (standard §9.8.1) of a game and
+// the detail for the comment before the result.
+func termination(g *Game) (string, string) {
+	switch {
+	case g.Status == StatusAborted:
+		d := "Aborted by the organiser"
+		if g.AbortReason != "" {
+			d += ": " + g.AbortReason
+		}
+		return "abandoned", d + "."
+	case g.Status != StatusFinished:
+		return "unterminated", ""
+	}
+	d := g.ResultReason
+	if d != "" {
+		d = strings.ToUpper(d[:1]) + d[1:] + "."
+	}
+	if strings.Contains(g.ResultReason, "on time") || strings.Contains(g.ResultReason, "ran out of time") {
+		return "time forfeit", d
+	}
+	return "normal", d
 }

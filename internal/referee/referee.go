@@ -83,6 +83,9 @@ type Action struct {
 	Coord    string
 	Position string // position string after it (and after the rolls it caused)
 	Message  string // relayed to the opponent
+	// Time is when the action was recorded (zero when not known): the
+	// record's per-move dates.
+	Time time.Time
 }
 
 // DrawOffer is a standing draw offer.

@@ -63,14 +63,17 @@ func movesSection(pos rules.Position, c rules.Color) []render.Section {
 	return []render.Section{{Title: fmt.Sprintf("Legal moves (%d)", len(list)), Body: strings.Join(list, sep)}}
 }
 
+// rollSection lists the rolls a mail announces, one short line each. The
+// proof (each roll's Ed25519 signature, the seed's commitment, the
+// referee's key) is one "record" away: the opening mail gives the
+// commitment and the key once, and "record" lists every roll with its
+// signature, so a mail read on a phone is not mostly hex.
 func (r *Referee) rollSection(g *Game, rolls []Roll) render.Section {
 	var b strings.Builder
 	for _, x := range rolls {
-		fmt.Fprintf(&b, "Roll %d: %d   signature %x\n", x.N, x.Value, x.Sig)
+		fmt.Fprintf(&b, "Roll %d: %d\n", x.N, x.Value)
 	}
-	fmt.Fprintf(&b, "Each roll is signed with the referee's Ed25519 key %s over the text \"referee-roll:%d:<n>:<value>\". ",
-		r.cfg.Key.PublicHex(), g.ID)
-	fmt.Fprintf(&b, "The die seed's SHA-256 commitment is %s; the seed is revealed when the game ends, so that every roll can be checked.", g.Commitment)
+	b.WriteString("Every roll is signed by the referee: reply \"record\" for the signatures, the seed's commitment and the key.")
 	return render.Section{Title: "The die", Body: b.String()}
 }
 
@@ -104,17 +107,23 @@ func (r *Referee) Start(g *Game, now time.Time) (*Game, []Roll, []Mail, error) {
 		}
 		// One section on the die: the commitment and the key, and the
 		// first rolls when the first turn needed them.
-		switch {
-		case len(rolls) > 0:
-			sec := r.rollSection(g, rolls)
-			sec.Body = "The referee rolls the die for you; its secret seed is fixed now. The first turn's rolls:\n" + sec.Body
-			body.Sections = append(body.Sections, sec)
-		case g.Commitment != "":
-			body.Sections = append(body.Sections, render.Section{Title: "The die", Body: fmt.Sprintf(
+		// The commitment and the key are given here once; later mails
+		// list the rolls and leave the proof to "record".
+		if g.Commitment != "" {
+			text := fmt.Sprintf(
 				"The referee rolls the die for you. Its secret seed is fixed now; its SHA-256 commitment is\n%s\n"+
 					"Every roll is signed with the referee's Ed25519 key\n%s\n"+
-					"The seed is revealed when the game ends, so that anyone can recompute every roll.",
-				g.Commitment, r.cfg.Key.PublicHex())})
+					"The seed is revealed when the game ends, so that anyone can recompute every roll; "+
+					"reply \"record\" at any time for every roll with its signature.",
+				g.Commitment, r.cfg.Key.PublicHex())
+			if len(rolls) > 0 {
+				var b strings.Builder
+				for _, x := range rolls {
+					fmt.Fprintf(&b, "Roll %d: %d\n", x.N, x.Value)
+				}
+				text = "The first turn's rolls:\n" + b.String() + "\n" + text
+			}
+			body.Sections = append(body.Sections, render.Section{Title: "The die", Body: text})
 		}
 		out = append(out, r.boardMail(g, pos, c, body, "", nil, "opening", "", now))
 	}

@@ -172,3 +172,93 @@ func TestMoveListSaysHowToTypeItsMarks(t *testing.T) {
 		}
 	}
 }
+
+func TestToeToToeOneElephantSaysPlaceBoth(t *testing.T) {
+	// docs/rules/toetotoe.md: each deployment turn places two pieces in one
+	// action. A player who places one elephant is told that, with an
+	// example that keeps the square they chose, not "that drop is not
+	// allowed now".
+	r, g := newGame(t, rules.ToeToToe())
+	for i, d := range []string{"K@e1,G@d2", "K@e8,G@d7"} {
+		if out := act(t, r, g, rules.Color(i%2), d); out.Verdict != Applied {
+			t.Fatalf("%s: %v %s", d, out.Verdict, out.Detail)
+		}
+	}
+	tests := []struct{ in, want string }{
+		{"E@c3", `a deployment turn places both pieces in one reply: this turn both your elephants, the two placements joined by a comma, e.g. "E@c3,E@a1"`},
+		{"N@c3", `deployment 3 of 8 places both your elephants, not a horse: send both placements in one reply, e.g. "E@a1,E@b1"`},
+	}
+	for _, tt := range tests {
+		out := act(t, r, g, rules.White, tt.in)
+		if out.Verdict != Rejected {
+			t.Fatalf("%s: %v", tt.in, out.Verdict)
+		}
+		got := strings.Join(strings.Fields(out.Mails[0].Board.Headline), " ")
+		if !strings.Contains(got, tt.want) || strings.Contains(got, "drop is not allowed") {
+			t.Errorf("%s: headline\n %q\nwant it to say %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// seedFor finds a die seed whose rolls 1, 2, ... for game #5 are want.
+func seedFor(t *testing.T, want ...int) dice.Seed {
+	t.Helper()
+	var s dice.Seed
+	for i := range 1 << 16 {
+		s[0], s[1] = byte(i), byte(i>>8)
+		ok := true
+		for n, v := range want {
+			if dice.Roll(s, "5", n+1) != v {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return s
+		}
+	}
+	t.Fatalf("no seed gives rolls %v", want)
+	return s
+}
+
+func TestChecToeRerollSixThenTwo(t *testing.T) {
+	// docs/rules/chectoe.md: after a re-roll's 6 play is normal. The headline
+	// says what the 2 means (no empty clause after the colon); the status
+	// line and the subject say the die in the words of the prompt, never
+	// the raw field "r62".
+	r, g := newGame(t, rules.ChecToe())
+	g.Start = "4/4/4/4[PNBRpnbr] w 3 - 1"
+	g.Seed = seedFor(t, 6, 2)
+	g.Commitment = g.Seed.Commitment()
+	out := act(t, r, g, rules.White, "reroll")
+	if out.Verdict != Applied || len(out.Mails) < 2 {
+		t.Fatalf("reroll: %v %s", out.Verdict, out.Detail)
+	}
+	want := "White asked for a re-roll and rolled 6, then 2: the 6 is void, and play goes on normally: the knight moves as usual, or is dropped from hand."
+	for _, m := range out.Mails {
+		if got := m.Board.Headline; got != want {
+			t.Errorf("headline to %s:\n got %q\nwant %q", m.To, got, want)
+		}
+		if strings.Contains(m.Board.Headline, ": .") {
+			t.Errorf("an empty clause: %q", m.Board.Headline)
+		}
+		if s := m.Board.Status; !strings.Contains(s, "die shows 2 (after a void 6)") || strings.Contains(s, "r62") {
+			t.Errorf("status line %q, want the die in words", s)
+		}
+		text := textOf(t, m)
+		if strings.Contains(text, "signature") && !strings.Contains(text, "reply \"record\" for the signatures") {
+			t.Errorf("the mail carries the proof itself:\n%s", text)
+		}
+		if strings.Contains(text, g.Commitment+"\n") && g.Commitment != "" {
+			t.Errorf("the mail repeats the commitment")
+		}
+		for _, line := range strings.Split(text, "\n") {
+			if len(line) > 100 {
+				t.Errorf("a long line (a signature?): %q", line)
+			}
+		}
+	}
+	if s := out.Mails[0].Subject; strings.Contains(s, "r62") {
+		t.Errorf("subject %q shows the raw die field", s)
+	}
+}

@@ -10,8 +10,13 @@ import (
 	"referee/internal/rules"
 )
 
-// Section is an extra titled paragraph of a mail.
-type Section struct{ Title, Body string }
+// Section is an extra titled paragraph of a mail. A Pre section (a game
+// record) keeps its lines as they are: its writer already kept them
+// short, and folding one (a PGN tag) would break it.
+type Section struct {
+	Title, Body string
+	Pre         bool
+}
 
 // Mail is the content of one board mail.
 type Mail struct {
@@ -65,6 +70,27 @@ func MoveListText(moves []Played) string {
 	if len(moves) == 0 {
 		return "Moves: none yet."
 	}
+	units := moveUnits(moves)
+	var lines []string
+	line := "Moves:"
+	for _, unit := range units {
+		sep := "  "
+		if line == "Moves:" {
+			sep = " "
+		}
+		if utf8.RuneCountInString(line)+len(sep)+utf8.RuneCountInString(unit) > 72 && line != "Moves:" {
+			lines = append(lines, line)
+			line, sep = "", ""
+		}
+		line += sep + unit
+	}
+	lines = append(lines, line)
+	return strings.Join(lines, "\n")
+}
+
+// moveUnits are the move list's unbreakable pieces: a move number with
+// the actions under it ("12. Nf3 Nc6", "3... reroll N@c3").
+func moveUnits(moves []Played) []string {
 	var units []string
 	turns := turnsOf(moves)
 	for i := 0; i < len(turns); i++ {
@@ -85,21 +111,27 @@ func MoveListText(moves []Played) string {
 		}
 		units = append(units, unit)
 	}
-	var lines []string
-	line := "Moves:"
-	for _, unit := range units {
-		sep := "  "
-		if line == "Moves:" {
-			sep = " "
-		}
-		if utf8.RuneCountInString(line)+len(sep)+utf8.RuneCountInString(unit) > 72 && line != "Moves:" {
-			lines = append(lines, line)
-			line, sep = "", ""
-		}
-		line += sep + unit
+	return units
+}
+
+// moveListHTML is the move list for the HTML part: it flows with the
+// screen's width (no hard line breaks), and a move never parts from its
+// number.
+func (m Mail) moveListHTML() string {
+	e := html.EscapeString
+	var b strings.Builder
+	b.WriteString(`<p style="margin:8px 0">Moves:`)
+	if len(m.MoveList) == 0 {
+		b.WriteString(" none yet.")
 	}
-	lines = append(lines, line)
-	return strings.Join(lines, "\n")
+	for _, u := range moveUnits(m.MoveList) {
+		fmt.Fprintf(&b, ` <span style="white-space:nowrap; margin-right:0.5em">%s</span>`, e(u))
+	}
+	b.WriteString("</p>")
+	if m.MoveNote != "" {
+		fmt.Fprintf(&b, `<p style="color:#555;font-size:13px">%s</p>`, e(m.MoveNote))
+	}
+	return b.String()
 }
 
 // turn is the actions of one side under one move number.
@@ -200,7 +232,11 @@ func (m Mail) Text() string {
 		b.WriteString("\n" + r + "\n")
 	}
 	for _, s := range m.Sections {
-		fmt.Fprintf(&b, "\n%s:\n%s\n", s.Title, wrapText(s.Body, 72))
+		body := s.Body
+		if !s.Pre {
+			body = wrapText(body, 72)
+		}
+		fmt.Fprintf(&b, "\n%s:\n%s\n", s.Title, strings.TrimRight(body, "\n"))
 	}
 	b.WriteString("\n" + m.replyHow(", "))
 	if m.Footer != "" {
@@ -238,7 +274,7 @@ func (m Mail) HTML() string {
 			HTML(m.Pos, m.Viewer) + `</details>`)
 	}
 	if m.Pos != nil {
-		fmt.Fprintf(&b, `<p style="white-space:pre-wrap">%s</p>`, e(m.moveListText()))
+		b.WriteString(m.moveListHTML())
 	}
 	if strings.TrimSpace(m.Relay) != "" {
 		fmt.Fprintf(&b, `<blockquote style="border-left:3px solid #aaa;margin:0;padding-left:10px"><b>%s writes:</b><br>%s</blockquote>`,

@@ -21,13 +21,16 @@ import (
 
 // Picture geometry, in pixels.
 const (
-	cellPx    = 48 // a square; small boards get bigger ones (see layout)
-	marginPx  = 28
-	captionPx = 17 // one caption line under the board
-	handPx    = 38 // one hand: a row of small pieces
-	handPiece = 34 // a piece in hand
-	diePx     = 40 // the die's row
-	dieFace   = 30 // one face of the die
+	cellPx   = 48 // a square; small boards get bigger ones (see layout)
+	marginPx = 28
+	// marginNarrow is the margin of a board with one-digit ranks that
+	// needs the width for its squares (Cuarenta).
+	marginNarrow = 20
+	captionPx    = 17 // one caption line under the board
+	handPx       = 38 // one hand: a row of small pieces
+	handPiece    = 34 // a piece in hand
+	diePx        = 40 // the die's row
+	dieFace      = 30 // one face of the die
 )
 
 // Colours, as 0xRRGGBB.
@@ -39,6 +42,8 @@ const (
 	holeSq     rgb = 0xc9c9c9 // not part of the board: grey, hatched
 	holeHatch  rgb = 0xb0b0b0
 	lastMove   rgb = 0xf2d43a // blended over the last move's squares
+	checkSq    rgb = 0xe8413a // blended over the square of a king in check
+	mateSq     rgb = 0xb3121f // the square of a mated king
 	ink        rgb = 0x222222
 	whitePiece rgb = 0xfbfaf6
 	whiteLine  rgb = 0x1c1c1c
@@ -91,6 +96,7 @@ func MoveSquares(m rules.Move) []rules.Square {
 type layout struct {
 	w, h      int
 	cell      int // a square's side
+	margin    int // the room for the coordinates on each side of the board
 	topHand   int // y of the hand row above the board, or -1
 	board     int // y of the board's frame (coordinates included)
 	boardH    int // the frame's height
@@ -104,14 +110,27 @@ func layoutOf(p rules.Position) layout {
 	b := p.Variant().Board()
 	l := layout{topHand: -1, lowHand: -1, die: -1}
 	l.cell = max(cellPx, min(72, 360/b.Width())) // Chec Toe's 4x4 board: 72
-	l.w = 2*marginPx + b.Width()*l.cell
+	if 2*len(b.Squares()) <= b.Size() {
+		// Boards that are half holes (Cuarenta's 40 light squares of 81,
+		// Toto40's staircase): the picture is shrunk to a phone's width
+		// all the same, so its squares get more pixels, to stay sharp
+		// on the screens that have them.
+		l.cell = max(l.cell, 64)
+	}
+	l.margin = marginPx
+	if 2*len(b.Squares()) <= b.Size() && b.Height() <= 9 && b.Width() >= 9 {
+		// Cuarenta's nine files: every pixel of width the coordinates do
+		// not need goes to the squares (one-digit ranks need less room).
+		l.margin = marginNarrow
+	}
+	l.w = 2*l.margin + b.Width()*l.cell
 	y := 0
 	if hands(p) {
 		l.topHand = y
 		y += handPx
 	}
 	l.board = y
-	l.boardH = 2*marginPx + b.Height()*l.cell
+	l.boardH = 2*l.margin + b.Height()*l.cell
 	y += l.boardH
 	if hands(p) {
 		l.lowHand = y
@@ -177,9 +196,31 @@ func captions(p rules.Position) []string {
 		}
 	}
 	if _, ok := p.Variant().(Marker); ok {
-		out = append(out, "red squares: "+markName(p.Variant()))
+		out = append(out, "red frames: "+markName(p.Variant()))
+	}
+	if _, mate, ok := royalInCheck(p); ok {
+		if mate {
+			out = append(out, "dark red: the king is checkmated")
+		} else {
+			out = append(out, "red: the king is in check")
+		}
 	}
 	return out
+}
+
+// royalInCheck returns the square of the side to move's king when it is
+// in check, and whether it is mated, in games with check.
+func royalInCheck(p rules.Position) (rules.Square, bool, bool) {
+	if !p.Variant().HasCheck() || !p.InCheck() {
+		return rules.NoSquare, false, false
+	}
+	for _, sq := range p.Variant().Board().Squares() {
+		if pc := p.At(sq); pc != rules.NoPiece && pc.Color() == p.Turn() && pc.Letter() == 'K' {
+			res := p.Result()
+			return sq, res.Over && !res.Draw && res.Winner != p.Turn(), true
+		}
+	}
+	return rules.NoSquare, false, false
 }
 
 // markName is a short name for the marked squares, taken from the first
@@ -370,13 +411,15 @@ func (pt *Painter) paint(img *image.RGBA, l layout, p rules.Position, viewer rul
 	for _, sq := range o.LastMove {
 		last[sq] = true
 	}
+	king, mated, check := royalInCheck(p)
 	files, ranks := order(b, viewer)
-	top := l.board + marginPx
-	right := marginPx + b.Width()*cell
+	margin := l.margin
+	top := l.board + margin
+	right := margin + b.Width()*cell
 	for row, r := range ranks {
 		for col, f := range files {
 			sq := b.Sq(f, r)
-			x0, y0 := marginPx+col*cell, top+row*cell
+			x0, y0 := margin+col*cell, top+row*cell
 			cellR := image.Rect(x0, y0, x0+cell, y0+cell)
 			if !b.Exists(sq) {
 				hatch(img, cellR)
@@ -386,11 +429,14 @@ func (pt *Painter) paint(img *image.RGBA, l layout, p rules.Position, viewer rul
 			if (f+r)%2 == 0 {
 				c = darkSq
 			}
-			if marker != nil && marker.MarkedSquare(sq) {
-				c = markSq
-			}
 			if last[sq] {
 				c = blend(c, lastMove, 0.5)
+			}
+			if check && sq == king {
+				c = blend(c, checkSq, 0.7)
+				if mated {
+					c = mateSq
+				}
 			}
 			draw.Draw(img, cellR, &image.Uniform{c}, image.Point{}, draw.Src)
 			if piece := p.At(sq); piece != rules.NoPiece {
@@ -399,22 +445,28 @@ func (pt *Painter) paint(img *image.RGBA, l layout, p rules.Position, viewer rul
 					downTab(img, x0+cell/2, y0+cell-1)
 				}
 			}
+			if marker != nil && marker.MarkedSquare(sq) {
+				// A marked square (Toto40's fighting line) keeps the
+				// chequer's colour, so the board reads as a board, and
+				// gets a red frame.
+				frame(img, cellR, max(3, cell/14), markSq)
+			}
 		}
 		y := top + row*cell + cell/2 + 5
 		label := fmt.Sprint(r + 1)
-		drawText(img, small, ink, marginPx-6-font.MeasureString(small, label).Ceil(), y, label)
+		drawText(img, small, ink, margin-6-font.MeasureString(small, label).Ceil(), y, label)
 		drawText(img, small, ink, right+5, y, label)
 	}
 	for col, f := range files {
-		x := marginPx + col*cell + cell/2 - 4
+		x := margin + col*cell + cell/2 - 4
 		drawText(img, small, ink, x, top-9, string(rune('a'+f)))
-		drawText(img, small, ink, x, top+b.Height()*cell+18, string(rune('a'+f)))
+		drawText(img, small, ink, x, top+b.Height()*cell+margin-10, string(rune('a'+f)))
 	}
 	if s := b.KleinSeam(); s > 0 {
 		for row, r := range ranks {
 			if row+1 < len(ranks) && ((r == s && ranks[row+1] == s-1) || (r == s-1 && ranks[row+1] == s)) {
 				y := top + (row+1)*cell
-				draw.Draw(img, image.Rect(marginPx, y-2, right, y+2), &image.Uniform{seamInk}, image.Point{}, draw.Src)
+				draw.Draw(img, image.Rect(margin, y-2, right, y+2), &image.Uniform{seamInk}, image.Point{}, draw.Src)
 			}
 		}
 	}
@@ -570,6 +622,15 @@ func hatch(img *image.RGBA, r image.Rectangle) {
 			}
 		}
 	}
+}
+
+// frame draws a border of width w inside r.
+func frame(img *image.RGBA, r image.Rectangle, w int, c color.Color) {
+	u := &image.Uniform{c}
+	draw.Draw(img, image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+w), u, image.Point{}, draw.Src)
+	draw.Draw(img, image.Rect(r.Min.X, r.Max.Y-w, r.Max.X, r.Max.Y), u, image.Point{}, draw.Src)
+	draw.Draw(img, image.Rect(r.Min.X, r.Min.Y, r.Min.X+w, r.Max.Y), u, image.Point{}, draw.Src)
+	draw.Draw(img, image.Rect(r.Max.X-w, r.Min.Y, r.Max.X, r.Max.Y), u, image.Point{}, draw.Src)
 }
 
 // blend mixes c toward d by t (0..1).

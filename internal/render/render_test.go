@@ -308,6 +308,15 @@ func TestPNGSquares(t *testing.T) {
 	after, _ := chess.Play(e4)
 	cuarenta := rules.Cuarenta().Start()
 	toto := rules.Toto40().Start()
+	line := func(moves ...string) rules.Position {
+		p := rules.Chess().Start()
+		for _, san := range moves {
+			p, _ = p.Play(movePlayed(t, p, san))
+		}
+		return p
+	}
+	mated := line("f3", "e5", "g4", "Qh4")
+	checked := line("e4", "f5", "Qh5")
 	sq := func(p rules.Position, s string) rules.Square {
 		q, ok := p.Variant().Board().ParseSquare(s)
 		if !ok && len(s) == 2 { // a hole: ParseSquare refuses it
@@ -331,7 +340,10 @@ func TestPNGSquares(t *testing.T) {
 		{"a1 is a light square in Cuarenta? no, a hole", cuarenta, rules.White, Options{}, "a1", holeSq},
 		{"b1 is a Cuarenta square", cuarenta, rules.White, Options{}, "b1", lightSq},
 		{"Toto40's a1 is a hole", toto, rules.White, Options{}, "a1", holeSq},
-		{"Toto40's fighting line", toto, rules.White, Options{}, "a10", markSq},
+		{"Toto40's fighting line is framed in red", toto, rules.White, Options{}, "a10", markSq},
+		{"a king in check", checked, rules.Black, Options{}, "e8", blend(lightSq, checkSq, 0.7)},
+		{"a mated king", mated, rules.White, Options{}, "e1", mateSq},
+		{"the mating queen's square is not marked", mated, rules.White, Options{}, "h4", darkSq},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -345,6 +357,36 @@ func TestPNGSquares(t *testing.T) {
 				t.Errorf("%s at (%d,%d) is %v, want %v", c.square, x, y, got, c.want)
 			}
 		})
+	}
+}
+
+func TestToto40LineKeepsTheChequer(t *testing.T) {
+	// Issue 33: the Toto40 picture read as bands by distance from the line.
+	// The squares are a light/dark chequer like any board (orthogonal
+	// neighbours differ); the line's squares keep their chequer colour
+	// inside a red frame.
+	p := rules.Toto40().Start()
+	b := p.Variant().Board()
+	raw, err := PNG(p, rules.White)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, _ := png.Decode(bytes.NewReader(raw))
+	l := layoutOf(p)
+	for _, name := range []string{"a10", "b9", "c8", "e6", "h3", "a11", "b10", "d8"} {
+		sq, _ := b.ParseSquare(name)
+		if p.At(sq) != rules.NoPiece {
+			continue
+		}
+		x, y := squarePixel(p, rules.White, sq)
+		inner := img.At(x+l.cell/2-3, y+l.cell/2) // the middle of the empty square
+		want := color.Color(darkSq)
+		if (b.File(sq)+b.Rank(sq))%2 == 1 {
+			want = lightSq
+		}
+		if colorDist(inner, want) > 2 {
+			t.Errorf("%s's middle is %v, want the chequer's %v", name, inner, want)
+		}
 	}
 }
 
@@ -365,7 +407,7 @@ func squarePixel(p rules.Position, viewer rules.Color, sq rules.Square) (int, in
 		}
 	}
 	l := layoutOf(p)
-	x, y := marginPx+col*l.cell+3, l.board+marginPx+row*l.cell+1
+	x, y := l.margin+col*l.cell+3, l.board+l.margin+row*l.cell+1
 	if (x+y)%8 < 2 {
 		x += 3
 	}
@@ -755,5 +797,26 @@ func BenchmarkMailText(b *testing.B) {
 	for b.Loop() {
 		_ = m.Text()
 		_ = m.HTML()
+	}
+}
+
+func TestHTMLMoveListFlows(t *testing.T) {
+	// Issue 33: the HTML move list kept the text part's hard line breaks
+	// and read badly at 360 px. It flows with the screen; a move never
+	// parts from its number.
+	var sans []string
+	for range 20 {
+		sans = append(sans, "Nf3", "Nf6", "Ng1", "Ng8")
+	}
+	m := Mail{Pos: rules.Chess().Start(), MoveList: Alternating(sans)}
+	h := m.moveListHTML()
+	if strings.Contains(h, "\n") || strings.Contains(h, "<br") || strings.Contains(h, "pre-wrap") {
+		t.Errorf("the HTML move list has hard line breaks:\n%s", h)
+	}
+	if !strings.Contains(h, `<span style="white-space:nowrap; margin-right:0.5em">40. Ng1 Ng8</span>`) {
+		t.Errorf("a full move is not kept on one line:\n%s", h)
+	}
+	if !strings.Contains(MoveListText(m.MoveList), "\n") {
+		t.Errorf("the text part's list should still wrap at 72")
 	}
 }

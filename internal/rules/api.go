@@ -315,6 +315,14 @@ type PositionExplain interface {
 	WhyIllegal(from, to Square) string
 }
 
+// CastleExplain is a Position of a game with castling that can say, in
+// the one reason that applies, why the side to move cannot castle as san
+// ("O-O", "O-O-O") writes it, or "" when it knows no such reason.
+type CastleExplain interface {
+	Position
+	WhyNoCastle(san string) string
+}
+
 // ActionExplain is a Position that can say, in its rules' own terms, why
 // the action m is not legal now ("the die shows 4: only a rook may move
 // or be dropped this turn"; "there is no pass during the swaps: swap two
@@ -347,6 +355,14 @@ type Roller interface {
 	Roll(v int) (Position, error)
 	// DieState is the die field of the position string ("-", "3", "r63", "6?").
 	DieState() string
+}
+
+// DieDescriber is a Roller that says in words what its die stands at
+// ("shows 4 (after a void 6)", "double six"), as a status line shows it
+// to people; DieState is the position string's field ("64", "66").
+type DieDescriber interface {
+	Roller
+	DieText() string
 }
 
 // Prompter is a Position that can say in one sentence what the side to

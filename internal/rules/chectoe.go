@@ -512,6 +512,36 @@ func (p *ctPos) dieText() string {
 	return fmt.Sprintf("the die shows %d", v)
 }
 
+// DieText says in words what the die stands at, for both players' status
+// lines (DieDescriber), as the prompt says it: "shows 4 (after a void 6)"
+// where DieState writes "64", "re-roll shows 2" for "r2" (a re-roll of 1
+// to 4), "double six" for "66", "not rolled yet" for "-".
+func (p *ctPos) DieText() string {
+	if p.won {
+		return "-"
+	}
+	if p.owes {
+		if len(p.rolls) == 0 && !p.rerolled {
+			return "not rolled yet"
+		}
+		return "the referee rolls again"
+	}
+	v, st := p.standing()
+	switch {
+	case st == stCheckerOnly:
+		return fmt.Sprintf("re-roll shows %d", v)
+	case st == stDoubleSix:
+		return "double six"
+	case len(p.rolls) == 3:
+		return fmt.Sprintf("apocalypse roll shows %d", v)
+	}
+	s := fmt.Sprintf("shows %d", v)
+	if len(p.rolls) >= 2 && p.rolls[len(p.rolls)-2] == 6 {
+		s += " (after a void 6)"
+	}
+	return s
+}
+
 // allows says in words what the standing die allows, with an example of
 // how to write it where the notation has a mark.
 func (p *ctPos) allows() string {
@@ -653,6 +683,13 @@ func (p *ctPos) Effect(m Move, after Position) string {
 			means = "a double six"
 		case v == 5:
 			means = "a drop or a Wizard move"
+			if len(a.rolls) > 1 {
+				means = "the 6 is void, and the 5 means a drop or a Wizard move"
+			}
+		default:
+			// docs/rules/chectoe.md: after a re-roll's 6 play is normal, so
+			// the value rolled after it is acted on as usual.
+			means = fmt.Sprintf("the 6 is void, and play goes on normally: the %s moves as usual, or is dropped from hand", p.v.PieceName(chtOrder[v-1]))
 		}
 		return fmt.Sprintf("%s asked for a re-roll and rolled %s: %s.", who, strings.Join(vals, ", then "), means)
 	case Roll:

@@ -342,3 +342,27 @@ func TestChecToePromptNamesTheStandingValue(t *testing.T) {
 		}
 	}
 }
+
+func TestChecToeDieText(t *testing.T) {
+	// docs/rules/chectoe.md's die states, in the words the prompt uses
+	// (issue 33: the status line showed the raw field, "die: 64").
+	tests := []struct{ die, want string }{
+		{"3", "shows 3"},
+		{"64", "shows 4 (after a void 6)"},
+		{"66", "double six"},
+		{"664", "apocalypse roll shows 4"},
+		{"r2", "re-roll shows 2"},
+		{"r5", "shows 5"},
+		{"r62", "shows 2 (after a void 6)"},
+		{"r66", "double six"},
+	}
+	for _, tt := range tests {
+		p, err := ChecToe().ParsePosition("4/4/4/4[PNBRpnbr] w " + tt.die + " - 1")
+		if err != nil {
+			t.Fatalf("%s: %v", tt.die, err)
+		}
+		if got := p.(DieDescriber).DieText(); got != tt.want {
+			t.Errorf("die %s: %q, want %q", tt.die, got, tt.want)
+		}
+	}
+}

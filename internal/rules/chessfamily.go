@@ -794,6 +794,75 @@ func bareKings(p *stdPos) bool {
 
 // WhyIllegal explains why the piece on from cannot go to to, or "" when no
 // specific reason is known.
+// WhyNoCastle says, in one reason, why the side to move cannot castle
+// the way san ("O-O" or "O-O-O") writes it, or "" when it can or the
+// reason is not one of these. The reasons are checked in the order a
+// player would look: no such castling in this game, the right lost (the
+// king or the rook has moved), a square between them occupied, the king
+// in check, a square the king passes or lands on attacked.
+func (p *stdPos) WhyNoCastle(san string) string {
+	b := p.r.board
+	var rules []int
+	for i, c := range p.r.castles {
+		if c.color == p.turn && (c.long == (san == "O-O-O")) {
+			rules = append(rules, i)
+		}
+	}
+	if len(rules) == 0 {
+		if len(p.r.castles) == 0 {
+			return fmt.Sprintf("there is no castling in %s", p.r.Title())
+		}
+		return fmt.Sprintf("%s is not a castling of %s (write \"O-O\")", san, p.r.Title())
+	}
+	// With several rules of one name (none today), the first one's reason.
+	i := rules[0]
+	c := p.r.castles[i]
+	partner := "rook"
+	if pc := p.sq[c.rookFrom]; pc != NoPiece && pc.Color() == c.color {
+		partner = p.r.PieceName(pc.Letter())
+	}
+	if p.castle&(1<<i) == 0 {
+		k, rk := p.sq[c.kingFrom], p.sq[c.rookFrom]
+		switch {
+		case k == NoPiece || k.Color() != c.color || k.Letter() != 'K':
+			return fmt.Sprintf("your king has left %s, so it may not castle any more in this game", b.SquareName(c.kingFrom))
+		case rk == NoPiece || rk.Color() != c.color:
+			return fmt.Sprintf("no piece of yours stands on %s to castle with: it has moved or was captured, so this castling is gone for good", b.SquareName(c.rookFrom))
+		}
+		return fmt.Sprintf("your king or your %s on %s has moved earlier in the game (and came back), so this castling is gone for good", partner, b.SquareName(c.rookFrom))
+	}
+	var between []string
+	for _, s := range c.empty {
+		if pc := p.sq[s]; s != c.kingFrom && s != c.rookFrom && pc != NoPiece {
+			whose := "your"
+			if pc.Color() != c.color {
+				whose = c.color.Other().String() + "'s"
+			}
+			between = append(between, fmt.Sprintf("%s %s stands on %s", whose, p.r.PieceName(pc.Letter()), b.SquareName(s)))
+		}
+	}
+	if len(between) > 0 {
+		list := between[0]
+		if n := len(between); n > 1 {
+			list = strings.Join(between[:n-1], ", ") + " and " + between[n-1]
+		}
+		return fmt.Sprintf("the squares between your king and your %s must be empty, but %s", partner, list)
+	}
+	if p.r.attacked(p.sq, c.kingFrom, c.color.Other()) {
+		return "your king is in check, and a king in check may not castle"
+	}
+	for _, s := range c.safe {
+		if s == c.kingFrom || !p.r.attacked(p.sq, s, c.color.Other()) {
+			continue
+		}
+		if s == c.kingTo {
+			return fmt.Sprintf("your king would land on %s, which %s attacks", b.SquareName(s), c.color.Other())
+		}
+		return fmt.Sprintf("your king would pass through %s, which %s attacks", b.SquareName(s), c.color.Other())
+	}
+	return ""
+}
+
 func (p *stdPos) WhyIllegal(from, to Square) string {
 	pc := p.At(from)
 	if pc == NoPiece || pc.Color() != p.turn {

@@ -100,8 +100,14 @@ func TestFinishedGamesRefuseEveryMove(t *testing.T) {
 			rest: "w L 1", script: "c8b9", reason: "White captured Black's king", probe: "a12a11"},
 		{name: "toto40: the line left", variant: Toto40(), pieces: map[string]string{"c8": "R", "h1": "K", "a12": "k", "e6": "p"},
 			rest: "w L 1", script: "c8c7", reason: "White ended a turn with no piece on the fighting line", probe: "e6d7"},
-		{name: "toto40: no legal move", variant: Toto40(), pieces: map[string]string{"a9": "P", "a10": "k"},
-			rest: "w - 1", reason: "no legal move", probe: "a9a10"},
+		// A composed position without kings (a game never reaches one: a
+		// captured king ends it), so that only rule 3 applies.
+		{name: "toto40: no legal move", variant: Toto40(), pieces: map[string]string{"a9": "P", "a10": "p"},
+			rest: "w L 1", reason: "no legal move", probe: "a9a10"},
+		// The same pawns with Black's king: White's is gone, so Black
+		// captured it (rule 1), read from the string alone.
+		{name: "toto40: a string without the mover's king", variant: Toto40(), pieces: map[string]string{"a9": "P", "a10": "k"},
+			rest: "w - 1", reason: "Black captured White's king", probe: "a9a10"},
 		// §7 Toe-to-Toe
 		{name: "toetotoe: checkmate", variant: ToeToToe(), fen: "7k/8/r7/8/8/1r6/8/K7[] b p 0 30",
 			script: "a6a3", reason: "checkmate", probe: "a1b1"},

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -13,12 +14,11 @@ import (
 // hold is the history before it: a position read from its string starts
 // its own, so it may allow an action the played one refuses for history
 // alone (Toto40's superko, fivefold repetition), and then the result may
-// differ too. And Toto40's string cannot tell a captured king from a set-up
-// position without one (docs/rules/toto40.md checks "the mover captured the enemy
-// king" after the move; finished_test's "no legal move" position has no
-// White king and is not over), so after a king capture the position read
-// back plays on: that, too, is allowed here. Anything else is a bug in
-// writing or reading the string.
+// differ too. A finished position reads back finished (RULES.md §10: a
+// finished position has perft 0), unless it ended by repetition, which no
+// position string can hold; Toto40's captured king is read from the
+// string (the side to move has none). Anything else is a bug in writing
+// or reading the string.
 //
 // choices drives the line: each byte picks the next action among the
 // legal ones (or the die's value while a roll is due).
@@ -71,8 +71,12 @@ func checkRoundTrip(t *testing.T, v Variant, p Position) {
 	if q.String() != s {
 		t.Fatalf("%s: %q reads back as %q", v.Name(), s, q.String())
 	}
-	if strings.HasSuffix(p.Result().Reason, "'s king") { // Toto40: "White captured Black's king"
-		return // not in the string (see FuzzPositionStringRoundTrip)
+	if res := p.Result(); res.Over && !strings.Contains(res.Reason, "repetition") {
+		if q.Result() != res || len(q.Legal()) != 0 || Perft(q, 1) != 0 {
+			t.Fatalf("%s: the finished position %q (%v) reads back as %v with %d legal actions (perft 1 = %d), want it finished",
+				v.Name(), s, res, q.Result(), len(q.Legal()), Perft(q, 1))
+		}
+		return
 	}
 	pl, ql := p.Legal(), q.Legal()
 	for _, m := range pl {
@@ -93,5 +97,62 @@ func checkRoundTrip(t *testing.T, v Variant, p Position) {
 	}
 	if !history && q.Result() != p.Result() {
 		t.Fatalf("%s: at %q the result is %v, but %v once the string is read back", v.Name(), s, p.Result(), q.Result())
+	}
+}
+
+// TestFinishedPositionsReadBackFinished plays seeded random games of every
+// variant to their end (or 400 actions) and reads every position, the
+// finished ones above all, back from its string (checkRoundTrip): a
+// finished position must read back finished, with the same result and no
+// legal action (RULES.md §10). The seeds are fixed: the same games every
+// run.
+func TestFinishedPositionsReadBackFinished(t *testing.T) {
+	games := 40
+	if testing.Short() {
+		games = 8
+	}
+	for _, v := range Variants() {
+		t.Run(v.Name(), func(t *testing.T) {
+			finished := 0
+			for g := range games {
+				rng := rand.New(rand.NewPCG(uint64(g), 0x5eed))
+				p := v.Start()
+				for range 400 {
+					if r, ok := p.(Roller); ok && r.NeedsRoll() {
+						q, err := r.Roll(rng.IntN(6) + 1)
+						if err != nil {
+							t.Fatal(err)
+						}
+						p = q
+						continue
+					}
+					legal := p.Legal()
+					if len(legal) == 0 {
+						break
+					}
+					// Prefer captures, so that games end within the limit.
+					m := legal[rng.IntN(len(legal))]
+					for _, c := range legal {
+						if p.IsCapture(c) && rng.IntN(2) == 0 {
+							m = c
+							break
+						}
+					}
+					q, err := p.Play(m)
+					if err != nil {
+						t.Fatal(err)
+					}
+					p = q
+					checkRoundTrip(t, v, p)
+				}
+				if p.Result().Over {
+					finished++
+				}
+			}
+			if finished == 0 {
+				t.Errorf("none of %d random games of %s finished: the test checked no finished position", games, v.Name())
+			}
+			t.Logf("%s: %d of %d games finished", v.Name(), finished, games)
+		})
 	}
 }

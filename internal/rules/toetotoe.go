@@ -151,7 +151,39 @@ func (p *ttPos) swapExample(alike bool) string {
 // WhyNot explains an action that is not legal now (ActionExplain): there
 // is no pass command; a swap turn is passed by swapping alike pieces.
 func (p *ttPos) WhyNot(m Move) string {
-	if p.Result().Over || m.Kind != Pass {
+	if p.Result().Over {
+		return ""
+	}
+	if m.Kind == Drop && p.phase < ttDeployTurns {
+		// One piece placed where a deployment turn places two: the turn
+		// is one action (docs/rules/toetotoe.md), written with a comma.
+		d := ttDeploy[p.phase]
+		ex := fmt.Sprintf("\"%c@%s,%c@%s\"", d[0], p.exampleSq(0), d[1], p.exampleSq(1))
+		pieces := fmt.Sprintf("your %s and your %s", p.v.PieceName(d[0]), p.v.PieceName(d[1]))
+		if d[0] == d[1] {
+			pieces = fmt.Sprintf("both your %ss", p.v.PieceName(d[0]))
+		}
+		if m.Piece == d[0] || m.Piece == d[1] {
+			// The example keeps the player's square when it can take the piece.
+			if m.To != NoSquare && p.sq[m.To] == NoPiece && slices.Contains(p.zone(p.turn), m.To) {
+				other := d[0]
+				if m.Piece == d[0] {
+					other = d[1]
+				}
+				for _, s := range p.zone(p.turn) {
+					if s != m.To && p.sq[s] == NoPiece {
+						ex = fmt.Sprintf("\"%c@%s,%c@%s\"", m.Piece, p.v.board.SquareName(m.To), other, p.v.board.SquareName(s))
+						break
+					}
+				}
+			}
+			return fmt.Sprintf("a deployment turn places both pieces in one reply: this turn %s, "+
+				"the two placements joined by a comma, e.g. %s", pieces, ex)
+		}
+		return fmt.Sprintf("deployment %d of 8 places %s, not a %s: send both placements in one reply, e.g. %s",
+			p.phase+1, pieces, p.v.PieceName(m.Piece), ex)
+	}
+	if m.Kind != Pass {
 		return ""
 	}
 	switch {

@@ -139,7 +139,18 @@ func (v *toto40) ParsePosition(s string) (Position, error) {
 		}
 	}
 	p.hash = boardHash(sq)
-	p.ended = v.leftLine(sq, p.line, p.turn.Other())
+	// The endings a move can make (docs/rules/toto40.md, "End of the
+	// game", in their order), read from the string as play() sets them:
+	// the side to move has no king while the other side has one, so the
+	// other side captured it (rule 1: a finished position, perft 0);
+	// else the side that moved last left the line (rule 2). A string
+	// with neither king is a composed position, never one a game
+	// reaches: no king ending is read into it.
+	if !v.hasKing(sq, p.turn) && v.hasKing(sq, p.turn.Other()) {
+		p.ended = Result{Over: true, Winner: p.turn.Other(), Reason: fmt.Sprintf("%s captured %s's king", p.turn.Other(), p.turn)}
+	} else {
+		p.ended = v.leftLine(sq, p.line, p.turn.Other())
+	}
 	return p, nil
 }
 
@@ -219,6 +230,16 @@ func (p *totoPos) play(m Move) *totoPos {
 		n.ended = p.v.leftLine(n.sq, n.line, p.turn)
 	}
 	return n
+}
+
+// hasKing reports whether side c has a king on the board.
+func (v *toto40) hasKing(sq []Piece, c Color) bool {
+	for _, s := range v.board.squares {
+		if pc := sq[s]; pc != NoPiece && pc.Color() == c && pc.Letter() == 'K' {
+			return true
+		}
+	}
+	return false
 }
 
 // onLine counts side c's pieces on the fighting line.

@@ -105,7 +105,10 @@ func TestToto40EndingsSayWhatHappened(t *testing.T) {
 			"White ended a turn with no piece on the fighting line"},
 		{"a side that was never on the line", map[string]string{"c6": "R", "h1": "K", "a12": "k", "e6": "p"}, "w L 1", "c6", "c7", Black,
 			"White ended a turn with no piece on the fighting line"},
-		{"no legal move", map[string]string{"a9": "P", "a10": "k"}, "w - 1", "", "", Black, "White has no legal move"},
+		// Without kings (composed: a game never loses one without ending),
+		// so that only the third ending applies.
+		{"no legal move", map[string]string{"a9": "P", "a10": "p"}, "w L 1", "", "", Black, "White has no legal move"},
+		{"a string without the mover's king", map[string]string{"a9": "P", "a10": "k"}, "w - 1", "", "", Black, "Black captured White's king"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

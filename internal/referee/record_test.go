@@ -1,0 +1,221 @@
+package referee
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"referee/internal/game"
+	"referee/internal/rules"
+)
+
+// playAll plays moves alternately from the side to move, each on its own
+// day from 2026-11-20, as stored actions carry their time.
+func playAll(t *testing.T, r *Referee, g *Game, moves ...string) {
+	t.Helper()
+	for _, m := range moves {
+		c := rules.Color(g.Ply() % 2)
+		if out := act(t, r, g, c, m); out.Verdict != Applied {
+			t.Fatalf("%s: %v %s", m, out.Verdict, out.Detail)
+		}
+		g.Actions[len(g.Actions)-1].Time = time.Date(2026, 11, 20+len(g.Actions), 9, 0, 0, 0, time.UTC)
+	}
+}
+
+func exportText(t *testing.T, r *Referee, g *Game) (*game.Record, string) {
+	t.Helper()
+	rec, err := r.Record(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if _, err := rec.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return rec, b.String()
+}
+
+func TestRecordTags(t *testing.T) {
+	// PGN standard §8.1.1 (UTCDate/UTCTime), §9.6.1 (TimeControl: "-" for
+	// none, "moves/seconds", "seconds+increment"), §9.8.1 (Termination:
+	// its own words, the detail in a comment before the result); Variant
+	// only for a game other tools do not know as chess.
+	created := time.Date(2026, 11, 19, 17, 4, 5, 0, time.UTC)
+	tests := []struct {
+		name    string
+		variant rules.Variant
+		control string
+		moves   []string
+		finish  func(g *Game)
+		tags    map[string]string // "" means the tag must be absent
+		text    []string          // in the movetext
+	}{
+		{"chess resigned, untimed", rules.Chess(), "", []string{"e4", "e5", "resign", "confirm"}, nil,
+			map[string]string{"Variant": "", "SetUp": "", "FEN": "", "TimeControl": "-", "Termination": "normal",
+				"UTCDate": "2026.11.19", "UTCTime": "17:04:05", "Result": "0-1"},
+			[]string{"1. e4 {[%date 2026.11.21]} e5 {[%date 2026.11.22]}", "{White resigned.} 0-1"}},
+		{"chess three days a move, running", rules.Chess(), "3d", []string{"d4"}, nil,
+			map[string]string{"TimeControl": "1/259200", "Termination": "unterminated", "Result": "*"},
+			[]string{"1. d4 {[%date 2026.11.21]} *"}},
+		{"Fischer, lost on time", rules.Chess(), "10d+1d", []string{"d4"}, func(g *Game) {
+			g.Status, g.Result, g.ResultReason = StatusFinished, "1-0", "Black lost on time"
+		}, map[string]string{"TimeControl": "864000+86400", "Termination": "time forfeit"},
+			[]string{"{Black lost on time. Time control 10d+1d: 10d 0h, 1d 0h added after each move, never more than 10d 0h.} 1-0"}},
+		{"aborted toto40", rules.Toto40(), "", []string{"g3"}, func(g *Game) {
+			g.Status, g.AbortReason = StatusAborted, "a player left"
+		}, map[string]string{"Variant": "toto40", "SetUp": "1", "Termination": "abandoned"},
+			[]string{"{Aborted by the organiser: a player left.} *"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, g := newGame(t, tt.variant)
+			g.Created = created
+			if tt.control != "" {
+				c, err := ParseTimeControl(tt.control)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g.State.Clock = c
+			}
+			for _, m := range tt.moves {
+				if m == "resign" || m == "confirm" {
+					act(t, r, g, rules.Color(g.Ply()%2), m)
+					continue
+				}
+				playAll(t, r, g, m)
+			}
+			if tt.finish != nil {
+				tt.finish(g)
+			}
+			rec, text := exportText(t, r, g)
+			for name, want := range tt.tags {
+				if got := rec.Tag(name); got != want {
+					t.Errorf("[%s] = %q, want %q\n%s", name, got, want, text)
+				}
+			}
+			flat := strings.Join(strings.Fields(text), " ")
+			for _, want := range tt.text {
+				if !strings.Contains(flat, want) {
+					t.Errorf("the record lacks %q:\n%s", want, text)
+				}
+			}
+			// Export must re-import: the same moves and dates come back.
+			back, err := game.ParseRecord(strings.NewReader(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(back.Moves, " ") != strings.Join(rec.Moves, " ") || strings.Join(back.Dates, " ") != strings.Join(rec.Dates, " ") {
+				t.Errorf("read back %q %q, want %q %q", back.Moves, back.Dates, rec.Moves, rec.Dates)
+			}
+		})
+	}
+}
+
+// chessExport is a finished game of orthodox chess with castling, a
+// capture, as `referee export` writes it.
+func chessExport(t *testing.T) string {
+	r, g := newGame(t, rules.Chess())
+	g.Created = time.Date(2026, 11, 19, 17, 4, 5, 0, time.UTC)
+	c, _ := ParseTimeControl("3d")
+	g.State.Clock = c
+	playAll(t, r, g, "e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "O-O", "Bc5", "d3", "d6", "Bg5", "h6", "Bxf6", "Qxf6",
+		"Nc3", "O-O", "Nd5", "Qd8", "c3", "a6", "b4", "Ba7", "a4", "Be6", "Qb3", "Bxd5", "Bxd5", "Qf6",
+		"a5", "Rab8", "h3", "Qg6", "Kh1", "Qf6", "Qc4", "Ne7", "Bxb7", "Rxb7", "Qxa6", "Rfb8")
+	_, text := exportText(t, r, g)
+	return text
+}
+
+func TestChessExportReadByPgnExtract(t *testing.T) {
+	// pgn-extract (Debian package pgn-extract) checks every move of a
+	// chess export against the rules; a record it rejects, or whose
+	// moves it changes, is not one other tools understand.
+	bin, err := exec.LookPath("pgn-extract")
+	if err != nil {
+		if _, e := os.Stat("/usr/games/pgn-extract"); e == nil {
+			bin = "/usr/games/pgn-extract"
+		} else if os.Getenv("CI") == "true" {
+			t.Fatal("pgn-extract is not installed, and CI=true needs it (apt-get install pgn-extract)")
+		} else {
+			t.Skip("pgn-extract is not installed (apt-get install pgn-extract)")
+		}
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "game.pgn")
+	if err := os.WriteFile(in, []byte(chessExport(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "log")
+	cmd := exec.Command(bin, "-s", "--fixresulttags", "-l"+log, in)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("pgn-extract: %v", err)
+	}
+	msgs, _ := os.ReadFile(log)
+	if strings.TrimSpace(string(msgs)) != "" {
+		t.Errorf("pgn-extract complained:\n%s\ninput:\n%s", msgs, chessExport(t))
+	}
+	got := out.String()
+	for _, want := range []string{`[TimeControl "1/259200"]`, `[Termination "unterminated"]`, "Qxa6", "[%date 2026.11.21]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("pgn-extract's output lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestChessExportReadByChessJS(t *testing.T) {
+	// chess.js (npm) loads the export move by move, and its final position
+	// must be the referee's.
+	if _, err := exec.LookPath("npm"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("npm is not installed, and CI=true needs it")
+		}
+		t.Skip("npm is not installed")
+	}
+	if testing.Short() {
+		t.Skip("installs chess.js from npm")
+	}
+	dir := t.TempDir()
+	install := exec.Command("npm", "install", "--no-audit", "--no-fund", "--silent", "--prefix", dir, "chess.js@1.4.0")
+	if out, err := install.CombinedOutput(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("npm install chess.js: %v\n%s", err, out)
+		}
+		t.Skipf("npm install chess.js failed (no registry here?): %v\n%s", err, out)
+	}
+	pgn := chessExport(t)
+	if err := os.WriteFile(filepath.Join(dir, "game.pgn"), []byte(pgn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := `const { Chess } = require('chess.js');
+const fs = require('fs');
+const c = new Chess();
+c.loadPgn(fs.readFileSync(process.argv[2], 'utf8'));
+console.log(c.history().length + ' ' + c.fen() + ' ' + c.header()['Termination']);`
+	js := filepath.Join(dir, "read.js")
+	if err := os.WriteFile(js, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", js, filepath.Join(dir, "game.pgn"))
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("chess.js refused the export: %v\n%s\n%s", err, out, pgn)
+	}
+	rec, err := game.ParseRecord(strings.NewReader(pgn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := game.Play(rules.Chess().Start(), rec.Moves, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rep.Final.String()
+	if got := strings.TrimSpace(string(out)); got != "40 "+want+" unterminated" {
+		t.Errorf("chess.js read %q, want %q", got, "40 "+want+" unterminated")
+	}
+}
