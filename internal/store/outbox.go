@@ -4,18 +4,12 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
-	_ "embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 )
-
-// schemaOutbox is schema version 3: claims and dead letters in the outbox.
-//
-//go:embed schema_3_outbox.sql
-var schemaOutbox string
 
 // States of an outbox message, as Outgoing.State reports them.
 const (
