@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -352,4 +353,65 @@ func TestMigrationsAreNumberedInOrder(t *testing.T) {
 	if _, err := readMigrations(schemaFiles); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestUpgradeFromEveryVersion: a database left at any older schema version
+// is brought up to the current one by Open, and ends with the same tables
+// and indexes as a database created new.
+func TestUpgradeFromEveryVersion(t *testing.T) {
+	ctx := context.Background()
+	fresh, _ := openTemp(t)
+	want := schemaOf(t, fresh.db)
+	ms := migrations()
+	for v := 1; v < len(ms); v++ {
+		t.Run(fmt.Sprintf("from=%d", v), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "old.db")
+			db, err := sql.Open("sqlite3", "file:"+path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, m := range ms[:v] {
+				if _, err := db.Exec(m); err != nil {
+					t.Fatalf("version %d: %v", i+1, err)
+				}
+			}
+			if _, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d", v)); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			s, err := Open(ctx, path)
+			if err != nil {
+				t.Fatalf("opening a database of version %d: %v", v, err)
+			}
+			defer s.Close()
+			if got, err := s.Version(ctx); err != nil || got != len(ms) {
+				t.Errorf("version after the upgrade = %d, %v; want %d", got, err, len(ms))
+			}
+			if got := schemaOf(t, s.db); !slices.Equal(got, want) {
+				t.Errorf("schema after the upgrade from version %d differs from a new database's:\n got %q\nwant %q", v, got, want)
+			}
+		})
+	}
+}
+
+// schemaOf lists the tables and indexes of db with their SQL, by name.
+func schemaOf(t *testing.T, db *sql.DB) []string {
+	t.Helper()
+	rows, err := db.Query(`SELECT type, name, COALESCE(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var typ, name, q string
+		if err := rows.Scan(&typ, &name, &q); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, typ+" "+name+": "+strings.Join(strings.Fields(q), " "))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
