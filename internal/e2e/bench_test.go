@@ -16,6 +16,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"referee/internal/app"
+	"referee/internal/apptest"
 	"referee/internal/daemon"
 	"referee/internal/mail/imapin"
 	"referee/internal/mail/smtpout"
@@ -289,7 +290,7 @@ func BenchmarkThroughput(b *testing.B) {
 			// that (0.1-0.2 s): referee first gave 1.25-1.34x in that
 			// round, floor first 0.94-1.04x.
 			e.playRound(b, botGames(sz.games, 1), 1, "e4", 0)
-			moves := app.BenchMoves(sz.rounds)
+			moves := apptest.Moves(sz.rounds)
 			var refTime, floorTime time.Duration
 			b.ResetTimer()
 			for range b.N {
@@ -326,7 +327,7 @@ func BenchmarkMoveLatency(b *testing.B) {
 	e.playRound(b, botGames(1, 1), 1, "e4", 0) // warm-up, as in BenchmarkThroughput
 	games, first := e.refereeGames(b, ref, 1)
 	bot := botGames(1, 1)
-	moves := app.BenchMoves(max(b.N, 1))
+	moves := apptest.Moves(max(b.N, 1))
 	var refLat, floorLat []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
