@@ -12,7 +12,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs := newFlags("inspect", "[--db PATH] FILE.eml", "Prints one JSON object saying how the referee reads that mail: game, player, auth,\naction (canonical, or null), message, reject (the reason, or null). Changes nothing.", stderr)
 	db := dbFlag(fs)
 	address := addressFlag(fs)
-	if code, ok := parseFlags(fs, interleave(args)); !ok {
+	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {
