@@ -57,8 +57,8 @@ func (e *env) benchReferee(tb testing.TB) *refereeProc {
 	r := &refereeProc{app: a, done: make(chan error, 1)}
 	go func() {
 		r.done <- daemon.Run(ctx, a, daemon.Config{
-			IMAP: imapin.Config{Addr: e.srv.IMAPAddr, User: referee, Password: password, TLS: "none"},
-			SMTP: smtpout.Config{Addr: e.srv.SMTPAddr, TLS: "none"},
+			IMAP: imapin.Config{Addr: e.mail.imapAddr(), User: referee, Password: password, TLS: "none"},
+			SMTP: smtpout.Config{Addr: e.mail.smtpAddr(), TLS: "none"},
 		})
 	}()
 	r.stop = sync.OnceFunc(func() {
@@ -84,7 +84,7 @@ func (e *env) runFloorBot(tb testing.TB, replySize int) *floorBot {
 	ctx, cancel := context.WithCancel(context.Background())
 	bot := &floorBot{err: make(chan error, 1)}
 	wake := make(chan struct{}, 1)
-	c, err := imapclient.DialInsecure(e.srv.IMAPAddr, &imapclient.Options{UnilateralDataHandler: &imapclient.UnilateralDataHandler{
+	c, err := imapclient.DialInsecure(e.mail.imapAddr(), &imapclient.Options{UnilateralDataHandler: &imapclient.UnilateralDataHandler{
 		Mailbox: func(d *imapclient.UnilateralDataMailbox) {
 			if d.NumMessages != nil {
 				select {
@@ -105,7 +105,7 @@ func (e *env) runFloorBot(tb testing.TB, replySize int) *floorBot {
 	}
 	// The reply's header (floorReply) is about 300 bytes.
 	pad := strings.Repeat(strings.Repeat("x", 75)+"\r\n", max(replySize-300, 0)/77+1)
-	go func() { bot.err <- floorLoop(ctx, c, e.srv.SMTPAddr, wake, pad) }()
+	go func() { bot.err <- floorLoop(ctx, c, e.mail.smtpAddr(), wake, pad) }()
 	bot.stop = sync.OnceFunc(func() {
 		cancel()
 		if err := <-bot.err; err != nil && ctx.Err() == nil {

@@ -46,7 +46,7 @@ type slowRelay struct {
 
 func (e *env) startSlowRelay(t testing.TB, delay time.Duration) *slowRelay {
 	t.Helper()
-	r := &slowRelay{upstream: smtpout.New(smtpout.Config{Addr: e.srv.SMTPAddr, TLS: "none"}), delay: delay,
+	r := &slowRelay{upstream: smtpout.New(smtpout.Config{Addr: e.mail.smtpAddr(), TLS: "none"}), delay: delay,
 		relayed: map[string]int{}, data: make(chan string, 64)}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -162,7 +162,7 @@ func (p *serveProc) exited(d time.Duration) bool {
 // still running.
 func (e *env) startServe(t testing.TB, bin, db, smtpAddr string, extra ...string) *serveProc {
 	t.Helper()
-	args := append([]string{"serve", "--db", db, "--address", referee, "--imap", e.srv.IMAPAddr, "--imap-user", referee,
+	args := append([]string{"serve", "--db", db, "--address", referee, "--imap", e.mail.imapAddr(), "--imap-user", referee,
 		"--imap-pass", password, "--imap-tls", "none", "--smtp", smtpAddr, "--smtp-tls", "none",
 		"--poll", "200ms", "--retry", "200ms", "--log-level", "info"}, extra...)
 	p := &serveProc{cmd: exec.Command(bin, args...), stderr: &lockedBuffer{}, done: make(chan struct{})}
@@ -226,7 +226,11 @@ func (r *slowRelay) settle(quiet, limit time.Duration) {
 
 func TestSecondDaemonRefused(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	eachBackend(t, testSecondDaemonRefused)
+}
+
+// testSecondDaemonRefused is TestSecondDaemonRefused on one mail system.
+func testSecondDaemonRefused(t *testing.T, e *env) {
 	alice, bob := setupPlayers()
 	bin := buildReferee(t)
 	relay := e.startSlowRelay(t, 1500*time.Millisecond)
@@ -264,7 +268,11 @@ func TestSecondDaemonRefused(t *testing.T) {
 
 func TestOnceNextToDaemon(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	eachBackend(t, testOnceNextToDaemon)
+}
+
+// testOnceNextToDaemon is TestOnceNextToDaemon on one mail system.
+func testOnceNextToDaemon(t *testing.T, e *env) {
 	alice, bob := setupPlayers()
 	bin := buildReferee(t)
 	relay := e.startSlowRelay(t, 1500*time.Millisecond)

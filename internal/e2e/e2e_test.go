@@ -36,25 +36,27 @@ const (
 	password = mailtest.Password
 )
 
-// env is one test's private mail servers, and what the test's helpers
-// share.
+// env is one test's mail servers, and what the test's helpers share.
 type env struct {
-	srv   *mailtest.Servers
+	mail mailSystem
+	// real is the private Dovecot and Postfix pair, nil on the embedded
+	// servers: for the tests that stop Postfix or talk LMTP.
+	real  *mailtest.Servers
 	seq   atomic.Int64 // Message-ID numbers of the test's mails
 	boxes sessions     // the players' open IMAP sessions
 }
-
-// newEnv starts private mail servers for t, or skips t when the
-// end-to-end tests were not asked for (see mailtest.Enabled).
 
 // mailWait bounds the wait for one reply: far above the fraction of a
 // second a reply takes, so that a machine busy with other builds does not
 // fail a test that is only slow.
 const mailWait = 45 * time.Second
 
+// newEnv starts private Dovecot and Postfix instances for t, or skips t
+// when the end-to-end tests were not asked for (see mailtest.Enabled).
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	e := &env{srv: mailtest.Start(t)}
+	srv := mailtest.Start(t)
+	e := &env{mail: dovecot{srv}, real: srv}
 	t.Cleanup(e.boxes.closeAll) // before the servers stop
 	return e
 }
@@ -88,11 +90,11 @@ type received struct {
 // one.
 func (e *env) drain(t testing.TB, user string) []*received {
 	t.Helper()
-	raws, err := e.boxes.fetchNew(e.srv.IMAPAddr, user)
+	raws, err := e.boxes.fetchNew(e.mail.imapAddr(), user)
 	if err != nil {
 		// Once more on a new session: the server may have closed the old.
 		e.boxes.drop(user)
-		raws, err = e.boxes.fetchNew(e.srv.IMAPAddr, user)
+		raws, err = e.boxes.fetchNew(e.mail.imapAddr(), user)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +170,7 @@ func (e *env) send(t testing.TB, p *player, body string) {
 // sendRaw hands raw to Postfix, from the envelope sender from to to.
 func (e *env) sendRaw(t testing.TB, from, to, raw string) {
 	t.Helper()
-	if err := smtpout.New(smtpout.Config{Addr: e.srv.SMTPAddr, TLS: "none"}).Send(context.Background(), from, []string{to}, []byte(raw)); err != nil {
+	if err := smtpout.New(smtpout.Config{Addr: e.mail.smtpAddr(), TLS: "none"}).Send(context.Background(), from, []string{to}, []byte(raw)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -191,8 +193,8 @@ func (e *env) runReferee(t testing.TB, db string, noIdle bool) *refereeProc {
 	r := &refereeProc{app: a, stop: cancel, done: make(chan error, 1)}
 	go func() {
 		r.done <- daemon.Run(ctx, a, daemon.Config{
-			IMAP:        imapin.Config{Addr: e.srv.IMAPAddr, User: referee, Password: password, TLS: "none", Poll: 200 * time.Millisecond, NoIdle: noIdle},
-			SMTP:        smtpout.Config{Addr: e.srv.SMTPAddr, TLS: "none"},
+			IMAP:        imapin.Config{Addr: e.mail.imapAddr(), User: referee, Password: password, TLS: "none", Poll: 200 * time.Millisecond, NoIdle: noIdle},
+			SMTP:        smtpout.Config{Addr: e.mail.smtpAddr(), TLS: "none"},
 			OutboxEvery: 200 * time.Millisecond,
 			RetryBase:   300 * time.Millisecond,
 		})
@@ -340,7 +342,7 @@ func newGame(t testing.TB, db, variant string, white, black *player) int64 {
 // Postfix would.
 func (e *env) lmtpDeliver(t testing.TB, from, to, raw string) {
 	t.Helper()
-	conn, err := net.DialTimeout("tcp", e.srv.LMTPAddr, 5*time.Second)
+	conn, err := net.DialTimeout("tcp", e.real.LMTPAddr, 5*time.Second)
 	if err != nil {
 		t.Fatalf("LMTP: %v", err)
 	}
@@ -365,17 +367,17 @@ func TestPostfixDownThenBack(t *testing.T) {
 	alice, bob, db, id := chessGame(t)
 	r := e.runReferee(t, db, false)
 	e.waitBoth(t, alice, bob)
-	if err := e.srv.StopPostfix(); err != nil {
+	if err := e.real.StopPostfix(); err != nil {
 		t.Fatal(err)
 	}
-	if c, err := net.DialTimeout("tcp", e.srv.SMTPAddr, time.Second); err == nil {
+	if c, err := net.DialTimeout("tcp", e.mail.smtpAddr(), time.Second); err == nil {
 		c.Close()
-		t.Fatalf("Postfix still answers on %s after it was stopped", e.srv.SMTPAddr)
+		t.Fatalf("Postfix still answers on %s after it was stopped", e.mail.smtpAddr())
 	}
 	restarted := false
 	defer func() {
 		if !restarted {
-			e.srv.StartPostfix()
+			e.real.StartPostfix()
 		}
 	}()
 	// With Postfix down, Alice's move goes straight into the referee's
@@ -397,7 +399,7 @@ func TestPostfixDownThenBack(t *testing.T) {
 	if n, _ := r.app.Store().PendingOutbox(context.Background()); n != 2 {
 		t.Fatalf("%d replies pending while Postfix is down, want 2", n)
 	}
-	if err := e.srv.StartPostfix(); err != nil {
+	if err := e.real.StartPostfix(); err != nil {
 		t.Fatal(err)
 	}
 	restarted = true

@@ -30,7 +30,7 @@ func (e *env) lobbyServe(t *testing.T, added ...string) (bin, db string) {
 			t.Fatalf("referee player add %s: %v\n%s", a, err, out)
 		}
 	}
-	e.startServe(t, bin, db, e.srv.SMTPAddr, "--players", "known", "--variants", "chess,toto40")
+	e.startServe(t, bin, db, e.mail.smtpAddr(), "--players", "known", "--variants", "chess,toto40")
 	return bin, db
 }
 
@@ -141,7 +141,11 @@ func (e *env) invite(t *testing.T, carol, bob *player) (sent, invitation *receiv
 
 func TestLobbyChallengeAcceptPlay(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	eachBackend(t, testLobbyChallengeAcceptPlay)
+}
+
+// testLobbyChallengeAcceptPlay is TestLobbyChallengeAcceptPlay on one mail system.
+func testLobbyChallengeAcceptPlay(t *testing.T, e *env) {
 	carol, bob := &player{addr: "carol@example.test"}, &player{addr: "bob@example.test"}
 	mallory := &player{addr: "mallory@example.test"}
 	e.lobbyServe(t, carol.addr, bob.addr)
@@ -248,7 +252,11 @@ func TestLobbyChallengeAcceptPlay(t *testing.T) {
 
 func TestLobbyDecline(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	eachBackend(t, testLobbyDecline)
+}
+
+// testLobbyDecline is TestLobbyDecline on one mail system.
+func testLobbyDecline(t *testing.T, e *env) {
 	carol, bob := &player{addr: "carol@example.test"}, &player{addr: "bob@example.test"}
 	bin, db := e.lobbyServe(t, carol.addr, bob.addr)
 

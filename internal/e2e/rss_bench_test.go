@@ -51,8 +51,8 @@ func BenchmarkServeRSS(b *testing.B) {
 					b.Fatal(err)
 				}
 				cmd := exec.Command(bin, "serve", "--db", db, "--address", referee,
-					"--imap", e.srv.IMAPAddr, "--imap-tls", "none", "--imap-pass", password,
-					"--smtp", e.srv.SMTPAddr, "--smtp-tls", "none", "--log-level", "warn")
+					"--imap", e.mail.imapAddr(), "--imap-tls", "none", "--imap-pass", password,
+					"--smtp", e.mail.smtpAddr(), "--smtp-tls", "none", "--log-level", "warn")
 				cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 				if err := cmd.Start(); err != nil {
 					b.Fatal(err)

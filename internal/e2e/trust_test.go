@@ -20,7 +20,11 @@ import (
 // played.
 func TestForgedFromWithLeakedToken(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	eachBackend(t, testForgedFromWithLeakedToken)
+}
+
+// testForgedFromWithLeakedToken is TestForgedFromWithLeakedToken on one mail system.
+func testForgedFromWithLeakedToken(t *testing.T, e *env) {
 	alice, bob, db, id := chessGame(t)
 	r := e.runReferee(t, db, false)
 	e.waitBoth(t, alice, bob)
@@ -61,7 +65,11 @@ func TestForgedFromWithLeakedToken(t *testing.T) {
 // taken back must not come back, and nobody is mailed again.
 func TestMailboxRebuild(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	eachBackend(t, testMailboxRebuild)
+}
+
+// testMailboxRebuild is TestMailboxRebuild on one mail system.
+func testMailboxRebuild(t *testing.T, e *env) {
 	alice, bob, db, id := chessGame(t)
 	r := e.runReferee(t, db, false)
 	e.waitBoth(t, alice, bob)
@@ -123,7 +131,11 @@ func TestMailboxRebuild(t *testing.T) {
 // has been silent for 8 s.
 func TestOutOfOfficeBotLoop(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	eachBackend(t, testOutOfOfficeBotLoop)
+}
+
+// testOutOfOfficeBotLoop is TestOutOfOfficeBotLoop on one mail system.
+func testOutOfOfficeBotLoop(t *testing.T, e *env) {
 	alice, bob, db, _ := chessGame(t)
 	e.runReferee(t, db, false)
 	e.waitMail(t, bob, 1, 20*time.Second)
