@@ -29,6 +29,7 @@ import (
 	"referee/internal/mailtest"
 	"referee/internal/notation"
 	"referee/internal/rules"
+	"referee/internal/store"
 )
 
 const (
@@ -44,6 +45,9 @@ type env struct {
 	real  *mailtest.Servers
 	seq   atomic.Int64 // Message-ID numbers of the test's mails
 	boxes sessions     // the players' open IMAP sessions
+	// toReferee counts the mails the test handed to the mail system for
+	// the referee (see handled).
+	toReferee atomic.Int64
 }
 
 // mailWait bounds the wait for one reply: far above the fraction of a
@@ -172,6 +176,9 @@ func (e *env) sendRaw(t testing.TB, from, to, raw string) {
 	t.Helper()
 	if err := smtpout.New(smtpout.Config{Addr: e.mail.smtpAddr(), TLS: "none"}).Send(context.Background(), from, []string{to}, []byte(raw)); err != nil {
 		t.Fatal(err)
+	}
+	if toReferee(to) {
+		e.toReferee.Add(1)
 	}
 }
 
@@ -354,6 +361,9 @@ func (e *env) lmtpDeliver(t testing.TB, from, to, raw string) {
 	if err := c.SendMail(from, []string{to}, strings.NewReader(raw)); err != nil {
 		t.Fatalf("LMTP delivery: %v", err)
 	}
+	if toReferee(to) {
+		e.toReferee.Add(1)
+	}
 	c.Quit()
 }
 
@@ -395,9 +405,25 @@ func TestPostfixDownThenBack(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	time.Sleep(time.Second) // a few failed delivery attempts
-	if n, _ := r.app.Store().PendingOutbox(context.Background()); n != 2 {
-		t.Fatalf("%d replies pending while Postfix is down, want 2", n)
+	// The referee's record that it tried: both replies queued, each with a
+	// failed attempt behind it.
+	for deadline := time.Now().Add(mailWait); ; time.Sleep(50 * time.Millisecond) {
+		queued, err := r.app.Store().ListOutbox(context.Background(), store.OutboxQueued)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tried := 0
+		for _, o := range queued {
+			if o.Attempts > 0 && o.LastError != "" {
+				tried++
+			}
+		}
+		if len(queued) == 2 && tried == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("while Postfix is down: %d replies queued, %d of them tried; want 2, both tried", len(queued), tried)
+		}
 	}
 	if err := e.real.StartPostfix(); err != nil {
 		t.Fatal(err)

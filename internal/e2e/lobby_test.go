@@ -59,20 +59,6 @@ func only(t testing.TB, who string, ms []*received, part string) *received {
 	return found[0]
 }
 
-// quiet fails t if any of ps receives a mail within d.
-func (e *env) quiet(t testing.TB, d time.Duration, ps ...*player) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		for _, p := range ps {
-			if got := e.drain(t, p.addr); len(got) > 0 {
-				t.Errorf("%s received %d unexpected mail(s):%s", p.addr, len(got), describe(got))
-			}
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-}
-
 // mustContain fails t for each of parts that text does not hold, whatever
 // the line breaks (the referee wraps its text).
 func mustContain(t testing.TB, what, text string, parts ...string) {
@@ -148,7 +134,7 @@ func TestLobbyChallengeAcceptPlay(t *testing.T) {
 func testLobbyChallengeAcceptPlay(t *testing.T, e *env) {
 	carol, bob := &player{addr: "carol@example.test"}, &player{addr: "bob@example.test"}
 	mallory := &player{addr: "mallory@example.test"}
-	e.lobbyServe(t, carol.addr, bob.addr)
+	_, db := e.lobbyServe(t, carol.addr, bob.addr)
 
 	// A stranger's challenge under --players known: a short refusal to
 	// the stranger, nothing to the one named.
@@ -163,7 +149,7 @@ func testLobbyChallengeAcceptPlay(t *testing.T, e *env) {
 	if n := len(refusal.text); n > 1000 {
 		t.Errorf("the stranger's refusal is %d characters long, want a short one:\n%s", n, refusal.text)
 	}
-	e.quiet(t, 3*time.Second, bob, mallory, carol)
+	e.quiet(t, db, bob, mallory, carol)
 
 	// Carol challenges bob; bob accepts as a mail client replies: To the
 	// invitation's Reply-To, In-Reply-To its Message-ID.
@@ -247,7 +233,7 @@ func testLobbyChallengeAcceptPlay(t *testing.T, e *env) {
 	}
 	mustContain(t, "the record", rec.text, `[White "`+white.addr+`"]`, `[Black "`+black.addr+`"]`, `[Variant "toto40"]`,
 		fmt.Sprintf("1. %s %s 2. %s", moves[0], moves[1], moves[2]))
-	e.quiet(t, 2*time.Second, carol, bob, mallory)
+	e.quiet(t, db, carol, bob, mallory)
 }
 
 func TestLobbyDecline(t *testing.T) {
@@ -286,7 +272,7 @@ func testLobbyDecline(t *testing.T, e *env) {
 	e.send(t, bob, "accept")
 	late := e.waitMail(t, bob, 1, mailWait)[0]
 	mustContain(t, "the answer to an accept after the decline", late.text, "no longer open", "declined")
-	e.quiet(t, 2*time.Second, carol, bob)
+	e.quiet(t, db, carol, bob)
 	out, err := exec.Command(bin, "list", "--db", db).CombinedOutput()
 	if err != nil {
 		t.Fatalf("referee list: %v\n%s", err, out)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"referee/internal/store"
 )
 
 // Trust holes, each reproduced through the real servers. DESIGN.md, "Mail
@@ -37,7 +39,7 @@ func testForgedFromWithLeakedToken(t *testing.T, e *env) {
 		alice.addr, referee, subject, time.Now().UnixNano(), time.Now().Format(time.RFC1123Z))
 	e.sendRaw(t, "mallory@example.test", referee, raw)
 	e.waitRefereeDone(t, 1, 20*time.Second)
-	time.Sleep(2 * time.Second) // whatever the referee queued is delivered by now
+	e.handled(t, db, alice, bob) // whatever the referee queued is delivered now
 
 	g, err := r.app.Game(context.Background(), id)
 	if err != nil {
@@ -105,7 +107,7 @@ func testMailboxRebuild(t *testing.T, e *env) {
 
 	r = e.runReferee(t, db, false)
 	e.waitRefereeDone(t, 3, 20*time.Second)
-	time.Sleep(2 * time.Second) // whatever the referee queued is delivered by now
+	e.handled(t, db, alice, bob) // whatever the referee queued is delivered now
 	g, err := r.app.Game(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +130,8 @@ func testMailboxRebuild(t *testing.T, e *env) {
 // header. The referee must not keep refusing it: at most 3 refusals per
 // game and player in an hour, and never the same refusal twice in a row.
 // The bot runs for at most 20 rounds or 60 s, and stops once the referee
-// has been silent for 8 s.
+// has handled every answer of the bot and sent Alice nothing new (its own
+// record: the inbound outcomes and the outbox, see handled).
 func TestOutOfOfficeBotLoop(t *testing.T) {
 	t.Parallel()
 	eachBackend(t, testOutOfOfficeBotLoop)
@@ -143,20 +146,29 @@ func testOutOfOfficeBotLoop(t *testing.T, e *env) {
 	const (
 		maxRounds  = 20
 		maxTime    = 60 * time.Second
-		quiet      = 8 * time.Second
 		maxRefusal = 3
 	)
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
 	var all, refusals []*received
 	start := time.Now()
-	lastMail := start
 	rounds := 0
-	for rounds < maxRounds && time.Since(start) < maxTime && time.Since(lastMail) < quiet {
+	for rounds < maxRounds && time.Since(start) < maxTime {
+		// Asked before the drain: when the referee had handled every
+		// answer of the bot and Alice's INBOX held all it sent her, a
+		// drain that then finds nothing new means the loop is over.
+		done, _ := e.handledNow(t, st, alice)
 		got := e.drain(t, alice.addr)
 		if len(got) == 0 {
+			if done {
+				break
+			}
 			time.Sleep(100 * time.Millisecond)
 			continue
 		}
-		lastMail = time.Now()
 		rounds++
 		for _, m := range got {
 			all = append(all, m)
