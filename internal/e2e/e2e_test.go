@@ -1,8 +1,13 @@
-// Package e2e plays games by mail through real mail servers: Postfix takes
-// the players' mail (SMTP), delivers it to Dovecot (LMTP), and the referee
-// reads it over IMAP and answers through Postfix. Each test starts its own
-// private instances (internal/mailtest, scripts/mailservers.sh) on free
-// ports of 127.0.0.1, and only when asked: CI=true or REFEREE_E2E=1.
+// Package e2e plays games by mail through mail servers, the referee
+// reading over IMAP and answering over SMTP as the players do. The safety
+// scenarios (crash, mailbox rebuild, forged From, bot loop, two daemons,
+// lobby) run against two mail systems with one code path (backend_test.go):
+// the embedded servers in every `go test`, and private Dovecot and Postfix
+// instances (internal/mailtest, scripts/mailservers.sh; Postfix takes the
+// mail over SMTP and delivers it to Dovecot over LMTP) on free ports of
+// 127.0.0.1 when asked: CI=true or REFEREE_E2E=1. The tests of Postfix
+// itself (down, then back), the games of every variant and the benchmarks
+// run on the real servers only.
 package e2e
 
 import (
