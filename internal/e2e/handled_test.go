@@ -2,7 +2,7 @@ package e2e
 
 import (
 	"context"
-	"strconv"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -42,12 +42,12 @@ func (e *env) handledNow(t testing.TB, st *store.Store, ps ...*player) (bool, st
 		}
 	}
 	if sent := int(e.toReferee.Load()); recorded < sent {
-		return false, "the referee has recorded an outcome for " + itoa(recorded) + " of the " + itoa(sent) + " mails sent to it"
+		return false, fmt.Sprintf("the referee has recorded an outcome for %d of the %d mails sent to it", recorded, sent)
 	}
 	if n, err := st.PendingOutbox(ctx); err != nil {
 		t.Fatal(err)
 	} else if n > 0 {
-		return false, itoa(n) + " mails wait in the referee's outbox"
+		return false, fmt.Sprintf("%d mails wait in the referee's outbox", n)
 	}
 	out, err := st.Outbox(ctx)
 	if err != nil {
@@ -63,7 +63,7 @@ func (e *env) handledNow(t testing.TB, st *store.Store, ps ...*player) (bool, st
 		c, sel := e.imapLogin(t, p.addr, false)
 		c.Close()
 		if int(sel.NumMessages) < want {
-			return false, p.addr + "'s INBOX holds " + itoa(int(sel.NumMessages)) + " of the " + itoa(want) + " mails the referee sent there"
+			return false, fmt.Sprintf("%s's INBOX holds %d of the %d mails the referee sent there", p.addr, sel.NumMessages, want)
 		}
 	}
 	return true, ""
@@ -102,5 +102,3 @@ func (e *env) quiet(t testing.TB, db string, ps ...*player) {
 		}
 	}
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
