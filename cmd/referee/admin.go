@@ -34,13 +34,50 @@ func newFlags(name, synopsis, about string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args; it returns an exit code and false when the caller
-// should stop (help asked, or bad flags).
+// parseFlags parses args, whose flags may come before, between or after
+// the command's arguments ("referee abort 17 --reason x" as well as
+// "referee abort --reason x 17"); "--" ends the flags, and everything
+// after it is an argument. Afterwards fs.Args() holds the arguments in
+// order. Whether a flag takes the next word as its value is the flag's
+// own answer (package flag asks its Value's IsBoolFlag), so a new boolean
+// flag needs no list kept in step. It returns an exit code and false when
+// the caller should stop (help asked, or bad flags).
 func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, false
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK, false
+			}
+			return exitUsage, false
 		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			pos = append(pos, rest...) // after "--", all arguments
+			break
+		}
+		// Parse stopped at an argument: keep it and read on.
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
+	// Leave the arguments where fs.Args() finds them.
+	if err := fs.Parse(append([]string{"--"}, pos...)); err != nil {
+		return exitUsage, false
+	}
+	return exitOK, true
+}
+
+// parseFlagsOnly is parseFlags for a command that takes flags and no
+// arguments: a stray word is refused rather than ignored.
+func parseFlagsOnly(fs *flag.FlagSet, args []string) (int, bool) {
+	if code, ok := parseFlags(fs, args); !ok {
+		return code, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "%s: read the argument %q, but this command takes flags only (each value goes with its flag); see \"%s --help\".\n",
+			fs.Name(), fs.Arg(0), fs.Name())
 		return exitUsage, false
 	}
 	return exitOK, true
@@ -116,7 +153,7 @@ func openApp(ctx context.Context, db, address string, stderr io.Writer) (*app.Ap
 func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("init", "[--db PATH]", "Creates the database (or upgrades its schema) and the referee's Ed25519 signing key.", stderr)
 	db := dbFlag(fs)
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseFlagsOnly(fs, args); !ok {
 		return code
 	}
 	a, code := openApp(ctx, *db, "", stderr)
@@ -131,7 +168,7 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func runKey(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("key", "[--db PATH]", "Prints the referee's public Ed25519 key (hex), which signs every die roll.", stderr)
 	db := dbFlag(fs)
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseFlagsOnly(fs, args); !ok {
 		return code
 	}
 	a, code := openExistingApp(ctx, "key", *db, "", stderr)
@@ -145,7 +182,7 @@ func runKey(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func runVariants(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("variants", "", "Lists the games the referee hosts: name and one line each.", stderr)
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseFlagsOnly(fs, args); !ok {
 		return code
 	}
 	for _, v := range rules.Variants() {
@@ -201,7 +238,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	db := dbFlag(fs)
 	status := fs.String("status", "", "only games with this status: active, finished or aborted")
 	limit := fs.Int("limit", 100, "list at most this many games (0: all)")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseFlagsOnly(fs, args); !ok {
 		return code
 	}
 	switch *status {
@@ -254,37 +291,10 @@ func gameArg(fs *flag.FlagSet, stderr io.Writer) (int64, bool) {
 	return id, true
 }
 
-// interleave puts flags after positional arguments first, so that
-// "referee abort 17 --reason x" works as well as "referee abort --reason x 17".
-func interleave(args []string) []string {
-	var flags, pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if strings.HasPrefix(a, "-") && len(a) > 1 {
-			flags = append(flags, a)
-			if !strings.Contains(a, "=") && i+1 < len(args) && !isBoolFlag(a) {
-				flags = append(flags, args[i+1])
-				i++
-			}
-			continue
-		}
-		pos = append(pos, a)
-	}
-	return append(flags, pos...)
-}
-
-func isBoolFlag(a string) bool {
-	switch strings.TrimLeft(a, "-") {
-	case "h", "help", "record", "once", "divide", "json", "require-auth":
-		return true
-	}
-	return false
-}
-
 func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("show", "GAME", "Shows one game: players, state, the board, the move list and whose turn it is.", stderr)
 	db := dbFlag(fs)
-	if code, ok := parseFlags(fs, interleave(args)); !ok {
+	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
 	id, ok := gameArg(fs, stderr)
@@ -309,7 +319,7 @@ func runAbort(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	db := dbFlag(fs)
 	address := addressFlag(fs)
 	reason := fs.String("reason", "", "why the game is aborted (told to both players)")
-	if code, ok := parseFlags(fs, interleave(args)); !ok {
+	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
 	id, ok := gameArg(fs, stderr)
@@ -335,7 +345,7 @@ func runAbort(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("export", "GAME", "Prints the game's record: PGN-style tags, the moves in canonical notation, die rolls as comments, the result.", stderr)
 	db := dbFlag(fs)
-	if code, ok := parseFlags(fs, interleave(args)); !ok {
+	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
 	id, ok := gameArg(fs, stderr)
@@ -406,7 +416,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs := newFlags("verify", "GAME | --record FILE", "Recomputes every die roll of a game from its revealed seed, checks the seed against the commitment mailed at the start, and checks the referee's signature on every roll.", stderr)
 	db := dbFlag(fs)
 	record := fs.Bool("record", false, "read an exported record FILE instead of the database (no database needed)")
-	if code, ok := parseFlags(fs, interleave(args)); !ok {
+	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
 	var rep dice.Report
@@ -479,7 +489,7 @@ func watch(ctx context.Context, name string, stop bool, args []string, stdout, s
 	}
 	fs := newFlags(name, "GAME ADDR", about, stderr)
 	db := dbFlag(fs)
-	if code, ok := parseFlags(fs, interleave(args)); !ok {
+	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() != 2 {
@@ -507,7 +517,7 @@ func runTick(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("tick", "[--db PATH]", "Applies what is due on the clocks: reminders before the limit, losses on time.\nIdempotent; referee serve does this every minute.", stderr)
 	db := dbFlag(fs)
 	address := addressFlag(fs)
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseFlagsOnly(fs, args); !ok {
 		return code
 	}
 	a, code := openExistingApp(ctx, "tick", *db, *address, stderr)

@@ -25,7 +25,7 @@ What happened after the backup is not in it: moves the referee read after it are
 (their mails were marked done and are not read again; the players must resend them),
 and replies it sent after it may be sent again. Back up often, e.g. hourly from cron.`, stderr)
 	db := dbFlag(fs)
-	if code, ok := parseFlags(fs, interleave(args)); !ok {
+	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {

@@ -68,7 +68,7 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fen := fs.String("fen", "", "start from this position string instead of the start")
 	divide := fs.Bool("divide", false, "print \"move count\" for every root move first")
 	progress := fs.Bool("progress", false, "report each root move's count on stderr as it is counted")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseFlagsOnly(fs, args); !ok {
 		return code
 	}
 	if *depth < 0 {
@@ -156,7 +156,7 @@ func runMoves(args []string, stdout, stderr io.Writer) int {
 	rolls := fs.String("rolls", "", "die rolls, in order (Chec Toe): each turn consumes one, a 6 one more, reroll and roll one each")
 	fen := fs.String("fen", "", "start from this position string")
 	format := fs.String("format", "coord", "coord or san")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseFlagsOnly(fs, args); !ok {
 		return code
 	}
 	if *format != "coord" && *format != "san" {

@@ -27,7 +27,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	variant := fs.String("variant", "chess", "the game to play")
 	moves := fs.String("moves", "f3 e5 g4 Qh4#", "the moves, White's first, in any notation the referee reads")
 	verbose := fs.Bool("v", false, "also print the referee's log")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseFlagsOnly(fs, args); !ok {
 		return code
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)

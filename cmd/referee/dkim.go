@@ -18,7 +18,7 @@ func runDKIMKeygen(_ context.Context, args []string, stdout, stderr io.Writer) i
 	domain := fs.String("domain", "", "the `domain` of the referee's address, e.g. example.org")
 	selector := fs.String("selector", "referee", "the DKIM `selector` (the DNS name is SELECTOR._domainkey.DOMAIN)")
 	out := fs.String("out", "", "the key `file` to write")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseFlagsOnly(fs, args); !ok {
 		return code
 	}
 	if *domain == "" || *out == "" {

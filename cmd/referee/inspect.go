@@ -17,7 +17,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	var auth authFlags // as serve has them, to see what --require-auth would decide
 	auth.register(fs)
 	trusted := fs.String("trusted-authserv", "", "the authserv-id of your own mail server's Authentication-Results header (as serve)")
-	if code, ok := parseFlags(fs, interleave(joinAuthMode(args))); !ok {
+	if code, ok := parseFlags(fs, joinAuthMode(args)); !ok {
 		return code
 	}
 	if err := auth.check(*trusted); err != nil {

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -80,9 +81,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if args[0] == "--version" || args[0] == "-version" {
 		args = append([]string{"version"}, args[1:]...)
 	}
+	// "referee --db games.db show 2" is "referee show 2 --db games.db".
+	global, name, rest, err := splitCommand(args)
+	if errors.Is(err, errHelp) || (err == nil && name == "help") {
+		usage(stdout, cmds)
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "referee: %v\n", err)
+		return exitUsage
+	}
 	for _, c := range cmds {
-		if c.name == args[0] {
-			return c.run(ctx, args[1:], stdout, stderr)
+		if c.name == name {
+			return c.run(ctx, append(global[:len(global):len(global)], rest...), stdout, stderr)
 		}
 	}
 	names := make([]string, 0, len(cmds))
@@ -91,13 +102,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	sort.Strings(names)
 	fmt.Fprintf(stderr, "referee: unknown command %q. Commands: %s. Run \"referee help\" for a summary.\n",
-		args[0], strings.Join(names, ", "))
+		name, strings.Join(names, ", "))
 	return exitUsage
 }
 
 func usage(w io.Writer, cmds []command) {
 	fmt.Fprintln(w, "referee: a play-by-email referee for chess variants.")
-	fmt.Fprintln(w, "\nUsage: referee COMMAND [flags]   (referee COMMAND --help for its flags)")
+	fmt.Fprintln(w, "\nUsage: referee [--db PATH] [--address ADDR] COMMAND [arguments and flags, in any order]\n       (referee COMMAND --help for its flags)")
 	fmt.Fprintln(w, "\nCommands:")
 	for _, c := range cmds {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)

@@ -167,7 +167,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var s serveFlags
 	fs := newFlags("serve", "[flags]", "Runs the referee against a mailbox. With no --imap it starts an embedded IMAP and SMTP\nserver on localhost, so that any mail client can play at once.", stderr)
 	s.register(fs)
-	if code, ok := parseFlags(fs, joinAuthMode(args)); !ok {
+	if code, ok := parseFlagsOnly(fs, joinAuthMode(args)); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
@@ -236,7 +236,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		defer srv.Close()
 		srv.EnsureUser(s.address)
-		fmt.Fprintln(stdout, srv.Instructions())
+		fmt.Fprintln(stdout, srv.Instructions(startCommand(os.Args[0], s.db, s.address)))
 		cfg.IMAP = imapin.Config{Addr: srv.IMAPAddr(), User: s.address, Password: srv.Password(), TLS: "none", Poll: s.poll}
 		cfg.SMTP = smtpout.Config{Addr: srv.SMTPAddr(), TLS: "none"}
 	} else {

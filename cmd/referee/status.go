@@ -16,7 +16,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		"so it works beside a running \"referee serve\" (whose --status-addr also serves this as JSON and Prometheus metrics).", stderr)
 	db := dbFlag(fs)
 	asJSON := fs.Bool("json", false, "print JSON, as serve's /status does")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseFlagsOnly(fs, args); !ok {
 		return code
 	}
 	st, code := openStore(ctx, "status", *db, stderr)

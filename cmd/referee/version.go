@@ -72,7 +72,7 @@ func versionText(info *debug.BuildInfo, ok bool, st stamp) string {
 
 func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("version", "", "Prints the referee's version: module version, commit and Go version, from the build information.", stderr)
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseFlagsOnly(fs, args); !ok {
 		return code
 	}
 	info, ok := debug.ReadBuildInfo()

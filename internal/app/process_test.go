@@ -209,7 +209,7 @@ func TestOversizedMailGetsAShortRefusal(t *testing.T) {
 	}
 	out, _ := renderedOutbox(a)
 	last := out[len(out)-1]
-	if last.To != "alice@example.org" || !strings.Contains(string(last.Raw), "limit of 2 MiB") {
+	if last.To != "alice@example.org" || !strings.Contains(strings.Join(strings.Fields(bodyText(t, last.Raw)), " "), "limit of 2 MiB") {
 		t.Errorf("the refusal:\n%s", last.Raw)
 	}
 }

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"referee/internal/store"
 	"testing"
 	"time"
 
+	"referee/internal/apptest"
 	"referee/internal/mail/reader"
 	"referee/internal/referee"
+	"referee/internal/store"
 )
 
 // BenchmarkScale shows what the number of games in the database costs:
@@ -20,14 +21,14 @@ import (
 // active games created directly in the store. Neither should grow with
 // the number of games. (go test -run XXX -bench Scale -benchmem ./internal/app/)
 func BenchmarkScale(b *testing.B) {
-	moves := BenchMoves(40)
+	moves := apptest.Moves(40)
 	for _, n := range []int{100, 10000} {
 		ctx := context.Background()
 		a, err := Open(ctx, Options{DB: filepath.Join(b.TempDir(), "r.db"), Address: "referee@example.test"})
 		if err != nil {
 			b.Fatal(err)
 		}
-		ids, err := a.CreateBenchGames(ctx, n, "alice@example.test", "bob@example.test")
+		ids, err := apptest.CreateGames(ctx, a.Store(), time.Now(), n, "alice@example.test", "bob@example.test")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -58,7 +59,7 @@ func BenchmarkScale(b *testing.B) {
 					b.Fatalf("more than %d moves per game; use fewer iterations", len(moves))
 				}
 				c, from := k%2, []string{"alice@example.test", "bob@example.test"}[k%2]
-				tok := reader.Token{GameID: ids[g], Secret: BenchSecret(g, c), Ply: k}
+				tok := reader.Token{GameID: ids[g], Secret: apptest.Secret(g, c), Ply: k}
 				raw := fmt.Appendf(nil, "From: %s\r\nTo: referee+%s@example.test\r\nSubject: Re: move\r\nMessage-ID: <scale-%d-%d@example.test>\r\n\r\n%s\r\n",
 					from, tok, g, k, moves[k])
 				res, err := a.Process(ctx, raw, 0, 0)
@@ -79,7 +80,7 @@ func BenchmarkScale(b *testing.B) {
 // mail as the data it is written from at send time).
 func BenchmarkFinishedGameSize(b *testing.B) {
 	const plies = 40
-	moves := BenchMoves(plies)
+	moves := apptest.Moves(plies)
 	ctx := context.Background()
 	for range b.N {
 		db := filepath.Join(b.TempDir(), "r.db")
@@ -88,7 +89,7 @@ func BenchmarkFinishedGameSize(b *testing.B) {
 			b.Fatal(err)
 		}
 		const games = 5
-		ids, err := a.CreateBenchGames(ctx, games, "alice@example.test", "bob@example.test")
+		ids, err := apptest.CreateGames(ctx, a.Store(), time.Now(), games, "alice@example.test", "bob@example.test")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -96,7 +97,7 @@ func BenchmarkFinishedGameSize(b *testing.B) {
 		for g, id := range ids {
 			send := func(k int, text string) {
 				c, from := k%2, []string{"alice@example.test", "bob@example.test"}[k%2]
-				tok := reader.Token{GameID: id, Secret: BenchSecret(g, c), Ply: min(k, plies)}
+				tok := reader.Token{GameID: id, Secret: apptest.Secret(g, c), Ply: min(k, plies)}
 				raw := fmt.Appendf(nil, "From: %s\r\nTo: referee+%s@example.test\r\nSubject: Re: move\r\nMessage-ID: <size-%d-%d-%s@example.test>\r\n\r\n%s\r\n",
 					from, tok, g, k, text, text)
 				if res, err := a.Process(ctx, raw, 0, 0); err != nil || res.Verdict != referee.Applied {

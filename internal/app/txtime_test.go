@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/apptest"
 	"referee/internal/mail/reader"
 	"referee/internal/referee"
 )
@@ -32,13 +33,13 @@ func BenchmarkMoveTx(b *testing.B) {
 			held = append(held, d)
 		}
 	})
-	moves := BenchMoves(40)
+	moves := apptest.Moves(40)
 	var ids []int64
 	k := len(moves)
 	for b.Loop() {
 		if k == len(moves) {
 			b.StopTimer()
-			more, err := a.CreateBenchGames(ctx, 1, "alice@example.test", "bob@example.test")
+			more, err := apptest.CreateGames(ctx, a.Store(), time.Now(), 1, "alice@example.test", "bob@example.test")
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -48,7 +49,7 @@ func BenchmarkMoveTx(b *testing.B) {
 		}
 		g := len(ids) - 1
 		c, from := k%2, []string{"alice@example.test", "bob@example.test"}[k%2]
-		tok := reader.Token{GameID: ids[g], Secret: BenchSecret(0, c), Ply: k} // each game is the first of its batch
+		tok := reader.Token{GameID: ids[g], Secret: apptest.Secret(0, c), Ply: k} // each game is the first of its batch
 		raw := fmt.Appendf(nil, "From: %s\r\nTo: referee+%s@example.test\r\nSubject: Re: move\r\nMessage-ID: <tx-%d-%d@example.test>\r\n\r\n%s\r\n",
 			from, tok, g, k, moves[k])
 		recording = true

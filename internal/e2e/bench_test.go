@@ -16,6 +16,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"referee/internal/app"
+	"referee/internal/apptest"
 	"referee/internal/daemon"
 	"referee/internal/mail/imapin"
 	"referee/internal/mail/smtpout"
@@ -56,8 +57,8 @@ func (e *env) benchReferee(tb testing.TB) *refereeProc {
 	r := &refereeProc{app: a, done: make(chan error, 1)}
 	go func() {
 		r.done <- daemon.Run(ctx, a, daemon.Config{
-			IMAP: imapin.Config{Addr: e.srv.IMAPAddr, User: referee, Password: password, TLS: "none"},
-			SMTP: smtpout.Config{Addr: e.srv.SMTPAddr, TLS: "none"},
+			IMAP: imapin.Config{Addr: e.mail.imapAddr(), User: referee, Password: password, TLS: "none"},
+			SMTP: smtpout.Config{Addr: e.mail.smtpAddr(), TLS: "none"},
 		})
 	}()
 	r.stop = sync.OnceFunc(func() {
@@ -83,7 +84,7 @@ func (e *env) runFloorBot(tb testing.TB, replySize int) *floorBot {
 	ctx, cancel := context.WithCancel(context.Background())
 	bot := &floorBot{err: make(chan error, 1)}
 	wake := make(chan struct{}, 1)
-	c, err := imapclient.DialInsecure(e.srv.IMAPAddr, &imapclient.Options{UnilateralDataHandler: &imapclient.UnilateralDataHandler{
+	c, err := imapclient.DialInsecure(e.mail.imapAddr(), &imapclient.Options{UnilateralDataHandler: &imapclient.UnilateralDataHandler{
 		Mailbox: func(d *imapclient.UnilateralDataMailbox) {
 			if d.NumMessages != nil {
 				select {
@@ -104,7 +105,7 @@ func (e *env) runFloorBot(tb testing.TB, replySize int) *floorBot {
 	}
 	// The reply's header (floorReply) is about 300 bytes.
 	pad := strings.Repeat(strings.Repeat("x", 75)+"\r\n", max(replySize-300, 0)/77+1)
-	go func() { bot.err <- floorLoop(ctx, c, e.srv.SMTPAddr, wake, pad) }()
+	go func() { bot.err <- floorLoop(ctx, c, e.mail.smtpAddr(), wake, pad) }()
 	bot.stop = sync.OnceFunc(func() {
 		cancel()
 		if err := <-bot.err; err != nil && ctx.Err() == nil {
@@ -289,7 +290,7 @@ func BenchmarkThroughput(b *testing.B) {
 			// that (0.1-0.2 s): referee first gave 1.25-1.34x in that
 			// round, floor first 0.94-1.04x.
 			e.playRound(b, botGames(sz.games, 1), 1, "e4", 0)
-			moves := app.BenchMoves(sz.rounds)
+			moves := apptest.Moves(sz.rounds)
 			var refTime, floorTime time.Duration
 			b.ResetTimer()
 			for range b.N {
@@ -326,7 +327,7 @@ func BenchmarkMoveLatency(b *testing.B) {
 	e.playRound(b, botGames(1, 1), 1, "e4", 0) // warm-up, as in BenchmarkThroughput
 	games, first := e.refereeGames(b, ref, 1)
 	bot := botGames(1, 1)
-	moves := app.BenchMoves(max(b.N, 1))
+	moves := apptest.Moves(max(b.N, 1))
 	var refLat, floorLat []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -37,7 +37,11 @@ func TestCrashSafety(t *testing.T) {
 		t.Skip("kills and restarts the referee 24 times")
 	}
 	t.Parallel()
-	e := newEnv(t)
+	eachBackend(t, testCrashSafety)
+}
+
+// testCrashSafety is TestCrashSafety on one mail system.
+func testCrashSafety(t *testing.T, e *env) {
 	alice, bob := setupPlayers()
 	dir := t.TempDir()
 	bin := buildReferee(t)
@@ -69,8 +73,8 @@ func TestCrashSafety(t *testing.T) {
 
 	var proc *exec.Cmd
 	startServe := func() {
-		proc = exec.Command(bin, "serve", "--db", db, "--address", referee, "--imap", e.srv.IMAPAddr, "--imap-user", referee,
-			"--imap-pass", password, "--imap-tls", "none", "--smtp", e.srv.SMTPAddr, "--smtp-tls", "none",
+		proc = exec.Command(bin, "serve", "--db", db, "--address", referee, "--imap", e.mail.imapAddr(), "--imap-user", referee,
+			"--imap-pass", password, "--imap-tls", "none", "--smtp", e.mail.smtpAddr(), "--smtp-tls", "none",
 			"--poll", "200ms", "--retry", "200ms", "--log-level", "error")
 		proc.Stdout, proc.Stderr = nil, os.Stderr
 		if err := proc.Start(); err != nil {

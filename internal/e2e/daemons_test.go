@@ -29,25 +29,26 @@ import (
 // the first one's pid, and `serve --once` next to a running daemon either
 // refuses or never sends a reply twice. Both run against a slow SMTP
 // server (a relay in the test that holds every DATA for a while before
-// handing the mail to Postfix), which leaves the outbox's mails due long
+// handing the mail to the mail system's SMTP server), which leaves the outbox's mails due long
 // enough for a second sender to see them.
 
 // slowRelay is an SMTP server that holds each message for delay, then
-// relays it to Postfix, and counts what it relayed by Message-ID.
+// relays it to the mail system, and counts what it relayed by Message-ID.
 type slowRelay struct {
 	addr     string
 	upstream *smtpout.Client
 	delay    time.Duration
 
-	mu      sync.Mutex
-	relayed map[string]int // Message-ID -> times relayed
-	order   []string
-	data    chan string // Message-ID of each DATA as it begins (dropped when full)
+	mu       sync.Mutex
+	relayed  map[string]int // Message-ID -> times relayed
+	order    []string
+	inFlight int         // DATA commands begun and not yet answered
+	data     chan string // Message-ID of each DATA as it begins (dropped when full)
 }
 
 func (e *env) startSlowRelay(t testing.TB, delay time.Duration) *slowRelay {
 	t.Helper()
-	r := &slowRelay{upstream: smtpout.New(smtpout.Config{Addr: e.srv.SMTPAddr, TLS: "none"}), delay: delay,
+	r := &slowRelay{upstream: smtpout.New(smtpout.Config{Addr: e.mail.smtpAddr(), TLS: "none"}), delay: delay,
 		relayed: map[string]int{}, data: make(chan string, 64)}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -105,13 +106,21 @@ func (s *relaySession) Data(body io.Reader) error {
 		return err
 	}
 	id := headerOf(raw, "Message-ID")
+	s.r.mu.Lock()
+	s.r.inFlight++
+	s.r.mu.Unlock()
+	defer func() {
+		s.r.mu.Lock()
+		s.r.inFlight--
+		s.r.mu.Unlock()
+	}()
 	select {
 	case s.r.data <- id:
 	default:
 	}
 	time.Sleep(s.r.delay)
 	if err := s.r.upstream.Send(context.Background(), s.from, s.to, raw); err != nil {
-		return fmt.Errorf("relaying to Postfix: %w", err)
+		return fmt.Errorf("relaying to the mail system: %w", err)
 	}
 	s.r.mu.Lock()
 	s.r.relayed[id]++
@@ -163,7 +172,7 @@ func (p *serveProc) exited(d time.Duration) bool {
 // still running.
 func (e *env) startServe(t testing.TB, bin, db, smtpAddr string, extra ...string) *serveProc {
 	t.Helper()
-	args := append([]string{"serve", "--db", db, "--address", referee, "--imap", e.srv.IMAPAddr, "--imap-user", referee,
+	args := append([]string{"serve", "--db", db, "--address", referee, "--imap", e.mail.imapAddr(), "--imap-user", referee,
 		"--imap-pass", password, "--imap-tls", "none", "--smtp", smtpAddr, "--smtp-tls", "none",
 		"--poll", "200ms", "--retry", "200ms", "--log-level", "info"}, extra...)
 	p := &serveProc{cmd: exec.Command(bin, args...), stderr: &lockedBuffer{}, done: make(chan struct{})}
@@ -213,21 +222,36 @@ func namesPid(text string, pid int) bool {
 	return false
 }
 
-// settle waits until the relay has relayed nothing new for quiet.
-func (r *slowRelay) settle(quiet, limit time.Duration) {
-	deadline := time.Now().Add(limit)
-	last, since := r.count(), time.Now()
-	for time.Now().Before(deadline) && time.Since(since) < quiet {
-		time.Sleep(100 * time.Millisecond)
-		if n := r.count(); n != last {
-			last, since = n, time.Now()
+// waitIdle waits until the relay holds no mail: every DATA it began was
+// relayed (or refused).
+func (r *slowRelay) waitIdle(t testing.TB) {
+	t.Helper()
+	deadline := time.Now().Add(mailWait)
+	for {
+		r.mu.Lock()
+		n := r.inFlight
+		r.mu.Unlock()
+		if n == 0 {
+			return
 		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the relay still holds %d mail(s) after %v", n, mailWait)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// settled waits until the referee of db has handled everything (see
+// handled) and the relay holds nothing: a reply sent twice has arrived.
+func (e *env) settled(t testing.TB, relay *slowRelay, db string, ps ...*player) {
+	t.Helper()
+	e.handled(t, db, ps...)
+	relay.waitIdle(t)
 }
 
 func TestSecondDaemonRefused(t *testing.T) {
 	t.Parallel()
-	secondDaemonRefused(t, "")
+	eachBackend(t, func(t *testing.T, e *env) { secondDaemonRefused(t, e, "") })
 }
 
 // TestSecondDaemonThroughHardLinkRefused: the second daemon reaches the
@@ -235,14 +259,14 @@ func TestSecondDaemonRefused(t *testing.T) {
 // 28: both ran, a move was lost and the players got contradictory answers).
 func TestSecondDaemonThroughHardLinkRefused(t *testing.T) {
 	t.Parallel()
-	secondDaemonRefused(t, "hard link")
+	eachBackend(t, func(t *testing.T, e *env) { secondDaemonRefused(t, e, "hard link") })
 }
 
 // secondDaemonRefused starts a daemon, then a second one on the same
-// database (through a hard link when via says so), and checks that the
-// second refuses, naming the first, and that no reply is sent twice.
-func secondDaemonRefused(t *testing.T, via string) {
-	e := newEnv(t)
+// database (through a hard link when via says so), on one mail system, and
+// checks that the second refuses, naming the first, and that no reply is
+// sent twice.
+func secondDaemonRefused(t *testing.T, e *env, via string) {
 	alice, bob := setupPlayers()
 	bin := buildReferee(t)
 	relay := e.startSlowRelay(t, 1500*time.Millisecond)
@@ -275,7 +299,7 @@ func secondDaemonRefused(t *testing.T, via string) {
 	// Whatever happened, no reply may be sent twice.
 	e.send(t, alice, "e4")
 	e.waitBoth(t, alice, bob)
-	relay.settle(5*time.Second, 30*time.Second)
+	e.settled(t, relay, db, alice, bob)
 	if dup := relay.twice(); len(dup) > 0 {
 		t.Errorf("with two referee serve on one database, %d of %d replies were sent more than once: %s", len(dup), relay.count(), strings.Join(dup, ", "))
 	}
@@ -287,7 +311,11 @@ func secondDaemonRefused(t *testing.T, via string) {
 
 func TestOnceNextToDaemon(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	eachBackend(t, testOnceNextToDaemon)
+}
+
+// testOnceNextToDaemon is TestOnceNextToDaemon on one mail system.
+func testOnceNextToDaemon(t *testing.T, e *env) {
 	alice, bob := setupPlayers()
 	bin := buildReferee(t)
 	relay := e.startSlowRelay(t, 1500*time.Millisecond)
@@ -296,7 +324,7 @@ func TestOnceNextToDaemon(t *testing.T) {
 
 	daemon := e.startServe(t, bin, db, relay.addr)
 	e.waitBoth(t, alice, bob)
-	relay.settle(time.Second, 10*time.Second)
+	e.settled(t, relay, db, alice, bob)
 	for len(relay.data) > 0 {
 		<-relay.data
 	}
@@ -321,7 +349,7 @@ func TestOnceNextToDaemon(t *testing.T) {
 		}
 	}
 	e.waitBoth(t, alice, bob)
-	relay.settle(5*time.Second, 30*time.Second)
+	e.settled(t, relay, db, alice, bob)
 	if dup := relay.twice(); len(dup) > 0 {
 		t.Errorf("serve --once next to a running daemon sent %d of %d replies a second time: %s", len(dup), relay.count(), strings.Join(dup, ", "))
 	}

@@ -1,8 +1,13 @@
-// Package e2e plays games by mail through real mail servers: Postfix takes
-// the players' mail (SMTP), delivers it to Dovecot (LMTP), and the referee
-// reads it over IMAP and answers through Postfix. Each test starts its own
-// private instances (internal/mailtest, scripts/mailservers.sh) on free
-// ports of 127.0.0.1, and only when asked: CI=true or REFEREE_E2E=1.
+// Package e2e plays games by mail through mail servers, the referee
+// reading over IMAP and answering over SMTP as the players do. The safety
+// scenarios (crash, mailbox rebuild, forged From, bot loop, two daemons,
+// lobby) run against two mail systems with one code path (backend_test.go):
+// the embedded servers in every `go test`, and private Dovecot and Postfix
+// instances (internal/mailtest, scripts/mailservers.sh; Postfix takes the
+// mail over SMTP and delivers it to Dovecot over LMTP) on free ports of
+// 127.0.0.1 when asked: CI=true or REFEREE_E2E=1. The tests of Postfix
+// itself (down, then back), the games of every variant and the benchmarks
+// run on the real servers only.
 package e2e
 
 import (
@@ -29,6 +34,7 @@ import (
 	"referee/internal/mailtest"
 	"referee/internal/notation"
 	"referee/internal/rules"
+	"referee/internal/store"
 )
 
 const (
@@ -36,25 +42,30 @@ const (
 	password = mailtest.Password
 )
 
-// env is one test's private mail servers, and what the test's helpers
-// share.
+// env is one test's mail servers, and what the test's helpers share.
 type env struct {
-	srv   *mailtest.Servers
+	mail mailSystem
+	// real is the private Dovecot and Postfix pair, nil on the embedded
+	// servers: for the tests that stop Postfix or talk LMTP.
+	real  *mailtest.Servers
 	seq   atomic.Int64 // Message-ID numbers of the test's mails
 	boxes sessions     // the players' open IMAP sessions
+	// toReferee counts the mails the test handed to the mail system for
+	// the referee (see handled).
+	toReferee atomic.Int64
 }
-
-// newEnv starts private mail servers for t, or skips t when the
-// end-to-end tests were not asked for (see mailtest.Enabled).
 
 // mailWait bounds the wait for one reply: far above the fraction of a
 // second a reply takes, so that a machine busy with other builds does not
 // fail a test that is only slow.
 const mailWait = 45 * time.Second
 
+// newEnv starts private Dovecot and Postfix instances for t, or skips t
+// when the end-to-end tests were not asked for (see mailtest.Enabled).
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	e := &env{srv: mailtest.Start(t)}
+	srv := mailtest.Start(t)
+	e := &env{mail: dovecot{srv}, real: srv}
 	t.Cleanup(e.boxes.closeAll) // before the servers stop
 	return e
 }
@@ -88,11 +99,11 @@ type received struct {
 // one.
 func (e *env) drain(t testing.TB, user string) []*received {
 	t.Helper()
-	raws, err := e.boxes.fetchNew(e.srv.IMAPAddr, user)
+	raws, err := e.boxes.fetchNew(e.mail.imapAddr(), user)
 	if err != nil {
 		// Once more on a new session: the server may have closed the old.
 		e.boxes.drop(user)
-		raws, err = e.boxes.fetchNew(e.srv.IMAPAddr, user)
+		raws, err = e.boxes.fetchNew(e.mail.imapAddr(), user)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -168,8 +179,11 @@ func (e *env) send(t testing.TB, p *player, body string) {
 // sendRaw hands raw to Postfix, from the envelope sender from to to.
 func (e *env) sendRaw(t testing.TB, from, to, raw string) {
 	t.Helper()
-	if err := smtpout.New(smtpout.Config{Addr: e.srv.SMTPAddr, TLS: "none"}).Send(context.Background(), from, []string{to}, []byte(raw)); err != nil {
+	if err := smtpout.New(smtpout.Config{Addr: e.mail.smtpAddr(), TLS: "none"}).Send(context.Background(), from, []string{to}, []byte(raw)); err != nil {
 		t.Fatal(err)
+	}
+	if toReferee(to) {
+		e.toReferee.Add(1)
 	}
 }
 
@@ -191,8 +205,8 @@ func (e *env) runReferee(t testing.TB, db string, noIdle bool) *refereeProc {
 	r := &refereeProc{app: a, stop: cancel, done: make(chan error, 1)}
 	go func() {
 		r.done <- daemon.Run(ctx, a, daemon.Config{
-			IMAP:        imapin.Config{Addr: e.srv.IMAPAddr, User: referee, Password: password, TLS: "none", Poll: 200 * time.Millisecond, NoIdle: noIdle},
-			SMTP:        smtpout.Config{Addr: e.srv.SMTPAddr, TLS: "none"},
+			IMAP:        imapin.Config{Addr: e.mail.imapAddr(), User: referee, Password: password, TLS: "none", Poll: 200 * time.Millisecond, NoIdle: noIdle},
+			SMTP:        smtpout.Config{Addr: e.mail.smtpAddr(), TLS: "none"},
 			OutboxEvery: 200 * time.Millisecond,
 			RetryBase:   300 * time.Millisecond,
 		})
@@ -340,7 +354,7 @@ func newGame(t testing.TB, db, variant string, white, black *player) int64 {
 // Postfix would.
 func (e *env) lmtpDeliver(t testing.TB, from, to, raw string) {
 	t.Helper()
-	conn, err := net.DialTimeout("tcp", e.srv.LMTPAddr, 5*time.Second)
+	conn, err := net.DialTimeout("tcp", e.real.LMTPAddr, 5*time.Second)
 	if err != nil {
 		t.Fatalf("LMTP: %v", err)
 	}
@@ -351,6 +365,9 @@ func (e *env) lmtpDeliver(t testing.TB, from, to, raw string) {
 	}
 	if err := c.SendMail(from, []string{to}, strings.NewReader(raw)); err != nil {
 		t.Fatalf("LMTP delivery: %v", err)
+	}
+	if toReferee(to) {
+		e.toReferee.Add(1)
 	}
 	c.Quit()
 }
@@ -365,17 +382,17 @@ func TestPostfixDownThenBack(t *testing.T) {
 	alice, bob, db, id := chessGame(t)
 	r := e.runReferee(t, db, false)
 	e.waitBoth(t, alice, bob)
-	if err := e.srv.StopPostfix(); err != nil {
+	if err := e.real.StopPostfix(); err != nil {
 		t.Fatal(err)
 	}
-	if c, err := net.DialTimeout("tcp", e.srv.SMTPAddr, time.Second); err == nil {
+	if c, err := net.DialTimeout("tcp", e.mail.smtpAddr(), time.Second); err == nil {
 		c.Close()
-		t.Fatalf("Postfix still answers on %s after it was stopped", e.srv.SMTPAddr)
+		t.Fatalf("Postfix still answers on %s after it was stopped", e.mail.smtpAddr())
 	}
 	restarted := false
 	defer func() {
 		if !restarted {
-			e.srv.StartPostfix()
+			e.real.StartPostfix()
 		}
 	}()
 	// With Postfix down, Alice's move goes straight into the referee's
@@ -393,11 +410,27 @@ func TestPostfixDownThenBack(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	time.Sleep(time.Second) // a few failed delivery attempts
-	if n, _ := r.app.Store().PendingOutbox(context.Background()); n != 2 {
-		t.Fatalf("%d replies pending while Postfix is down, want 2", n)
+	// The referee's record that it tried: both replies queued, each with a
+	// failed attempt behind it.
+	for deadline := time.Now().Add(mailWait); ; time.Sleep(50 * time.Millisecond) {
+		queued, err := r.app.Store().ListOutbox(context.Background(), store.OutboxQueued)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tried := 0
+		for _, o := range queued {
+			if o.Attempts > 0 && o.LastError != "" {
+				tried++
+			}
+		}
+		if len(queued) == 2 && tried == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("while Postfix is down: %d replies queued, %d of them tried; want 2, both tried", len(queued), tried)
+		}
 	}
-	if err := e.srv.StartPostfix(); err != nil {
+	if err := e.real.StartPostfix(); err != nil {
 		t.Fatal(err)
 	}
 	restarted = true

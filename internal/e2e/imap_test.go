@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -25,7 +23,7 @@ import (
 // a selected mailbox is only as fresh as its session's last sync).
 func (e *env) imapLogin(t testing.TB, user string, write bool) (*imapclient.Client, *imap.SelectData) {
 	t.Helper()
-	c, err := imapclient.DialInsecure(e.srv.IMAPAddr, nil)
+	c, err := imapclient.DialInsecure(e.mail.imapAddr(), nil)
 	if err != nil {
 		t.Fatalf("IMAP dial: %v", err)
 	}
@@ -194,15 +192,14 @@ func (e *env) mailboxContents(t testing.TB, user string) ([]stored, uint32) {
 }
 
 // rebuildMailbox rebuilds user's INBOX as a provider migration does: the
-// mailbox is deleted (its Maildir, on this private instance) and created
-// again, so it gets a new UIDVALIDITY, and every message is appended again
+// mailbox is deleted and created again, so it gets a new UIDVALIDITY, and every message is appended again
 // as it was, without its flags. It returns the new UIDVALIDITY.
 func (e *env) rebuildMailbox(t testing.TB, user string, msgs []stored) uint32 {
 	t.Helper()
-	if err := os.RemoveAll(filepath.Join(e.srv.State, "mail", user)); err != nil {
-		t.Fatalf("deleting the mailbox of %s: %v", user, err)
+	if err := e.mail.dropInbox(user); err != nil {
+		t.Fatal(err)
 	}
-	c, err := imapclient.DialInsecure(e.srv.IMAPAddr, nil)
+	c, err := imapclient.DialInsecure(e.mail.imapAddr(), nil)
 	if err != nil {
 		t.Fatalf("IMAP dial: %v", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"referee/internal/app"
+	"referee/internal/apptest"
 	"referee/internal/mail/reader"
 )
 
@@ -44,14 +45,14 @@ func BenchmarkServeRSS(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				ids, err := a.CreateBenchGames(context.Background(), n, benchPlayers[0], benchPlayers[1])
+				ids, err := apptest.CreateGames(context.Background(), a.Store(), time.Now(), n, benchPlayers[0], benchPlayers[1])
 				a.Close()
 				if err != nil {
 					b.Fatal(err)
 				}
 				cmd := exec.Command(bin, "serve", "--db", db, "--address", referee,
-					"--imap", e.srv.IMAPAddr, "--imap-tls", "none", "--imap-pass", password,
-					"--smtp", e.srv.SMTPAddr, "--smtp-tls", "none", "--log-level", "warn")
+					"--imap", e.mail.imapAddr(), "--imap-tls", "none", "--imap-pass", password,
+					"--smtp", e.mail.smtpAddr(), "--smtp-tls", "none", "--log-level", "warn")
 				cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 				if err := cmd.Start(); err != nil {
 					b.Fatal(err)
@@ -62,7 +63,7 @@ func BenchmarkServeRSS(b *testing.B) {
 				})
 				b.Cleanup(stopped)
 				const rssGames, rssRounds = 10, 6
-				moves := app.BenchMoves(rssRounds)
+				moves := apptest.Moves(rssRounds)
 				b.StartTimer()
 				start := time.Now()
 				for r := range rssRounds {
@@ -71,7 +72,7 @@ func BenchmarkServeRSS(b *testing.B) {
 						wg.Add(1)
 						go func() {
 							defer wg.Done()
-							tok := reader.Token{GameID: ids[g], Secret: app.BenchSecret(g, r%2), Ply: r}
+							tok := reader.Token{GameID: ids[g], Secret: apptest.Secret(g, r%2), Ply: r}
 							p := &player{addr: benchPlayers[r%2], last: &received{
 								subject: fmt.Sprintf("[chess #%d]", ids[g]), replyTo: fmt.Sprintf("referee+%s@example.test", tok),
 								messageID: fmt.Sprintf("<rss-%d-%d@example.test>", g, r)}}

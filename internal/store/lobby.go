@@ -2,18 +2,11 @@ package store
 
 import (
 	"database/sql"
-	_ "embed"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 )
-
-// schemaLobby is schema version 4: known players, challenges by mail, and
-// the per-player vacation allowance.
-//
-//go:embed schema_4_lobby.sql
-var schemaLobby string
 
 // Challenge is one invitation to a game sent by mail.
 type Challenge struct {

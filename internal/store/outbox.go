@@ -4,24 +4,12 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
-	_ "embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 )
-
-// schemaOutbox is schema version 3: claims and dead letters in the outbox.
-//
-//go:embed schema_3_outbox.sql
-var schemaOutbox string
-
-// schemaOutboxData is schema version 7: the outbox's mail as data, its kind
-// and its priority.
-//
-//go:embed schema_7_outbox_data.sql
-var schemaOutboxData string
 
 // The priorities of outbox mail (Outgoing.Priority): due mail is sent in
 // this order, so that a move's mails never wait behind other mail.

@@ -9,8 +9,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"referee"
 )
 
 func enqueue(t *testing.T, s *Store, to string, at time.Time) int64 {
@@ -143,7 +141,7 @@ func TestMigrationFromVersion1KeepsTheOutbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{referee.Schema, "PRAGMA user_version = 1",
+	for _, q := range []string{migrations()[0], "PRAGMA user_version = 1",
 		`INSERT INTO outbox (to_addr, from_addr, message_id, raw, created, next_attempt) VALUES ('a@x.test', 'r@x.test', '<1@x>', 'x', 0, 0)`} {
 		if _, err := raw.Exec(q); err != nil {
 			t.Fatal(err)

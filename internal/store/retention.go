@@ -2,16 +2,9 @@ package store
 
 import (
 	"context"
-	_ "embed" // the schema migration
 	"fmt"
 	"time"
 )
-
-// schemaRetention is schema version 6: the text of each outbox mail in a
-// table of its own, outbox_text, so that it can be pruned.
-//
-//go:embed schema_6_retention.sql
-var schemaRetention string
 
 // pruneSent deletes the text of mail sent before ?. It looks only at the
 // texts still kept (the retention window, and mail not sent), each with

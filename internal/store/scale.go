@@ -2,15 +2,8 @@ package store
 
 import (
 	"context"
-	_ "embed" // the schema migration
 	"fmt"
 )
-
-// schemaScale is schema version 5: indexes that keep the daemon's frequent
-// lookups independent of the number of games.
-//
-//go:embed schema_5_scale.sql
-var schemaScale string
 
 // GamePage lists at most limit games with status ("" for all), newest
 // first, with their players but without their actions (limit <= 0: all),

@@ -15,23 +15,10 @@ import (
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
-
-	"referee"
 )
 
 // ErrNotFound is wrapped by lookups that find nothing.
 var ErrNotFound = errors.New("not found")
-
-// migrations[i] brings a database from user_version i to i+1.
-func migrations() []string {
-	// Version 2 (schema_2.sql, beside schema.sql) changed the inbound
-	// dedupe; version 3 added the outbox's claims and dead letters; version
-	// 4 the lobby (known players, challenges, per-player vacations); 5
-	// indexes for many games (scale.go); 6 the index of sent mail whose
-	// text is kept (retention.go); 7 the outbox's mail as data, its kind
-	// and priority (outbox.go).
-	return append(append([]string{referee.Schema}, referee.Migrations...), schemaOutbox, schemaLobby, schemaScale, schemaRetention, schemaOutboxData)
-}
 
 // Store is an open database.
 type Store struct {

@@ -2,14 +2,16 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
-
-	"referee"
 )
 
 func openTemp(t *testing.T) (*Store, string) {
@@ -306,7 +308,110 @@ func TestSettings(t *testing.T) {
 }
 
 func TestSchemaEmbedded(t *testing.T) {
-	if len(referee.Schema) < 100 {
-		t.Fatal("schema.sql is not embedded")
+	if ms := migrations(); len(ms) < 6 || !strings.Contains(ms[0], "CREATE TABLE games") {
+		t.Fatalf("the schema files are not embedded: %d versions", len(ms))
 	}
+}
+
+// TestMigrationsAreNumberedInOrder: schema_N_*.sql are applied in order of
+// N (numerically: 10 after 9), and a gap, a repeat or a name without its
+// number is refused with the file's name.
+func TestMigrationsAreNumberedInOrder(t *testing.T) {
+	file := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s)} }
+	tests := []struct {
+		name  string
+		files fstest.MapFS
+		want  []string // the texts in order; nil: an error naming bad
+		bad   string
+	}{
+		{"in order", fstest.MapFS{"schema_2_b.sql": file("two"), "schema_1_a.sql": file("one")}, []string{"one", "two"}, ""},
+		{"numeric order", fstest.MapFS{
+			"schema_1_a.sql": file("1"), "schema_2_a.sql": file("2"), "schema_3_a.sql": file("3"), "schema_4_a.sql": file("4"),
+			"schema_5_a.sql": file("5"), "schema_6_a.sql": file("6"), "schema_7_a.sql": file("7"), "schema_8_a.sql": file("8"),
+			"schema_9_a.sql": file("9"), "schema_10_a.sql": file("10"),
+		}, []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"}, ""},
+		{"gap", fstest.MapFS{"schema_1_a.sql": file("one"), "schema_3_c.sql": file("three")}, nil, "schema_3_c.sql"},
+		{"repeat", fstest.MapFS{"schema_1_a.sql": file("one"), "schema_1_b.sql": file("one again")}, nil, "schema_1_"},
+		{"no number", fstest.MapFS{"schema_1_a.sql": file("one"), "schema_deadline.sql": file("x")}, nil, "schema_deadline.sql"},
+		{"none", fstest.MapFS{}, nil, "schema_1_"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := readMigrations(tt.files)
+			if tt.want == nil {
+				if err == nil || !strings.Contains(err.Error(), tt.bad) {
+					t.Fatalf("readMigrations = %q, %v; want an error naming %s", got, err, tt.bad)
+				}
+				return
+			}
+			if err != nil || !slices.Equal(got, tt.want) {
+				t.Fatalf("readMigrations = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+	// The embedded files themselves.
+	if _, err := readMigrations(schemaFiles); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUpgradeFromEveryVersion: a database left at any older schema version
+// is brought up to the current one by Open, and ends with the same tables
+// and indexes as a database created new.
+func TestUpgradeFromEveryVersion(t *testing.T) {
+	ctx := context.Background()
+	fresh, _ := openTemp(t)
+	want := schemaOf(t, fresh.db)
+	ms := migrations()
+	for v := 1; v < len(ms); v++ {
+		t.Run(fmt.Sprintf("from=%d", v), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "old.db")
+			db, err := sql.Open("sqlite3", "file:"+path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, m := range ms[:v] {
+				if _, err := db.Exec(m); err != nil {
+					t.Fatalf("version %d: %v", i+1, err)
+				}
+			}
+			if _, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d", v)); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			s, err := Open(ctx, path)
+			if err != nil {
+				t.Fatalf("opening a database of version %d: %v", v, err)
+			}
+			defer s.Close()
+			if got, err := s.Version(ctx); err != nil || got != len(ms) {
+				t.Errorf("version after the upgrade = %d, %v; want %d", got, err, len(ms))
+			}
+			if got := schemaOf(t, s.db); !slices.Equal(got, want) {
+				t.Errorf("schema after the upgrade from version %d differs from a new database's:\n got %q\nwant %q", v, got, want)
+			}
+		})
+	}
+}
+
+// schemaOf lists the tables and indexes of db with their SQL, by name.
+func schemaOf(t *testing.T, db *sql.DB) []string {
+	t.Helper()
+	rows, err := db.Query(`SELECT type, name, COALESCE(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var typ, name, q string
+		if err := rows.Scan(&typ, &name, &q); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, typ+" "+name+": "+strings.Join(strings.Fields(q), " "))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

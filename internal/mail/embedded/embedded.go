@@ -127,15 +127,18 @@ func (s *Server) Password() string { return s.opts.Password }
 // Domain is the mail domain.
 func (s *Server) Domain() string { return s.opts.Domain }
 
-// Instructions tell a person how to point a mail client at the servers.
-func (s *Server) Instructions() string {
+// Instructions tell a person how to point a mail client at the servers
+// and how to start a game. referee is the command line that runs the
+// referee, as the person can type it ("referee", "go run ./cmd/referee",
+// "./referee --db games.db"): the instructions show `<referee> new ...`.
+func (s *Server) Instructions(referee string) string {
 	return fmt.Sprintf(`Embedded mail server for @%[1]s (loopback only, nothing leaves this machine):
   IMAP  %[2]s   (no TLS)
   SMTP  %[3]s   (no TLS; authentication optional, with the same user and password)
   Every address @%[1]s is an account: user = the full address, password = %[4]q.
-Start a game:  referee new --variant chess --white alice@%[1]s --black bob@%[1]s
+Start a game:  %[5]s new --variant chess --white alice@%[1]s --black bob@%[1]s
 then read alice@%[1]s's mail with any mail client and reply with a move.`,
-		s.opts.Domain, s.IMAPAddr(), s.SMTPAddr(), s.opts.Password)
+		s.opts.Domain, s.IMAPAddr(), s.SMTPAddr(), s.opts.Password, referee)
 }
 
 // EnsureUser creates the account of addr if it does not exist yet and

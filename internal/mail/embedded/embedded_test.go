@@ -269,8 +269,9 @@ func TestOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := s.Instructions()
-	for _, want := range []string{s.IMAPAddr(), s.SMTPAddr(), "@games.test", `"pw"`, "full address"} {
+	in := s.Instructions("go run ./cmd/referee")
+	for _, want := range []string{s.IMAPAddr(), s.SMTPAddr(), "@games.test", `"pw"`, "full address",
+		"go run ./cmd/referee new --variant chess --white alice@games.test --black bob@games.test"} {
 		if !strings.Contains(in, want) {
 			t.Errorf("instructions lack %q:\n%s", want, in)
 		}
