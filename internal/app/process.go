@@ -165,9 +165,11 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 	if err != nil {
 		return changed, err
 	}
-	// Only the games with a clock, by id (an index): not every active game
-	// loaded every minute.
-	ids, err := a.st.TimedGames(ctx)
+	// Only the games whose deadline (the next moment their clock has
+	// something to do, kept with every change of a game) has come, read
+	// from an index: not every timed game loaded every minute.
+	now := a.opts.Now().UTC().Truncate(time.Second)
+	ids, err := a.st.DueGames(ctx, now)
 	if err != nil {
 		return changed, fmt.Errorf("listing games for the clocks: %w", err)
 	}
@@ -181,9 +183,12 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 			if err != nil {
 				return err
 			}
-			out := a.ref.Tick(g, a.opts.Now().UTC().Truncate(time.Second))
+			out := a.ref.Tick(g, now)
 			if out.Game == nil {
-				return nil
+				// Nothing due after all (a deadline backfilled by the
+				// migration, or a clock the game no longer runs): look
+				// again when something will be.
+				return tx.SetDeadline(id, toStoreGame(g).Deadline)
 			}
 			changed++
 			if err := tx.UpdateGame(toStoreGame(out.Game)); err != nil {

@@ -88,11 +88,10 @@ func (r *Referee) Handle(in Inbound, g *Game, env Env) Outcome {
 func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outcome {
 	action := strings.TrimSpace(m.Action)
 	word := strings.ToLower(strings.Trim(action, " .!"))
-	rep, err := g.Replay()
+	pos, err := g.Position()
 	if err != nil {
 		return Outcome{Verdict: Ignored, Detail: err.Error()}
 	}
-	pos := rep.Final
 
 	switch word {
 	case "help", "?":

@@ -28,8 +28,10 @@ func migrations() []string {
 	// dedupe; version 3 added the outbox's claims and dead letters; version
 	// 4 the lobby (known players, challenges, per-player vacations); 5
 	// indexes for many games (scale.go); 6 the index of sent mail whose
-	// text is kept (retention.go).
-	return append(append([]string{referee.Schema}, referee.Migrations...), schemaOutbox, schemaLobby, schemaScale, schemaRetention)
+	// text is kept (retention.go); 7 the clocks' deadline column
+	// (deadline.go).
+	return append(append([]string{referee.Schema}, referee.Migrations...), schemaOutbox, schemaLobby, schemaScale, schemaRetention,
+		schemaDeadline)
 }
 
 // Store is an open database.
@@ -228,9 +230,13 @@ type Game struct {
 	DrawOfferBy   *int // colour that offered a draw, or nil
 	DrawOfferPly  int
 	State         string // JSON protocol state of the core (resignation, takeback, clocks)
-	Created       time.Time
-	Updated       time.Time
-	Players       [2]Player
+	// Deadline is the next moment the clocks must look at the game (its
+	// reminder or loss on time is due then), or nil when it has no running
+	// clock.
+	Deadline *time.Time
+	Created  time.Time
+	Updated  time.Time
+	Players  [2]Player
 }
 
 // Action is one applied action.
