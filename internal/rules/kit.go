@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"hash/fnv"
 	"slices"
 	"strconv"
 	"strings"
@@ -124,17 +123,6 @@ func playLegal[P Position](moves []Move, r Result, m Move, next func(Move) P, re
 		return next(m), nil
 	}
 	return nil, refuse(m)
-}
-
-// boardHash hashes a board array (superko, repetition).
-func boardHash(sq []Piece) uint64 {
-	h := fnv.New64a()
-	var b [2]byte
-	for _, pc := range sq {
-		b[0], b[1] = byte(pc), byte(pc>>8)
-		h.Write(b[:])
-	}
-	return h.Sum64()
 }
 
 // Position strings (docs/rules/chess.md#position-string): space-separated fields, the board first
