@@ -54,6 +54,9 @@ type Options struct {
 	// challenge, and PlayerList the addresses of a --players file.
 	Lobby      referee.LobbyConfig
 	PlayerList []string
+	// PositionCache is how many games' positions are kept between mails
+	// (positions.go); 0 means DefaultPositionCache.
+	PositionCache int
 }
 
 // App is an open referee: its store, key and core.
@@ -65,6 +68,9 @@ type App struct {
 	opts    Options
 	log     *slog.Logger
 	limits  mailreader.Limits
+	// positions are the positions after the records of the games decided
+	// most recently (positions.go).
+	positions *positions
 }
 
 // Open opens (creating if needed) the database and the referee's key.
@@ -97,7 +103,8 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	}
 	ref := referee.New(referee.Config{Address: o.Address, Key: key, IDSalt: salt, RequireAuth: o.RequireAuth, TrustedAuthServ: o.TrustedAuthServ,
 		Lobby: o.Lobby})
-	return &App{st: st, key: key, ref: ref, letters: letters.Writer{From: ref.Config().Address, Name: ref.Config().Name, Pictures: new(render.Painter)}, opts: o, log: o.Logger, limits: o.Limits}, nil
+	return &App{st: st, key: key, ref: ref, letters: letters.Writer{From: ref.Config().Address, Name: ref.Config().Name, Pictures: new(render.Painter)}, opts: o, log: o.Logger, limits: o.Limits,
+		positions: newPositions(o.PositionCache)}, nil
 }
 
 func loadKey(ctx context.Context, st *store.Store) (dice.Key, error) {

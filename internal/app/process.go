@@ -31,6 +31,8 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 	m, readErr := mailreader.Read(raw, a.opts.Address, a.limits)
 	in := referee.Inbound{Mail: m, ReadErr: readErr, Digest: digest(raw)}
 	var res Processed
+	var decided *referee.Game // the game the mail was about, as decided on
+	var outcome referee.Outcome
 	err := a.st.Update(ctx, func(tx *store.Tx) error {
 		rec := store.Inbound{UIDValidity: uidValidity, UID: uid, Digest: in.Digest, Received: a.opts.Now().UTC()}
 		if m != nil {
@@ -48,6 +50,7 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 		if err != nil {
 			return err
 		}
+		decided, outcome = g, out
 		var gameID *int64
 		if g != nil {
 			id := g.ID
@@ -78,8 +81,12 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 		return nil
 	})
 	if err != nil {
+		if decided != nil {
+			a.positions.drop(decided.ID) // rolled back: the cache never runs ahead of the store
+		}
 		return Processed{}, fmt.Errorf("processing inbound message: %w", err)
 	}
+	a.remember(decided, outcome) // committed
 	if res.Verdict == referee.Ignored && !res.Duplicate {
 		// Every mail that gets no answer says why, here and in "referee show".
 		a.log.Warn("inbound not answered", "reason", res.Detail, "game", res.GameID, "uid", uid)
@@ -106,6 +113,7 @@ func (a *App) decide(tx *store.Tx, in referee.Inbound) (*referee.Game, referee.O
 			if g, err = a.loadTx(tx, sg); err != nil {
 				return nil, referee.Outcome{}, time.Time{}, err
 			}
+			a.withPosition(g) // the position kept since the last mail, if any
 		}
 	}
 	now := a.opts.Now().UTC().Truncate(time.Second)
@@ -174,6 +182,8 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 		return changed, fmt.Errorf("listing games for the clocks: %w", err)
 	}
 	for _, id := range ids {
+		var decided *referee.Game
+		var outcome referee.Outcome
 		err := a.st.Update(ctx, func(tx *store.Tx) error {
 			sg, err := tx.Game(id)
 			if err != nil {
@@ -183,7 +193,9 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 			if err != nil {
 				return err
 			}
+			a.withPosition(g)
 			out := a.ref.Tick(g, now)
+			decided, outcome = g, out
 			if out.Game == nil {
 				// Nothing due after all (a deadline backfilled by the
 				// migration, or a clock the game no longer runs): look
@@ -200,8 +212,10 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 			return tx.Audit(&id, "clock", out.Detail)
 		})
 		if err != nil {
+			a.positions.drop(id)
 			return changed, fmt.Errorf("game #%d clock: %w", id, err)
 		}
+		a.remember(decided, outcome)
 	}
 	return changed, nil
 }

@@ -147,16 +147,27 @@ func (g *Game) SetPosition(pos rules.Position) {
 
 // Position returns the position after the record: the one SetPosition
 // gave while the record is unchanged, else the record's replay (Replay,
-// which re-validates every action and roll).
+// which re-validates every action and roll), which it then keeps the same
+// way.
 func (g *Game) Position() (rules.Position, error) {
-	if k := g.known; k != nil && k.ply == len(g.Actions) && k.rolls == len(g.Rolls) {
-		return k.pos, nil
+	if pos, ok := g.KnownPosition(); ok {
+		return pos, nil
 	}
 	rep, err := g.Replay()
 	if err != nil {
 		return nil, err
 	}
+	g.SetPosition(rep.Final)
 	return rep.Final, nil
+}
+
+// KnownPosition returns the position after the record when g knows it
+// (SetPosition, or an earlier Position) without replaying anything.
+func (g *Game) KnownPosition() (rules.Position, bool) {
+	if k := g.known; k != nil && k.ply == len(g.Actions) && k.rolls == len(g.Rolls) {
+		return k.pos, true
+	}
+	return nil, false
 }
 
 // Replay re-validates the stored actions and rolls and returns the state.

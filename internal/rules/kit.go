@@ -191,6 +191,15 @@ func parseMoveNumber(f string) (int, error) {
 	return n, nil
 }
 
+// MoveNumberOf reads the move number of a position string, its last field
+// in every variant (docs/rules/chess.md#position-string), without reading
+// the rest: what ParsePosition(s).MoveNumber() returns for a valid s, at a
+// small part of the cost.
+func MoveNumberOf(s string) (int, error) {
+	s = strings.TrimRight(s, " \t")
+	return parseMoveNumber(s[strings.LastIndexAny(s, " \t")+1:])
+}
+
 // parseClock reads a halfmove clock field (from 0).
 func parseClock(f string) (int, error) {
 	n, err := strconv.Atoi(f)
