@@ -91,7 +91,7 @@ func (p *ttPos) repetitions() int {
 // former full recomputation counted.
 func TestIncrementalKeysEqualRecomputed(t *testing.T) {
 	games, plies := 24, 220
-	if testing.Short() {
+	if testing.Short() || raceEnabled { // the former keys' check is quadratic in the game's length
 		games, plies = 6, 120
 	}
 	for _, v := range Variants() {
