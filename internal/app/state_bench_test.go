@@ -88,7 +88,15 @@ func benchMove(tb testing.TB, a *App, g *referee.Game, n, k int, moves []string)
 // board mails, queue them), in a chess game already at that ply whose
 // previous move went through this daemon too. It should not grow with the
 // ply (go test -run XXX -bench MoveAtPly -benchmem ./internal/app/).
-func BenchmarkMoveAtPly(b *testing.B) {
+func BenchmarkMoveAtPly(b *testing.B) { benchMoveAtPly(b, false) }
+
+// BenchmarkMoveAtPlyCacheMiss is BenchmarkMoveAtPly with the game's kept
+// position forgotten before the move (another process changed it, the
+// daemon restarted, or the cache let it go): the record is replayed from
+// move 1, as every move did before positions were kept.
+func BenchmarkMoveAtPlyCacheMiss(b *testing.B) { benchMoveAtPly(b, true) }
+
+func benchMoveAtPly(b *testing.B, miss bool) {
 	for _, ply := range []int{10, 200} {
 		b.Run(fmt.Sprintf("ply=%d", ply), func(b *testing.B) {
 			ctx := context.Background()
@@ -104,6 +112,9 @@ func BenchmarkMoveAtPly(b *testing.B) {
 				b.StopTimer()
 				g := insertGameAt(b, a, n, before, nil)
 				benchMove(b, a, g, n, ply-1, moves) // the game reaches the ply through Process
+				if miss {
+					a.positions.drop(g.ID)
+				}
 				b.StartTimer()
 				benchMove(b, a, g, n, ply, moves)
 				n++
