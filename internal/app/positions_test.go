@@ -4,10 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"referee/internal/notation"
 	"referee/internal/referee"
 	"referee/internal/rules"
 	"referee/internal/store"
@@ -206,5 +208,51 @@ func TestPositionCacheIsBounded(t *testing.T) {
 		if _, ok := kept(t, a, id); !ok {
 			t.Errorf("game #%d is not kept", id)
 		}
+	}
+}
+
+// TestKeptPositionEveryVariant plays random games of every variant through
+// Process (Chec Toe's die rolls, Toe-to-Toe's deployments and swaps
+// included) and checks after every mail that the position kept for the
+// next one is the replay of the stored record.
+func TestKeptPositionEveryVariant(t *testing.T) {
+	ctx := context.Background()
+	for _, v := range rules.Variants() {
+		t.Run(v.Name(), func(t *testing.T) {
+			a, _ := openPositions(t)
+			g, err := a.NewGame(ctx, v.Name(), "alice@example.org", "bob@example.org", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(3, uint64(g.ID)))
+			for ply := 0; ply < 40; ply++ {
+				g, err = a.Game(ctx, g.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rep, err := g.Replay()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ply > 0 {
+					pos, ok := kept(t, a, g.ID)
+					if !ok {
+						t.Fatalf("ply %d: the cache does not hold the game", ply)
+					}
+					if pos.String() != rep.Final.String() || pos.Claimable() != rep.Final.Claimable() || pos.Result() != rep.Final.Result() {
+						t.Fatalf("ply %d: kept %s, replayed %s", ply, pos, rep.Final)
+					}
+				}
+				legal := rep.Final.Legal()
+				if len(legal) == 0 || g.Status != referee.StatusActive {
+					break
+				}
+				m := legal[rng.IntN(len(legal))]
+				san := notation.SAN(rep.Final, m)
+				if p, err := play(t, a, g.ID, rep.Final.Turn(), notation.Coord(rep.Final, m)); err != nil || p.Verdict != referee.Applied {
+					t.Fatalf("ply %d %s: %+v %v", ply, san, p, err)
+				}
+			}
+		})
 	}
 }
