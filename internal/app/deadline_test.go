@@ -3,12 +3,14 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"referee/internal/referee"
 	"referee/internal/rules"
+	"referee/internal/store"
 )
 
 // TestTickReadsOnlyDueGamesAndActsAsBefore: the tick now loads only the
@@ -140,4 +142,69 @@ func TestTickReadsOnlyDueGamesAndActsAsBefore(t *testing.T) {
 			t.Errorf("game #%d ended at %v, before its vacation allowed (%v)", c.id, ended[c.id], t0.Add(c.earlier))
 		}
 	}
+}
+
+// TestDeadlineFollowsEveryChange: the stored deadline is the clock's next
+// moment after every kind of change of a timed game (creation, move,
+// takeback asked and agreed, vacation, abort), and none once it is over.
+func TestDeadlineFollowsEveryChange(t *testing.T) {
+	ctx := context.Background()
+	a, clk := openLobby(t, referee.LobbyConfig{})
+	g, err := a.NewTimedGame(ctx, "chess", "carol@example.org", "bob@example.org", nil, "3d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string) {
+		t.Helper()
+		var stored *time.Time
+		err := a.Store().View(ctx, func(tx *store.Tx) error {
+			sg, err := tx.Game(g.ID)
+			if err == nil {
+				stored = sg.Deadline
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cur, err := a.Game(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at, ok, err := cur.NextCheck()
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case !ok && stored != nil:
+			t.Errorf("after %s: deadline %v stored for a game without a running clock (%s)", what, *stored, cur.Status)
+		case ok && (stored == nil || !stored.Equal(at.Truncate(time.Millisecond))):
+			t.Errorf("after %s: deadline %v stored, the clock's next moment is %v", what, stored, at)
+		}
+	}
+	step := func(c rules.Color, body string) {
+		t.Helper()
+		clk.now = clk.now.Add(5 * time.Hour)
+		cur, err := a.Game(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		date := clk.now.Format(time.RFC1123Z)
+		if p, err := a.Process(ctx, moveMail(a, cur, c, date, body), 0, 0); err != nil || p.Verdict != referee.Applied {
+			t.Fatalf("%s %q: %+v %v", c, body, p, err)
+		}
+		check(fmt.Sprintf("%s %q", c, body))
+	}
+	check("creation")
+	step(rules.White, "e4")
+	step(rules.Black, "e5")
+	step(rules.Black, "takeback")
+	step(rules.White, "accept")
+	step(rules.Black, "vacation 2") // Black to act: its deadline moves two days on
+	step(rules.White, "vacation 1") // not White's turn
+	step(rules.Black, "Nc6")        // White's clock starts when its vacation ends
+	if err := a.Abort(ctx, g.ID, "test"); err != nil {
+		t.Fatal(err)
+	}
+	check("abort")
 }
