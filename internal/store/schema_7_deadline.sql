@@ -12,3 +12,6 @@ CREATE INDEX games_deadline ON games (deadline) WHERE deadline IS NOT NULL;
 -- it is from every variant's position string; the clock's own code can).
 UPDATE games SET deadline = 0
 WHERE status = 'active' AND time_control IS NOT NULL AND time_control <> '';
+-- The index of timed games (version 5) served the tick that looked at every
+-- timed game; nothing reads it now.
+DROP INDEX games_timed;
