@@ -65,6 +65,9 @@ type Options struct {
 	// challenge, and PlayerList the addresses of a --players file.
 	Lobby      referee.LobbyConfig
 	PlayerList []string
+	// PositionCache is how many games' positions are kept between mails
+	// (positions.go); 0 means DefaultPositionCache.
+	PositionCache int
 }
 
 // App is an open referee: its store, key and core.
@@ -77,6 +80,9 @@ type App struct {
 	log     *slog.Logger
 	limits  mailreader.Limits
 	dkim    *dkimcheck.Checker // nil unless AuthMode asks for the referee's own DKIM verification
+	// positions are the positions after the records of the games decided
+	// most recently (positions.go).
+	positions *positions
 }
 
 // Open opens (creating if needed) the database and the referee's key.
@@ -119,7 +125,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	ref := referee.New(referee.Config{Address: o.Address, Key: key, IDSalt: salt, RequireAuth: o.RequireAuth, TrustedAuthServ: o.TrustedAuthServ,
 		AuthMode: o.AuthMode, Lobby: o.Lobby})
 	return &App{st: st, key: key, ref: ref, letters: letters.Writer{From: ref.Config().Address, Name: ref.Config().Name, Pictures: new(render.Painter)}, opts: o, log: o.Logger, limits: o.Limits,
-		dkim: checker}, nil
+		dkim: checker, positions: newPositions(o.PositionCache)}, nil
 }
 
 func loadKey(ctx context.Context, st *store.Store) (dice.Key, error) {

@@ -32,6 +32,15 @@ func toStoreGame(g *referee.Game) *store.Game {
 	if g.State.Clock != nil {
 		sg.TimeControl = g.State.Clock.Control
 	}
+	// The next moment the clocks must look at the game, kept with every
+	// change of it (move, vacation, takeback, finish, abort, creation).
+	// A record whose last position does not read is looked at at once:
+	// the tick then reports it as before.
+	if at, ok, err := g.NextCheck(); err != nil {
+		sg.Deadline = &time.Time{}
+	} else if ok {
+		sg.Deadline = &at
+	}
 	for c, p := range g.Players {
 		sg.Players[c] = store.Player{Color: c, Address: p.Address, Name: p.Name, Secret: p.Secret}
 	}

@@ -33,6 +33,8 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 	m, readErr := mailreader.Read(raw, a.opts.Address, a.limits)
 	in := referee.Inbound{Mail: m, ReadErr: readErr, Digest: digest(raw), DKIM: a.checkDKIM(ctx, raw, m)}
 	var res Processed
+	var decided *referee.Game // the game the mail was about, as decided on
+	var outcome referee.Outcome
 	err := a.st.Update(ctx, func(tx *store.Tx) error {
 		rec := store.Inbound{UIDValidity: uidValidity, UID: uid, Digest: in.Digest, Received: a.opts.Now().UTC()}
 		if m != nil {
@@ -56,6 +58,7 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 		if err != nil {
 			return err
 		}
+		decided, outcome = g, out
 		var gameID *int64
 		if g != nil {
 			id := g.ID
@@ -89,8 +92,12 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 		return nil
 	})
 	if err != nil {
+		if decided != nil {
+			a.positions.drop(decided.ID) // rolled back: the cache never runs ahead of the store
+		}
 		return Processed{}, fmt.Errorf("processing inbound message: %w", err)
 	}
+	a.remember(decided, outcome) // committed
 	// Which mail: enough to find it in the mailbox and in the server's log,
 	// never a player's secret (see MessageIDHash).
 	var from, msgID string
@@ -139,6 +146,7 @@ func (a *App) decide(tx *store.Tx, in referee.Inbound) (*referee.Game, referee.O
 			if g, err = a.loadTx(tx, sg); err != nil {
 				return nil, referee.Outcome{}, time.Time{}, err
 			}
+			a.withPosition(g) // the position kept since the last mail, if any
 		}
 	}
 	now := a.opts.Now().UTC().Truncate(time.Second)
@@ -199,13 +207,17 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 	if err != nil {
 		return changed, err
 	}
-	// Only the games with a clock, by id (an index): not every active game
-	// loaded every minute.
-	ids, err := a.st.TimedGames(ctx)
+	// Only the games whose deadline (the next moment their clock has
+	// something to do, kept with every change of a game) has come, read
+	// from an index: not every timed game loaded every minute.
+	now := a.opts.Now().UTC().Truncate(time.Second)
+	ids, err := a.st.DueGames(ctx, now)
 	if err != nil {
 		return changed, fmt.Errorf("listing games for the clocks: %w", err)
 	}
 	for _, id := range ids {
+		var decided *referee.Game
+		var outcome referee.Outcome
 		err := a.st.Update(ctx, func(tx *store.Tx) error {
 			sg, err := tx.Game(id)
 			if err != nil {
@@ -215,9 +227,14 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 			if err != nil {
 				return err
 			}
-			out := a.ref.Tick(g, a.opts.Now().UTC().Truncate(time.Second))
+			a.withPosition(g)
+			out := a.ref.Tick(g, now)
+			decided, outcome = g, out
 			if out.Game == nil {
-				return nil
+				// Nothing due after all (a deadline backfilled by the
+				// migration, or a clock the game no longer runs): look
+				// again when something will be.
+				return tx.SetDeadline(id, toStoreGame(g).Deadline)
 			}
 			changed++
 			if err := tx.UpdateGame(toStoreGame(out.Game)); err != nil {
@@ -229,8 +246,10 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 			return tx.Audit(&id, "clock", out.Detail)
 		})
 		if err != nil {
+			a.positions.drop(id)
 			return changed, fmt.Errorf("game #%d clock: %w", id, err)
 		}
+		a.remember(decided, outcome)
 	}
 	return changed, nil
 }

@@ -134,11 +134,10 @@ func (r *Referee) Tick(g *Game, now time.Time) Outcome {
 	if g.Status != StatusActive || c == nil {
 		return Outcome{Verdict: Ignored}
 	}
-	rep, err := g.Replay()
+	pos, err := g.Position()
 	if err != nil {
 		return Outcome{Verdict: Ignored, Detail: err.Error()}
 	}
-	pos := rep.Final
 	side := pos.Turn()
 	deadline := c.Deadline(side)
 	if !now.Before(deadline) {
@@ -148,8 +147,7 @@ func (r *Referee) Tick(g *Game, now time.Time) Outcome {
 		}
 		return r.finish(g, side, pos, nil, now, res, fmt.Sprintf("%s's time ran out.", side))
 	}
-	warn := min(c.allowance(side)/4, Day)
-	if c.Reminded || now.Before(deadline.Add(-warn)) {
+	if c.Reminded || now.Before(c.reminderAt(side)) {
 		return Outcome{Verdict: Ignored}
 	}
 	ng := g.clone()
@@ -158,6 +156,58 @@ func (r *Referee) Tick(g *Game, now time.Time) Outcome {
 		g.ID, span(deadline.Sub(now)), deadline.UTC().Format("Mon 2 Jan 15:04 MST"))}
 	mail := r.boardMail(ng, pos, side, body, "Reminder: your move", nil, "reminder", fmt.Sprint(g.Ply()), now)
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: reminded %s", g.ID, side), Game: ng, Mails: []Mail{mail}}
+}
+
+// reminderAt is when side, to act, is reminded: when a quarter of its
+// time or a day is left, whichever is less.
+func (c *Clock) reminderAt(side rules.Color) time.Time {
+	return c.Deadline(side).Add(-min(c.allowance(side)/4, Day))
+}
+
+// nextCheck is the next moment Tick acts on this clock with side to act:
+// the reminder, or once it was sent, the loss on time.
+func (c *Clock) nextCheck(side rules.Color) time.Time {
+	if c.Reminded {
+		return c.Deadline(side)
+	}
+	return c.reminderAt(side)
+}
+
+// NextCheck is the next moment Tick has something to do on g's clock at
+// the latest: before it, Tick(g, now) changes nothing, and from it on
+// Tick reminds the side to act or ends the game on time. ok is false when
+// Tick never acts on g (no clock, or the game is over). The store keeps
+// it as the game's deadline, so that the minute's tick loads only the
+// games that are due. It reads whose turn it is from the position after
+// the last action, without replaying the record.
+func (g *Game) NextCheck() (at time.Time, ok bool, err error) {
+	c := g.State.Clock
+	if g.Status != StatusActive || c == nil {
+		return time.Time{}, false, nil
+	}
+	side, err := g.turn()
+	if err != nil {
+		return time.Time{}, false, err
+	}
+	return c.nextCheck(side), true, nil
+}
+
+// turn is the side to act: read from the position string stored after the
+// last action (it includes the rolls after it), or at the start from the
+// position after the start's rolls.
+func (g *Game) turn() (rules.Color, error) {
+	if n := len(g.Actions); n > 0 {
+		pos, err := g.Variant.ParsePosition(g.Actions[n-1].Position)
+		if err != nil {
+			return 0, fmt.Errorf("game #%d: stored position after action %d: %w", g.ID, n, err)
+		}
+		return pos.Turn(), nil
+	}
+	pos, err := g.Position()
+	if err != nil {
+		return 0, err
+	}
+	return pos.Turn(), nil
 }
 
 // bareKing reports whether side c has nothing but its king: it cannot win,

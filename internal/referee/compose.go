@@ -417,8 +417,8 @@ func played(g *Game) []render.Played {
 	out := make([]render.Played, len(g.Actions))
 	before, n := g.Start, 0
 	for i, a := range g.Actions {
-		if p, err := g.Variant.ParsePosition(before); err == nil {
-			n = p.MoveNumber()
+		if mn, err := rules.MoveNumberOf(before); err == nil {
+			n = mn // the position's last field, without reading the whole position
 		} else if i > 0 && a.Color == rules.White {
 			n++ // an unreadable stored position: go on counting
 		}

@@ -95,12 +95,12 @@ func (r *Referee) Handle(in Inbound, g *Game, env Env) Outcome {
 // its handler run. Every command other than "confirm" cancels the
 // player's pending resignation, as the mail asking for it says.
 func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outcome {
-	rep, err := g.Replay()
+	pos, err := g.Position()
 	if err != nil {
 		return Outcome{Verdict: Ignored, Detail: err.Error()}
 	}
 	p := r.parseLine(m.Action, InGame, env.Lobby != nil)
-	c := &call{cmd: p.cmd, args: p.args, m: m, env: env, g: g, color: color, pos: rep.Final}
+	c := &call{cmd: p.cmd, args: p.args, m: m, env: env, g: g, color: color, pos: pos}
 	rp := g.State.ResignPending
 	if rp == nil || *rp != color || slices.Contains(p.cmd.Words, "confirm") {
 		return r.dispatch(c)

@@ -339,17 +339,17 @@ func (r *Referee) vacationAll(c *call) Outcome {
 		if !ok {
 			continue
 		}
-		rep, err := g.Replay()
+		pos, err := g.Position()
 		if err != nil {
 			return Outcome{Verdict: Ignored, Detail: err.Error()}
 		}
 		ng := g.clone()
-		until := ng.applyVacation(color, n, rep.Final, now)
+		until := ng.applyVacation(color, n, pos, now)
 		changed = append(changed, ng)
 		headline := fmt.Sprintf("%s is on vacation until %s: their clock is stopped.", color, until.UTC().Format("Mon 2 Jan"))
 		body := render.Mail{Headline: headline}
-		mails = append(mails, r.boardMail(ng, rep.Final, color.Other(), body, "", m, "vacation-all", fmt.Sprint(n), now))
-		mails = append(mails, r.spectatorMails(ng, rep.Final, headline, now)...)
+		mails = append(mails, r.boardMail(ng, pos, color.Other(), body, "", m, "vacation-all", fmt.Sprint(n), now))
+		mails = append(mails, r.spectatorMails(ng, pos, headline, now)...)
 		fmt.Fprintf(&list, "  #%-5d %s against %s\n", g.ID, g.Variant.Title(), g.Players[color.Other()].Address)
 	}
 	if len(changed) == 0 {

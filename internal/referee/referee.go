@@ -117,6 +117,16 @@ type Game struct {
 	// Watchers are spectators' addresses: they get the board mails, with no
 	// address that could act.
 	Watchers []string
+	// known is the position after the record when the caller gave it
+	// (SetPosition), for as many actions and rolls as the record had then.
+	known *knownPosition
+}
+
+// knownPosition is the position after the first ply actions and rolls
+// rolls of a game's record.
+type knownPosition struct {
+	ply, rolls int
+	pos        rules.Position
 }
 
 // State is a game's protocol state besides the moves.
@@ -134,6 +144,40 @@ type State struct {
 
 // Ply is the number of actions played.
 func (g *Game) Ply() int { return len(g.Actions) }
+
+// SetPosition gives g the position after its record (Start, Actions and
+// Rolls as they are now), so that Position need not replay the record from
+// move 1. The caller vouches for it: the app keeps the positions of the
+// games it decided between mails, and gives one only for exactly the
+// record it was played from (see app's position cache).
+func (g *Game) SetPosition(pos rules.Position) {
+	g.known = &knownPosition{ply: len(g.Actions), rolls: len(g.Rolls), pos: pos}
+}
+
+// Position returns the position after the record: the one SetPosition
+// gave while the record is unchanged, else the record's replay (Replay,
+// which re-validates every action and roll), which it then keeps the same
+// way.
+func (g *Game) Position() (rules.Position, error) {
+	if pos, ok := g.KnownPosition(); ok {
+		return pos, nil
+	}
+	rep, err := g.Replay()
+	if err != nil {
+		return nil, err
+	}
+	g.SetPosition(rep.Final)
+	return rep.Final, nil
+}
+
+// KnownPosition returns the position after the record when g knows it
+// (SetPosition, or an earlier Position) without replaying anything.
+func (g *Game) KnownPosition() (rules.Position, bool) {
+	if k := g.known; k != nil && k.ply == len(g.Actions) && k.rolls == len(g.Rolls) {
+		return k.pos, true
+	}
+	return nil, false
+}
 
 // Replay re-validates the stored actions and rolls and returns the state.
 func (g *Game) Replay() (*game.Replay, error) {

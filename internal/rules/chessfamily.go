@@ -3,7 +3,6 @@ package rules
 import (
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"slices"
 	"strconv"
 	"strings"
@@ -99,7 +98,14 @@ type stdPos struct {
 	epVictim Square // where that pawn stands
 	half     int
 	kings    [2]Square // each side's royal piece (exactly one: ParsePosition checks)
-	prev     *stdPos
+	// zkey is the Zobrist key of the pieces, the side to act and the
+	// castling rights (zobrist.go), kept by playInto; repKey adds the en
+	// passant square when a capture there is legal.
+	zkey uint64
+	// prev is the position before the last move, back to the last
+	// irreversible one (repetition looks no further): a capture, a pawn
+	// move or a promotion cuts the link.
+	prev *stdPos
 	// The legal moves and the result are computed on first use (see
 	// legalCache), not when the position is made: that keeps Play cheap
 	// for positions nobody asks about (perft's leaves, a game record's
@@ -303,6 +309,15 @@ func (p *stdPos) playInto(m Move, n *stdPos) {
 				n.castle &^= 1 << i
 			}
 		}
+		// The four squares may coincide (a king and rook that trade
+		// places): each changed square counts once.
+		n.zkey = p.zkey ^ zBlack ^ zCastle(p.castle) ^ zCastle(n.castle)
+		touched := [4]Square{c.kingFrom, c.rookFrom, c.kingTo, c.rookTo}
+		for i, sq := range touched {
+			if !slices.Contains(touched[:i], sq) {
+				n.zkey ^= zSquare(sq, p.sq[sq], n.sq[sq])
+			}
+		}
 		return
 	case Normal:
 	default:
@@ -338,6 +353,14 @@ func (p *stdPos) playInto(m Move, n *stdPos) {
 		if m.From == c.kingFrom || m.From == c.rookFrom || m.To == c.kingFrom || m.To == c.rookFrom {
 			n.castle &^= 1 << i
 		}
+	}
+	n.zkey = p.zkey ^ zBlack ^ zCastle(p.castle) ^ zCastle(n.castle) ^
+		zSquare(m.From, p.sq[m.From], n.sq[m.From]) ^ zSquare(m.To, p.sq[m.To], n.sq[m.To])
+	if v := p.epVictim; v != NoSquare && v != m.From && v != m.To { // taken en passant (or still there)
+		n.zkey ^= zSquare(p.epVictim, p.sq[p.epVictim], n.sq[p.epVictim])
+	}
+	if n.half == 0 {
+		n.prev = nil // nothing before an irreversible move can repeat
 	}
 }
 
@@ -525,36 +548,49 @@ func (p *stdPos) Claimable() string {
 	return ""
 }
 
-// key identifies a position for repetition: pieces, side, castling rights,
-// and the en passant square only when a capture there is legal (FIDE).
-func (p *stdPos) key() uint64 {
-	h := fnv.New64a()
-	var b [2]byte
-	for _, pc := range p.sq {
-		b[0], b[1] = byte(pc), byte(pc>>8)
-		h.Write(b[:])
+// repKey identifies a position for repetition: pieces, side, castling
+// rights, and the en passant square only when a capture there is legal
+// (FIDE). It is the incremental zkey, with the en passant term added.
+func (p *stdPos) repKey() uint64 { return p.zkey ^ p.zEPTerm() }
+
+// zEPTerm is the en passant part of repKey: zEP of the square when a
+// capture there is legal, else 0.
+func (p *stdPos) zEPTerm() uint64 {
+	if p.ep == NoSquare {
+		return 0
 	}
-	ep := NoSquare
-	if p.ep != NoSquare {
-		for _, m := range p.legalMoves(nil, nil) { // not Legal(): perft recycles positions
-			if m.To == p.ep && p.sq[m.From].Letter() == p.r.pawn {
-				ep = p.ep
-			}
+	for _, m := range p.legalMoves(nil, nil) { // not Legal(): perft recycles positions
+		if m.To == p.ep && p.sq[m.From].Letter() == p.r.pawn {
+			return zEP(p.ep)
 		}
 	}
-	fmt.Fprintf(h, "|%d|%d|%d", p.turn, p.castle, ep)
-	return h.Sum64()
+	return 0
+}
+
+// fullKey recomputes zkey from the whole position: the check of the
+// incremental key (zobrist.go).
+func (p *stdPos) fullKey() uint64 {
+	return zBoard(p.sq) ^ zSide(p.turn) ^ zCastle(p.castle)
 }
 
 // repetitions counts the occurrences of this position since the last
-// irreversible move, this one included.
+// irreversible move, this one included. The positions an even number of
+// plies back are compared by their incremental keys; the en passant term,
+// which needs the legal moves, is computed only for those whose other
+// features are equal.
 func (p *stdPos) repetitions() int {
-	k := p.key()
 	n := 1
+	var k uint64
+	kDone := false
 	q := p.prev
 	for back := 1; q != nil && back <= p.half; back++ {
-		if back%2 == 0 && q.key() == k {
-			n++
+		if back%2 == 0 && q.zkey == p.zkey {
+			if !kDone {
+				k, kDone = p.repKey(), true
+			}
+			if q.repKey() == k {
+				n++
+			}
 		}
 		q = q.prev
 	}
@@ -761,6 +797,7 @@ func (r *stdRules) ParsePosition(s string) (Position, error) {
 	if r.royalAttacked(p.sq, p.turn.Other()) {
 		return nil, errors.New("the side not to move is in check: such a position cannot arise")
 	}
+	p.zkey = p.fullKey()
 	return p, nil
 }
 

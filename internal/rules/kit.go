@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"hash/fnv"
 	"slices"
 	"strconv"
 	"strings"
@@ -126,17 +125,6 @@ func playLegal[P Position](moves []Move, r Result, m Move, next func(Move) P, re
 	return nil, refuse(m)
 }
 
-// boardHash hashes a board array (superko, repetition).
-func boardHash(sq []Piece) uint64 {
-	h := fnv.New64a()
-	var b [2]byte
-	for _, pc := range sq {
-		b[0], b[1] = byte(pc), byte(pc>>8)
-		h.Write(b[:])
-	}
-	return h.Sum64()
-}
-
 // Position strings (docs/rules/chess.md#position-string): space-separated fields, the board first
 // (ranks high to low, digits for runs of empty squares), the side to act
 // as w or b, the move number last.
@@ -201,6 +189,15 @@ func parseMoveNumber(f string) (int, error) {
 		return 0, fmt.Errorf("the move number %q is not a number from 1", f)
 	}
 	return n, nil
+}
+
+// MoveNumberOf reads the move number of a position string, its last field
+// in every variant (docs/rules/chess.md#position-string), without reading
+// the rest: what ParsePosition(s).MoveNumber() returns for a valid s, at a
+// small part of the cost.
+func MoveNumberOf(s string) (int, error) {
+	s = strings.TrimRight(s, " \t")
+	return parseMoveNumber(s[strings.LastIndexAny(s, " \t")+1:])
 }
 
 // parseClock reads a halfmove clock field (from 0).

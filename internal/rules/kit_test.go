@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -65,3 +66,41 @@ func TestPlayIsByMembership(t *testing.T) {
 }
 
 func isIllegal(err error) bool { return errors.Is(err, ErrIllegal) }
+
+// TestMoveNumberOfReadsTheLastField: MoveNumberOf gives what ParsePosition
+// and MoveNumber give, for positions of every variant along a random game,
+// and refuses what is not a move number.
+func TestMoveNumberOfReadsTheLastField(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for _, v := range Variants() {
+		pos := v.Start()
+		for ply := 0; ply < 80; ply++ {
+			s := pos.String()
+			p, err := v.ParsePosition(s)
+			if err != nil {
+				t.Fatalf("%s: %q: %v", v.Name(), s, err)
+			}
+			if n, err := MoveNumberOf(s); err != nil || n != p.MoveNumber() {
+				t.Fatalf("%s: MoveNumberOf(%q) = %d, %v; want %d", v.Name(), s, n, err, p.MoveNumber())
+			}
+			if r, ok := pos.(Roller); ok && r.NeedsRoll() {
+				if pos, err = r.Roll(1 + rng.IntN(6)); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			legal := pos.Legal()
+			if len(legal) == 0 {
+				break
+			}
+			if pos, err = pos.Play(legal[rng.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, bad := range []string{"", "8/8/8 w - - 0", "8/8/8 w - - 0 x", "8/8/8 w - - 0 0"} {
+		if n, err := MoveNumberOf(bad); err == nil {
+			t.Errorf("MoveNumberOf(%q) = %d, want an error", bad, n)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"hash/fnv"
 	"slices"
 	"sync"
 )
@@ -76,6 +75,9 @@ type ttPos struct {
 	hand  [2][5]uint8 // counts in ttHandOrder: to place (deploying), or captured and available for promotion
 	phase int         // 0..7 deploy, 8..13 swap, 14 play
 	half  int
+	// zkey is the Zobrist key of the board, side, phase and hands
+	// (zobrist.go), kept by play.
+	zkey  uint64
 	prev  *ttPos
 	cache legalCache
 }
@@ -308,19 +310,25 @@ func (p *ttPos) play(m Move) *ttPos {
 		n.phase++
 		n.half = 0
 	}
+	var buf [4]Square
+	touched := buf[:0] // the squares the action changed
 	switch m.Kind {
 	case Deploy:
 		for _, pl := range m.Place[:m.NPlace] {
 			n.sq[pl.To] = MakePiece(pl.Piece, p.turn)
 			n.hand[p.turn][handIndex(pl.Piece)]--
+			touched = append(touched, pl.To)
 		}
 	case Swap:
 		n.sq[m.From], n.sq[m.To] = n.sq[m.To], n.sq[m.From]
+		touched = append(touched, m.From, m.To)
 	case PromoteInPlace:
 		n.sq[m.From] = MakePiece(m.Promo, p.turn)
 		n.hand[p.turn][handIndex(m.Promo)]--
 		n.half = 0
+		touched = append(touched, m.From)
 	case Normal:
+		touched = append(touched, m.From, m.To)
 		pc, victim := n.sq[m.From], n.sq[m.To]
 		if victim != NoPiece {
 			n.half = 0
@@ -333,7 +341,32 @@ func (p *ttPos) play(m Move) *ttPos {
 		}
 		n.sq[m.To], n.sq[m.From] = pc, NoPiece
 	}
+	n.zkey = p.zkey ^ zBlack ^ zPhase(p.phase) ^ zPhase(n.phase)
+	for c := range 2 {
+		for i := range ttHandOrder {
+			if p.hand[c][i] != n.hand[c][i] {
+				n.zkey ^= zHand(Color(c), i, p.hand[c][i]) ^ zHand(Color(c), i, n.hand[c][i])
+			}
+		}
+	}
+	for i, sq := range touched {
+		if !slices.Contains(touched[:i], sq) {
+			n.zkey ^= zSquare(sq, p.sq[sq], n.sq[sq])
+		}
+	}
 	return n
+}
+
+// fullKey recomputes zkey from the whole position: the check of the
+// incremental key (zobrist.go).
+func (p *ttPos) fullKey() uint64 {
+	k := zBoard(p.sq) ^ zSide(p.turn) ^ zPhase(p.phase)
+	for c := range 2 {
+		for i := range ttHandOrder {
+			k ^= zHand(Color(c), i, p.hand[c][i])
+		}
+	}
+	return k
 }
 
 // safeFor reports whether side c's king is safe on sq (or absent).
@@ -430,22 +463,14 @@ func (p *ttPos) autoResult() Result {
 	return Result{}
 }
 
-func (p *ttPos) key() uint64 {
-	h := fnv.New64a()
-	for _, pc := range p.sq {
-		h.Write([]byte{byte(pc), byte(pc >> 8)})
-	}
-	fmt.Fprintf(h, "|%d|%d|%v", p.turn, p.phase, p.hand)
-	return h.Sum64()
-}
-
 func (p *ttPos) Claimable() string {
 	if p.phase != ttPlay || p.Result().Over {
 		return ""
 	}
-	k, n := p.key(), 1
+	// The pieces, side, phase and hands, by the incremental key.
+	k, n := p.zkey, 1
 	for q := p.prev; q != nil && q.phase == ttPlay; q = q.prev {
-		if q.key() == k {
+		if q.zkey == k {
 			n++
 		}
 	}
@@ -533,5 +558,6 @@ func (v *toeToToe) ParsePosition(s string) (Position, error) {
 	if p.full, err = parseMoveNumber(f[4]); err != nil {
 		return nil, err
 	}
+	p.zkey = p.fullKey()
 	return p, nil
 }

@@ -100,7 +100,7 @@ type totoPos struct {
 	cells
 	line  bool // a piece has stood on the line
 	prev  *totoPos
-	hash  uint64
+	hash  uint64 // Zobrist key of the arrangement (zobrist.go), kept by play
 	ended Result // set by the move that made the position: king captured, line left
 	cache legalCache
 }
@@ -138,7 +138,7 @@ func (v *toto40) ParsePosition(s string) (Position, error) {
 			return nil, fmt.Errorf("%s's %s on %s stands in the enemy section, where no piece can ever go", pc.Color(), v.PieceName(pc.Letter()), v.board.SquareName(s))
 		}
 	}
-	p.hash = boardHash(sq)
+	p.hash = p.fullKey()
 	// The endings a move can make (docs/rules/toto40.md, "End of the
 	// game", in their order), read from the string as play() sets them:
 	// the side to move has no king while the other side has one, so the
@@ -216,7 +216,7 @@ func (p *totoPos) play(m Move) *totoPos {
 	n := &totoPos{v: p.v, cells: p.next(), line: p.line, prev: p}
 	victim := n.sq[m.To]
 	n.sq[m.To], n.sq[m.From] = n.sq[m.From], NoPiece
-	n.hash = boardHash(n.sq)
+	n.hash = p.hash ^ zSquare(m.From, p.sq[m.From], NoPiece) ^ zSquare(m.To, victim, n.sq[m.To])
 	for _, s := range p.v.board.squares {
 		if n.sq[s] != NoPiece && p.v.section(s) == 0 {
 			n.line = true
@@ -293,6 +293,11 @@ func (v *toto40) leftLine(sq []Piece, line bool, mover Color) Result {
 	}
 	return Result{Over: true, Winner: mover.Other(), Reason: fmt.Sprintf("%s ended a turn with no piece on the fighting line", mover)}
 }
+
+// fullKey recomputes hash from the whole arrangement: the check of the
+// incremental key. Superko compares arrangements only, whoever is to
+// move, so the side is not in it.
+func (p *totoPos) fullKey() uint64 { return zBoard(p.sq) }
 
 // repeats reports whether n's arrangement occurred before (superko).
 func (n *totoPos) repeats() bool {

@@ -9,18 +9,23 @@ import (
 
 const gameColumns = `id, variant, status, start_position, position, ply, COALESCE(result, ''), result_reason,
 	abort_reason, die_seed, die_commitment, seed_revealed, COALESCE(time_control, ''), draw_offer_by,
-	COALESCE(draw_offer_ply, 0), state, created, updated`
+	COALESCE(draw_offer_ply, 0), state, created, updated, deadline`
 
 type scanner interface{ Scan(dest ...any) error }
 
 func scanGame(row scanner) (*Game, error) {
 	var g Game
 	var created, updated int64
-	var offer sql.NullInt64
+	var offer, deadline sql.NullInt64
 	err := row.Scan(&g.ID, &g.Variant, &g.Status, &g.StartPosition, &g.Position, &g.Ply, &g.Result, &g.ResultReason,
-		&g.AbortReason, &g.DieSeed, &g.DieCommitment, &g.SeedRevealed, &g.TimeControl, &offer, &g.DrawOfferPly, &g.State, &created, &updated)
+		&g.AbortReason, &g.DieSeed, &g.DieCommitment, &g.SeedRevealed, &g.TimeControl, &offer, &g.DrawOfferPly, &g.State, &created, &updated,
+		&deadline)
 	if err != nil {
 		return nil, err
+	}
+	if deadline.Valid {
+		d := fromMS(deadline.Int64)
+		g.Deadline = &d
 	}
 	if offer.Valid {
 		c := int(offer.Int64)
@@ -46,10 +51,10 @@ func (t *Tx) CreateGame(g *Game) (int64, error) {
 	g.Updated = g.Created
 	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO games (variant, status, start_position, position, ply, result,
 		result_reason, abort_reason, die_seed, die_commitment, seed_revealed, time_control, draw_offer_by, draw_offer_ply,
-		state, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		state, created, updated, deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.Variant, g.Status, g.StartPosition, g.Position, g.Ply, nullable(g.Result), g.ResultReason, g.AbortReason,
 		g.DieSeed, g.DieCommitment, g.SeedRevealed, nullable(g.TimeControl), g.DrawOfferBy, g.DrawOfferPly,
-		stateOr(g.State), ms(g.Created), ms(g.Updated))
+		stateOr(g.State), ms(g.Created), ms(g.Updated), msOrNull(g.Deadline))
 	if err != nil {
 		return 0, fmt.Errorf("inserting the game: %w", err)
 	}
@@ -142,14 +147,15 @@ func (t *Tx) gamePage(status string, limit int) ([]Game, error) {
 	return out, nil
 }
 
-// UpdateGame writes g's mutable fields (not its players).
+// UpdateGame writes g's mutable fields (not its players), its clock
+// deadline included.
 func (t *Tx) UpdateGame(g *Game) error {
 	g.Updated = time.Now()
 	res, err := t.tx.ExecContext(t.ctx, `UPDATE games SET status = ?, position = ?, ply = ?, result = ?, result_reason = ?,
-		abort_reason = ?, seed_revealed = ?, time_control = ?, draw_offer_by = ?, draw_offer_ply = ?, state = ?, updated = ?
-		WHERE id = ?`,
+		abort_reason = ?, seed_revealed = ?, time_control = ?, draw_offer_by = ?, draw_offer_ply = ?, state = ?, updated = ?,
+		deadline = ? WHERE id = ?`,
 		g.Status, g.Position, g.Ply, nullable(g.Result), g.ResultReason, g.AbortReason, g.SeedRevealed,
-		nullable(g.TimeControl), g.DrawOfferBy, g.DrawOfferPly, stateOr(g.State), ms(g.Updated), g.ID)
+		nullable(g.TimeControl), g.DrawOfferBy, g.DrawOfferPly, stateOr(g.State), ms(g.Updated), msOrNull(g.Deadline), g.ID)
 	if err != nil {
 		return fmt.Errorf("updating game #%d: %w", g.ID, err)
 	}

@@ -235,9 +235,13 @@ type Game struct {
 	DrawOfferBy   *int // colour that offered a draw, or nil
 	DrawOfferPly  int
 	State         string // JSON protocol state of the core (resignation, takeback, clocks)
-	Created       time.Time
-	Updated       time.Time
-	Players       [2]Player
+	// Deadline is the next moment the clocks must look at the game (its
+	// reminder or loss on time is due then), or nil when it has no running
+	// clock.
+	Deadline *time.Time
+	Created  time.Time
+	Updated  time.Time
+	Players  [2]Player
 }
 
 // Action is one applied action.
