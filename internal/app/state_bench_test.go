@@ -72,7 +72,7 @@ func insertGameAt(tb testing.TB, a *App, n int, acts []referee.Action, clock *re
 
 // benchMove sends ply k of apptest.Moves (moves) in the n-th bench game g
 // through Process and fails unless it was played.
-func benchMove(tb testing.TB, a *App, g *referee.Game, n, k int, moves []string) {
+func benchMove(tb testing.TB, a *App, g *referee.Game, n, k int, moves []string) Processed {
 	tb.Helper()
 	c := k % 2
 	tok := reader.Token{GameID: g.ID, Secret: apptest.Secret(n, c), Ply: k}
@@ -82,11 +82,28 @@ func benchMove(tb testing.TB, a *App, g *referee.Game, n, k int, moves []string)
 	if err != nil || res.Verdict != referee.Applied {
 		tb.Fatalf("game #%d ply %d %s: %v %v %s", g.ID, k, moves[k], err, res.Verdict, res.Detail)
 	}
+	return res
+}
+
+// writeQueued writes the mails a move queued, outbox ids first+1 to
+// first+n, as the sender does at send time (text, HTML, picture, MIME).
+func writeQueued(tb testing.TB, a *App, first int64, n int) {
+	tb.Helper()
+	for id := first + 1; id <= first+int64(n); id++ {
+		o, err := a.Store().OutgoingByID(context.Background(), id)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if _, err := a.Render(*o); err != nil {
+			tb.Fatal(err)
+		}
+	}
 }
 
 // BenchmarkMoveAtPly is one move decided and its mails written, through
-// the store (Process: record the mail, load the game, decide, write both
-// board mails, queue them), in a chess game already at that ply whose
+// the store (Process: record the mail, load the game, decide, queue both
+// board mails as data; then both mails written from that data as the
+// sender writes them), in a chess game already at that ply whose
 // previous move went through this daemon too. It should not grow with the
 // ply (go test -run XXX -bench MoveAtPly -benchmem ./internal/app/).
 func BenchmarkMoveAtPly(b *testing.B) { benchMoveAtPly(b, false) }
@@ -108,16 +125,18 @@ func benchMoveAtPly(b *testing.B, miss bool) {
 			defer a.Close()
 			moves := apptest.Moves(ply + 1)
 			before := benchRecord(b, ply-1)
-			n := 0
+			n, queued := 0, int64(0) // games made, mails queued so far (outbox ids 1 to queued)
 			for b.Loop() {
 				b.StopTimer()
 				g := insertGameAt(b, a, n, before, nil)
-				benchMove(b, a, g, n, ply-1, moves) // the game reaches the ply through Process
+				queued += int64(benchMove(b, a, g, n, ply-1, moves).Mails) // the game reaches the ply through Process
 				if miss {
 					a.positions.drop(g.ID)
 				}
 				b.StartTimer()
-				benchMove(b, a, g, n, ply, moves)
+				res := benchMove(b, a, g, n, ply, moves)
+				writeQueued(b, a, queued, res.Mails)
+				queued += int64(res.Mails)
 				n++
 			}
 		})
