@@ -175,11 +175,15 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 		if err != nil {
 			return 0, fmt.Errorf("starting the game of challenge %d: %w", ch.ID, err)
 		}
-		if err := a.startGame(tx, g); err != nil {
+		opening, err := a.createGame(tx, g)
+		if err != nil {
 			return 0, fmt.Errorf("starting the game of challenge %d: %w", ch.ID, err)
 		}
 		gameID = g.ID
+		// The notice says "the referee's first mail for the game follows":
+		// it is queued before the game's opening mails, as one of them.
 		out.Mails = append(out.Mails, a.ref.ChallengeStarted(ch, g, now)...)
+		out.Mails = append(out.Mails, opening...)
 		out.Detail += fmt.Sprintf(": game #%d", g.ID)
 	}
 	if c := lc.Close; c != nil {

@@ -329,7 +329,9 @@ func (r *Referee) howToReply(g *Game, pos rules.Position, c rules.Color) (prompt
 		prompt = fmt.Sprintf("Waiting for %s; you will get a mail when it is your turn.", pos.Turn())
 	}
 	if g.DrawOffer != nil && g.DrawOffer.By != c {
-		prompt = fmt.Sprintf("%s offers a draw: reply \"draw\" to accept; any other action declines it. ", g.DrawOffer.By) + prompt
+		// The offer itself is the headline of the mail that brings it;
+		// the prompt says only how to answer it.
+		prompt = fmt.Sprintf("To accept %s's draw offer, reply \"draw\"; any other action declines it. ", g.DrawOffer.By) + prompt
 	}
 	return prompt, r.footer(g, pos, c, legal), example
 }

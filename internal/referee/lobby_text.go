@@ -95,11 +95,15 @@ func (r *Referee) ChallengeStarted(ch Challenge, g *Game, now time.Time) []Mail 
 		c = rules.Black
 	}
 	opp := g.Players[c.Other()].Address
-	return []Mail{r.noticeMail(ch.Challenger, now, fmt.Sprintf("accepted-%d", ch.ID),
+	n := r.noticeMail(ch.Challenger, now, fmt.Sprintf("accepted-%d", ch.ID),
 		fmt.Sprintf("%s accepted your challenge: game #%d", opp, g.ID),
 		fmt.Sprintf("%s accepted your challenge %d: game #%d, %s (%s), has started, and you play %s. "+
 			"The referee's first mail for the game follows; reply to it with your moves.",
-			opp, ch.ID, g.ID, g.Variant.Title(), controlText(ch.TimeControl), c))}
+			opp, ch.ID, g.ID, g.Variant.Title(), controlText(ch.TimeControl), c))
+	// One of the game's opening mails: the outbox sends it with them,
+	// before them (it is queued first).
+	n.Kind = "opening"
+	return []Mail{n}
 }
 
 // ExpireChallenge is the notice to the challenger that ch expired
