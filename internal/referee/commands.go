@@ -229,7 +229,7 @@ func commandTable() []Command {
 			Help: "the open challenges, each with the address that accepts it",
 			load: LoadLobby | LoadOpen, answer: true, run: (*Referee).openList},
 		{Words: []string{"games", "mygames"}, Where: Both, When: Anytime,
-			Help: "your games, with whose move it is and each game's reply address",
+			Help: "your games, with whose move it is and a reply address for each (good for your next action; \"board\" to it always works)",
 			load: LoadLobby | LoadGames, answer: true,
 			run: func(r *Referee, c *call) Outcome {
 				return r.lobbyAnswer(c.m, c.env, "games", "Your games", r.gamesText(c.m.From, c.env.Lobby.Games, c.env.Now))

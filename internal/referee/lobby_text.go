@@ -30,6 +30,9 @@ func (r *Referee) challengeSentLetter(m *reader.Mail, ch *Challenge, v rules.Var
 			ch.ID, v.Title(), controlText(ch.TimeControl), colorWord(ch.Color), dateText(ch.Expires))))
 		fmt.Fprintf(&b, "Players who send \"open\" to %s see it. To invite a friend,\ngive them this address: a mail to it saying \"accept\" takes the challenge.\n\n    %s\n\n",
 			r.cfg.Address, reply)
+		if need := r.takerNeeds(); need != "" {
+			b.WriteString(wrap(need) + "\n\n")
+		}
 	}
 	b.WriteString(wrap("To take it back, reply \"withdraw\" to this mail.") + "\n")
 	return r.lobbyLetter(m, now, "challenge-sent", fmt.Sprintf("Challenge %d: %s", ch.ID, v.Title()), b.String(), reply, "")
@@ -164,8 +167,13 @@ func (r *Referee) gamesText(from string, games []*Game, now time.Time) string {
 	if others.Len() > 0 {
 		b.WriteString("Your recent games that are over:\n\n" + others.String())
 	}
-	b.WriteString(wrap("A mail to a game's reply address acts in that game (\"board\" shows it). The reply addresses are yours "+
-		"alone: do not pass them on.") + "\n")
+	// Issue 33: an address holds the position it was handed out at (the
+	// last number), so that no move is ever played on a board the player
+	// has not seen. Say so, and say what always works with it.
+	b.WriteString(wrap("Each reply address is good for your next action only: it holds the game as it is now. Once either "+
+		"player acts, a move sent to it is not played; the answer shows the current board and brings a new address. "+
+		"\"board\" sent to it always works, and brings the current board with the address for your next move. "+
+		"The reply addresses are yours alone: do not pass them on.") + "\n")
 	return b.String()
 }
 
@@ -206,6 +214,21 @@ func (r *Referee) policySentence() string {
 		return "Only the players on the organiser's list may challenge here; anyone may accept an invitation sent to them."
 	}
 	return "Players who have played here before, or whom the organiser added, may challenge; anyone may accept an invitation sent to them."
+}
+
+// takerNeeds says, under a policy that does not let everyone take an open
+// challenge, what a friend given its address needs ("" under --players
+// open): issue 33, the advice failed for a friend who never played here.
+func (r *Referee) takerNeeds() string {
+	byName := "A friend who is not can still play you: challenge them by name (\"challenge VARIANT their@address\"), " +
+		"since anyone may accept an invitation sent to them."
+	switch r.lobbyCfg().Players {
+	case PlayersOpen:
+		return ""
+	case PlayersList:
+		return "Only players on the organiser's list can take an open challenge here. " + byName
+	}
+	return "Only players who have played here before, or whom the organiser added, can take an open challenge here. " + byName
 }
 
 func (r *Referee) policyText(from string) string {
