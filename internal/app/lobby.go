@@ -34,6 +34,9 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 	if lb.RecentAnswers, err = tx.LobbyAnswers(m.From, now.Add(-time.Hour)); err != nil {
 		return nil, err
 	}
+	if lb.SenderStopped, err = tx.IsStopped(mb); err != nil {
+		return nil, err
+	}
 	if needs.Games {
 		ids, err := tx.GamesOf(mb, recentGames)
 		if err != nil {
@@ -84,6 +87,12 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 				return nil, err
 			}
 			lb.OpponentBarred = found && !kp.Allowed
+			if lb.OpponentStopped, err = tx.IsStopped(omb); err != nil {
+				return nil, err
+			}
+			if lb.OpponentInvites, lb.OpponentInvitesSince, err = tx.InvitationsTo(omb, now.Add(-referee.Day)); err != nil {
+				return nil, err
+			}
 		}
 		if lb.NextChallengeID, err = tx.NextChallengeID(); err != nil {
 			return nil, err
@@ -168,6 +177,14 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 			return 0, err
 		}
 	}
+	if st := lc.Stop; st != nil {
+		if err := tx.SetStopped(st.Address, st.Stop, st.ChallengeID, now); err != nil {
+			return 0, err
+		}
+		if err := tx.Audit(nil, "stop", out.Detail); err != nil {
+			return 0, err
+		}
+	}
 	var gameID int64
 	if st := lc.Start; st != nil {
 		ch := st.Challenge
@@ -247,6 +264,21 @@ func fromStoreChallenge(c *store.Challenge) referee.Challenge {
 func toStoreChallenge(c *referee.Challenge) store.Challenge {
 	return store.Challenge{ID: c.ID, Challenger: c.Challenger, Opponent: c.Opponent, Variant: c.Variant, TimeControl: c.TimeControl,
 		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires}
+}
+
+// StoppedList lists the addresses that answered "stop" to an invitation
+// and get none (until they send "start").
+func (a *App) StoppedList(ctx context.Context) ([]store.Stopped, error) {
+	var out []store.Stopped
+	err := a.st.Update(ctx, func(tx *store.Tx) error {
+		var err error
+		out, err = tx.StoppedList()
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing the stop list: %w", err)
+	}
+	return out, nil
 }
 
 // SetPlayer adds (allowed) or removes a known player: the organiser's word

@@ -36,6 +36,10 @@ const (
 	ChallengeWithdrawn = "withdrawn"
 )
 
+// DefaultMaxInvitesPerAddress is LobbyConfig.MaxInvitesPerAddress's
+// default: invitations to one address in 24 hours, from anyone.
+const DefaultMaxInvitesPerAddress = 3
+
 // LobbyConfig is what the organiser offers by mail. Zero fields take the
 // defaults named.
 type LobbyConfig struct {
@@ -62,6 +66,11 @@ type LobbyConfig struct {
 	// ("games", "help", ...) in an hour (default 20): a forged sender
 	// cannot make the referee mail someone without end.
 	MaxAnswersPerHour int
+	// MaxInvitesPerAddress caps the invitations the referee sends one
+	// address in 24 hours, from all challengers together (default 3): a
+	// forged From is a new challenger each time, so the per-challenger
+	// caps cannot protect the invited.
+	MaxInvitesPerAddress int
 }
 
 // lobbyCfg is the configuration with its defaults.
@@ -84,6 +93,9 @@ func (r *Referee) lobbyCfg() LobbyConfig {
 	}
 	if c.MaxAnswersPerHour <= 0 {
 		c.MaxAnswersPerHour = 20
+	}
+	if c.MaxInvitesPerAddress <= 0 {
+		c.MaxInvitesPerAddress = DefaultMaxInvitesPerAddress
 	}
 	return c
 }
@@ -173,6 +185,16 @@ type Lobby struct {
 	// RecentAnswers counts the answers to the sender's lobby commands in
 	// the last hour.
 	RecentAnswers int
+	// OpponentInvites counts the invitations the opponent a new challenge
+	// names received in the last 24 hours, from anyone;
+	// OpponentInvitesSince is when the oldest of them was made.
+	OpponentInvites      int
+	OpponentInvitesSince time.Time
+	// OpponentStopped: the opponent a new challenge names answered "stop"
+	// to an invitation and gets none.
+	OpponentStopped bool
+	// SenderStopped: the sender is on the stop list.
+	SenderStopped bool
 }
 
 // LobbyChange is what a lobby command changes, for the app to store in the
@@ -191,6 +213,15 @@ type LobbyChange struct {
 	// Games are changed games besides Outcome.Game (a vacation in all the
 	// sender's games).
 	Games []*Game
+	// Stop puts an address on the stop list or takes it off.
+	Stop *StopChange
+}
+
+// StopChange puts an address on the stop list (Stop) or takes it off.
+type StopChange struct {
+	Address     string // addr.Mailbox of the address
+	Stop        bool
+	ChallengeID int64 // the invitation answered "stop"; 0 for "start"
 }
 
 // ChallengeClose ends a challenge.

@@ -34,7 +34,8 @@ func (r *Referee) challengeSentLetter(m *reader.Mail, ch *Challenge, v rules.Var
 			b.WriteString(wrap(need) + "\n\n")
 		}
 	}
-	b.WriteString(wrap("To take it back, reply \"withdraw\" to this mail.") + "\n")
+	b.WriteString(wrap("To take it back, reply \"withdraw\" to this mail. If you did not send this challenge, someone used "+
+		"your address: reply \"withdraw\" to this mail and nobody can accept it.") + "\n")
 	return r.lobbyLetter(m, now, "challenge-sent", fmt.Sprintf("Challenge %d: %s", ch.ID, v.Title()), b.String(), reply, "")
 }
 
@@ -77,7 +78,9 @@ func (r *Referee) invitationMail(ch *Challenge, v rules.Variant, now time.Time, 
 	fmt.Fprintf(&b, "To accept, reply to this mail with \"accept\" on the first line;\nto decline, reply \"decline\".\n\n%s\n\n", wrap("The invitation expires on "+dateText(ch.Expires)+"."))
 	fmt.Fprintf(&b, "The rules in short:\n%s\n\n", wrap(render.Summary(v)))
 	b.WriteString(wrap("If you do not know "+ch.Challenger+", ignore this mail: nothing happens, and "+
-		"the referee will not pass on another invitation from them for a day after this one expires.") + "\n")
+		"the referee will not pass on another invitation from them for a day after this one expires.") + "\n\n")
+	b.WriteString(wrap(fmt.Sprintf("To receive no more invitations through this referee, from anyone, reply \"stop\" "+
+		"(at most %d reach one address in a day).", r.lobbyCfg().MaxInvitesPerAddress)) + "\n")
 	inv := ch.Invite()
 	return Mail{
 		Kind:      "invitation",
@@ -360,6 +363,8 @@ func (r *Referee) recordText(g *Game) (string, error) {
 func (r *Referee) vacationLetter(m *reader.Mail, now time.Time, n, used, games int, list string) Mail {
 	text := wrap(fmt.Sprintf("Your clocks are stopped for %d days, until %s, in these games; each opponent is told:",
 		n, now.Add(time.Duration(n)*Day).UTC().Format("Mon 2 Jan"))) + "\n\n" + list + "\n" +
-		wrap(fmt.Sprintf("You have used %d of your %d vacation days in %d.", used+n, VacationAllowance, now.UTC().Year())) + "\n"
+		wrap(fmt.Sprintf("You have used %d of your %d vacation days in %d.", used+n, VacationAllowance, now.UTC().Year())) + "\n\n" +
+		wrap("If you did not ask for this, someone used your address: reply \"vacation cancel\" to this mail and your clocks "+
+			"run again, with the days not yet begun given back.") + "\n"
 	return r.lobbyLetter(m, now, "vacation", fmt.Sprintf("Vacation: %d days in %s", n, plural(games, "game")), text, "", "")
 }

@@ -28,8 +28,11 @@ func migrations() []string {
 	// dedupe; version 3 added the outbox's claims and dead letters; version
 	// 4 the lobby (known players, challenges, per-player vacations); 5
 	// indexes for many games (scale.go); 6 the index of sent mail whose
-	// text is kept (retention.go).
-	return append(append([]string{referee.Schema}, referee.Migrations...), schemaOutbox, schemaLobby, schemaScale, schemaRetention)
+	// text is kept (retention.go); 7 the stop list, the count of
+	// invitations per invited address and the challenges' colour seed
+	// (invites.go).
+	return append(append([]string{referee.Schema}, referee.Migrations...), schemaOutbox, schemaLobby, schemaScale, schemaRetention,
+		schemaInvites)
 }
 
 // Store is an open database.
