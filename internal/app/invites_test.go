@@ -3,9 +3,11 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"referee/internal/dice"
 	"referee/internal/referee"
 )
 
@@ -74,5 +76,46 @@ func TestHundredForgedChallengersOneVictim(t *testing.T) {
 	}
 	if p := send(t, a, &n, "friend@example.org", "", "challenge chess victim@example.org"); p.Verdict != referee.Applied {
 		t.Errorf("a challenge after start: %+v", p)
+	}
+}
+
+// TestRandomColourThroughTheStore: a challenge's colour seed is stored
+// with it; the invitation commits to it, the invited player's opening mail
+// reveals it, and the game's colours follow dice.ChallengeColour.
+func TestRandomColourThroughTheStore(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{Players: referee.PlayersOpen})
+	n := 0
+	if p := send(t, a, &n, "carol@example.org", "", "challenge chess bob@example.org"); p.Verdict != referee.Applied {
+		t.Fatalf("challenge: %+v", p)
+	}
+	inv, invText := lastTo(t, a, "bob@example.org")
+	text := strings.Join(strings.Fields(invText.Text), " ")
+	_, after, ok := strings.Cut(text, "whose SHA-256 is: ")
+	if !ok || len(after) < 64 {
+		t.Fatalf("no commitment in the invitation:\n%s", invText.Text)
+	}
+	commitment := after[:64]
+	p := send(t, a, &n, "bob@example.org", replyAddress(t, inv), "accept", "In-Reply-To: "+inv.MessageID+"\r\n")
+	if p.Verdict != referee.Applied || p.GameID == 0 {
+		t.Fatalf("accept: %+v", p)
+	}
+	opening, _ := lastTo(t, a, "bob@example.org")
+	body := strings.Join(strings.Fields(string(opening.Raw)), " ")
+	_, after, ok = strings.Cut(body, "The seed is ")
+	if !ok || len(after) < 64 {
+		t.Fatalf("bob's opening mail does not reveal the seed")
+	}
+	seed, err := dice.ParseSeed(after[:64])
+	if err != nil || seed.Commitment() != commitment {
+		t.Fatalf("revealed seed %q (%v) does not match the commitment %s", after[:64], err, commitment)
+	}
+	col, _ := dice.ChallengeColour(seed, 1)
+	g, err := a.Game(ctx, p.GameID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"carol@example.org", "bob@example.org"}[col]; g.Players[0].Address != want {
+		t.Errorf("White is %s; the seed gives the challenger colour %d, so White should be %s", g.Players[0].Address, col, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/dice"
 	"referee/internal/mail/addr"
 	mailreader "referee/internal/mail/reader"
 	"referee/internal/referee"
@@ -98,6 +99,11 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 			return nil, err
 		}
 		lb.NewSecret = newSecret()
+		seed, err := dice.NewSeed()
+		if err != nil {
+			return nil, fmt.Errorf("drawing the colour seed of a challenge: %w", err)
+		}
+		lb.NewSeed = seed.Hex()
 	}
 	if m.Invite != nil {
 		ch, err := tx.Challenge(m.Invite.ChallengeID)
@@ -199,8 +205,7 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 		gameID = g.ID
 		// The notice says "the referee's first mail for the game follows":
 		// it is queued before the game's opening mails, as one of them.
-		out.Mails = append(out.Mails, a.ref.ChallengeStarted(ch, g, now)...)
-		out.Mails = append(out.Mails, opening...)
+		out.Mails = append(out.Mails, a.ref.ChallengeStarted(ch, g, now, opening)...)
 		out.Detail += fmt.Sprintf(": game #%d", g.ID)
 	}
 	if c := lc.Close; c != nil {
@@ -251,7 +256,7 @@ func (a *App) expireChallenges(ctx context.Context) (int, error) {
 
 func fromStoreChallenge(c *store.Challenge) referee.Challenge {
 	out := referee.Challenge{ID: c.ID, Challenger: c.Challenger, Opponent: c.Opponent, Variant: c.Variant, TimeControl: c.TimeControl,
-		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, ClosedBy: c.ClosedBy}
+		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, ClosedBy: c.ClosedBy, Seed: c.Seed}
 	if c.Closed != nil {
 		out.Closed = *c.Closed
 	}
@@ -263,7 +268,7 @@ func fromStoreChallenge(c *store.Challenge) referee.Challenge {
 
 func toStoreChallenge(c *referee.Challenge) store.Challenge {
 	return store.Challenge{ID: c.ID, Challenger: c.Challenger, Opponent: c.Opponent, Variant: c.Variant, TimeControl: c.TimeControl,
-		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires}
+		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, Seed: c.Seed}
 }
 
 // StoppedList lists the addresses that answered "stop" to an invitation

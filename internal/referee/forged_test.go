@@ -71,7 +71,7 @@ func TestForgedVacationCanBeUndone(t *testing.T) {
 // challenge back.
 func TestForgedChallengeNoticeSaysHowToUndo(t *testing.T) {
 	r := lobbyReferee(t, LobbyConfig{})
-	lb := &Lobby{Allowed: true, Active: map[string]int{}, NextChallengeID: 41, NewSecret: "nnnnnnnnnn"}
+	lb := &Lobby{Allowed: true, Active: map[string]int{}, NextChallengeID: 41, NewSecret: "nnnnnnnnnn", NewSeed: testSeed}
 	m := &reader.Mail{From: "carol@example.org", MessageID: "<forged@evil.test>", Subject: "x", Action: "challenge chess bob@example.org"}
 	out := r.Handle(Inbound{Mail: m}, nil, Env{Now: lobbyNow, Lobby: lb})
 	if out.Verdict != Applied {

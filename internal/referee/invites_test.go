@@ -32,7 +32,7 @@ func TestInvitationsPerInvitedAddress(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := lobbyReferee(t, LobbyConfig{Players: PlayersOpen})
-			lb := &Lobby{Allowed: true, Active: map[string]int{}, NextChallengeID: 41, NewSecret: "nnnnnnnnnn"}
+			lb := &Lobby{Allowed: true, Active: map[string]int{}, NextChallengeID: 41, NewSecret: "nnnnnnnnnn", NewSeed: testSeed}
 			tt.lobby(lb)
 			m := &reader.Mail{From: "forged@evil.test", MessageID: "<c1@evil.test>", Subject: "x", Action: "challenge chess bob@example.org"}
 			out := r.Handle(Inbound{Mail: m}, nil, Env{Now: lobbyNow, Lobby: lb})

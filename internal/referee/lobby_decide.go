@@ -115,7 +115,7 @@ func (r *Referee) challenge(c *call) Outcome {
 			"Choose one of "+r.offeredNames()+" (send \"variants\" for what each is), and write "+challengeSyntax+".")
 	}
 	ch := Challenge{ID: lb.NextChallengeID, Challenger: m.From, Variant: v.Name(), TimeControl: lc.DefaultTime,
-		Color: "random", Secret: lb.NewSecret, Status: ChallengeOpen, Created: now, Expires: now.Add(lc.InviteTTL)}
+		Color: "random", Secret: lb.NewSecret, Seed: lb.NewSeed, Status: ChallengeOpen, Created: now, Expires: now.Add(lc.InviteTTL)}
 	for _, a := range args[1:] {
 		switch {
 		case strings.Contains(a, "@"):
@@ -207,6 +207,12 @@ func (r *Referee) offer(c *call, ch Challenge, v rules.Variant, no func(detail, 
 	}
 	if ch.ID <= 0 || !ch.secretOK() {
 		return Outcome{Verdict: Ignored, Detail: "challenge: the app gave no challenge id or secret"}
+	}
+	if ch.Color == "random" && ch.seedCommitment() == "" {
+		return Outcome{Verdict: Ignored, Detail: "challenge: the app gave no colour seed"}
+	}
+	if ch.Color != "random" {
+		ch.Seed = "" // nothing to draw, nothing to reveal
 	}
 	out := Outcome{Verdict: Applied, Lobby: &LobbyChange{NewChallenge: &ch}}
 	if ch.Opponent != "" {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/dice"
 	"referee/internal/mail/addr"
 	"referee/internal/mail/reader"
 	"referee/internal/render"
@@ -34,6 +35,7 @@ func (r *Referee) challengeSentLetter(m *reader.Mail, ch *Challenge, v rules.Var
 			b.WriteString(wrap(need) + "\n\n")
 		}
 	}
+	b.WriteString(colourDraw(ch))
 	b.WriteString(wrap("To take it back, reply \"withdraw\" to this mail. If you did not send this challenge, someone used "+
 		"your address: reply \"withdraw\" to this mail and nobody can accept it.") + "\n")
 	return r.lobbyLetter(m, now, "challenge-sent", fmt.Sprintf("Challenge %d: %s", ch.ID, v.Title()), b.String(), reply, "")
@@ -75,6 +77,7 @@ func (r *Referee) invitationMail(ch *Challenge, v rules.Variant, now time.Time, 
 	}
 	fmt.Fprintf(&b, "%s\n\n", wrap(fmt.Sprintf("%s invites you to a game of %s by mail, refereed by %s. "+
 		"Time control: %s. %s plays %s.", ch.Challenger, v.Title(), r.cfg.Address, controlText(ch.TimeControl), ch.Challenger, colorWord(ch.Color))))
+	b.WriteString(colourDraw(ch))
 	fmt.Fprintf(&b, "To accept, reply to this mail with \"accept\" on the first line;\nto decline, reply \"decline\".\n\n%s\n\n", wrap("The invitation expires on "+dateText(ch.Expires)+"."))
 	fmt.Fprintf(&b, "The rules in short:\n%s\n\n", wrap(render.Summary(v)))
 	b.WriteString(wrap("If you do not know "+ch.Challenger+", ignore this mail: nothing happens, and "+
@@ -93,9 +96,41 @@ func (r *Referee) invitationMail(ch *Challenge, v rules.Variant, now time.Time, 
 	}
 }
 
+// colourDraw is the paragraph of a challenge's mails that commits to the
+// seed its random colour is drawn from ("" for a chosen colour).
+func colourDraw(ch *Challenge) string {
+	com := ch.seedCommitment()
+	if com == "" {
+		return ""
+	}
+	return wrap("The colour is drawn from a random seed fixed now, whose SHA-256 is:") + "\n\n    " + com + "\n\n" +
+		wrap("The game's first mail reveals the seed, so that either player can check the draw (the referee's docs/dice.md, "+
+			"\"The colour of a challenge\").") + "\n\n"
+}
+
+// colourReveal says how the colours of ch were drawn, with the seed: the
+// game's first mails carry it ("" for a chosen colour).
+func colourReveal(ch *Challenge) string {
+	com := ch.seedCommitment()
+	if com == "" {
+		return ""
+	}
+	seed, _ := dice.ParseSeed(ch.Seed)
+	_, first := dice.ChallengeColour(seed, ch.ID)
+	parity, col := "even", rules.White
+	if first&1 == 1 {
+		parity, col = "odd", rules.Black
+	}
+	return fmt.Sprintf("The colours were drawn at random. The seed is %s; its SHA-256 is %s, as the invitation said. "+
+		"HMAC-SHA256(seed, \"%s\") begins with the byte %d, which is %s, so the challenger, %s, plays %s "+
+		"(the referee's docs/dice.md, \"The colour of a challenge\").",
+		seed.Hex(), com, dice.ChallengeColourMessage(ch.ID), first, parity, ch.Challenger, col)
+}
+
 // ChallengeStarted is the notice to the challenger that ch was accepted
-// and is game g (the game's own opening mails follow).
-func (r *Referee) ChallengeStarted(ch Challenge, g *Game, now time.Time) []Mail {
+// and is game g, followed by the game's opening mails (opening, from
+// Start), which reveal the colour seed of a random draw.
+func (r *Referee) ChallengeStarted(ch Challenge, g *Game, now time.Time, opening []Mail) []Mail {
 	c := rules.White
 	if !addr.SameMailbox(g.Players[0].Address, ch.Challenger) {
 		c = rules.Black
@@ -109,7 +144,17 @@ func (r *Referee) ChallengeStarted(ch Challenge, g *Game, now time.Time) []Mail 
 	// One of the game's opening mails: the outbox sends it with them,
 	// before them (it is queued first).
 	n.Kind = "opening"
-	return []Mail{n}
+	out := []Mail{n}
+	reveal := colourReveal(&ch)
+	for _, m := range opening {
+		if reveal != "" && m.Board != nil {
+			b := *m.Board
+			b.Sections = append(append([]render.Section(nil), b.Sections...), render.Section{Title: "The colours", Body: reveal})
+			m.Board = &b
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // ExpireChallenge is the notice to the challenger that ch expired

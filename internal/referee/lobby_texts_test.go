@@ -26,7 +26,7 @@ func TestOpenChallengeSaysWhatAFriendNeeds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.players, func(t *testing.T) {
 			r := lobbyReferee(t, LobbyConfig{Players: tt.players})
-			lb := &Lobby{Allowed: true, Active: map[string]int{}, NextChallengeID: 41, NewSecret: "nnnnnnnnnn"}
+			lb := &Lobby{Allowed: true, Active: map[string]int{}, NextChallengeID: 41, NewSecret: "nnnnnnnnnn", NewSeed: testSeed}
 			m := &reader.Mail{From: "carol@example.org", MessageID: "<c1@example.org>", Subject: "challenge", Action: "challenge toto40 3d"}
 			out := r.Handle(Inbound{Mail: m}, nil, Env{Now: lobbyNow, Lobby: lb})
 			if out.Verdict != Applied || len(out.Mails) != 1 {
