@@ -15,7 +15,8 @@ import (
 func runPlayer(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("player", "add|remove ADDRESS | list",
 		"Manages the known players: who may challenge by mail. \"add\" lets an address challenge whatever\n"+
-			"serve's --players says; \"remove\" refuses it, even if it played here before; \"list\" shows both.", stderr)
+			"serve's --players says; \"remove\" refuses it, even if it played here before; \"list\" shows both,\n"+
+			"and the addresses that answered \"stop\" to an invitation (they get none until they send \"start\").", stderr)
 	db := dbFlag(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -45,9 +46,12 @@ func runPlayer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		if err != nil {
 			return failed(stderr, "player", err)
 		}
+		stopped, err := a.StoppedList(ctx)
+		if err != nil {
+			return failed(stderr, "player", err)
+		}
 		if len(ps) == 0 {
 			fmt.Fprintln(stdout, "no players added or removed; under --players known, everyone who played a game here may challenge")
-			return exitOK
 		}
 		for _, p := range ps {
 			state := "added"
@@ -55,6 +59,11 @@ func runPlayer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 				state = "removed"
 			}
 			fmt.Fprintf(stdout, "%-8s %s  %s\n", state, p.Changed.Format("2006-01-02"), p.Address)
+		}
+		// The stop list: addresses that answered "stop" to an invitation.
+		for _, st := range stopped {
+			fmt.Fprintf(stdout, "%-8s %s  %s (answered \"stop\" to invitation %d: gets no invitations until it sends \"start\")\n",
+				"stopped", st.Since.Format("2006-01-02"), st.Address, st.ChallengeID)
 		}
 		return exitOK
 	}

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"referee/internal/store"
 )
 
 func TestPlayerCommand(t *testing.T) {
@@ -36,6 +40,23 @@ func TestPlayerCommand(t *testing.T) {
 	}
 	if _, out, _ := cli(t, "player", "--db", db, "list"); !strings.Contains(out, "added") || !strings.Contains(out, "carol@example.org") {
 		t.Errorf("list: %q", out)
+	}
+	// The stop list (issue 28): an address that answered "stop" to an
+	// invitation is listed for the organiser to see.
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Update(context.Background(), func(tx *store.Tx) error {
+		return tx.SetStopped("victim@example.org", true, 4, time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC))
+	})
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `stopped  2026-11-25  victim@example.org (answered "stop" to invitation 4: gets no invitations until it sends "start")`
+	if _, out, _ := cli(t, "player", "--db", db, "list"); !strings.Contains(out, want) {
+		t.Errorf("list does not show the stop list:\n%s\nwant a line %q", out, want)
 	}
 }
 

@@ -280,26 +280,33 @@ func (a *App) prepareGame(variant, white, black string, seed *dice.Seed, timeCon
 // startGame stores a prepared game in tx, and queues its opening mails; g
 // becomes the started game (with its id and first rolls).
 func (a *App) startGame(tx *store.Tx, g *referee.Game) error {
-	id, err := tx.CreateGame(toStoreGame(g))
+	mails, err := a.createGame(tx, g)
 	if err != nil {
 		return err
+	}
+	return a.queue(tx, g.ID, mails)
+}
+
+// createGame stores g as a new game and returns its opening mails for the
+// caller to queue (a challenge's acceptance queues its notice first).
+func (a *App) createGame(tx *store.Tx, g *referee.Game) ([]referee.Mail, error) {
+	id, err := tx.CreateGame(toStoreGame(g))
+	if err != nil {
+		return nil, err
 	}
 	g.ID = id
 	ng, rolls, mails, err := a.ref.Start(g, a.opts.Now().UTC().Truncate(time.Second))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := a.saveRolls(tx, ng.ID, rolls); err != nil {
-		return err
+		return nil, err
 	}
 	if err := tx.UpdateGame(toStoreGame(ng)); err != nil {
-		return err
-	}
-	if err := a.queue(tx, ng.ID, mails); err != nil {
-		return err
+		return nil, err
 	}
 	*g = *ng
-	return tx.Audit(&g.ID, "created", fmt.Sprintf("%s: %s (White) v %s (Black)", g.Variant.Name(), g.Players[0].Address, g.Players[1].Address))
+	return mails, tx.Audit(&g.ID, "created", fmt.Sprintf("%s: %s (White) v %s (Black)", g.Variant.Name(), g.Players[0].Address, g.Players[1].Address))
 }
 
 func names() string {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/dice"
 	"referee/internal/mail/addr"
 	mailreader "referee/internal/mail/reader"
 	"referee/internal/referee"
@@ -32,6 +33,9 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 		return nil, err
 	}
 	if lb.RecentAnswers, err = tx.LobbyAnswers(m.From, now.Add(-time.Hour)); err != nil {
+		return nil, err
+	}
+	if lb.SenderStopped, err = tx.IsStopped(mb); err != nil {
 		return nil, err
 	}
 	if needs.Games {
@@ -84,11 +88,22 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 				return nil, err
 			}
 			lb.OpponentBarred = found && !kp.Allowed
+			if lb.OpponentStopped, err = tx.IsStopped(omb); err != nil {
+				return nil, err
+			}
+			if lb.OpponentInvites, lb.OpponentInvitesSince, err = tx.InvitationsTo(omb, now.Add(-referee.Day)); err != nil {
+				return nil, err
+			}
 		}
 		if lb.NextChallengeID, err = tx.NextChallengeID(); err != nil {
 			return nil, err
 		}
 		lb.NewSecret = newSecret()
+		seed, err := dice.NewSeed()
+		if err != nil {
+			return nil, fmt.Errorf("drawing the colour seed of a challenge: %w", err)
+		}
+		lb.NewSeed = seed.Hex()
 	}
 	if m.Invite != nil {
 		ch, err := tx.Challenge(m.Invite.ChallengeID)
@@ -168,6 +183,14 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 			return 0, err
 		}
 	}
+	if st := lc.Stop; st != nil {
+		if err := tx.SetStopped(st.Address, st.Stop, st.ChallengeID, now); err != nil {
+			return 0, err
+		}
+		if err := tx.Audit(nil, "stop", out.Detail); err != nil {
+			return 0, err
+		}
+	}
 	var gameID int64
 	if st := lc.Start; st != nil {
 		ch := st.Challenge
@@ -175,11 +198,14 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 		if err != nil {
 			return 0, fmt.Errorf("starting the game of challenge %d: %w", ch.ID, err)
 		}
-		if err := a.startGame(tx, g); err != nil {
+		opening, err := a.createGame(tx, g)
+		if err != nil {
 			return 0, fmt.Errorf("starting the game of challenge %d: %w", ch.ID, err)
 		}
 		gameID = g.ID
-		out.Mails = append(out.Mails, a.ref.ChallengeStarted(ch, g, now)...)
+		// The notice says "the referee's first mail for the game follows":
+		// it is queued before the game's opening mails, as one of them.
+		out.Mails = append(out.Mails, a.ref.ChallengeStarted(ch, g, now, opening)...)
 		out.Detail += fmt.Sprintf(": game #%d", g.ID)
 	}
 	if c := lc.Close; c != nil {
@@ -230,7 +256,7 @@ func (a *App) expireChallenges(ctx context.Context) (int, error) {
 
 func fromStoreChallenge(c *store.Challenge) referee.Challenge {
 	out := referee.Challenge{ID: c.ID, Challenger: c.Challenger, Opponent: c.Opponent, Variant: c.Variant, TimeControl: c.TimeControl,
-		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, ClosedBy: c.ClosedBy}
+		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, ClosedBy: c.ClosedBy, Seed: c.Seed}
 	if c.Closed != nil {
 		out.Closed = *c.Closed
 	}
@@ -242,7 +268,22 @@ func fromStoreChallenge(c *store.Challenge) referee.Challenge {
 
 func toStoreChallenge(c *referee.Challenge) store.Challenge {
 	return store.Challenge{ID: c.ID, Challenger: c.Challenger, Opponent: c.Opponent, Variant: c.Variant, TimeControl: c.TimeControl,
-		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires}
+		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, Seed: c.Seed}
+}
+
+// StoppedList lists the addresses that answered "stop" to an invitation
+// and get none (until they send "start").
+func (a *App) StoppedList(ctx context.Context) ([]store.Stopped, error) {
+	var out []store.Stopped
+	err := a.st.Update(ctx, func(tx *store.Tx) error {
+		var err error
+		out, err = tx.StoppedList()
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing the stop list: %w", err)
+	}
+	return out, nil
 }
 
 // SetPlayer adds (allowed) or removes a known player: the organiser's word

@@ -135,8 +135,32 @@ func TestChallengeAcceptPlayAndAsk(t *testing.T) {
 	if g.Players[0].Address != "carol@example.org" || g.Players[1].Address != "bob@example.org" || g.State.Clock == nil || g.State.Clock.Control != "3d" {
 		t.Fatalf("game #%d: %s v %s, clock %+v", g.ID, g.Players[0].Address, g.Players[1].Address, g.State.Clock)
 	}
-	_, notice := lastTo(t, a, "carol@example.org")
-	says(t, "carol's notice", notice, fmt.Sprintf("bob@example.org accepted your challenge 1: game #%d", g.ID), "you play White")
+	// Issue 33: the notice says "the referee's first mail for the game
+	// follows", so it is queued before carol's opening mail (the outbox
+	// sends in queue order within a priority, and both are the game's).
+	var toCarol []store.Outgoing
+	all, err := renderedOutbox(a) // each mail written as the sender writes it
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range all {
+		if o.To == "carol@example.org" {
+			toCarol = append(toCarol, o)
+		}
+	}
+	if len(toCarol) < 3 {
+		t.Fatalf("%d mails to carol, want the confirmation, the notice and the opening mail", len(toCarol))
+	}
+	noticeOut, openingOut := toCarol[len(toCarol)-2], toCarol[len(toCarol)-1]
+	if noticeOut.ID >= openingOut.ID || !strings.Contains(string(openingOut.Raw), "Reply to this mail to act") {
+		t.Errorf("carol's last two mails: #%d then #%d; want the notice, then the opening mail", noticeOut.ID, openingOut.ID)
+	}
+	notice, err := mailreader.Read(noticeOut.Raw, "someone@example.org", mailreader.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	says(t, "carol's notice", notice, fmt.Sprintf("bob@example.org accepted your challenge 1: game #%d", g.ID), "you play White",
+		"The referee's first mail for the game follows")
 	opening, _ := lastTo(t, a, "bob@example.org")
 	if opening.GameID == nil || *opening.GameID != g.ID {
 		t.Errorf("bob's newest mail is not the game's opening mail: %+v", opening.GameID)

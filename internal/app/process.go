@@ -160,6 +160,11 @@ func (a *App) decide(tx *store.Tx, in referee.Inbound) (*referee.Game, referee.O
 		if env.RecentRefusals, env.GameRefusals, env.LastRefusal, err = tx.Refusals(m.From, gid, a.opts.Now().Add(-time.Hour)); err != nil {
 			return nil, referee.Outcome{}, time.Time{}, err
 		}
+		if env.GameRefusals > 0 {
+			if env.OldestGameRefusal, err = tx.OldestGameRefusal(m.From, gid, a.opts.Now().Add(-time.Hour)); err != nil {
+				return nil, referee.Outcome{}, time.Time{}, err
+			}
+		}
 		// The vacation allowance is the player's, over all games; the
 		// lobby (lobby.go) answers mail outside a game.
 		if env.VacationUsed, err = tx.VacationDays(addr.Mailbox(m.From), now.Year()); err != nil {

@@ -325,3 +325,23 @@ func numberingProblems(rolls []RolledValue, bad func(string, ...any)) bool {
 	}
 	return clean
 }
+
+// ChallengeColourMessage is the exact ASCII message whose HMAC draws the
+// random colour of challenge id: "challenge:<id>:colour", e.g.
+// "challenge:41:colour".
+func ChallengeColourMessage(id int64) string {
+	return "challenge:" + strconv.FormatInt(id, 10) + ":colour"
+}
+
+// ChallengeColour draws the colour of a challenge made with colour
+// "random": h = HMAC-SHA256(key = seed, message = ChallengeColourMessage(id));
+// the first byte h[0] even means the challenger plays White, odd Black.
+// It returns 0 (White) or 1 (Black), and h[0] for the record. The seed is
+// drawn when the challenge is made, its commitment is in the invitation,
+// and it is revealed when the game starts (docs/dice.md).
+func ChallengeColour(seed Seed, id int64) (colour int, firstByte byte) {
+	mac := hmac.New(sha256.New, seed[:])
+	mac.Write([]byte(ChallengeColourMessage(id)))
+	b := mac.Sum(nil)[0]
+	return int(b & 1), b
+}

@@ -372,3 +372,29 @@ func BenchmarkVerifySignature(b *testing.B) {
 		VerifySignature(k.Public(), "17", 1, 5, sig)
 	}
 }
+
+// TestChallengeColour: docs/dice.md, "The colour of a challenge": with the
+// worked example's seed (the bytes 0..31) HMAC-SHA256(seed,
+// "challenge:41:colour") begins with 204 (even: the challenger plays
+// White), "challenge:17:colour" with 21 and "challenge:1:colour" with 211
+// (odd: Black). The values were computed with the Python of docs/dice.md.
+func TestChallengeColour(t *testing.T) {
+	var seed Seed
+	for i := range seed {
+		seed[i] = byte(i)
+	}
+	tests := []struct {
+		id     int64
+		first  byte
+		colour int
+	}{{41, 204, 0}, {17, 21, 1}, {1, 211, 1}}
+	for _, tt := range tests {
+		colour, first := ChallengeColour(seed, tt.id)
+		if colour != tt.colour || first != tt.first {
+			t.Errorf("challenge %d: colour %d (first byte %d), want %d (%d)", tt.id, colour, first, tt.colour, tt.first)
+		}
+	}
+	if got := ChallengeColourMessage(41); got != "challenge:41:colour" {
+		t.Errorf("message %q", got)
+	}
+}

@@ -103,15 +103,25 @@ func (c *Clock) moved(side rules.Color, now time.Time) {
 	c.Reminded = false
 }
 
-// text describes the clocks for a status line.
+// text describes the clocks for a status line. A side on vacation has its
+// clock stopped: it shows the time left as frozen (what it will have when
+// the vacation ends) and says until when.
 func (c *Clock) text(turn rules.Color, now time.Time) string {
-	left := func(side rules.Color) time.Duration {
-		if side == turn {
-			return c.Deadline(side).Sub(now)
+	side := func(s rules.Color) string {
+		left, from := c.allowance(s), now
+		vac := c.Vacation[s].After(now)
+		if vac {
+			from = c.Vacation[s]
 		}
-		return c.allowance(side)
+		if s == turn {
+			left = c.Deadline(s).Sub(from)
+		}
+		if vac {
+			return fmt.Sprintf("%s %s (stopped until %s)", s, span(left), c.Vacation[s].UTC().Format("Mon 2 Jan"))
+		}
+		return fmt.Sprintf("%s %s", s, span(left))
 	}
-	return fmt.Sprintf("time left: White %s, Black %s", span(left(rules.White)), span(left(rules.Black)))
+	return fmt.Sprintf("time left: %s, %s", side(rules.White), side(rules.Black))
 }
 
 func span(d time.Duration) string {

@@ -120,6 +120,11 @@ func (r *Referee) rejectAction(g *Game, c rules.Color, pos rules.Position, m *re
 		return Outcome{Verdict: Ignored, Detail: fmt.Sprintf("%s (not answered: %d refusals to %s about game #%d in the last hour, the limit is %d)",
 			detail, env.GameRefusals, c, g.ID, r.cfg.MaxGameRefusalsPerHour)}
 	}
+	if env.GameRefusals == r.cfg.MaxGameRefusalsPerHour-1 {
+		// The last refusal before the limit says so: the silence that
+		// follows must not read as "it was played".
+		todo = strings.TrimSpace(todo + " " + r.limitNotice(g, env))
+	}
 	body := render.Mail{Headline: what}
 	if todo != "" {
 		body.Sections = []render.Section{{Title: "What to do", Body: todo}}
@@ -189,6 +194,33 @@ func pluralVerb(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// limitNotice is what the last refusal before the limit adds: until when
+// further refusals in the game go unanswered, and that a legal move is
+// always answered. The count drops below the limit an hour after the
+// oldest refusal of the last hour (this one, when it is the only one).
+func (r *Referee) limitNotice(g *Game, env Env) string {
+	until := env.Now.Add(time.Hour)
+	if env.GameRefusals > 0 && !env.OldestGameRefusal.IsZero() {
+		until = env.OldestGameRefusal.Add(time.Hour)
+	}
+	until = until.Add(time.Minute - 1).Truncate(time.Minute) // never earlier than the true time
+	return fmt.Sprintf("This is the %s refusal in game #%d within an hour: until %s, further mails in this game that cannot be "+
+		"played get no answer (this keeps the referee out of loops with automatic replies). A legal move, and any command "+
+		"that is valid, is always answered.", ordinal(r.cfg.MaxGameRefusalsPerHour), g.ID, until.UTC().Format("Mon 2 Jan 15:04 MST"))
+}
+
+func ordinal(n int) string {
+	switch n {
+	case 1:
+		return "first"
+	case 2:
+		return "second"
+	case 3:
+		return "third"
+	}
+	return fmt.Sprintf("%dth", n)
 }
 
 // answer replies to a command that changes nothing.
@@ -373,7 +405,9 @@ func (r *Referee) howToReply(g *Game, pos rules.Position, c rules.Color) (prompt
 		prompt = fmt.Sprintf("Waiting for %s; you will get a mail when it is your turn.", pos.Turn())
 	}
 	if g.DrawOffer != nil && g.DrawOffer.By != c {
-		prompt = fmt.Sprintf("%s offers a draw: reply \"draw\" to accept; any other action declines it. ", g.DrawOffer.By) + prompt
+		// The offer itself is the headline of the mail that brings it;
+		// the prompt says only how to answer it.
+		prompt = fmt.Sprintf("To accept %s's draw offer, reply \"draw\"; any other action declines it. ", g.DrawOffer.By) + prompt
 	}
 	return prompt, r.footer(g, pos, c, legal), example
 }

@@ -303,7 +303,7 @@ func (r *Referee) draw(g *Game, color rules.Color, pos rules.Position, m *reader
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s offers a draw", g.ID, color), Game: ng}
 	out.Mails = r.boardMailsTo(ng, pos,
 		fmt.Sprintf("Your draw offer was sent to %s, who can accept it by replying \"draw\"; any other action of theirs declines it.", color.Other()),
-		fmt.Sprintf("%s offers a draw. To accept, reply \"draw\"; any other action declines it.", color), color, m, nil, now)
+		fmt.Sprintf("%s offers a draw.", color), color, m, nil, now) // the prompt says how to accept (howToReply)
 	return out
 }
 

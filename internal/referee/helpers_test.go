@@ -12,3 +12,7 @@ func textOf(t *testing.T, m Mail) string {
 	}
 	return m.Text
 }
+
+// testSeed is docs/dice.md's worked-example seed, the bytes 0..31, as a
+// challenge's colour seed.
+const testSeed = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"

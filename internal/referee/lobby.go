@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/dice"
 	"referee/internal/mail/reader"
 	"referee/internal/rules"
 )
@@ -36,6 +37,10 @@ const (
 	ChallengeWithdrawn = "withdrawn"
 )
 
+// DefaultMaxInvitesPerAddress is LobbyConfig.MaxInvitesPerAddress's
+// default: invitations to one address in 24 hours, from anyone.
+const DefaultMaxInvitesPerAddress = 3
+
 // LobbyConfig is what the organiser offers by mail. Zero fields take the
 // defaults named.
 type LobbyConfig struct {
@@ -62,6 +67,11 @@ type LobbyConfig struct {
 	// ("games", "help", ...) in an hour (default 20): a forged sender
 	// cannot make the referee mail someone without end.
 	MaxAnswersPerHour int
+	// MaxInvitesPerAddress caps the invitations the referee sends one
+	// address in 24 hours, from all challengers together (default 3): a
+	// forged From is a new challenger each time, so the per-challenger
+	// caps cannot protect the invited.
+	MaxInvitesPerAddress int
 }
 
 // lobbyCfg is the configuration with its defaults.
@@ -84,6 +94,9 @@ func (r *Referee) lobbyCfg() LobbyConfig {
 	}
 	if c.MaxAnswersPerHour <= 0 {
 		c.MaxAnswersPerHour = 20
+	}
+	if c.MaxInvitesPerAddress <= 0 {
+		c.MaxInvitesPerAddress = DefaultMaxInvitesPerAddress
 	}
 	return c
 }
@@ -121,15 +134,22 @@ type Challenge struct {
 	Closed      time.Time // zero while open
 	ClosedBy    string
 	GameID      int64
+	// Seed draws a "random" colour (64 hex digits; docs/dice.md, "The
+	// colour of a challenge"): its SHA-256 is in the invitation, and the
+	// game's first mail reveals it. "" for a challenge made before the
+	// seed (its colour was drawn from Secret).
+	Seed string
 }
 
 // Invite is the invitation token of c.
 func (c *Challenge) Invite() reader.Invite { return reader.Invite{ChallengeID: c.ID, Secret: c.Secret} }
 
-// ChallengerColor is the colour the challenger plays. "random" is decided
-// by the challenge's secret, which the app drew at random when the
-// challenge was made: fixed from then on, the same however often it is
-// asked.
+// ChallengerColor is the colour the challenger plays. "random" is drawn
+// from the challenge's seed as docs/dice.md says (dice.ChallengeColour):
+// fixed when the challenge is made, committed to in the invitation, and
+// never derived from anything the challenger sees (the invitation's
+// secret is in the challenger's own mail). A challenge stored before the
+// seed existed keeps the colour its secret gave.
 func (c *Challenge) ChallengerColor() rules.Color {
 	switch c.Color {
 	case "white":
@@ -137,8 +157,25 @@ func (c *Challenge) ChallengerColor() rules.Color {
 	case "black":
 		return rules.Black
 	}
+	if seed, err := dice.ParseSeed(c.Seed); err == nil {
+		col, _ := dice.ChallengeColour(seed, c.ID)
+		return rules.Color(col)
+	}
 	h := sha256.Sum256([]byte("colour\x00" + c.Secret))
 	return rules.Color(h[0] & 1)
+}
+
+// seedCommitment is the SHA-256 of the challenge's colour seed, "" when
+// the colour is not drawn from one.
+func (c *Challenge) seedCommitment() string {
+	if c.Color != "random" {
+		return ""
+	}
+	seed, err := dice.ParseSeed(c.Seed)
+	if err != nil {
+		return ""
+	}
+	return seed.Commitment()
 }
 
 // Lobby is what the core may know about a mail outside a game (or a lobby
@@ -170,9 +207,21 @@ type Lobby struct {
 	// invitation secret (the core draws no random numbers).
 	NextChallengeID int64
 	NewSecret       string
+	// NewSeed is a fresh colour seed for a new challenge (64 hex digits).
+	NewSeed string
 	// RecentAnswers counts the answers to the sender's lobby commands in
 	// the last hour.
 	RecentAnswers int
+	// OpponentInvites counts the invitations the opponent a new challenge
+	// names received in the last 24 hours, from anyone;
+	// OpponentInvitesSince is when the oldest of them was made.
+	OpponentInvites      int
+	OpponentInvitesSince time.Time
+	// OpponentStopped: the opponent a new challenge names answered "stop"
+	// to an invitation and gets none.
+	OpponentStopped bool
+	// SenderStopped: the sender is on the stop list.
+	SenderStopped bool
 }
 
 // LobbyChange is what a lobby command changes, for the app to store in the
@@ -191,6 +240,15 @@ type LobbyChange struct {
 	// Games are changed games besides Outcome.Game (a vacation in all the
 	// sender's games).
 	Games []*Game
+	// Stop puts an address on the stop list or takes it off.
+	Stop *StopChange
+}
+
+// StopChange puts an address on the stop list (Stop) or takes it off.
+type StopChange struct {
+	Address     string // addr.Mailbox of the address
+	Stop        bool
+	ChallengeID int64 // the invitation answered "stop"; 0 for "start"
 }
 
 // ChallengeClose ends a challenge.

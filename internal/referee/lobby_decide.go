@@ -115,7 +115,7 @@ func (r *Referee) challenge(c *call) Outcome {
 			"Choose one of "+r.offeredNames()+" (send \"variants\" for what each is), and write "+challengeSyntax+".")
 	}
 	ch := Challenge{ID: lb.NextChallengeID, Challenger: m.From, Variant: v.Name(), TimeControl: lc.DefaultTime,
-		Color: "random", Secret: lb.NewSecret, Status: ChallengeOpen, Created: now, Expires: now.Add(lc.InviteTTL)}
+		Color: "random", Secret: lb.NewSecret, Seed: lb.NewSeed, Status: ChallengeOpen, Created: now, Expires: now.Add(lc.InviteTTL)}
 	for _, a := range args[1:] {
 		switch {
 		case strings.Contains(a, "@"):
@@ -156,6 +156,16 @@ func (r *Referee) offer(c *call, ch Challenge, v rules.Variant, no func(detail, 
 		return no("the referee", "the referee does not play.", "Name another player's address, or leave it out for an open challenge.")
 	case ch.Opponent != "" && lb.OpponentBarred:
 		return no("opponent barred", ch.Opponent+" cannot be invited by mail here.", "Challenge someone else, or ask the organiser.")
+	case ch.Opponent != "" && lb.OpponentStopped:
+		return no("opponent stopped invitations", ch.Opponent+" asked the referee to pass on no invitations to them.",
+			"Ask them in person: they can send \"start\" to "+r.cfg.Address+" from their address to receive invitations again.")
+	case ch.Opponent != "" && lb.OpponentInvites >= lc.MaxInvitesPerAddress:
+		since := lb.OpponentInvitesSince
+		if since.IsZero() {
+			since = now
+		}
+		return no("opponent invitation cap", fmt.Sprintf("%s was sent %d invitations in the last 24 hours, the most the referee sends one address in a day.",
+			ch.Opponent, lb.OpponentInvites), fmt.Sprintf("You can invite them after %s.", dateText(since.Add(Day))))
 	}
 	if n := lb.Active[addr.Mailbox(m.From)]; n >= lc.MaxGames {
 		return no("sender at max games", fmt.Sprintf("you already play %d games, the most the organiser allows at once.", n),
@@ -198,6 +208,12 @@ func (r *Referee) offer(c *call, ch Challenge, v rules.Variant, no func(detail, 
 	if ch.ID <= 0 || !ch.secretOK() {
 		return Outcome{Verdict: Ignored, Detail: "challenge: the app gave no challenge id or secret"}
 	}
+	if ch.Color == "random" && ch.seedCommitment() == "" {
+		return Outcome{Verdict: Ignored, Detail: "challenge: the app gave no colour seed"}
+	}
+	if ch.Color != "random" {
+		ch.Seed = "" // nothing to draw, nothing to reveal
+	}
 	out := Outcome{Verdict: Applied, Lobby: &LobbyChange{NewChallenge: &ch}}
 	if ch.Opponent != "" {
 		out.Detail = fmt.Sprintf("challenge %d: %s invites %s to %s", ch.ID, ch.Challenger, ch.Opponent, ch.Variant)
@@ -236,6 +252,11 @@ func (r *Referee) invitation(c *call, word string) Outcome {
 	isChallenger := addr.SameMailbox(m.From, ch.Challenger)
 	if ch.Opponent != "" && !isChallenger && !addr.SameMailbox(m.From, ch.Opponent) {
 		return unknown(fmt.Sprintf("challenge %d: %s's invitation used from %s", ch.ID, ch.Opponent, m.From))
+	}
+	if word == "stop" {
+		// The invitation's token shows the sender received it: enough to
+		// ask for no more, with or without --require-auth.
+		return r.stopInvites(c, ch, isChallenger)
 	}
 	if out, ok := r.lobbyAuth(m, env); !ok {
 		return out
@@ -317,11 +338,14 @@ func (r *Referee) vacationAll(c *call) Outcome {
 	if len(args) == 1 {
 		n, err = strconv.Atoi(args[0])
 	}
+	if len(args) == 1 && args[0] == "cancel" {
+		return r.vacationCancel(c)
+	}
 	used := env.VacationUsed
 	if len(args) != 1 || err != nil || n < 1 || n > VacationAllowance {
 		return r.refuse(env, m, "vacation: bad days "+strings.Join(args, " "),
 			fmt.Sprintf("\"vacation\" needs a number of days from 1 to %d, e.g. \"vacation 5\"; you have %d days left this year.", VacationAllowance, max(VacationAllowance-used, 0)),
-			"Send e.g. \"vacation 5\": it stops the clocks of all your timed games for 5 days.")
+			"Send e.g. \"vacation 5\": it stops the clocks of all your timed games for 5 days (\"vacation cancel\" ends a vacation).")
 	}
 	if used+n > VacationAllowance {
 		return r.refuse(env, m, "vacation: allowance",
@@ -361,6 +385,68 @@ func (r *Referee) vacationAll(c *call) Outcome {
 	mails = append([]Mail{r.vacationLetter(m, now, n, used, len(changed), list.String())}, mails...)
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("vacation: %s takes %d days in %d games", m.From, n, len(changed)), Mails: mails,
 		Lobby: &LobbyChange{Games: changed, Vacation: &VacationUse{Address: addr.Mailbox(m.From), Year: year, Days: n}}}
+}
+
+// vacationCancel ends the sender's vacation in all their timed games now:
+// their clocks run again, each opponent is told, and the whole days not
+// yet begun go back to the year's allowance. It undoes a "vacation" sent
+// in the player's name with a forged From (the notice says how).
+func (r *Referee) vacationCancel(c *call) Outcome {
+	m, env := c.m, c.env
+	now, lb := env.Now, env.Lobby
+	var changed []*Game
+	var mails []Mail
+	var list strings.Builder
+	refund := 0
+	for _, g := range lb.Games {
+		if g.Status != StatusActive || g.State.Clock == nil {
+			continue
+		}
+		color, ok := g.colorOf(m.From)
+		if !ok || !g.State.Clock.Vacation[color].After(now) {
+			continue
+		}
+		rep, err := g.Replay()
+		if err != nil {
+			return Outcome{Verdict: Ignored, Detail: err.Error()}
+		}
+		ng := g.clone()
+		left := ng.cancelVacation(color, rep.Final, now)
+		refund = max(refund, int(left/Day))
+		changed = append(changed, ng)
+		headline := fmt.Sprintf("%s's vacation is cancelled: their clock runs again.", color)
+		mails = append(mails, r.boardMail(ng, rep.Final, color.Other(), render.Mail{Headline: headline}, "", m, "vacation-cancel", "", now))
+		mails = append(mails, r.spectatorMails(ng, rep.Final, headline, now)...)
+		fmt.Fprintf(&list, "  #%-5d %s against %s\n", g.ID, g.Variant.Title(), g.Players[color.Other()].Address)
+	}
+	if len(changed) == 0 {
+		return r.refuse(env, m, "vacation cancel: no vacation",
+			"You are not on vacation in any game with a clock, so there is nothing to cancel.",
+			"Play on; \"games\" lists your games and their clocks.")
+	}
+	text := wrap("Your vacation is cancelled: your clocks run again from now in these games; each opponent is told:") + "\n\n" +
+		list.String() + "\n" + wrap(fmt.Sprintf("%s not yet begun went back to your allowance for %d.", plural(refund, "vacation day"), now.UTC().Year())) + "\n"
+	mails = append([]Mail{r.lobbyLetter(m, now, "vacation-cancel", fmt.Sprintf("Vacation cancelled in %s", plural(len(changed), "game")), text, "", "")}, mails...)
+	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("vacation: %s cancels it in %d games", m.From, len(changed)), Mails: mails,
+		Lobby: &LobbyChange{Games: changed}}
+	if refund > 0 {
+		out.Lobby.Vacation = &VacationUse{Address: addr.Mailbox(m.From), Year: now.UTC().Year(), Days: -refund}
+	}
+	return out
+}
+
+// cancelVacation ends side c's vacation at now and returns how much of it
+// was left. The running clock's turn start had moved on with the vacation
+// (applyVacation, or Clock.moved when the turn came during it): it moves
+// back by what is left.
+func (g *Game) cancelVacation(c rules.Color, pos rules.Position, now time.Time) time.Duration {
+	nc := g.State.Clock
+	left := nc.Vacation[c].Sub(now)
+	nc.Vacation[c] = now
+	if pos.Turn() == c {
+		nc.TurnStart = nc.TurnStart.Add(-left)
+	}
+	return left
 }
 
 // colorOf returns the colour of the player whose address is a's mailbox.
@@ -432,4 +518,52 @@ func (r *Referee) openList(c *call) Outcome {
 		}
 	}
 	return r.lobbyAnswer(m, env, "open", fmt.Sprintf("Open challenges (%d)", len(open)), r.openText(m.From, open))
+}
+
+// stopInvites answers "stop" in a reply to an invitation: the invited
+// address gets no invitation again, from anyone, until it sends "start";
+// the invitation, if still open, is declined.
+func (r *Referee) stopInvites(c *call, ch *Challenge, isChallenger bool) Outcome {
+	m, env, now := c.m, c.env, c.env.Now
+	if isChallenger || ch.Opponent == "" {
+		return r.refuse(env, m, fmt.Sprintf("challenge %d: stop from %s, not the invited", ch.ID, m.From),
+			"\"stop\" answers an invitation sent to you: it stops the referee sending you invitations. This mail replies to a challenge of your own, or to an open one.",
+			"To take back your own challenge, reply \"withdraw\".")
+	}
+	mb := addr.Mailbox(m.From)
+	lc := &LobbyChange{Stop: &StopChange{Address: mb, Stop: true, ChallengeID: ch.ID}}
+	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("challenge %d: %s asks for no more invitations", ch.ID, mb), Lobby: lc}
+	title := ch.Variant
+	if v, err := rules.Lookup(ch.Variant); err == nil {
+		title = v.Title()
+	}
+	if ch.Status == ChallengeOpen && now.Before(ch.Expires) {
+		lc.Close = &ChallengeClose{ID: ch.ID, Status: ChallengeDeclined, By: m.From}
+		out.Detail += ", and declines it"
+		out.Mails = append(out.Mails, r.noticeMail(ch.Challenger, now, fmt.Sprintf("declined-%d", ch.ID),
+			fmt.Sprintf("%s declined your challenge to %s", ch.Opponent, title),
+			fmt.Sprintf("%s declined your challenge %d to a game of %s.", ch.Opponent, ch.ID, title)))
+	}
+	text := wrap(fmt.Sprintf("The referee at %s will pass on no more invitations to %s, from anyone; the invitation you "+
+		"replied to is declined.", r.cfg.Address, mb)) + "\n\n" +
+		wrap(fmt.Sprintf("To receive invitations again, send \"start\" to %s from this address.", r.cfg.Address)) + "\n"
+	out.Mails = append([]Mail{r.lobbyLetter(m, now, "stop", "No more invitations", text, "", "")}, out.Mails...)
+	return out
+}
+
+// startInvites answers "start": the sender is taken off the stop list.
+func (r *Referee) startInvites(c *call) Outcome {
+	m, env, lb := c.m, c.env, c.env.Lobby
+	mb := addr.Mailbox(m.From)
+	if !lb.SenderStopped {
+		return r.lobbyAnswer(m, env, "start", "Invitations reach you",
+			wrap(fmt.Sprintf("%s is not on the referee's stop list: invitations from players here already reach you. "+
+				"Reply \"stop\" to an invitation to receive none.", mb))+"\n")
+	}
+	out := r.lobbyAnswer(m, env, "start", "Invitations reach you again",
+		wrap(fmt.Sprintf("The referee at %s passes on invitations to %s again. Reply \"stop\" to any of them to receive none.", r.cfg.Address, mb))+"\n")
+	out.Verdict = Applied
+	out.Detail = fmt.Sprintf("lobby: %s takes back their stop: invitations reach them again", mb)
+	out.Lobby = &LobbyChange{Stop: &StopChange{Address: mb}}
+	return out
 }

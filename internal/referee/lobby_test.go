@@ -211,7 +211,7 @@ func TestChallengeCommand(t *testing.T) {
 			if tt.auth {
 				r.cfg.RequireAuth, r.cfg.TrustedAuthServ = true, "mx.example.test"
 			}
-			lb := &Lobby{Allowed: true, Active: map[string]int{}, NextChallengeID: 41, NewSecret: "nnnnnnnnnn"}
+			lb := &Lobby{Allowed: true, Active: map[string]int{}, NextChallengeID: 41, NewSecret: "nnnnnnnnnn", NewSeed: testSeed}
 			if tt.lobby != nil {
 				tt.lobby(lb)
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/dice"
 	"referee/internal/mail/addr"
 	"referee/internal/mail/reader"
 	"referee/internal/render"
@@ -30,8 +31,13 @@ func (r *Referee) challengeSentLetter(m *reader.Mail, ch *Challenge, v rules.Var
 			ch.ID, v.Title(), controlText(ch.TimeControl), colorWord(ch.Color), dateText(ch.Expires))))
 		fmt.Fprintf(&b, "Players who send \"open\" to %s see it. To invite a friend,\ngive them this address: a mail to it saying \"accept\" takes the challenge.\n\n    %s\n\n",
 			r.cfg.Address, reply)
+		if need := r.takerNeeds(); need != "" {
+			b.WriteString(wrap(need) + "\n\n")
+		}
 	}
-	b.WriteString(wrap("To take it back, reply \"withdraw\" to this mail.") + "\n")
+	b.WriteString(colourDraw(ch))
+	b.WriteString(wrap("To take it back, reply \"withdraw\" to this mail. If you did not send this challenge, someone used "+
+		"your address: reply \"withdraw\" to this mail and nobody can accept it.") + "\n")
 	return r.lobbyLetter(m, now, "challenge-sent", fmt.Sprintf("Challenge %d: %s", ch.ID, v.Title()), b.String(), reply, "")
 }
 
@@ -71,10 +77,13 @@ func (r *Referee) invitationMail(ch *Challenge, v rules.Variant, now time.Time, 
 	}
 	fmt.Fprintf(&b, "%s\n\n", wrap(fmt.Sprintf("%s invites you to a game of %s by mail, refereed by %s. "+
 		"Time control: %s. %s plays %s.", ch.Challenger, v.Title(), r.cfg.Address, controlText(ch.TimeControl), ch.Challenger, colorWord(ch.Color))))
+	b.WriteString(colourDraw(ch))
 	fmt.Fprintf(&b, "To accept, reply to this mail with \"accept\" on the first line;\nto decline, reply \"decline\".\n\n%s\n\n", wrap("The invitation expires on "+dateText(ch.Expires)+"."))
 	fmt.Fprintf(&b, "The rules in short:\n%s\n\n", wrap(render.Summary(v)))
 	b.WriteString(wrap("If you do not know "+ch.Challenger+", ignore this mail: nothing happens, and "+
-		"the referee will not pass on another invitation from them for a day after this one expires.") + "\n")
+		"the referee will not pass on another invitation from them for a day after this one expires.") + "\n\n")
+	b.WriteString(wrap(fmt.Sprintf("To receive no more invitations through this referee, from anyone, reply \"stop\" "+
+		"(at most %d reach one address in a day).", r.lobbyCfg().MaxInvitesPerAddress)) + "\n")
 	inv := ch.Invite()
 	return Mail{
 		Kind:      "invitation",
@@ -87,19 +96,65 @@ func (r *Referee) invitationMail(ch *Challenge, v rules.Variant, now time.Time, 
 	}
 }
 
+// colourDraw is the paragraph of a challenge's mails that commits to the
+// seed its random colour is drawn from ("" for a chosen colour).
+func colourDraw(ch *Challenge) string {
+	com := ch.seedCommitment()
+	if com == "" {
+		return ""
+	}
+	return wrap("The colour is drawn from a random seed fixed now, whose SHA-256 is:") + "\n\n    " + com + "\n\n" +
+		wrap("The game's first mail reveals the seed, so that either player can check the draw (the referee's docs/dice.md, "+
+			"\"The colour of a challenge\").") + "\n\n"
+}
+
+// colourReveal says how the colours of ch were drawn, with the seed: the
+// game's first mails carry it ("" for a chosen colour).
+func colourReveal(ch *Challenge) string {
+	com := ch.seedCommitment()
+	if com == "" {
+		return ""
+	}
+	seed, _ := dice.ParseSeed(ch.Seed)
+	_, first := dice.ChallengeColour(seed, ch.ID)
+	parity, col := "even", rules.White
+	if first&1 == 1 {
+		parity, col = "odd", rules.Black
+	}
+	return fmt.Sprintf("The colours were drawn at random. The seed is %s; its SHA-256 is %s, as the invitation said. "+
+		"HMAC-SHA256(seed, \"%s\") begins with the byte %d, which is %s, so the challenger, %s, plays %s "+
+		"(the referee's docs/dice.md, \"The colour of a challenge\").",
+		seed.Hex(), com, dice.ChallengeColourMessage(ch.ID), first, parity, ch.Challenger, col)
+}
+
 // ChallengeStarted is the notice to the challenger that ch was accepted
-// and is game g (the game's own opening mails follow).
-func (r *Referee) ChallengeStarted(ch Challenge, g *Game, now time.Time) []Mail {
+// and is game g, followed by the game's opening mails (opening, from
+// Start), which reveal the colour seed of a random draw.
+func (r *Referee) ChallengeStarted(ch Challenge, g *Game, now time.Time, opening []Mail) []Mail {
 	c := rules.White
 	if !addr.SameMailbox(g.Players[0].Address, ch.Challenger) {
 		c = rules.Black
 	}
 	opp := g.Players[c.Other()].Address
-	return []Mail{r.noticeMail(ch.Challenger, now, fmt.Sprintf("accepted-%d", ch.ID),
+	n := r.noticeMail(ch.Challenger, now, fmt.Sprintf("accepted-%d", ch.ID),
 		fmt.Sprintf("%s accepted your challenge: game #%d", opp, g.ID),
 		fmt.Sprintf("%s accepted your challenge %d: game #%d, %s (%s), has started, and you play %s. "+
 			"The referee's first mail for the game follows; reply to it with your moves.",
-			opp, ch.ID, g.ID, g.Variant.Title(), controlText(ch.TimeControl), c))}
+			opp, ch.ID, g.ID, g.Variant.Title(), controlText(ch.TimeControl), c))
+	// One of the game's opening mails: the outbox sends it with them,
+	// before them (it is queued first).
+	n.Kind = "opening"
+	out := []Mail{n}
+	reveal := colourReveal(&ch)
+	for _, m := range opening {
+		if reveal != "" && m.Board != nil {
+			b := *m.Board
+			b.Sections = append(append([]render.Section(nil), b.Sections...), render.Section{Title: "The colours", Body: reveal})
+			m.Board = &b
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // ExpireChallenge is the notice to the challenger that ch expired
@@ -160,8 +215,13 @@ func (r *Referee) gamesText(from string, games []*Game, now time.Time) string {
 	if others.Len() > 0 {
 		b.WriteString("Your recent games that are over:\n\n" + others.String())
 	}
-	b.WriteString(wrap("A mail to a game's reply address acts in that game (\"board\" shows it). The reply addresses are yours "+
-		"alone: do not pass them on.") + "\n")
+	// Issue 33: an address holds the position it was handed out at (the
+	// last number), so that no move is ever played on a board the player
+	// has not seen. Say so, and say what always works with it.
+	b.WriteString(wrap("Each reply address is good for your next action only: it holds the game as it is now. Once either "+
+		"player acts, a move sent to it is not played; the answer shows the current board and brings a new address. "+
+		"\"board\" sent to it always works, and brings the current board with the address for your next move. "+
+		"The reply addresses are yours alone: do not pass them on.") + "\n")
 	return b.String()
 }
 
@@ -202,6 +262,21 @@ func (r *Referee) policySentence() string {
 		return "Only the players on the organiser's list may challenge here; anyone may accept an invitation sent to them."
 	}
 	return "Players who have played here before, or whom the organiser added, may challenge; anyone may accept an invitation sent to them."
+}
+
+// takerNeeds says, under a policy that does not let everyone take an open
+// challenge, what a friend given its address needs ("" under --players
+// open): issue 33, the advice failed for a friend who never played here.
+func (r *Referee) takerNeeds() string {
+	byName := "A friend who is not can still play you: challenge them by name (\"challenge VARIANT their@address\"), " +
+		"since anyone may accept an invitation sent to them."
+	switch r.lobbyCfg().Players {
+	case PlayersOpen:
+		return ""
+	case PlayersList:
+		return "Only players on the organiser's list can take an open challenge here. " + byName
+	}
+	return "Only players who have played here before, or whom the organiser added, can take an open challenge here. " + byName
 }
 
 func (r *Referee) policyText(from string) string {
@@ -334,6 +409,8 @@ func (r *Referee) recordText(g *Game) (string, error) {
 func (r *Referee) vacationLetter(m *reader.Mail, now time.Time, n, used, games int, list string) Mail {
 	text := wrap(fmt.Sprintf("Your clocks are stopped for %d days, until %s, in these games; each opponent is told:",
 		n, now.Add(time.Duration(n)*Day).UTC().Format("Mon 2 Jan"))) + "\n\n" + list + "\n" +
-		wrap(fmt.Sprintf("You have used %d of your %d vacation days in %d.", used+n, VacationAllowance, now.UTC().Year())) + "\n"
+		wrap(fmt.Sprintf("You have used %d of your %d vacation days in %d.", used+n, VacationAllowance, now.UTC().Year())) + "\n\n" +
+		wrap("If you did not ask for this, someone used your address: reply \"vacation cancel\" to this mail and your clocks "+
+			"run again, with the days not yet begun given back.") + "\n"
 	return r.lobbyLetter(m, now, "vacation", fmt.Sprintf("Vacation: %d days in %s", n, plural(games, "game")), text, "", "")
 }

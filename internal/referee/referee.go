@@ -326,6 +326,10 @@ type Env struct {
 	// GameRefusals counts the refusals sent to the sender in the last hour
 	// about the game the mail names.
 	GameRefusals int
+	// OldestGameRefusal is when the oldest of those refusals was sent
+	// (zero when GameRefusals is 0): the last refusal before the limit
+	// says when the player is answered again.
+	OldestGameRefusal time.Time
 	// LastRefusal is the detail of the refusal that answered the sender's
 	// previous mail about that game ("" when it was not refused): the same
 	// refusal is never sent twice in a row.

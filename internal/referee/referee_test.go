@@ -458,8 +458,21 @@ func TestOffersTellTheOffererItWasSent(t *testing.T) {
 	if !strings.Contains(mine, "Your draw offer was sent to Black") || strings.Contains(mine, "To accept") {
 		t.Errorf("the offerer's mail:\n%s", mine)
 	}
-	if !strings.Contains(theirs, `White offers a draw. To accept, reply "draw"`) {
+	if !strings.Contains(theirs, `White offers a draw.`) || !strings.Contains(theirs, `To accept White's draw offer, reply "draw"`) {
 		t.Errorf("the opponent's mail:\n%s", theirs)
+	}
+	// Issue 33: the offer is stated once (the headline) and how to accept
+	// it once (the prompt), in the mail of the offer and of a move with one.
+	r2, g2 := newGame(t, rules.Chess())
+	out2 := act(t, r2, g2, rules.White, "e4 draw")
+	for i, text := range []string{theirs, textOf(t, out2.Mails[1])} {
+		flat := strings.Join(strings.Fields(text), " ")
+		if n := strings.Count(flat, "offers a draw"); n != 1 {
+			t.Errorf("mail %d states the offer %d times, want once:\n%s", i, n, text)
+		}
+		if n := strings.Count(flat, `reply "draw"`); n != 1 {
+			t.Errorf("mail %d says how to accept %d times, want once:\n%s", i, n, text)
+		}
 	}
 }
 

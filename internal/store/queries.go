@@ -413,6 +413,22 @@ func (t *Tx) Refusals(addr string, gameID int64, since time.Time) (all, inGame i
 	return all, inGame, last, nil
 }
 
+// OldestGameRefusal is when the oldest refusal to addr about game gameID
+// since the given time was received (zero when there is none): the
+// refusal limit lifts an hour after it.
+func (t *Tx) OldestGameRefusal(addr string, gameID int64, since time.Time) (time.Time, error) {
+	var oldest sql.NullInt64
+	err := t.tx.QueryRowContext(t.ctx, `SELECT MIN(received) FROM inbound
+		WHERE from_addr = ? AND game_id = ? AND outcome = 'rejected' AND received >= ?`, addr, gameID, ms(since)).Scan(&oldest)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("reading the oldest refusal to %s about game #%d: %w", addr, gameID, err)
+	}
+	if !oldest.Valid {
+		return time.Time{}, nil
+	}
+	return fromMS(oldest.Int64), nil
+}
+
 // Unanswered lists the inbound mails about a game that got no answer
 // (automatic mail, floods, the refusal limit), oldest first.
 func (t *Tx) Unanswered(gameID int64) ([]Inbound, error) {

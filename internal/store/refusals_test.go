@@ -51,6 +51,15 @@ func TestRefusalsCountOnlyRefusals(t *testing.T) {
 		if all != 3 || inGame != 2 || last != "stale" {
 			t.Errorf("Refusals = %d, %d, %q; want 3 in the hour, 2 about the game, last \"stale\"", all, inGame, last)
 		}
+		if err != nil {
+			return err
+		}
+		// The refusal limit lifts an hour after the oldest refusal about
+		// the game in the hour: Qh5's, 40 minutes ago.
+		oldest, err := tx.OldestGameRefusal("alice@example.test", gid, now.Add(-time.Hour))
+		if want := now.Add(-40 * time.Minute); !oldest.Equal(want) {
+			t.Errorf("OldestGameRefusal = %v, want %v", oldest, want)
+		}
 		return err
 	})
 	if err != nil {
