@@ -14,7 +14,7 @@ import (
 
 func toStoreGame(g *referee.Game) *store.Game {
 	sg := &store.Game{
-		ID: g.ID, Variant: g.Variant.Name(), Status: g.Status, StartPosition: g.Start, Ply: len(g.Actions),
+		ID: g.ID, Variant: g.Variant.Name(), Status: string(g.Status), StartPosition: g.Start, Ply: len(g.Actions),
 		Result: g.Result, ResultReason: g.ResultReason, AbortReason: g.AbortReason, DieSeed: g.Seed[:],
 		DieCommitment: g.Commitment, SeedRevealed: g.SeedRevealed, Created: g.Created,
 	}
@@ -59,7 +59,7 @@ func fromStore(sg *store.Game, acts []store.Action, rolls []store.Roll) (*refere
 	if err != nil {
 		return nil, fmt.Errorf("game #%d: %w", sg.ID, err)
 	}
-	g := &referee.Game{ID: sg.ID, Variant: v, Status: sg.Status, Start: sg.StartPosition, Commitment: sg.DieCommitment,
+	g := &referee.Game{ID: sg.ID, Variant: v, Status: referee.GameStatus(sg.Status), Start: sg.StartPosition, Commitment: sg.DieCommitment,
 		SeedRevealed: sg.SeedRevealed, Result: sg.Result, ResultReason: sg.ResultReason, AbortReason: sg.AbortReason,
 		Created: sg.Created}
 	copy(g.Seed[:], sg.DieSeed)
@@ -130,7 +130,7 @@ func (a *App) queue(tx *store.Tx, gameID int64, mails []referee.Mail) error {
 		if err != nil {
 			return err
 		}
-		o := store.Outgoing{To: m.To, From: a.letters.From, MessageID: m.MessageID, Data: data, Kind: m.Kind,
+		o := store.Outgoing{To: m.To, From: a.letters.From, MessageID: m.MessageID, Data: data, Kind: string(m.Kind),
 			Priority: priorityOf(m.Kind), Created: a.opts.Now().UTC()}
 		if gameID != 0 {
 			id := gameID

@@ -79,7 +79,7 @@ func TestTickReadsOnlyDueGamesAndActsAsBefore(t *testing.T) {
 			t.Fatal(err)
 		}
 		b, _ := json.Marshal(g.State)
-		return g, g.Status + " " + g.Result + " " + g.ResultReason + " " + string(b)
+		return g, string(g.Status) + " " + g.Result + " " + g.ResultReason + " " + string(b)
 	}
 	for step := 0; step <= 8*48; step++ {
 		clk.now = t0.Add(time.Duration(step) * 30 * time.Minute)
@@ -95,7 +95,7 @@ func TestTickReadsOnlyDueGamesAndActsAsBefore(t *testing.T) {
 			before[id] = s
 			if out := a.Referee().Tick(g, now); out.Game != nil {
 				b, _ := json.Marshal(out.Game.State)
-				want[id] = out.Game.Status + " " + out.Game.Result + " " + out.Game.ResultReason + " " + string(b)
+				want[id] = string(out.Game.Status) + " " + out.Game.Result + " " + out.Game.ResultReason + " " + string(b)
 				if strings.Contains(out.Detail, "reminded") {
 					reminders++
 				} else {

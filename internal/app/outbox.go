@@ -18,11 +18,11 @@ const NoStrangerAnswers = -2
 
 // priorityOf says in which order the outbox serves a mail of kind (see
 // store.PriorityGame): a move's mails first, answers to strangers last.
-func priorityOf(kind string) int {
+func priorityOf(kind referee.MailKind) int {
 	switch kind {
-	case "board", "opening", "abort":
+	case referee.KindBoard, referee.KindOpening, referee.KindAbort:
 		return store.PriorityGame
-	case "refusal":
+	case referee.KindRefusal:
 		return store.PriorityStranger
 	}
 	return store.PriorityPlayer

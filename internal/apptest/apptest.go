@@ -61,7 +61,7 @@ func CreateGames(ctx context.Context, st *store.Store, created time.Time, n int,
 		for i := range n {
 			var seed dice.Seed
 			copy(seed[:], fmt.Appendf(nil, "bench seed %d", i))
-			g := &store.Game{Variant: rules.Chess().Name(), Status: referee.StatusActive, StartPosition: start, Position: start,
+			g := &store.Game{Variant: rules.Chess().Name(), Status: string(referee.StatusActive), StartPosition: start, Position: start,
 				DieSeed: seed[:], State: string(state), Created: created.UTC().Truncate(time.Second)}
 			g.Players[0] = store.Player{Color: 0, Address: white, Secret: Secret(i, 0)}
 			g.Players[1] = store.Player{Color: 1, Address: black, Secret: Secret(i, 1)}

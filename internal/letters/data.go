@@ -60,7 +60,7 @@ type boardData struct {
 // as this data inside the write transaction; the text, HTML, picture, MIME
 // and signature are written from it at send time.
 func Encode(m referee.Mail) ([]byte, error) {
-	d := data{V: dataVersion, Kind: m.Kind, To: m.To, ToName: m.ToName, Subject: m.Subject, ReplyTo: m.ReplyTo,
+	d := data{V: dataVersion, Kind: string(m.Kind), To: m.To, ToName: m.ToName, Subject: m.Subject, ReplyTo: m.ReplyTo,
 		MessageID: m.MessageID, InReplyTo: m.InReplyTo, References: m.References, Date: m.Date, Text: m.Text,
 		LastMove: m.LastMove}
 	if b := m.Board; b != nil {
@@ -97,7 +97,7 @@ func Decode(raw []byte) (referee.Mail, error) {
 	if d.V != dataVersion {
 		return referee.Mail{}, fmt.Errorf("a queued mail's data has format version %d, this referee writes only version %d: use the referee binary that queued it", d.V, dataVersion)
 	}
-	m := referee.Mail{Kind: d.Kind, To: d.To, ToName: d.ToName, Subject: d.Subject, ReplyTo: d.ReplyTo,
+	m := referee.Mail{Kind: referee.MailKind(d.Kind), To: d.To, ToName: d.ToName, Subject: d.Subject, ReplyTo: d.ReplyTo,
 		MessageID: d.MessageID, InReplyTo: d.InReplyTo, References: d.References, Date: d.Date, Text: d.Text,
 		LastMove: d.LastMove}
 	if bd := d.Board; bd != nil {

@@ -198,12 +198,12 @@ func commandTable() []Command {
 		{Words: []string{"board", "show", "status"}, Where: InGame, When: Anytime,
 			Help: "the board again", footer: always,
 			run: func(r *Referee, c *call) Outcome {
-				return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, "board", "Here is the board of your game.", nil)
+				return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, KindBoard, "Here is the board of your game.", nil)
 			}},
 		{Words: []string{"moves", "legal", "list"}, Where: InGame, When: Anytime,
 			Help: "your legal moves", footer: active,
 			run: func(r *Referee, c *call) Outcome {
-				return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, "moves", "Here are the moves you can make now.", movesSection(c.pos, c.color))
+				return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, KindMoves, "Here are the moves you can make now.", movesSection(c.pos, c.color))
 			}},
 		{Words: []string{"record", "pgn", "export"}, Where: InGame, When: Anytime,
 			Help: "the record: dated moves, signed rolls, seed at the end", footer: func(f *footerView) bool { return !f.active() },
@@ -217,7 +217,7 @@ func commandTable() []Command {
 		{Words: []string{"help", "?"}, Where: InGame, When: Anytime,
 			Help: "this help", footer: always,
 			run: func(r *Referee, c *call) Outcome {
-				return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, "help", "Here is how to play by mail.", r.helpSection(c.g, c.pos))
+				return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, KindHelp, "Here is how to play by mail.", r.helpSection(c.g, c.pos))
 			}},
 
 		// In a game and outside: the lobby's commands.

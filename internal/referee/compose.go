@@ -96,7 +96,7 @@ func (r *Referee) refuse(env Env, m *reader.Mail, detail, what, todo string) Out
 	}
 	text := wrap(what) + "\n\n" + wrap(todo) + "\n\n" +
 		"(This is an automatic reply from the referee at " + r.cfg.Address + ".)\n"
-	l := Mail{Kind: "refusal", To: m.From, Subject: subj, MessageID: r.messageID("refuse", m.MessageID, m.From, detail),
+	l := Mail{Kind: KindRefusal, To: m.From, Subject: subj, MessageID: r.messageID("refuse", m.MessageID, m.From, detail),
 		InReplyTo: m.MessageID, Text: text, Date: env.Now}
 	if m.MessageID != "" {
 		l.References = []string{m.MessageID}
@@ -129,7 +129,7 @@ func (r *Referee) rejectAction(g *Game, c rules.Color, pos rules.Position, m *re
 	if todo != "" {
 		body.Sections = []render.Section{{Title: "What to do", Body: todo}}
 	}
-	mail := r.boardMail(g, pos, c, body, "Not played: "+strings.TrimSpace(firstWords(m.Action, 6)), m, "reject", detail, env.Now)
+	mail := r.boardMail(g, pos, c, body, "Not played: "+strings.TrimSpace(firstWords(m.Action, 6)), m, KindReject, detail, env.Now)
 	return Outcome{Verdict: Rejected, Detail: detail, Mails: []Mail{mail}}
 }
 
@@ -224,9 +224,9 @@ func ordinal(n int) string {
 }
 
 // answer replies to a command that changes nothing.
-func (r *Referee) answer(g *Game, c rules.Color, pos rules.Position, m *reader.Mail, now time.Time, kind, headline string, sections []render.Section) Outcome {
+func (r *Referee) answer(g *Game, c rules.Color, pos rules.Position, m *reader.Mail, now time.Time, kind MailKind, headline string, sections []render.Section) Outcome {
 	body := render.Mail{Headline: headline, Sections: sections}
-	mail := r.boardMail(g, pos, c, body, capital(kind), m, kind, "", now)
+	mail := r.boardMail(g, pos, c, body, capital(string(kind)), m, kind, "", now)
 	return Outcome{Verdict: Answered, Detail: fmt.Sprintf("game #%d: %s sent %q", g.ID, c, kind), Mails: []Mail{mail}}
 }
 
@@ -255,7 +255,7 @@ func (r *Referee) boardMailsTo(g *Game, pos rules.Position, moverHeadline, headl
 		if g.Status == StatusFinished && g.Commitment != "" {
 			body.Sections = append(body.Sections, r.revealSection(g))
 		}
-		out = append(out, r.boardMail(g, pos, c, body, "", m, "board", headline, now))
+		out = append(out, r.boardMail(g, pos, c, body, "", m, KindBoard, headline, now))
 	}
 	return append(out, r.spectatorMails(g, pos, headline, now)...)
 }
@@ -268,7 +268,7 @@ func (r *Referee) spectatorMails(g *Game, pos rules.Position, headline string, n
 		body := render.Mail{GameID: g.ID, Variant: g.Variant, Pos: pos, Viewer: rules.White, Spectator: true,
 			Status: r.statusLine(g, pos, now), Headline: headline, MoveList: played(g), MoveNote: notation.MarksNote(sans(g)),
 			Footer: fmt.Sprintf("You are watching game #%d (%s v %s). The organiser can stop this with \"referee unwatch\".", g.ID, g.Players[0].Address, g.Players[1].Address)}
-		out = append(out, Mail{Kind: "spectator", To: w, Subject: fmt.Sprintf("[%s #%d] %s (watching)", g.Variant.Name(), g.ID, headline),
+		out = append(out, Mail{Kind: KindSpectator, To: w, Subject: fmt.Sprintf("[%s #%d] %s (watching)", g.Variant.Name(), g.ID, headline),
 			MessageID: r.messageID("watch", fmt.Sprint(g.ID), fmt.Sprint(g.Ply()), w, headline),
 			InReplyTo: r.watchThreadID(g), References: []string{r.watchThreadID(g)},
 			Board: &body, LastMove: lastSquares(g), Date: now})
@@ -289,7 +289,7 @@ func (p Player) displayName(c rules.Color) string {
 }
 
 // boardMail composes one board mail to the player of colour c.
-func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body render.Mail, subjectText string, m *reader.Mail, kind, salt string, now time.Time) Mail {
+func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body render.Mail, subjectText string, m *reader.Mail, kind MailKind, salt string, now time.Time) Mail {
 	body.GameID = g.ID
 	body.Variant = g.Variant
 	body.Pos = pos
@@ -331,7 +331,7 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 		// The Message-ID carries the player's token as well as the Reply-To:
 		// every client copies it into In-Reply-To, so a reply names its game
 		// even where the provider drops plus-addresses.
-		MessageID:  r.token(g, c).MessageID(r.nonce(kind, fmt.Sprint(g.ID), fmt.Sprint(g.Ply()), c.String(), msgid, salt), r.domain()),
+		MessageID:  r.token(g, c).MessageID(r.nonce(string(kind), fmt.Sprint(g.ID), fmt.Sprint(g.Ply()), c.String(), msgid, salt), r.domain()),
 		InReplyTo:  inReplyTo,
 		References: refs,
 		Board:      &body,

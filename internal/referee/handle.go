@@ -172,7 +172,7 @@ func (r *Referee) resign(c *call) Outcome {
 	ng.State.ResignMessage = m.Message // passed on when the resignation is confirmed
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s asks to resign", g.ID, color), Game: ng}
 	out.Mails = []Mail{r.boardMail(ng, c.pos, color, render.Mail{Headline: "You asked to resign. To resign, reply \"confirm\"; any other action cancels it."},
-		"Confirm your resignation", m, "resign-ask", "", c.env.Now)}
+		"Confirm your resignation", m, KindResignAsk, "", c.env.Now)}
 	return out
 }
 
@@ -209,7 +209,7 @@ func (r *Referee) gameRecord(c *call) Outcome {
 	var b strings.Builder
 	rec.Width = mailWidth // no mail client folds a line mid-move
 	rec.WriteTo(&b)
-	return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, "record", "Here is the record of your game.",
+	return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, KindRecord, "Here is the record of your game.",
 		[]render.Section{{Title: "Record", Body: b.String(), Pre: true}})
 }
 

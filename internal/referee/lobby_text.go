@@ -86,7 +86,7 @@ func (r *Referee) invitationMail(ch *Challenge, v rules.Variant, now time.Time, 
 		"(at most %d reach one address in a day).", r.lobbyCfg().MaxInvitesPerAddress)) + "\n")
 	inv := ch.Invite()
 	return Mail{
-		Kind:      "invitation",
+		Kind:      KindInvitation,
 		To:        ch.Opponent,
 		Subject:   fmt.Sprintf("%s invites you to a game of %s", ch.Challenger, v.Title()),
 		ReplyTo:   addr.Plus(r.cfg.Address, inv.String()),
@@ -301,7 +301,7 @@ func (r *Referee) lobbyAnswer(m *reader.Mail, env Env, kind, subject, text strin
 // lobbyLetter writes a plain-text mail to the sender of m, and only to
 // them: lobby answers never go to any other address.
 func (r *Referee) lobbyLetter(m *reader.Mail, now time.Time, kind, subject, text, replyTo, salt string) Mail {
-	l := Mail{Kind: "lobby", To: m.From, Subject: subject, ReplyTo: replyTo, InReplyTo: m.MessageID,
+	l := Mail{Kind: KindLobby, To: m.From, Subject: subject, ReplyTo: replyTo, InReplyTo: m.MessageID,
 		MessageID: r.messageID("lobby", kind, m.MessageID, m.From, now.UTC().Format(time.RFC3339), salt),
 		Text:      text + lobbyFooter(r.cfg.Address), Date: now}
 	if m.MessageID != "" {
@@ -313,7 +313,7 @@ func (r *Referee) lobbyLetter(m *reader.Mail, now time.Time, kind, subject, text
 // noticeMail writes a short plain-text notice to to (a challenger or an
 // opponent, about their own challenge).
 func (r *Referee) noticeMail(to string, now time.Time, kind, subject, text string) Mail {
-	return Mail{Kind: "notice", To: to, Subject: subject, Text: wrap(text) + "\n" + lobbyFooter(r.cfg.Address),
+	return Mail{Kind: KindNotice, To: to, Subject: subject, Text: wrap(text) + "\n" + lobbyFooter(r.cfg.Address),
 		MessageID: r.messageID("notice", kind, to, now.UTC().Format(time.RFC3339)), Date: now}
 }
 

@@ -53,11 +53,14 @@ type Config struct {
 	Lobby LobbyConfig
 }
 
-// Status of a game.
+// GameStatus is where a game stands; the store keeps it as its text.
+type GameStatus string
+
+// The statuses of a game.
 const (
-	StatusActive   = "active"
-	StatusFinished = "finished"
-	StatusAborted  = "aborted"
+	StatusActive   GameStatus = "active"   // being played
+	StatusFinished GameStatus = "finished" // ended with a result
+	StatusAborted  GameStatus = "aborted"  // ended by the organiser, without a result
 )
 
 // Player is one side of a game.
@@ -98,7 +101,7 @@ type DrawOffer struct {
 type Game struct {
 	ID           int64
 	Variant      rules.Variant
-	Status       string
+	Status       GameStatus
 	Players      [2]Player
 	Start        string // position string of the start
 	Actions      []Action
@@ -247,9 +250,9 @@ type Outcome struct {
 // headers, and what it says. The core writes no MIME and draws no picture:
 // package letters turns a Mail into text, HTML, PNG and MIME.
 type Mail struct {
-	// Kind says what the mail is for ("board", "reject", "refusal",
-	// "invitation", ...): for logs and tests.
-	Kind       string
+	// Kind says what the mail is for: the outbox's priority, the logs and
+	// the tests read it.
+	Kind       MailKind
 	To         string
 	ToName     string
 	Subject    string

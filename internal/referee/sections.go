@@ -125,7 +125,7 @@ func (r *Referee) Start(g *Game, now time.Time) (*Game, []Roll, []Mail, error) {
 			}
 			body.Sections = append(body.Sections, render.Section{Title: "The die", Body: text})
 		}
-		out = append(out, r.boardMail(g, pos, c, body, "", nil, "opening", "", now))
+		out = append(out, r.boardMail(g, pos, c, body, "", nil, KindOpening, "", now))
 	}
 	return ng, rolls, out, nil
 }
@@ -150,7 +150,7 @@ func (r *Referee) Abort(g *Game, reason string, now time.Time) (*Game, []Mail, e
 		if ng.Commitment != "" {
 			body.Sections = append(body.Sections, r.revealSection(ng))
 		}
-		out = append(out, r.boardMail(ng, rep.Final, c, body, "", nil, "abort", reason, now))
+		out = append(out, r.boardMail(ng, rep.Final, c, body, "", nil, KindAbort, reason, now))
 	}
 	return ng, out, nil
 }

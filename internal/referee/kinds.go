@@ -1,0 +1,44 @@
+package referee
+
+// MailKind says what a mail the core decided to send is for. The outbox
+// orders its mail by it (app.priorityOf), and the logs and tests read it.
+// The values are stored with each outbox mail: never change one.
+type MailKind string
+
+// The kinds of mail.
+const (
+	// KindBoard: a move's mails, the opponent's turn and the mover's
+	// confirmation (and the board of a draw, resignation or takeback).
+	KindBoard MailKind = "board"
+	// KindOpening: a game's first mails, and the notice that a challenge
+	// became that game.
+	KindOpening MailKind = "opening"
+	// KindAbort: the organiser ended the game.
+	KindAbort MailKind = "abort"
+	// KindReject: a player's action refused, with the board.
+	KindReject MailKind = "reject"
+	// KindReminder: the clock's reminder that time is running out.
+	KindReminder MailKind = "reminder"
+	// KindResignAsk: the request to confirm a resignation.
+	KindResignAsk MailKind = "resign-ask"
+	// KindVacationAll, KindVacationCancel: a player's vacation in all
+	// their games began or was cancelled (to each opponent).
+	KindVacationAll    MailKind = "vacation-all"
+	KindVacationCancel MailKind = "vacation-cancel"
+	// KindHelp, KindMoves, KindRecord: answers in a game that change
+	// nothing (their word is the subject too).
+	KindHelp   MailKind = "help"
+	KindMoves  MailKind = "moves"
+	KindRecord MailKind = "record"
+	// KindRefusal: the one short answer to mail that could not be tied to
+	// a game or a player, or was refused before reading it.
+	KindRefusal MailKind = "refusal"
+	// KindSpectator: a board mail to a spectator, with no reply address.
+	KindSpectator MailKind = "spectator"
+	// KindInvitation: a challenge's invitation to the invited player.
+	KindInvitation MailKind = "invitation"
+	// KindLobby: an answer to a command outside a game, to its sender.
+	KindLobby MailKind = "lobby"
+	// KindNotice: a notice about a player's own challenge or vacation.
+	KindNotice MailKind = "notice"
+)
