@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"log"
-	"net"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,11 +11,8 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapserver"
-	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	gomail "github.com/emersion/go-message/mail"
 	"github.com/emersion/go-msgauth/dkim"
-	"github.com/emersion/go-smtp"
 )
 
 // TestEveryMailIsSigned (issue 27, "Every mail is signed"): the mails of
@@ -42,45 +36,17 @@ func TestEveryMailIsSigned(t *testing.T) {
 		return []string{txt}, nil
 	}
 
-	mem := imapmemserver.New()
-	u := imapmemserver.NewUser(referee, "pw")
-	if err := u.Create("INBOX", nil); err != nil {
-		t.Fatal(err)
-	}
-	mem.AddUser(u)
-	isrv := imapserver.New(&imapserver.Options{
-		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return mem.NewSession(), nil, nil
-		},
-		Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}},
-		InsecureAuth: true,
-		Logger:       log.New(io.Discard, "", 0),
-	})
-	iln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go isrv.Serve(iln)
-	defer isrv.Close()
+	imapAddr, u := loopbackIMAP(t, referee, nil, nil)
 	backend := &loginSMTP{password: "pw"}
-	ssrv := smtp.NewServer(backend)
-	ssrv.Domain = "localhost"
-	ssrv.AllowInsecureAuth = true
-	ssrv.ErrorLog = quiet{}
-	sln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go ssrv.Serve(sln)
-	defer ssrv.Close()
+	smtpAddr := loopbackSMTP(t, backend)
 
 	serve := func() {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		var out, errb bytes.Buffer
-		if code := run(ctx, []string{"serve", "--once", "--db", db, "--address", referee, "--imap", iln.Addr().String(),
-			"--imap-tls", "none", "--imap-pass", "pw", "--smtp", sln.Addr().String(), "--smtp-tls", "none",
+		if code := run(ctx, []string{"serve", "--once", "--db", db, "--address", referee, "--imap", imapAddr,
+			"--imap-tls", "none", "--imap-pass", "pw", "--smtp", smtpAddr, "--smtp-tls", "none",
 			"--dkim-key", keyPath}, &out, &errb); code != exitOK {
 			t.Fatalf("serve --once: exit %d\n%s", code, errb.String())
 		}

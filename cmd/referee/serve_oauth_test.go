@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"log"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +13,6 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
-	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
@@ -143,42 +140,13 @@ func TestServeOnceWithOAuth(t *testing.T) {
 	var seen []string
 	record := func(s string) { mu.Lock(); seen = append(seen, s); mu.Unlock() }
 
-	mem := imapmemserver.New()
-	u := imapmemserver.NewUser(referee, "pw")
-	if err := u.Create("INBOX", nil); err != nil {
-		t.Fatal(err)
-	}
-	mem.AddUser(u)
 	mail := "From: alice@example.org\r\nTo: referee@example.test\r\nSubject: hello\r\nMessage-ID: <a1@example.org>\r\nDate: Mon, 23 Nov 2026 10:00:00 +0000\r\n\r\nhelp\r\n"
-	if _, err := u.Append("INBOX", literal{strings.NewReader(mail), int64(len(mail))}, &imap.AppendOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	isrv := imapserver.New(&imapserver.Options{
-		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return oauthIMAPSession{mem.NewSession().(imapserver.SessionIMAP4rev2), record}, nil, nil
-		},
-		Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}},
-		InsecureAuth: true,
-		Logger:       log.New(io.Discard, "", 0),
+	imapAddr, _ := loopbackIMAP(t, referee, []string{mail}, func(s imapserver.Session) imapserver.Session {
+		return oauthIMAPSession{s.(imapserver.SessionIMAP4rev2), record}
 	})
-	iln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go isrv.Serve(iln)
-	defer isrv.Close()
 
 	backend := &oauthSMTP{seen: record, got: make(chan []byte, 4)}
-	ssrv := smtp.NewServer(backend)
-	ssrv.Domain = "localhost"
-	ssrv.AllowInsecureAuth = true
-	ssrv.ErrorLog = quiet{}
-	sln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go ssrv.Serve(sln)
-	defer ssrv.Close()
+	smtpAddr := loopbackSMTP(t, backend)
 
 	dir := t.TempDir()
 	// Each command prints its token with a run number: a second run would
@@ -191,8 +159,8 @@ func TestServeOnceWithOAuth(t *testing.T) {
 	defer cancel()
 	var out, errb bytes.Buffer
 	code := run(ctx, []string{"serve", "--once", "--db", filepath.Join(dir, "r.db"), "--address", referee,
-		"--imap", iln.Addr().String(), "--imap-tls", "none", "--imap-auth", "xoauth2", "--imap-token-cmd", cmd("imap-token"),
-		"--smtp", sln.Addr().String(), "--smtp-tls", "none", "--smtp-auth", "oauthbearer", "--smtp-token-cmd", cmd("smtp-token"),
+		"--imap", imapAddr, "--imap-tls", "none", "--imap-auth", "xoauth2", "--imap-token-cmd", cmd("imap-token"),
+		"--smtp", smtpAddr, "--smtp-tls", "none", "--smtp-auth", "oauthbearer", "--smtp-token-cmd", cmd("smtp-token"),
 		"--log-level", "debug"}, &out, &errb)
 	if code != exitOK {
 		t.Fatalf("serve --once: exit %d\n%s", code, errb.String())

@@ -4,17 +4,12 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"log"
-	"net"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapserver"
-	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
@@ -73,42 +68,11 @@ func (s *loginSession) Data(r io.Reader) error {
 // right "referee outbox --retry all" and the next run send it.
 func TestServeLogsInToSMTPByDefault(t *testing.T) {
 	const referee = "referee@example.test"
-	mem := imapmemserver.New()
-	u := imapmemserver.NewUser(referee, "pw")
-	if err := u.Create("INBOX", nil); err != nil {
-		t.Fatal(err)
-	}
-	mem.AddUser(u)
 	mail := "From: alice@example.org\r\nTo: referee@example.test\r\nSubject: hello\r\nMessage-ID: <a1@example.org>\r\nDate: Mon, 23 Nov 2026 10:00:00 +0000\r\n\r\nhelp\r\n"
-	if _, err := u.Append("INBOX", literal{strings.NewReader(mail), int64(len(mail))}, &imap.AppendOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	isrv := imapserver.New(&imapserver.Options{
-		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return mem.NewSession(), nil, nil
-		},
-		Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}},
-		InsecureAuth: true,
-		Logger:       log.New(io.Discard, "", 0),
-	})
-	iln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go isrv.Serve(iln)
-	defer isrv.Close()
+	imapAddr, _ := loopbackIMAP(t, referee, []string{mail}, nil)
 
 	backend := &loginSMTP{password: "other"} // not yet the IMAP password
-	ssrv := smtp.NewServer(backend)
-	ssrv.Domain = "localhost"
-	ssrv.AllowInsecureAuth = true
-	ssrv.ErrorLog = quiet{}
-	sln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go ssrv.Serve(sln)
-	defer ssrv.Close()
+	smtpAddr := loopbackSMTP(t, backend)
 
 	db := filepath.Join(t.TempDir(), "r.db")
 	serve := func() string {
@@ -116,8 +80,8 @@ func TestServeLogsInToSMTPByDefault(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		var out, errb bytes.Buffer
-		code := run(ctx, []string{"serve", "--once", "--db", db, "--address", referee, "--imap", iln.Addr().String(),
-			"--imap-tls", "none", "--imap-pass", "pw", "--smtp", sln.Addr().String(), "--smtp-tls", "none"}, &out, &errb)
+		code := run(ctx, []string{"serve", "--once", "--db", db, "--address", referee, "--imap", imapAddr,
+			"--imap-tls", "none", "--imap-pass", "pw", "--smtp", smtpAddr, "--smtp-tls", "none"}, &out, &errb)
 		if code != exitOK {
 			t.Fatalf("serve --once: exit %d\n%s", code, errb.String())
 		}
