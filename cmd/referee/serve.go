@@ -35,6 +35,7 @@ type serveFlags struct {
 	embeddedSMTP                                        string
 	imapAuth, imapTokenCmd, smtpAuth, smtpTokenCmd      string
 	players, defaultTime, variants                      string // the lobby (player.go)
+	observers                                           string // who may observe by mail (player.go)
 	maxGames, keepSentDays, maxStrangerAnswers          int
 	poll, retry                                         time.Duration
 	readyOutboxAge                                      time.Duration // /readyz (deployment)
@@ -78,6 +79,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.embeddedIMAP, "embedded-imap", "127.0.0.1:1143", "listen `address` of the embedded IMAP server")
 	fs.StringVar(&s.embeddedSMTP, "embedded-smtp", "127.0.0.1:1025", "listen `address` of the embedded SMTP server")
 	fs.StringVar(&s.players, "players", "known", "who may challenge by mail: open (anyone), known (played here, or referee player add) or a `file` of addresses, one a line")
+	fs.StringVar(&s.observers, "observers", "known", "who may observe games by mail (\"observe GAME\"): open (anyone), known (played here, or referee player add) or none")
 	fs.IntVar(&s.maxGames, "max-games", 10, "the most active games one player may have")
 	fs.StringVar(&s.defaultTime, "default-time", "", "time control of games made by challenge that name none (\"3d\", \"10d+1d\"); also referee new's default via REFEREE_DEFAULT_TIME")
 	fs.IntVar(&s.maxStrangerAnswers, "max-stranger-answers", app.DefaultMaxStrangerAnswers, "answer at most this many mails an `hour` that cannot be tied to a game or player, across all senders (0: none at all)")

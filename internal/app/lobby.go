@@ -31,6 +31,9 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 	if lb.Active[mb], err = tx.ActiveGamesOf(mb); err != nil {
 		return nil, err
 	}
+	if lb.MayObserve, err = a.mayObserve(tx, mb); err != nil {
+		return nil, err
+	}
 	if lb.RecentAnswers, err = tx.LobbyAnswers(m.From, now.Add(-time.Hour)); err != nil {
 		return nil, err
 	}
@@ -134,6 +137,27 @@ func (a *App) allowed(tx *store.Tx, mb string) (bool, error) {
 	return tx.PlayedGame(mb)
 }
 
+// mayObserve applies the organiser's observer policy
+// (Options.Lobby.Observers) to a mailbox: none refuses everyone; an
+// organiser's "player remove" always refuses, "player add" always allows;
+// otherwise open allows everyone, known those who played a game here.
+func (a *App) mayObserve(tx *store.Tx, mb string) (bool, error) {
+	if a.opts.Lobby.Observers == referee.ObserversNone {
+		return false, nil
+	}
+	kp, found, err := tx.KnownPlayer(mb)
+	if err != nil {
+		return false, err
+	}
+	if found {
+		return kp.Allowed, nil
+	}
+	if a.opts.Lobby.Observers == referee.ObserversOpen {
+		return true, nil
+	}
+	return tx.PlayedGame(mb)
+}
+
 func (a *App) gameTx(tx *store.Tx, id int64) (*referee.Game, error) {
 	sg, err := tx.Game(id)
 	if err != nil {
@@ -175,12 +199,27 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 		if err != nil {
 			return 0, fmt.Errorf("starting the game of challenge %d: %w", ch.ID, err)
 		}
+		g.State.Private = ch.Private
 		if err := a.startGame(tx, g); err != nil {
 			return 0, fmt.Errorf("starting the game of challenge %d: %w", ch.ID, err)
 		}
 		gameID = g.ID
 		out.Mails = append(out.Mails, a.ref.ChallengeStarted(ch, g, now)...)
 		out.Detail += fmt.Sprintf(": game #%d", g.ID)
+	}
+	if w := lc.Watch; w != nil {
+		var err error
+		if w.Stop {
+			_, err = tx.Unwatch(w.GameID, w.Address)
+		} else {
+			err = tx.Watch(w.GameID, w.Address)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("game #%d: recording the spectator %s: %w", w.GameID, w.Address, err)
+		}
+		if err := tx.Audit(&w.GameID, "observe", out.Detail); err != nil {
+			return 0, err
+		}
 	}
 	if c := lc.Close; c != nil {
 		if err := tx.CloseChallenge(c.ID, c.Status, c.By, gameID, now); err != nil {
@@ -230,7 +269,8 @@ func (a *App) expireChallenges(ctx context.Context) (int, error) {
 
 func fromStoreChallenge(c *store.Challenge) referee.Challenge {
 	out := referee.Challenge{ID: c.ID, Challenger: c.Challenger, Opponent: c.Opponent, Variant: c.Variant, TimeControl: c.TimeControl,
-		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, ClosedBy: c.ClosedBy}
+		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, ClosedBy: c.ClosedBy,
+		Private: c.Private}
 	if c.Closed != nil {
 		out.Closed = *c.Closed
 	}
@@ -242,7 +282,7 @@ func fromStoreChallenge(c *store.Challenge) referee.Challenge {
 
 func toStoreChallenge(c *referee.Challenge) store.Challenge {
 	return store.Challenge{ID: c.ID, Challenger: c.Challenger, Opponent: c.Opponent, Variant: c.Variant, TimeControl: c.TimeControl,
-		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires}
+		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, Private: c.Private}
 }
 
 // SetPlayer adds (allowed) or removes a known player: the organiser's word

@@ -58,6 +58,10 @@ type LobbyConfig struct {
 	// MaxChallengesPerDay caps the challenges one address makes in 24 hours
 	// (default 20).
 	MaxChallengesPerDay int
+	// Observers is the policy on who may observe games by mail
+	// ("observe GAME"): ObserversOpen, ObserversKnown (the default) or
+	// ObserversNone. The app decides each sender (Lobby.MayObserve).
+	Observers string
 	// MaxAnswersPerHour caps the answers to one address's lobby commands
 	// ("games", "help", ...) in an hour (default 20): a forged sender
 	// cannot make the referee mail someone without end.
@@ -69,6 +73,9 @@ func (r *Referee) lobbyCfg() LobbyConfig {
 	c := r.cfg.Lobby
 	if c.Players == "" {
 		c.Players = PlayersKnown
+	}
+	if c.Observers == "" {
+		c.Observers = ObserversKnown
 	}
 	if c.MaxGames <= 0 {
 		c.MaxGames = 10
@@ -121,6 +128,8 @@ type Challenge struct {
 	Closed      time.Time // zero while open
 	ClosedBy    string
 	GameID      int64
+	// Private: the game it starts may not be observed.
+	Private bool
 }
 
 // Invite is the invitation token of c.
@@ -170,6 +179,9 @@ type Lobby struct {
 	// invitation secret (the core draws no random numbers).
 	NextChallengeID int64
 	NewSecret       string
+	// MayObserve: the sender may observe games under the organiser's
+	// policy (LobbyConfig.Observers).
+	MayObserve bool
 	// RecentAnswers counts the answers to the sender's lobby commands in
 	// the last hour.
 	RecentAnswers int
@@ -191,6 +203,15 @@ type LobbyChange struct {
 	// Games are changed games besides Outcome.Game (a vacation in all the
 	// sender's games).
 	Games []*Game
+	// Watch adds or removes a spectator ("observe", "unobserve").
+	Watch *WatchChange
+}
+
+// WatchChange adds (or with Stop, removes) a spectator of a game.
+type WatchChange struct {
+	GameID  int64
+	Address string
+	Stop    bool
 }
 
 // ChallengeClose ends a challenge.
