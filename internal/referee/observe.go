@@ -74,17 +74,33 @@ func (g *Game) SpectatorView() *Game {
 	return v
 }
 
-// Position is the position after the game's actions.
-func (g *Game) Position() (rules.Position, error) {
-	s := g.Start
-	if n := len(g.Actions); n > 0 {
-		s = g.Actions[n-1].Position
+// Position is the position after the game's actions (and the rolls that
+// followed them).
+func (g *Game) Position() (rules.Position, error) { return g.PositionAt(len(g.Actions)) }
+
+// PositionAt is the position after the first n actions and the rolls that
+// followed them: at 0, the start with its first roll.
+func (g *Game) PositionAt(n int) (rules.Position, error) {
+	if n > 0 {
+		pos, err := g.Variant.ParsePosition(g.Actions[n-1].Position)
+		if err != nil {
+			return nil, fmt.Errorf("game #%d: stored position after %d actions: %w", g.ID, n, err)
+		}
+		return pos, nil
 	}
-	pos, err := g.Variant.ParsePosition(s)
+	start := *g
+	start.Actions = nil
+	start.Rolls = nil
+	for _, r := range g.Rolls {
+		if r.Ply == 0 {
+			start.Rolls = append(start.Rolls, r)
+		}
+	}
+	rep, err := start.Replay()
 	if err != nil {
-		return nil, fmt.Errorf("game #%d: stored position after %d actions: %w", g.ID, len(g.Actions), err)
+		return nil, err
 	}
-	return pos, nil
+	return rep.Final, nil
 }
 
 // justPlayed reports whether g's last action was made by the outcome being
