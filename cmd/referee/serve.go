@@ -23,6 +23,7 @@ import (
 	"referee/internal/sdnotify"
 	"referee/internal/status"
 	"referee/internal/store"
+	"referee/internal/web"
 )
 
 // serveFlags are the settings of `referee serve`.
@@ -42,6 +43,7 @@ type serveFlags struct {
 	imapPassCmd, smtpPassCmd                            string        // passwords from a command (deployment)
 	once, noIdle                                        bool
 	auth                                                authFlags // serve_auth.go
+	web                                                 webFlags  // the public pages (site.go)
 }
 
 func (s *serveFlags) register(fs *flag.FlagSet) {
@@ -88,6 +90,8 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 
 	// Anti-spoofing: --require-auth and --dns (serve_auth.go).
 	s.auth.register(fs)
+	// The public pages: --http, --public (site.go).
+	s.web.register(fs, true)
 }
 
 // applyEnvAndFile fills every flag not given on the command line from the
@@ -298,6 +302,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitUsage
 	}
+	if err := web.CheckPublic(s.web.public); err != nil {
+		fmt.Fprintf(stderr, "referee serve: %v\n", err)
+		return exitUsage
+	}
 	var signer *dkimsign.Signer
 	if s.dkimKey != "" {
 		if signer, err = dkimsign.Load(s.dkimKey, domainOf(s.address), s.dkimSelector); err != nil {
@@ -313,6 +321,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	defer a.Close()
 	cfg.Metrics = status.NewMetrics(time.Now())
+	stopWeb, ok := s.web.serveWeb(ctx, a, log, stderr)
+	if !ok {
+		return exitFail
+	}
+	defer stopWeb()
 	// --- monitoring and systemd (deployment) ---
 	if s.statusAddr != "" {
 		ln, err := net.Listen("tcp", s.statusAddr)
