@@ -81,7 +81,7 @@ footer{margin-top:2em;padding-bottom:2em;font-size:.85em;color:#5a5a5a}
 `
 
 const indexPage = `{{template "top" .}}<h1>{{.Heading}}</h1>
-<p class="filters">Show: <a href="index.html">all</a>{{range .States}} <a href="state-{{.}}.html">{{.}}</a>{{end}}{{range .Variants}} <a href="variant-{{.Name}}.html">{{.Title}}</a>{{end}}</p>
+<p class="filters">Show: <a href="index.html">all</a>{{range .States}} <a href="state-{{.Name}}.html">{{.Label}}</a>{{end}}{{range .Variants}} <a href="variant-{{.Name}}.html">{{.Title}}</a>{{end}}</p>
 {{if .None}}<p>No games are public here.</p>{{else if not .Games}}<p>No games here yet.</p>{{else}}<ul class="games">
 {{range .Games}}{{template "gameitem" .}}
 {{end}}</ul>{{end}}
@@ -103,7 +103,7 @@ const gamePage = `{{template "top" .}}<h1>Game #{{.ID}}: <a href="player-{{.Whit
 <figcaption>{{.Caption}}</figcaption>
 </figure>
 <div>
-<nav class="step" aria-label="Step through the game">{{if .HasPrev}}<a href="game-{{.ID}}-0.html" aria-label="Start position">|&lt;</a><a href="game-{{.ID}}-{{.Prev}}.html" rel="prev" aria-keyshortcuts="ArrowLeft">&lt; Previous</a>{{else}}<span>|&lt;</span><span>&lt; Previous</span>{{end}}{{if .HasNext}}<a href="game-{{.ID}}-{{.Next}}.html" rel="next" aria-keyshortcuts="ArrowRight">Next &gt;</a><a href="game-{{.ID}}-{{.Last}}.html" aria-label="Last position">&gt;|</a>{{else}}<span>Next &gt;</span><span>&gt;|</span>{{end}}</nav>
+<nav class="step" aria-label="Step through the game">{{if .HasPrev}}<a href="game-{{.ID}}-0.html" aria-label="Start position">|&lt;</a><a href="game-{{.ID}}-{{.Prev}}.html" rel="prev">&lt; Previous</a>{{else}}<span>|&lt;</span><span>&lt; Previous</span>{{end}}{{if .HasNext}}<a href="game-{{.ID}}-{{.Next}}.html" rel="next">Next &gt;</a><a href="game-{{.ID}}-{{.Last}}.html" aria-label="Last position">&gt;|</a>{{else}}<span>Next &gt;</span><span>&gt;|</span>{{end}}</nav>
 <p class="muted">The arrow keys ← and → step too.</p>
 <p><a href="game-{{.ID}}.pgn" download>Download the record (PGN)</a></p>
 <details><summary>The board as text</summary>{{.TextBoard}}</details>
@@ -198,16 +198,17 @@ func (s *Site) exec(name string, data any) ([]byte, error) {
 // index is the list of games, all or those of one variant or state.
 func (s *Site) index(sn *snapshot, f filter) ([]byte, error) {
 	type variantLink struct{ Name, Title string }
+	type stateLink struct{ Name, Label string }
 	data := struct {
 		frame
 		Heading  string
 		None     bool
-		States   []string
+		States   []stateLink
 		Variants []variantLink
 		Games    []gameItem
 	}{frame: frame{Title: s.opts.Title, Site: s.opts.Title}, Heading: "Games", None: s.opts.Public == PublicNone}
 	if s.opts.Public == PublicAll {
-		data.States = []string{referee.StatusActive, referee.StatusFinished}
+		data.States = []stateLink{{referee.StatusActive, "running"}, {referee.StatusFinished, "finished"}}
 	}
 	seen := map[string]bool{}
 	for _, g := range sn.games {
