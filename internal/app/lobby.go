@@ -34,6 +34,11 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 	if lb.MayObserve, err = a.mayObserve(tx, mb); err != nil {
 		return nil, err
 	}
+	if needs.Named != 0 {
+		if lb.Observing, err = tx.Observing(m.From); err != nil {
+			return nil, err
+		}
+	}
 	if lb.RecentAnswers, err = tx.LobbyAnswers(m.From, now.Add(-time.Hour)); err != nil {
 		return nil, err
 	}

@@ -132,3 +132,25 @@ func TestPrivateChallengeStartsAPrivateGame(t *testing.T) {
 		t.Fatalf("the game of a private challenge: private %v, %v", g != nil && g.State.Private, err)
 	}
 }
+
+// TestObserveCapCountsTheStore: the count of games an address observes
+// comes from the store: with MaxObserved 1, a second game is refused until
+// the first is unobserved.
+func TestObserveCapCountsTheStore(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{Observers: referee.ObserversOpen, MaxObserved: 1})
+	for range 2 {
+		if _, err := a.NewGameWith(ctx, "chess", "carol@example.org", "bob@example.org", nil, "", Spectating{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := 0
+	for _, tt := range []struct {
+		line string
+		want referee.Verdict
+	}{{"observe 1", referee.Applied}, {"observe 2", referee.Rejected}, {"unobserve 1", referee.Applied}, {"observe 2", referee.Applied}} {
+		if p := send(t, a, &n, "eve@example.net", "", tt.line); p.Verdict != tt.want {
+			t.Errorf("%s: %+v, want %s", tt.line, p, tt.want)
+		}
+	}
+}

@@ -62,6 +62,9 @@ type LobbyConfig struct {
 	// ("observe GAME"): ObserversOpen, ObserversKnown (the default) or
 	// ObserversNone. The app decides each sender (Lobby.MayObserve).
 	Observers string
+	// MaxObserved caps the running games one address observes by mail
+	// (default 20): a forged sender cannot subscribe someone to every game.
+	MaxObserved int
 	// MaxAnswersPerHour caps the answers to one address's lobby commands
 	// ("games", "help", ...) in an hour (default 20): a forged sender
 	// cannot make the referee mail someone without end.
@@ -76,6 +79,9 @@ func (r *Referee) lobbyCfg() LobbyConfig {
 	}
 	if c.Observers == "" {
 		c.Observers = ObserversKnown
+	}
+	if c.MaxObserved <= 0 {
+		c.MaxObserved = 20
 	}
 	if c.MaxGames <= 0 {
 		c.MaxGames = 10
@@ -182,6 +188,9 @@ type Lobby struct {
 	// MayObserve: the sender may observe games under the organiser's
 	// policy (LobbyConfig.Observers).
 	MayObserve bool
+	// Observing counts the running games the sender observes (for
+	// "observe").
+	Observing int
 	// RecentAnswers counts the answers to the sender's lobby commands in
 	// the last hour.
 	RecentAnswers int

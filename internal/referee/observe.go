@@ -172,6 +172,10 @@ func (r *Referee) observe(c *call) Outcome {
 				fmt.Sprintf("Send \"unobserve %d\" to %s to stop.", id, r.cfg.Address))
 		}
 	}
+	if n := env.Lobby.Observing; n >= lc.MaxObserved {
+		return no("sender observes the most games allowed", fmt.Sprintf("you observe %d running games already, the most allowed at once.", n),
+			"Send \"unobserve GAME\" for one of them first.")
+	}
 	ng := g.clone()
 	ng.Watchers = []string{m.From}
 	view := ng.SpectatorView()

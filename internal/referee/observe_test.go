@@ -86,6 +86,22 @@ func TestObserveCommand(t *testing.T) {
 	}
 }
 
+// TestObserveCap: an address observes at most MaxObserved running games
+// (default 20), so a forged sender cannot subscribe someone to them all.
+func TestObserveCap(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	for _, tt := range []struct {
+		observing int
+		want      Verdict
+	}{{19, Applied}, {20, Rejected}} {
+		out := r.Handle(Inbound{Mail: observeMail("eve@example.net", "observe 17")}, nil,
+			Env{Now: lobbyNow, Lobby: &Lobby{MayObserve: true, Observing: tt.observing, Named: carolsGame(t, 17, "dave@example.org", true), Active: map[string]int{}}})
+		if out.Verdict != tt.want {
+			t.Errorf("observing %d games: %s (%s), want %s", tt.observing, out.Verdict, out.Detail, tt.want)
+		}
+	}
+}
+
 // TestObserversPolicyNone: under --observers none the refusal says that no
 // one may observe by mail.
 func TestObserversPolicyNone(t *testing.T) {
