@@ -3,6 +3,8 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"net/http"
@@ -443,5 +445,30 @@ func TestIndexFiltersAndPlayerPages(t *testing.T) {
 	}
 	if !strings.Contains(body, "3 public games here: 2 won, 0 lost, 0 drawn.") {
 		t.Errorf("alice's page:\n%s", body)
+	}
+}
+
+// TestScriptMatchesThePolicy: the game page's one inline script is the
+// one the Content-Security-Policy allows (its SHA-256, as browsers hash
+// the text between <script> and </script>), and the index has none.
+func TestScriptMatchesThePolicy(t *testing.T) {
+	f := openFixture(t)
+	s := site(t, f, web.PublicAll)
+	p, err := s.Page(context.Background(), "game-1.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(p.Body)
+	i, j := strings.Index(body, "<script>"), strings.Index(body, "</script>")
+	if i < 0 || j < i || strings.Count(body, "<script") != 1 {
+		t.Fatalf("want one inline script on the game page")
+	}
+	sum := sha256.Sum256([]byte(body[i+len("<script>") : j]))
+	if want := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !strings.Contains(web.ContentSecurityPolicy, want) {
+		t.Errorf("the policy %q does not allow the page's script (%s)", web.ContentSecurityPolicy, want)
+	}
+	idx, _ := s.Page(context.Background(), "index.html")
+	if strings.Contains(string(idx.Body), "<script") {
+		t.Error("the index has a script")
 	}
 }
