@@ -304,7 +304,9 @@ func (s *Site) gameFile(sn *snapshot, name, rest, ext string) (*Page, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Page{Name: name, ContentType: "image/png", Body: b, Final: final || ply < g.Ply()}, nil
+		// Not final while the game runs, even for an old ply: takebacks
+		// may replace it.
+		return &Page{Name: name, ContentType: "image/png", Body: b, Final: final}, nil
 	case ext == "pgn" && !hasPly:
 		b, err := s.pgn(g)
 		if err != nil {

@@ -191,7 +191,7 @@ func TestEveryPageKeepsSecrets(t *testing.T) {
 				t.Fatal(err)
 			}
 			files, _ := os.ReadDir(dir)
-			if len(files) != n || n < 4 {
+			if len(files) != n+1 || n < 4 { // and the manifest
 				t.Fatalf("%d files written, %d in the directory", n, len(files))
 			}
 			secrets := f.secrets(f.toe1)
@@ -329,6 +329,9 @@ func TestServerServesTheExport(t *testing.T) {
 	types := map[string]string{".html": "text/html; charset=utf-8", ".png": "image/png", ".pgn": "application/x-chess-pgn; charset=utf-8",
 		".atom": "application/atom+xml; charset=utf-8"}
 	for _, e := range files {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue // the export's manifest
+		}
 		want, _ := os.ReadFile(filepath.Join(dir, e.Name()))
 		resp, err := http.Get(srv.URL + "/" + e.Name())
 		if err != nil {
@@ -470,5 +473,37 @@ func TestScriptMatchesThePolicy(t *testing.T) {
 	idx, _ := s.Page(context.Background(), "index.html")
 	if strings.Contains(string(idx.Body), "<script") {
 		t.Error("the index has a script")
+	}
+}
+
+// TestExportRemovesWhatTheSiteNoLongerHas: exported again under a stricter
+// policy, the pages of running games go from the directory; a file the
+// export did not write stays.
+func TestExportRemovesWhatTheSiteNoLongerHas(t *testing.T) {
+	f := openFixture(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "robots.txt"), []byte("User-agent: *\n"), 0o644)
+	if _, err := site(t, f, web.PublicAll).Export(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	running := filepath.Join(dir, fmt.Sprintf("game-%d.html", f.toe1.ID))
+	if _, err := os.Stat(running); err != nil {
+		t.Fatalf("--public all: %v", err)
+	}
+	if _, err := site(t, f, web.PublicFinished).Export(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(running); !os.IsNotExist(err) {
+		t.Errorf("after an export under --public finished the running game's page is still there (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("game-%d.html", f.chess1.ID))); err != nil {
+		t.Errorf("the finished game's page: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "robots.txt")); err != nil {
+		t.Errorf("a file the export did not write was removed: %v", err)
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(dir, ".tmp-*")); len(tmp) > 0 {
+		t.Errorf("temporary files left: %q", tmp)
 	}
 }
