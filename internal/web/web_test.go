@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/xml"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -505,5 +506,39 @@ func TestExportRemovesWhatTheSiteNoLongerHas(t *testing.T) {
 	}
 	if tmp, _ := filepath.Glob(filepath.Join(dir, ".tmp-*")); len(tmp) > 0 {
 		t.Errorf("temporary files left: %q", tmp)
+	}
+}
+
+// TestFeedListsFinishedGames: the Atom feed reads as XML and has one entry
+// per finished public game, linking its page; --base-url makes the links
+// absolute.
+func TestFeedListsFinishedGames(t *testing.T) {
+	f := openFixture(t)
+	s, err := web.NewSite(f.a, web.Options{Public: web.PublicAll, Referee: f.a.Referee(), BaseURL: "https://games.example.org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Page(context.Background(), "feed.atom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var feed struct {
+		Entries []struct {
+			ID   string `xml:"id"`
+			Link struct {
+				Href string `xml:"href,attr"`
+			} `xml:"link"`
+		} `xml:"entry"`
+	}
+	if err := xml.Unmarshal(p.Body, &feed); err != nil {
+		t.Fatalf("the feed does not read as XML: %v\n%s", err, p.Body)
+	}
+	var links []string
+	for _, e := range feed.Entries {
+		links = append(links, e.Link.Href)
+	}
+	want := []string{fmt.Sprintf("https://games.example.org/game-%d.html", f.toe2.ID), fmt.Sprintf("https://games.example.org/game-%d.html", f.chess1.ID)}
+	if !slices.Equal(links, want) {
+		t.Errorf("the feed links %q, want the finished games %q", links, want)
 	}
 }
