@@ -127,3 +127,24 @@ func memory() (heap, rss uint64) {
 	}
 	return m.HeapAlloc, rss
 }
+
+// BenchmarkPages measures making the pages a reader asks for most: a game
+// page at a ply, its picture (drawn once, then from the cache), the index.
+func BenchmarkPages(b *testing.B) {
+	f := openFixture(b)
+	s, err := web.NewSite(f.a, web.Options{Public: web.PublicAll, Referee: f.a.Referee()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, name := range []string{fmt.Sprintf("game-%d-3.html", f.chess1.ID), fmt.Sprintf("game-%d-3.png", f.chess1.ID),
+		fmt.Sprintf("game-%d.html", f.toe2.ID), "index.html", "feed.atom"} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := s.Page(ctx, name); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
