@@ -13,6 +13,7 @@ import (
 	"referee/internal/app"
 	"referee/internal/dice"
 	"referee/internal/game"
+	"referee/internal/referee"
 	"referee/internal/rules"
 	"referee/internal/store"
 )
@@ -200,6 +201,8 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	white := fs.String("white", "", "White's mail `address`")
 	black := fs.String("black", "", "Black's mail `address`")
 	seedHex := fs.String("seed", "", "fix the die seed (64 hex digits) — for tests and demos only")
+	watchDelay := fs.Int("watch-delay", 0, fmt.Sprintf("spectators (by mail and on the web) see the game this many moves late, 0-%d", referee.MaxWatchDelay))
+	private := fs.Bool("private", false, "no one may observe the game, by mail or on the web")
 	timeControl := fs.String("time", os.Getenv("REFEREE_DEFAULT_TIME"), "time control: days per move (\"3d\") or Fischer (\"10d+1d\": 10 days, 1 more per move, never over 10); \"none\" for none (default: env REFEREE_DEFAULT_TIME, as serve's --default-time)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -225,7 +228,7 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if strings.EqualFold(strings.TrimSpace(*timeControl), "none") {
 		*timeControl = ""
 	}
-	g, err := a.NewTimedGame(ctx, *variant, *white, *black, seed, *timeControl)
+	g, err := a.NewGameWith(ctx, *variant, *white, *black, seed, *timeControl, app.Spectating{WatchDelay: *watchDelay, Private: *private})
 	if err != nil {
 		return failed(stderr, "new", err)
 	}
@@ -510,6 +513,38 @@ func watch(ctx context.Context, name string, stop bool, args []string, stdout, s
 		return failed(stderr, name, err)
 	}
 	fmt.Fprintf(stdout, "%s: %s, game #%d\n", name, fs.Arg(1), id)
+	return exitOK
+}
+
+func runWatchDelay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("watch-delay", "GAME N", fmt.Sprintf("Spectators of GAME (by mail and on the web) see it N moves late (0-%d; 0: at once), as ICCF does.", referee.MaxWatchDelay), stderr)
+	db := dbFlag(fs)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() != 2 {
+		fmt.Fprintln(stderr, "referee watch-delay: give the game and the delay in moves, e.g. referee watch-delay 17 3")
+		return exitUsage
+	}
+	id, err := strconv.ParseInt(strings.TrimPrefix(fs.Arg(0), "#"), 10, 64)
+	if err != nil || id <= 0 {
+		fmt.Fprintf(stderr, "referee watch-delay: %q is not a game id; game ids are positive numbers like 17\n", fs.Arg(0))
+		return exitUsage
+	}
+	n, err := strconv.Atoi(fs.Arg(1))
+	if err != nil {
+		fmt.Fprintf(stderr, "referee watch-delay: %q is not a number of moves; give 0 to %d\n", fs.Arg(1), referee.MaxWatchDelay)
+		return exitUsage
+	}
+	a, code := openExistingApp(ctx, "watch-delay", *db, "", stderr)
+	if a == nil {
+		return code
+	}
+	defer a.Close()
+	if err := a.SetWatchDelay(ctx, id, n); err != nil {
+		return failed(stderr, "watch-delay", err)
+	}
+	fmt.Fprintf(stdout, "watch-delay: game #%d is shown %d moves late\n", id, n)
 	return exitOK
 }
 

@@ -47,6 +47,8 @@ func commands() []command {
 		{"key", "print the referee's public signing key", runKey},
 		{"watch", "add a spectator to a game", runWatch},
 		{"unwatch", "remove a spectator", runUnwatch},
+		{"watch-delay", "show a game to spectators some moves late", runWatchDelay},
+		{"site", "write the public game pages as static files", runSite},
 		{"player", "add, remove or list the players who may challenge by mail", runPlayer},
 		{"tick", "send due reminders and apply losses on time", runTick},
 		{"outbox", "show the mail still to deliver; retry or drop a mail", runOutbox},

@@ -99,6 +99,14 @@ func (s *serveFlags) lobbyOptions() (referee.LobbyConfig, []string, error) {
 		}
 		lc.Players = referee.PlayersList
 	}
+	switch s.observers {
+	case referee.ObserversOpen, referee.ObserversKnown, referee.ObserversNone:
+		lc.Observers = s.observers
+	case "":
+		lc.Observers = referee.ObserversKnown
+	default:
+		return lc, nil, fmt.Errorf("--observers %q is not a policy: give open (anyone may observe by mail), known (players who played here) or none", s.observers)
+	}
 	if s.maxGames < 1 {
 		return lc, nil, fmt.Errorf("--max-games %d: give at least 1 (active games per player)", s.maxGames)
 	}

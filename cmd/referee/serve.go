@@ -23,6 +23,7 @@ import (
 	"referee/internal/sdnotify"
 	"referee/internal/status"
 	"referee/internal/store"
+	"referee/internal/web"
 )
 
 // serveFlags are the settings of `referee serve`.
@@ -35,12 +36,14 @@ type serveFlags struct {
 	embeddedSMTP                                        string
 	imapAuth, imapTokenCmd, smtpAuth, smtpTokenCmd      string
 	players, defaultTime, variants                      string // the lobby (player.go)
+	observers                                           string // who may observe by mail (player.go)
 	maxGames, keepSentDays, maxStrangerAnswers          int
 	poll, retry                                         time.Duration
 	readyOutboxAge                                      time.Duration // /readyz (deployment)
 	imapPassCmd, smtpPassCmd                            string        // passwords from a command (deployment)
 	once, noIdle                                        bool
 	auth                                                authFlags // serve_auth.go
+	web                                                 webFlags  // the public pages (site.go)
 }
 
 func (s *serveFlags) register(fs *flag.FlagSet) {
@@ -78,6 +81,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.embeddedIMAP, "embedded-imap", "127.0.0.1:1143", "listen `address` of the embedded IMAP server")
 	fs.StringVar(&s.embeddedSMTP, "embedded-smtp", "127.0.0.1:1025", "listen `address` of the embedded SMTP server")
 	fs.StringVar(&s.players, "players", "known", "who may challenge by mail: open (anyone), known (played here, or referee player add) or a `file` of addresses, one a line")
+	fs.StringVar(&s.observers, "observers", "known", "who may observe games by mail (\"observe GAME\"): open (anyone), known (played here, or referee player add) or none")
 	fs.IntVar(&s.maxGames, "max-games", 10, "the most active games one player may have")
 	fs.StringVar(&s.defaultTime, "default-time", "", "time control of games made by challenge that name none (\"3d\", \"10d+1d\"); also referee new's default via REFEREE_DEFAULT_TIME")
 	fs.IntVar(&s.maxStrangerAnswers, "max-stranger-answers", app.DefaultMaxStrangerAnswers, "answer at most this many mails an `hour` that cannot be tied to a game or player, across all senders (0: none at all)")
@@ -86,6 +90,8 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 
 	// Anti-spoofing: --require-auth and --dns (serve_auth.go).
 	s.auth.register(fs)
+	// The public pages: --http, --public (site.go).
+	s.web.register(fs, true)
 }
 
 // applyEnvAndFile fills every flag not given on the command line from the
@@ -296,6 +302,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitUsage
 	}
+	if err := web.CheckPublic(s.web.public); err != nil {
+		fmt.Fprintf(stderr, "referee serve: %v\n", err)
+		return exitUsage
+	}
 	var signer *dkimsign.Signer
 	if s.dkimKey != "" {
 		if signer, err = dkimsign.Load(s.dkimKey, domainOf(s.address), s.dkimSelector); err != nil {
@@ -311,6 +321,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	defer a.Close()
 	cfg.Metrics = status.NewMetrics(time.Now())
+	stopWeb, ok := s.web.serveWeb(ctx, a, log, stderr)
+	if !ok {
+		return exitFail
+	}
+	defer stopWeb()
 	// --- monitoring and systemd (deployment) ---
 	if s.statusAddr != "" {
 		ln, err := net.Listen("tcp", s.statusAddr)

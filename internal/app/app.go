@@ -213,10 +213,26 @@ func (a *App) NewGame(ctx context.Context, variant, white, black string, seed *d
 // NewTimedGame is NewGame with a time control ("3d" per move, or Fischer
 // "10d+1d"; "" for none).
 func (a *App) NewTimedGame(ctx context.Context, variant, white, black string, seed *dice.Seed, timeControl string) (*referee.Game, error) {
+	return a.NewGameWith(ctx, variant, white, black, seed, timeControl, Spectating{})
+}
+
+// Spectating is what a new game allows spectators: see it WatchDelay
+// moves late (0-7), or (Private) not at all.
+type Spectating struct {
+	WatchDelay int
+	Private    bool
+}
+
+// NewGameWith is NewTimedGame with the game's spectator settings.
+func (a *App) NewGameWith(ctx context.Context, variant, white, black string, seed *dice.Seed, timeControl string, sp Spectating) (*referee.Game, error) {
+	if err := referee.CheckWatchDelay(sp.WatchDelay); err != nil {
+		return nil, fmt.Errorf("%w: --watch-delay: %v", ErrInput, err)
+	}
 	g, err := a.prepareGame(variant, white, black, seed, timeControl)
 	if err != nil {
 		return nil, err
 	}
+	g.State.WatchDelay, g.State.Private = sp.WatchDelay, sp.Private
 	err = a.st.Update(ctx, func(tx *store.Tx) error { return a.startGame(tx, g) })
 	if err != nil {
 		return nil, fmt.Errorf("creating the game: %w", err)

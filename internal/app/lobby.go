@@ -32,6 +32,14 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 	if lb.Active[mb], err = tx.ActiveGamesOf(mb); err != nil {
 		return nil, err
 	}
+	if lb.MayObserve, err = a.mayObserve(tx, mb); err != nil {
+		return nil, err
+	}
+	if needs.Named != 0 {
+		if lb.Observing, err = tx.Observing(m.From); err != nil {
+			return nil, err
+		}
+	}
 	if lb.RecentAnswers, err = tx.LobbyAnswers(m.From, now.Add(-time.Hour)); err != nil {
 		return nil, err
 	}
@@ -149,6 +157,27 @@ func (a *App) allowed(tx *store.Tx, mb string) (bool, error) {
 	return tx.PlayedGame(mb)
 }
 
+// mayObserve applies the organiser's observer policy
+// (Options.Lobby.Observers) to a mailbox: none refuses everyone; an
+// organiser's "player remove" always refuses, "player add" always allows;
+// otherwise open allows everyone, known those who played a game here.
+func (a *App) mayObserve(tx *store.Tx, mb string) (bool, error) {
+	if a.opts.Lobby.Observers == referee.ObserversNone {
+		return false, nil
+	}
+	kp, found, err := tx.KnownPlayer(mb)
+	if err != nil {
+		return false, err
+	}
+	if found {
+		return kp.Allowed, nil
+	}
+	if a.opts.Lobby.Observers == referee.ObserversOpen {
+		return true, nil
+	}
+	return tx.PlayedGame(mb)
+}
+
 func (a *App) gameTx(tx *store.Tx, id int64) (*referee.Game, error) {
 	sg, err := tx.Game(id)
 	if err != nil {
@@ -198,6 +227,7 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 		if err != nil {
 			return 0, fmt.Errorf("starting the game of challenge %d: %w", ch.ID, err)
 		}
+		g.State.Private = ch.Private
 		opening, err := a.createGame(tx, g)
 		if err != nil {
 			return 0, fmt.Errorf("starting the game of challenge %d: %w", ch.ID, err)
@@ -207,6 +237,20 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 		// it is queued before the game's opening mails, as one of them.
 		out.Mails = append(out.Mails, a.ref.ChallengeStarted(ch, g, now, opening)...)
 		out.Detail += fmt.Sprintf(": game #%d", g.ID)
+	}
+	if w := lc.Watch; w != nil {
+		var err error
+		if w.Stop {
+			_, err = tx.Unwatch(w.GameID, w.Address)
+		} else {
+			err = tx.Watch(w.GameID, w.Address)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("game #%d: recording the spectator %s: %w", w.GameID, w.Address, err)
+		}
+		if err := tx.Audit(&w.GameID, "observe", out.Detail); err != nil {
+			return 0, err
+		}
 	}
 	if c := lc.Close; c != nil {
 		if err := tx.CloseChallenge(c.ID, c.Status, c.By, gameID, now); err != nil {
@@ -256,7 +300,8 @@ func (a *App) expireChallenges(ctx context.Context) (int, error) {
 
 func fromStoreChallenge(c *store.Challenge) referee.Challenge {
 	out := referee.Challenge{ID: c.ID, Challenger: c.Challenger, Opponent: c.Opponent, Variant: c.Variant, TimeControl: c.TimeControl,
-		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, ClosedBy: c.ClosedBy, Seed: c.Seed}
+		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, ClosedBy: c.ClosedBy, Seed: c.Seed,
+		Private: c.Private}
 	if c.Closed != nil {
 		out.Closed = *c.Closed
 	}
@@ -268,7 +313,7 @@ func fromStoreChallenge(c *store.Challenge) referee.Challenge {
 
 func toStoreChallenge(c *referee.Challenge) store.Challenge {
 	return store.Challenge{ID: c.ID, Challenger: c.Challenger, Opponent: c.Opponent, Variant: c.Variant, TimeControl: c.TimeControl,
-		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, Seed: c.Seed}
+		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, Seed: c.Seed, Private: c.Private}
 }
 
 // StoppedList lists the addresses that answered "stop" to an invitation

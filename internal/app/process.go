@@ -259,6 +259,31 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 	return changed, nil
 }
 
+// SetWatchDelay makes spectators of a game (by mail and on the web) see it
+// n moves late (0-7; 0: at once).
+func (a *App) SetWatchDelay(ctx context.Context, id int64, n int) error {
+	if err := referee.CheckWatchDelay(n); err != nil {
+		return fmt.Errorf("%w: %v", ErrInput, err)
+	}
+	return a.st.Update(ctx, func(tx *store.Tx) error {
+		sg, err := tx.Game(id)
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("%w: there is no game #%d; \"referee list\" shows the games", ErrInput, id)
+		} else if err != nil {
+			return err
+		}
+		g, err := a.loadTx(tx, sg)
+		if err != nil {
+			return err
+		}
+		g.State.WatchDelay = n
+		if err := tx.UpdateGame(toStoreGame(g)); err != nil {
+			return err
+		}
+		return tx.Audit(&id, "watch-delay", fmt.Sprintf("spectators see game #%d %d moves late", id, n))
+	})
+}
+
 // Watch adds (or with stop, removes) a spectator of a game.
 func (a *App) Watch(ctx context.Context, id int64, addr string, stop bool) error {
 	w, err := cleanAddress("ADDR", addr)
@@ -266,10 +291,18 @@ func (a *App) Watch(ctx context.Context, id int64, addr string, stop bool) error
 		return err
 	}
 	return a.st.Update(ctx, func(tx *store.Tx) error {
-		if _, err := tx.Game(id); errors.Is(err, store.ErrNotFound) {
+		sg, err := tx.Game(id)
+		if errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("%w: there is no game #%d; \"referee list\" shows the games", ErrInput, id)
 		} else if err != nil {
 			return err
+		}
+		g, err := a.loadTx(tx, sg)
+		if err != nil {
+			return err
+		}
+		if !stop && g.State.Private {
+			return fmt.Errorf("%w: game #%d is private (its players asked that no one observe it); no spectator can be added", ErrInput, id)
 		}
 		if stop {
 			ok, err := tx.Unwatch(id, w)

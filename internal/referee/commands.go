@@ -214,6 +214,8 @@ func commandTable() []Command {
 			load:     LoadLobby | LoadChallenge,
 			opponent: rematchOpponent,
 			run:      (*Referee).rematch},
+		{Words: []string{"observers"}, Where: InGame, When: Anytime,
+			Help: "who observes this game", run: (*Referee).observers},
 		{Words: []string{"help", "?"}, Where: InGame, When: Anytime,
 			Help: "this help", footer: always,
 			run: func(r *Referee, c *call) Outcome {
@@ -221,9 +223,9 @@ func commandTable() []Command {
 			}},
 
 		// In a game and outside: the lobby's commands.
-		{Words: []string{"challenge"}, Args: "VARIANT ADDRESS [TIME] [COLOUR]", Where: Both, When: Anytime,
+		{Words: []string{"challenge"}, Args: "VARIANT ADDRESS [TIME] [COLOUR] [private]", Where: Both, When: Anytime,
 			Help: "invite ADDRESS to a game; TIME as \"3d\" (days per move) or \"10d+1d\" (Fischer); COLOUR random (the default), " +
-				"white or black is yours. Without ADDRESS, an open challenge: the first player to accept it gets the game",
+				"white or black is yours; \"private\": no one may observe the game. Without ADDRESS, an open challenge: the first player to accept it gets the game",
 			load: LoadLobby | LoadChallenge, opponent: challengeOpponent, run: (*Referee).challenge},
 		{Words: []string{"open"}, Where: Both, When: Anytime,
 			Help: "the open challenges, each with the address that accepts it",
@@ -239,6 +241,16 @@ func commandTable() []Command {
 			load: LoadLobby | LoadNamed, answer: true,
 			inGameArgs: func(args []string) bool { return gameArg(args) != 0 },
 			run:        (*Referee).lobbyRecord},
+		{Words: []string{"observe", "watch", "follow"}, Args: "GAME", Where: Both, When: Anytime,
+			Help:       "get the board mails of a running game as a spectator, e.g. \"observe 17\" (if the organiser allows it; never a private game)",
+			load:       LoadLobby | LoadNamed,
+			inGameArgs: func(args []string) bool { return gameArg(args) != 0 },
+			run:        (*Referee).observe},
+		{Words: []string{"unobserve", "unwatch", "unfollow"}, Args: "GAME", Where: Both, When: Anytime,
+			Help:       "stop the spectator mails of a game, e.g. \"unobserve 17\"",
+			load:       LoadLobby | LoadNamed,
+			inGameArgs: func(args []string) bool { return gameArg(args) != 0 },
+			run:        (*Referee).unobserve},
 		{Words: []string{"variants", "variant"}, Where: Both, When: Anytime,
 			Help: "the games offered here, one paragraph each",
 			load: LoadLobby, answer: true, noAuth: true,

@@ -261,17 +261,42 @@ func (r *Referee) boardMailsTo(g *Game, pos rules.Position, moverHeadline, headl
 }
 
 // spectatorMails send watchers the board, with no Reply-To: nothing they
-// send back can act in the game.
+// send back can act in the game. In a game shown late (State.WatchDelay)
+// they get the position of Shown() actions, and only when an action was
+// just played: a draw offer or a takeback tells them nothing.
 func (r *Referee) spectatorMails(g *Game, pos rules.Position, headline string, now time.Time) []Mail {
+	if len(g.Watchers) == 0 || g.State.Private {
+		return nil
+	}
+	view := g.SpectatorView()
+	if n := view.Ply(); n < g.Ply() {
+		if n == 0 || !justPlayed(g) {
+			return nil
+		}
+		p, err := view.Position()
+		if err != nil {
+			return nil
+		}
+		last := view.Actions[n-1]
+		pos = p
+		headline = fmt.Sprintf("%s played %s. This game is shown %s late.", last.Color, last.SAN, plural(g.State.WatchDelay, "move"))
+	}
+	return r.spectatorMailsOf(g, view, pos, headline, now)
+}
+
+// spectatorMailsOf writes the spectator mails of view (g as spectators may
+// see it, pos its position) to g's watchers.
+func (r *Referee) spectatorMailsOf(g, view *Game, pos rules.Position, headline string, now time.Time) []Mail {
 	var out []Mail
 	for _, w := range g.Watchers {
 		body := render.Mail{GameID: g.ID, Variant: g.Variant, Pos: pos, Viewer: rules.White, Spectator: true,
-			Status: r.statusLine(g, pos, now), Headline: headline, MoveList: played(g), MoveNote: notation.MarksNote(sans(g)),
-			Footer: fmt.Sprintf("You are watching game #%d (%s v %s). The organiser can stop this with \"referee unwatch\".", g.ID, g.Players[0].Address, g.Players[1].Address)}
+			Status: r.statusLine(view, pos, now), Headline: headline, MoveList: played(view), MoveNote: notation.MarksNote(sans(view)),
+			Footer: fmt.Sprintf("You are watching game #%d (%s v %s). To stop, send \"unobserve %d\" to %s.",
+				g.ID, PublicName(g.Players[0]), PublicName(g.Players[1]), g.ID, r.cfg.Address)}
 		out = append(out, Mail{Kind: KindSpectator, To: w, Subject: fmt.Sprintf("[%s #%d] %s (watching)", g.Variant.Name(), g.ID, headline),
-			MessageID: r.messageID("watch", fmt.Sprint(g.ID), fmt.Sprint(g.Ply()), w, headline),
+			MessageID: r.messageID("watch", fmt.Sprint(g.ID), fmt.Sprint(view.Ply()), w, headline),
 			InReplyTo: r.watchThreadID(g), References: []string{r.watchThreadID(g)},
-			Board: &body, LastMove: lastSquares(g), Date: now})
+			Board: &body, LastMove: lastSquares(view), Date: now})
 	}
 	return out
 }

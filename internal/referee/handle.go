@@ -475,7 +475,7 @@ func (r *Referee) takeback(g *Game, color rules.Color, pos rules.Position, m *re
 }
 
 func (s State) clone() State {
-	out := State{ResignMessage: s.ResignMessage}
+	out := s // every plain field; the pointers are copied below
 	if s.ResignPending != nil {
 		c := *s.ResignPending
 		out.ResignPending = &c

@@ -63,6 +63,13 @@ type LobbyConfig struct {
 	// MaxChallengesPerDay caps the challenges one address makes in 24 hours
 	// (default 20).
 	MaxChallengesPerDay int
+	// Observers is the policy on who may observe games by mail
+	// ("observe GAME"): ObserversOpen, ObserversKnown (the default) or
+	// ObserversNone. The app decides each sender (Lobby.MayObserve).
+	Observers string
+	// MaxObserved caps the running games one address observes by mail
+	// (default 20): a forged sender cannot subscribe someone to every game.
+	MaxObserved int
 	// MaxAnswersPerHour caps the answers to one address's lobby commands
 	// ("games", "help", ...) in an hour (default 20): a forged sender
 	// cannot make the referee mail someone without end.
@@ -79,6 +86,12 @@ func (r *Referee) lobbyCfg() LobbyConfig {
 	c := r.cfg.Lobby
 	if c.Players == "" {
 		c.Players = PlayersKnown
+	}
+	if c.Observers == "" {
+		c.Observers = ObserversKnown
+	}
+	if c.MaxObserved <= 0 {
+		c.MaxObserved = 20
 	}
 	if c.MaxGames <= 0 {
 		c.MaxGames = 10
@@ -139,6 +152,8 @@ type Challenge struct {
 	// game's first mail reveals it. "" for a challenge made before the
 	// seed (its colour was drawn from Secret).
 	Seed string
+	// Private: the game it starts may not be observed.
+	Private bool
 }
 
 // Invite is the invitation token of c.
@@ -209,6 +224,12 @@ type Lobby struct {
 	NewSecret       string
 	// NewSeed is a fresh colour seed for a new challenge (64 hex digits).
 	NewSeed string
+	// MayObserve: the sender may observe games under the organiser's
+	// policy (LobbyConfig.Observers).
+	MayObserve bool
+	// Observing counts the running games the sender observes (for
+	// "observe").
+	Observing int
 	// RecentAnswers counts the answers to the sender's lobby commands in
 	// the last hour.
 	RecentAnswers int
@@ -242,6 +263,8 @@ type LobbyChange struct {
 	Games []*Game
 	// Stop puts an address on the stop list or takes it off.
 	Stop *StopChange
+	// Watch adds or removes a spectator ("observe", "unobserve").
+	Watch *WatchChange
 }
 
 // StopChange puts an address on the stop list (Stop) or takes it off.
@@ -249,6 +272,13 @@ type StopChange struct {
 	Address     string // addr.Mailbox of the address
 	Stop        bool
 	ChallengeID int64 // the invitation answered "stop"; 0 for "start"
+}
+
+// WatchChange adds (or with Stop, removes) a spectator of a game.
+type WatchChange struct {
+	GameID  int64
+	Address string
+	Stop    bool
 }
 
 // ChallengeClose ends a challenge.

@@ -90,7 +90,7 @@ func (r *Referee) lobbyAuth(m *reader.Mail, env Env) (Outcome, bool) {
 
 var timeControlRE = regexp.MustCompile(`^[0-9]+d(\+[0-9]+d)?$`)
 
-const challengeSyntax = "challenge VARIANT ADDRESS [TIME] [random|white|black], e.g. \"challenge toto40 bob@example.org 3d\"; " +
+const challengeSyntax = "challenge VARIANT ADDRESS [TIME] [random|white|black] [private], e.g. \"challenge toto40 bob@example.org 3d\"; " +
 	"leave out the ADDRESS for an open challenge that anyone may take"
 
 // challenge makes a challenge: an invitation mailed to the opponent, or an
@@ -135,8 +135,10 @@ func (r *Referee) challenge(c *call) Outcome {
 			ch.TimeControl = c.Control
 		case a == "random" || a == "white" || a == "black":
 			ch.Color = a
+		case a == "private":
+			ch.Private = true
 		default:
-			return no("unknown word "+a, fmt.Sprintf("the word %q is neither an address, a time (\"3d\", \"10d+1d\") nor a colour (random, white, black).", a),
+			return no("unknown word "+a, fmt.Sprintf("the word %q is neither an address, a time (\"3d\", \"10d+1d\"), a colour (random, white, black) nor \"private\".", a),
 				"Write "+challengeSyntax+".")
 		}
 	}

@@ -143,6 +143,12 @@ type State struct {
 	TakebackBy *rules.Color `json:"takeback_by,omitempty"`
 	// Clock is the time control, when the game has one.
 	Clock *Clock `json:"clock,omitempty"`
+	// Private: a player asked for a game no one may observe (by mail or on
+	// the web).
+	Private bool `json:"private,omitempty"`
+	// WatchDelay is how many plies spectators lag behind a running game
+	// (as ICCF, 0-7 moves; observe.go): they never see a newer position.
+	WatchDelay int `json:"watch_delay,omitempty"`
 }
 
 // Ply is the number of actions played.

@@ -25,7 +25,8 @@ func (r *Referee) rematch(c *call) Outcome {
 			"Challenge "+opp.Address+" to one of "+r.offeredNames()+": "+challengeSyntax+".")
 	}
 	ch := Challenge{ID: lb.NextChallengeID, Challenger: me.Address, Opponent: opp.Address, Variant: g.Variant.Name(),
-		Color: "white", Secret: lb.NewSecret, Status: ChallengeOpen, Created: now, Expires: now.Add(r.lobbyCfg().InviteTTL)}
+		Color: "white", Secret: lb.NewSecret, Status: ChallengeOpen, Created: now, Expires: now.Add(r.lobbyCfg().InviteTTL),
+		Private: g.State.Private}
 	if c.color == rules.White {
 		ch.Color = "black"
 	}

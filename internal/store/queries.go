@@ -560,6 +560,17 @@ func (t *Tx) Unwatch(gameID int64, addr string) (bool, error) {
 	return n > 0, nil
 }
 
+// Observing counts the running games addr watches.
+func (t *Tx) Observing(addr string) (int, error) {
+	var n int
+	err := t.tx.QueryRowContext(t.ctx, `SELECT COUNT(*) FROM watchers w JOIN games g ON g.id = w.game_id
+		WHERE w.address = ? AND g.status = 'active'`, addr).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("counting the games %s observes: %w", addr, err)
+	}
+	return n, nil
+}
+
 // Watchers lists a game's spectators.
 func (t *Tx) Watchers(gameID int64) ([]string, error) {
 	rows, err := t.tx.QueryContext(t.ctx, `SELECT address FROM watchers WHERE game_id = ? ORDER BY address`, gameID)

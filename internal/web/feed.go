@@ -1,0 +1,80 @@
+package web
+
+import (
+	"encoding/xml"
+	"fmt"
+	"strings"
+	"time"
+
+	"referee/internal/referee"
+)
+
+// The Atom feed (RFC 4287) of finished games, newest first.
+
+type atomLink struct {
+	Href string `xml:"href,attr"`
+	Rel  string `xml:"rel,attr,omitempty"`
+	Type string `xml:"type,attr,omitempty"`
+}
+
+type atomEntry struct {
+	Title   string     `xml:"title"`
+	ID      string     `xml:"id"`
+	Updated string     `xml:"updated"`
+	Links   []atomLink `xml:"link"`
+	Summary string     `xml:"summary"`
+}
+
+type atomFeed struct {
+	XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
+	Title   string      `xml:"title"`
+	ID      string      `xml:"id"`
+	Updated string      `xml:"updated"`
+	Author  string      `xml:"author>name"`
+	Links   []atomLink  `xml:"link"`
+	Entries []atomEntry `xml:"entry"`
+}
+
+// feedEntries is how many finished games the feed lists.
+const feedEntries = 50
+
+func (s *Site) feed(sn *snapshot) ([]byte, error) {
+	base := s.opts.BaseURL
+	if base != "" && !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	// The feed's and entries' ids are tag URIs (RFC 4151) of the referee's
+	// address: stable wherever the pages are put.
+	domain := "referee"
+	if _, d, ok := strings.Cut(s.opts.Referee.Config().Address, "@"); ok {
+		domain = d
+	}
+	f := atomFeed{Title: "Finished games · " + s.opts.Title, ID: "tag:" + domain + ",2026:games", Author: s.opts.Title,
+		Links: []atomLink{{Href: base + "feed.atom", Rel: "self", Type: "application/atom+xml"}, {Href: base + "index.html", Rel: "alternate", Type: "text/html"}}}
+	var newest time.Time
+	for _, g := range sn.games {
+		if g.Status != referee.StatusFinished || len(f.Entries) >= feedEntries {
+			continue
+		}
+		up := updated(g)
+		if up.After(newest) {
+			newest = up
+		}
+		f.Entries = append(f.Entries, atomEntry{
+			Title:   fmt.Sprintf("#%d %s: %s v %s, %s", g.ID, g.Variant.Title(), g.Players[0].Name, g.Players[1].Name, resultText(g)),
+			ID:      fmt.Sprintf("tag:%s,2026:game-%d", domain, g.ID),
+			Updated: up.Format(time.RFC3339),
+			Links:   []atomLink{{Href: fmt.Sprintf("%sgame-%d.html", base, g.ID), Rel: "alternate", Type: "text/html"}},
+			Summary: fmt.Sprintf("%s, %s.", resultText(g), plural(g.Ply(), "move")),
+		})
+	}
+	if newest.IsZero() {
+		newest = time.Unix(0, 0).UTC()
+	}
+	f.Updated = newest.Format(time.RFC3339)
+	b, err := xml.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("web: writing the feed: %w", err)
+	}
+	return append([]byte(xml.Header), append(b, '\n')...), nil
+}

@@ -1,0 +1,192 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// MaxRequestBytes caps what the server reads of a request's body: the
+// pages take none, so anything more is refused.
+const MaxRequestBytes = 1 << 10
+
+// Handler serves the site: GET and HEAD only (405 otherwise), each file at
+// its name ("/" is index.html), with its content type, an ETag (a strong
+// one: the hash of the bytes) and caching headers, and a security policy
+// that lets nothing from another site in.
+func (s *Site) Handler(log *slog.Logger) http.Handler {
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Content-Security-Policy", ContentSecurityPolicy)
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			h.Set("Allow", "GET, HEAD")
+			http.Error(w, "The pages are read-only: only GET and HEAD are allowed.", http.StatusMethodNotAllowed)
+			return
+		}
+		if r.ContentLength > MaxRequestBytes {
+			http.Error(w, "A request for a page carries no body.", http.StatusRequestEntityTooLarge)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBytes)
+		name := strings.TrimPrefix(r.URL.Path, "/")
+		if name == "" {
+			name = "index.html"
+		}
+		p, err := s.Page(r.Context(), name)
+		if errors.Is(err, ErrNotFound) {
+			http.Error(w, "There is no such page here; the index is at /.", http.StatusNotFound)
+			return
+		}
+		if err != nil {
+			log.Error("web page", "page", name, "err", err)
+			http.Error(w, "The page could not be made; the organiser's log says why.", http.StatusInternalServerError)
+			return
+		}
+		sum := sha256.Sum256(p.Body)
+		etag := `"` + hex.EncodeToString(sum[:12]) + `"`
+		h.Set("ETag", etag)
+		if p.Final {
+			h.Set("Cache-Control", "public, max-age=86400")
+		} else {
+			h.Set("Cache-Control", "public, max-age=60, must-revalidate")
+		}
+		h.Set("Content-Type", p.ContentType)
+		if match := r.Header.Get("If-None-Match"); match != "" && etagMatch(match, etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		// ServeContent answers HEAD and Range requests as well.
+		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(p.Body))
+	})
+}
+
+func etagMatch(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == etag || t == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// NewServer is an HTTP server for h with the timeouts and limits a server
+// open to the internet needs.
+func NewServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    16 << 10,
+	}
+}
+
+// Serve serves the site on ln until ctx ends.
+func (s *Site) Serve(ctx context.Context, ln net.Listener, log *slog.Logger) error {
+	srv := NewServer(s.Handler(log))
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("web server on %s: %w", ln.Addr(), err)
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return srv.Shutdown(sctx)
+	}
+}
+
+// manifestName is the file in an export's directory that lists the files
+// the export wrote, so that the next export removes those the site no
+// longer has (a game that became private, a policy made stricter, a ply
+// taken back) and nothing else.
+const manifestName = ".referee-site"
+
+// Export writes every file of the site into dir (made if missing) and
+// returns how many it wrote. The files are what the server serves under
+// the same names. Each file is written whole under a temporary name and
+// renamed, so a web server serving dir never sends half a page; files an
+// earlier export wrote that the site no longer has are removed, and no
+// other file of dir is touched.
+func (s *Site) Export(ctx context.Context, dir string) (int, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, fmt.Errorf("making the site's directory: %w", err)
+	}
+	sn, err := s.games(ctx)
+	if err != nil {
+		return 0, err
+	}
+	names := s.names(sn)
+	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		p, err := s.page(sn, name)
+		if err != nil {
+			return 0, fmt.Errorf("making %s: %w", name, err)
+		}
+		if err := writeFile(dir, name, p.Body); err != nil {
+			return 0, err
+		}
+	}
+	keep := make(map[string]bool, len(names))
+	for _, n := range names {
+		keep[n] = true
+	}
+	if old, err := os.ReadFile(filepath.Join(dir, manifestName)); err == nil {
+		for _, n := range strings.Split(string(old), "\n") {
+			// Only plain names the site makes: never a path.
+			if n == "" || keep[n] || strings.ContainsAny(n, "/\\") || strings.HasPrefix(n, ".") {
+				continue
+			}
+			if err := os.Remove(filepath.Join(dir, n)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return 0, fmt.Errorf("removing %s, which the site no longer has: %w", n, err)
+			}
+		}
+	}
+	if err := writeFile(dir, manifestName, []byte(strings.Join(names, "\n")+"\n")); err != nil {
+		return 0, err
+	}
+	return len(names), nil
+}
+
+// writeFile writes b as dir/name through a temporary file and a rename.
+func writeFile(dir, name string, b []byte) error {
+	tmp, err := os.CreateTemp(dir, ".tmp-"+name+"-*")
+	if err != nil {
+		return fmt.Errorf("writing the site: %w", err)
+	}
+	_, werr := tmp.Write(b)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return nil
+}
