@@ -16,7 +16,7 @@ func toStoreGame(g *referee.Game) *store.Game {
 	sg := &store.Game{
 		ID: g.ID, Variant: g.Variant.Name(), Status: g.Status, StartPosition: g.Start, Ply: len(g.Actions),
 		Result: g.Result, ResultReason: g.ResultReason, AbortReason: g.AbortReason, DieSeed: g.Seed[:],
-		DieCommitment: g.Commitment, SeedRevealed: g.SeedRevealed, Created: g.Created,
+		DieCommitment: g.Commitment, SeedRevealed: g.SeedRevealed, Created: g.Created, Rated: g.Rated,
 	}
 	sg.Position = g.Start
 	if n := len(g.Actions); n > 0 {
@@ -61,7 +61,7 @@ func fromStore(sg *store.Game, acts []store.Action, rolls []store.Roll) (*refere
 	}
 	g := &referee.Game{ID: sg.ID, Variant: v, Status: sg.Status, Start: sg.StartPosition, Commitment: sg.DieCommitment,
 		SeedRevealed: sg.SeedRevealed, Result: sg.Result, ResultReason: sg.ResultReason, AbortReason: sg.AbortReason,
-		Created: sg.Created}
+		Created: sg.Created, Rated: sg.Rated}
 	copy(g.Seed[:], sg.DieSeed)
 	for c, p := range sg.Players {
 		g.Players[c] = referee.Player{Address: p.Address, Name: p.Name, Secret: p.Secret}

@@ -110,7 +110,9 @@ type Game struct {
 	ResultReason string
 	AbortReason  string
 	DrawOffer    *DrawOffer
-	Created      time.Time
+	// Rated is whether the result counts for the players' ratings.
+	Rated   bool
+	Created time.Time
 	// State is the rest of the protocol state: a pending resignation, a
 	// takeback offer, the clocks. It is stored as JSON.
 	State State

@@ -1,0 +1,30 @@
+package rating
+
+import "fmt"
+
+// ProvisionalRD is the deviation above which a rating is provisional (shown
+// with "?"), as lichess does: below it, the rating is known to within about
+// ±220 points at 95%.
+const ProvisionalRD = 110
+
+// Provisional reports whether r is still provisional.
+func (r Rating) Provisional() bool { return r.RD > ProvisionalRD }
+
+// String writes the rating rounded to a whole number, with "?" when it is
+// provisional: "1532", "1500?".
+func (r Rating) String() string {
+	if r.Provisional() {
+		return fmt.Sprintf("%.0f?", r.R)
+	}
+	return fmt.Sprintf("%.0f", r.R)
+}
+
+// Pair rates one game between white and black as a rating period of its
+// own for each player (the referee's period is one game, as lichess's):
+// score is White's, 1 a win, 0.5 a draw, 0 a loss. Each side is rated
+// against the other's rating before the game.
+func (p Params) Pair(white, black Rating, score float64) (Rating, Rating) {
+	w := p.Update(white, []Game{{Opponent: black, Score: score}})
+	b := p.Update(black, []Game{{Opponent: white, Score: 1 - score}})
+	return w, b
+}
