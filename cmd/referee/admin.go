@@ -192,7 +192,7 @@ func runVariants(_ context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--time 3d|10d+1d] [--seed HEX]",
+	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--time 3d|10d+1d] [--rated|--casual] [--seed HEX]",
 		"Starts a game, prints its id, and queues the opening mail to both players.", stderr)
 	db := dbFlag(fs)
 	address := addressFlag(fs)
@@ -201,8 +201,14 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	black := fs.String("black", "", "Black's mail `address`")
 	seedHex := fs.String("seed", "", "fix the die seed (64 hex digits) — for tests and demos only")
 	timeControl := fs.String("time", os.Getenv("REFEREE_DEFAULT_TIME"), "time control: days per move (\"3d\") or Fischer (\"10d+1d\": 10 days, 1 more per move, never over 10); \"none\" for none (default: env REFEREE_DEFAULT_TIME, as serve's --default-time)")
+	rated := fs.Bool("rated", false, "the result counts for both players' ratings (docs/ratings.md)")
+	casual := fs.Bool("casual", false, "the result counts for no rating (the default)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
+	}
+	if *rated && *casual {
+		fmt.Fprintln(stderr, "referee new: --rated and --casual both given; a game is one or the other: give one of them.")
+		return exitUsage
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "referee new: unexpected argument %q; every value goes with a flag (--variant, --white, --black).\n", fs.Arg(0))
@@ -225,7 +231,7 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if strings.EqualFold(strings.TrimSpace(*timeControl), "none") {
 		*timeControl = ""
 	}
-	g, err := a.NewTimedGame(ctx, *variant, *white, *black, seed, *timeControl)
+	g, err := a.NewRatedGame(ctx, *variant, *white, *black, seed, *timeControl, *rated)
 	if err != nil {
 		return failed(stderr, "new", err)
 	}

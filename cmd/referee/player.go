@@ -73,7 +73,7 @@ func runPlayer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 // lobbyOptions reads serve's lobby flags: the --players policy (and its
 // file), --max-games, --default-time and --variants.
 func (s *serveFlags) lobbyOptions() (referee.LobbyConfig, []string, error) {
-	lc := referee.LobbyConfig{MaxGames: s.maxGames, DefaultTime: strings.TrimSpace(s.defaultTime)}
+	lc := referee.LobbyConfig{MaxGames: s.maxGames, DefaultTime: strings.TrimSpace(s.defaultTime), Rated: s.rated}
 	var list []string
 	switch s.players {
 	case "open":

@@ -38,6 +38,7 @@ type serveFlags struct {
 	maxGames, keepSentDays, maxStrangerAnswers          int
 	poll, retry                                         time.Duration
 	readyOutboxAge                                      time.Duration // /readyz (deployment)
+	rated                                               bool          // games are rated unless casual (docs/ratings.md)
 	imapPassCmd, smtpPassCmd                            string        // passwords from a command (deployment)
 	once, noIdle                                        bool
 	auth                                                authFlags // serve_auth.go
@@ -80,6 +81,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.players, "players", "known", "who may challenge by mail: open (anyone), known (played here, or referee player add) or a `file` of addresses, one a line")
 	fs.IntVar(&s.maxGames, "max-games", 10, "the most active games one player may have")
 	fs.StringVar(&s.defaultTime, "default-time", "", "time control of games made by challenge that name none (\"3d\", \"10d+1d\"); also referee new's default via REFEREE_DEFAULT_TIME")
+	fs.BoolVar(&s.rated, "rated", false, "games made by challenge are rated unless the challenge says casual (without it: casual unless it says rated); see docs/ratings.md")
 	fs.IntVar(&s.maxStrangerAnswers, "max-stranger-answers", app.DefaultMaxStrangerAnswers, "answer at most this many mails an `hour` that cannot be tied to a game or player, across all senders (0: none at all)")
 	fs.IntVar(&s.keepSentDays, "keep-sent-days", 30, "keep the text of sent mail this many `days` (0: for ever); the record of each mail stays")
 	fs.StringVar(&s.variants, "variants", "all", "the variants offered by mail, comma-separated (e.g. chess,toto40)")

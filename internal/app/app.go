@@ -213,10 +213,17 @@ func (a *App) NewGame(ctx context.Context, variant, white, black string, seed *d
 // NewTimedGame is NewGame with a time control ("3d" per move, or Fischer
 // "10d+1d"; "" for none).
 func (a *App) NewTimedGame(ctx context.Context, variant, white, black string, seed *dice.Seed, timeControl string) (*referee.Game, error) {
+	return a.NewRatedGame(ctx, variant, white, black, seed, timeControl, a.opts.Lobby.Rated)
+}
+
+// NewRatedGame is NewTimedGame with the game rated or casual as given
+// instead of the organiser's default (Lobby.Rated).
+func (a *App) NewRatedGame(ctx context.Context, variant, white, black string, seed *dice.Seed, timeControl string, rated bool) (*referee.Game, error) {
 	g, err := a.prepareGame(variant, white, black, seed, timeControl)
 	if err != nil {
 		return nil, err
 	}
+	g.Rated = rated
 	err = a.st.Update(ctx, func(tx *store.Tx) error { return a.startGame(tx, g) })
 	if err != nil {
 		return nil, fmt.Errorf("creating the game: %w", err)

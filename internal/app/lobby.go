@@ -175,6 +175,7 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 		if err != nil {
 			return 0, fmt.Errorf("starting the game of challenge %d: %w", ch.ID, err)
 		}
+		g.Rated = ch.Rated
 		if err := a.startGame(tx, g); err != nil {
 			return 0, fmt.Errorf("starting the game of challenge %d: %w", ch.ID, err)
 		}
@@ -230,7 +231,8 @@ func (a *App) expireChallenges(ctx context.Context) (int, error) {
 
 func fromStoreChallenge(c *store.Challenge) referee.Challenge {
 	out := referee.Challenge{ID: c.ID, Challenger: c.Challenger, Opponent: c.Opponent, Variant: c.Variant, TimeControl: c.TimeControl,
-		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, ClosedBy: c.ClosedBy}
+		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, ClosedBy: c.ClosedBy,
+		Rated: c.Rated}
 	if c.Closed != nil {
 		out.Closed = *c.Closed
 	}
@@ -242,7 +244,8 @@ func fromStoreChallenge(c *store.Challenge) referee.Challenge {
 
 func toStoreChallenge(c *referee.Challenge) store.Challenge {
 	return store.Challenge{ID: c.ID, Challenger: c.Challenger, Opponent: c.Opponent, Variant: c.Variant, TimeControl: c.TimeControl,
-		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires}
+		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires,
+		Rated: c.Rated}
 }
 
 // SetPlayer adds (allowed) or removes a known player: the organiser's word

@@ -49,6 +49,9 @@ type LobbyConfig struct {
 	// DefaultTime is the time control of a challenge that names none ("3d",
 	// "10d+1d"); "" for none.
 	DefaultTime string
+	// Rated makes games rated unless their challenge says "casual"
+	// (serve --rated); without it they are casual unless it says "rated".
+	Rated bool
 	// MaxGames caps the active games of one player (default 10).
 	MaxGames int
 	// InviteTTL is how long an invitation stays open (default 7 days).
@@ -121,6 +124,7 @@ type Challenge struct {
 	Closed      time.Time // zero while open
 	ClosedBy    string
 	GameID      int64
+	Rated       bool // the game it makes is rated
 }
 
 // Invite is the invitation token of c.

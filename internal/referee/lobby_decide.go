@@ -90,7 +90,7 @@ func (r *Referee) lobbyAuth(m *reader.Mail, env Env) (Outcome, bool) {
 
 var timeControlRE = regexp.MustCompile(`^[0-9]+d(\+[0-9]+d)?$`)
 
-const challengeSyntax = "challenge VARIANT ADDRESS [TIME] [random|white|black], e.g. \"challenge toto40 bob@example.org 3d\"; " +
+const challengeSyntax = "challenge VARIANT ADDRESS [TIME] [random|white|black] [rated|casual], e.g. \"challenge toto40 bob@example.org 3d\"; " +
 	"leave out the ADDRESS for an open challenge that anyone may take"
 
 // challenge makes a challenge: an invitation mailed to the opponent, or an
@@ -114,7 +114,7 @@ func (r *Referee) challenge(c *call) Outcome {
 			fmt.Sprintf("%q is not a game offered here.", args[0]),
 			"Choose one of "+r.offeredNames()+" (send \"variants\" for what each is), and write "+challengeSyntax+".")
 	}
-	ch := Challenge{ID: lb.NextChallengeID, Challenger: m.From, Variant: v.Name(), TimeControl: lc.DefaultTime,
+	ch := Challenge{ID: lb.NextChallengeID, Challenger: m.From, Variant: v.Name(), TimeControl: lc.DefaultTime, Rated: lc.Rated,
 		Color: "random", Secret: lb.NewSecret, Status: ChallengeOpen, Created: now, Expires: now.Add(lc.InviteTTL)}
 	for _, a := range args[1:] {
 		switch {
@@ -135,8 +135,10 @@ func (r *Referee) challenge(c *call) Outcome {
 			ch.TimeControl = c.Control
 		case a == "random" || a == "white" || a == "black":
 			ch.Color = a
+		case a == "rated" || a == "casual":
+			ch.Rated = a == "rated"
 		default:
-			return no("unknown word "+a, fmt.Sprintf("the word %q is neither an address, a time (\"3d\", \"10d+1d\") nor a colour (random, white, black).", a),
+			return no("unknown word "+a, fmt.Sprintf("the word %q is neither an address, a time (\"3d\", \"10d+1d\"), a colour (random, white, black) nor rated or casual.", a),
 				"Write "+challengeSyntax+".")
 		}
 	}

@@ -23,17 +23,18 @@ type Challenge struct {
 	Closed      *time.Time
 	ClosedBy    string
 	GameID      *int64
+	Rated       bool // the game it makes is rated
 }
 
 const challengeColumns = `id, challenger, opponent, variant, time_control, color, secret, status, created, expires, closed,
-	closed_by, game_id`
+	closed_by, game_id, rated`
 
 func scanChallenge(row scanner) (*Challenge, error) {
 	var c Challenge
 	var created, expires int64
 	var closed, gid sql.NullInt64
 	if err := row.Scan(&c.ID, &c.Challenger, &c.Opponent, &c.Variant, &c.TimeControl, &c.Color, &c.Secret, &c.Status,
-		&created, &expires, &closed, &c.ClosedBy, &gid); err != nil {
+		&created, &expires, &closed, &c.ClosedBy, &gid, &c.Rated); err != nil {
 		return nil, err
 	}
 	c.Created, c.Expires = fromMS(created), fromMS(expires)
@@ -77,8 +78,8 @@ func (t *Tx) NextChallengeID() (int64, error) {
 // CreateChallenge inserts c with its own ID (from NextChallengeID).
 func (t *Tx) CreateChallenge(c Challenge) error {
 	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO challenges (id, challenger, opponent, variant, time_control, color, secret,
-		status, created, expires) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)`,
-		c.ID, c.Challenger, c.Opponent, c.Variant, c.TimeControl, c.Color, c.Secret, ms(c.Created), ms(c.Expires))
+		status, created, expires, rated) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?)`,
+		c.ID, c.Challenger, c.Opponent, c.Variant, c.TimeControl, c.Color, c.Secret, ms(c.Created), ms(c.Expires), c.Rated)
 	if err != nil {
 		return fmt.Errorf("recording challenge %d: %w", c.ID, err)
 	}

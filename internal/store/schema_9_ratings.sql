@@ -5,6 +5,9 @@
 -- --rebuild` replays the rated games in this order.
 ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN rating_seq INTEGER;
+-- A challenge's game is rated (1) or casual (0): the organiser's default
+-- (serve --rated) unless the challenge said `rated` or `casual`.
+ALTER TABLE challenges ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
 CREATE UNIQUE INDEX games_rating_seq ON games (rating_seq) WHERE rating_seq IS NOT NULL;
 
 -- One row per player and variant with at least one rated game: the Glicko-2

@@ -1,0 +1,111 @@
+package app
+
+import (
+	"context"
+	"testing"
+
+	"referee/internal/referee"
+	"referee/internal/rules"
+	"referee/internal/store"
+)
+
+// TestRatedAndCasualChallenges: the organiser's default (serve --rated)
+// and the challenge's word decide whether the game is rated; a rated
+// game's end by mail changes both ratings in its transaction, a casual
+// one changes none; the rebuild then finds the stored values.
+func TestRatedAndCasualChallenges(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		defaultRated bool
+		word         string
+		rated        bool
+	}{
+		{"casual by default", false, "", false},
+		{"rated by word", false, " rated", true},
+		{"rated by default", true, "", true},
+		{"casual by word", true, " casual", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			a, _ := openLobby(t, referee.LobbyConfig{Rated: tc.defaultRated})
+			if _, err := a.SetPlayer(ctx, "carol@example.org", true); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			if p := send(t, a, &n, "carol@example.org", "", "challenge chess bob@example.org white"+tc.word); p.Verdict != referee.Applied {
+				t.Fatalf("challenge: %+v", p)
+			}
+			inv, _ := lastTo(t, a, "bob@example.org")
+			p := send(t, a, &n, "bob@example.org", replyAddress(t, inv), "accept", "In-Reply-To: "+inv.MessageID+"\r\n")
+			if p.Verdict != referee.Applied || p.GameID == 0 {
+				t.Fatalf("accept: %+v", p)
+			}
+			g, err := a.Game(ctx, p.GameID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Rated != tc.rated {
+				t.Fatalf("game rated %v, want %v", g.Rated, tc.rated)
+			}
+			// Fool's mate: Black wins.
+			for i, mv := range []string{"f3", "e5", "g4", "Qh4#"} {
+				g, _ = a.Game(ctx, g.ID)
+				if p, err := a.Process(ctx, moveMail(a, g, rules.Color(i%2), "Mon, 23 Nov 2026 12:00:00 +0000", mv), 0, 0); err != nil || p.Verdict != referee.Applied {
+					t.Fatalf("%s: %+v, %v", mv, p, err)
+				}
+			}
+			rs, err := a.Ratings(ctx, "chess")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.rated {
+				if len(rs) != 0 {
+					t.Fatalf("a casual game rated its players: %+v", rs)
+				}
+				return
+			}
+			if len(rs) != 2 || rs[0].Address != "bob@example.org" || rs[0].Wins != 1 || rs[1].Losses != 1 || rs[0].R <= 1500 || rs[1].R >= 1500 {
+				t.Fatalf("ratings after bob's win: %+v", rs)
+			}
+			rep, err := a.RebuildRatings(ctx)
+			if err != nil || rep.Games != 1 || len(rep.Differ) != 0 {
+				t.Fatalf("rebuild: %+v, %v", rep, err)
+			}
+		})
+	}
+}
+
+// TestNewRatedGameEndsRated: referee new --rated (NewRatedGame) makes a
+// rated game whatever the default; its loss on time counts as abandoned
+// for the side that never moved.
+func TestNewRatedGameEndsRated(t *testing.T) {
+	ctx := context.Background()
+	a, clk := openLobby(t, referee.LobbyConfig{})
+	g, err := a.NewRatedGame(ctx, "toroidal", "alice@example.org", "bob@example.org", nil, "1d", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ = a.Game(ctx, g.ID)
+	if !g.Rated {
+		t.Fatal("NewRatedGame made a casual game")
+	}
+	clk.now = clk.now.AddDate(0, 0, 3)
+	if _, err := a.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	g, _ = a.Game(ctx, g.ID)
+	if g.Status != referee.StatusFinished {
+		t.Fatalf("game %s after three days of a 1d clock: %s", g.Status, g.ResultReason)
+	}
+	var alice store.PlayerRating
+	err = a.Store().View(ctx, func(tx *store.Tx) (err error) {
+		alice, _, err = tx.Rating("alice@example.org", "toroidal")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alice.Games != 1 || alice.Abandoned != 1 || alice.Reliability() != 0 {
+		t.Errorf("alice after losing on time without a move: %+v", alice)
+	}
+}
