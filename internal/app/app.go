@@ -292,6 +292,9 @@ func (a *App) startGame(tx *store.Tx, g *referee.Game) error {
 		return err
 	}
 	g.ID = id
+	if err := loadRatings(tx, g); err != nil {
+		return err
+	}
 	ng, rolls, mails, err := a.ref.Start(g, a.opts.Now().UTC().Truncate(time.Second))
 	if err != nil {
 		return err

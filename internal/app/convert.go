@@ -108,7 +108,37 @@ func (a *App) loadTx(tx *store.Tx, sg *store.Game) (*referee.Game, error) {
 	if g.Watchers, err = tx.Watchers(sg.ID); err != nil {
 		return nil, err
 	}
+	if err := loadRatings(tx, g); err != nil {
+		return nil, err
+	}
 	return g, nil
+}
+
+// loadRatings gives a rated game its players' ratings: what the game did
+// to them once it was counted, otherwise their current ratings in its
+// variant (the store counts the result from these, in the same
+// transaction).
+func loadRatings(tx *store.Tx, g *referee.Game) error {
+	if !g.Rated {
+		return nil
+	}
+	changes, err := tx.RatingChanges(g.ID)
+	if err != nil {
+		return err
+	}
+	for c := range g.Ratings {
+		if ch := changes[c]; ch != nil {
+			after := ch.After
+			g.Ratings[c] = &referee.GameRating{Before: ch.Before, After: &after}
+			continue
+		}
+		p, _, err := tx.Rating(g.Players[c].Address, g.Variant.Name())
+		if err != nil {
+			return err
+		}
+		g.Ratings[c] = &referee.GameRating{Before: p.Rating}
+	}
+	return nil
 }
 
 func (a *App) saveRolls(tx *store.Tx, gameID int64, rolls []referee.Roll) error {

@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
+	"referee/internal/rating"
 	"referee/internal/referee"
 	"referee/internal/rules"
 	"referee/internal/store"
@@ -47,6 +49,12 @@ func TestRatedAndCasualChallenges(t *testing.T) {
 			if g.Rated != tc.rated {
 				t.Fatalf("game rated %v, want %v", g.Rated, tc.rated)
 			}
+			_, opening := lastTo(t, a, "bob@example.org")
+			if tc.rated {
+				says(t, "the opening mail", opening, "This game is rated", "White carol@example.org: 1500?", "Black bob@example.org: 1500?")
+			} else {
+				says(t, "the opening mail", opening, "This game is casual")
+			}
 			// Fool's mate: Black wins.
 			for i, mv := range []string{"f3", "e5", "g4", "Qh4#"} {
 				g, _ = a.Game(ctx, g.ID)
@@ -59,6 +67,9 @@ func TestRatedAndCasualChallenges(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !tc.rated {
+				if rec, err := a.Export(ctx, g.ID); err != nil || rec.Tag("WhiteElo") != "" {
+					t.Errorf("a casual game's record has WhiteElo %q (%v)", rec.Tag("WhiteElo"), err)
+				}
 				if len(rs) != 0 {
 					t.Fatalf("a casual game rated its players: %+v", rs)
 				}
@@ -66,6 +77,24 @@ func TestRatedAndCasualChallenges(t *testing.T) {
 			}
 			if len(rs) != 2 || rs[0].Address != "bob@example.org" || rs[0].Wins != 1 || rs[1].Losses != 1 || rs[0].R <= 1500 || rs[1].R >= 1500 {
 				t.Fatalf("ratings after bob's win: %+v", rs)
+			}
+			bob, carol := rs[0].Rating, rs[1].Rating
+			bobDiff, carolDiff := rating.Diff(rating.Default().Initial, bob), rating.Diff(rating.Default().Initial, carol)
+			for _, who := range []string{"bob@example.org", "carol@example.org"} {
+				_, final := lastTo(t, a, who)
+				says(t, who+"'s final mail", final,
+					fmt.Sprintf("White carol@example.org: 1500? -> %s (%d)", carol, carolDiff),
+					fmt.Sprintf("Black bob@example.org: 1500? -> %s (+%d)", bob, bobDiff))
+			}
+			rec, err := a.Export(ctx, g.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for tag, want := range map[string]string{"WhiteElo": "1500", "BlackElo": "1500",
+				"WhiteRatingDiff": fmt.Sprint(carolDiff), "BlackRatingDiff": fmt.Sprintf("+%d", bobDiff)} {
+				if got := rec.Tag(tag); got != want {
+					t.Errorf("the record's %s is %q, want %q", tag, got, want)
+				}
 			}
 			rep, err := a.RebuildRatings(ctx)
 			if err != nil || rep.Games != 1 || len(rep.Differ) != 0 {

@@ -1,6 +1,9 @@
 package rating
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // ProvisionalRD is the deviation above which a rating is provisional (shown
 // with "?"), as lichess does: below it, the rating is known to within about
@@ -14,10 +17,18 @@ func (r Rating) Provisional() bool { return r.RD > ProvisionalRD }
 // provisional: "1532", "1500?".
 func (r Rating) String() string {
 	if r.Provisional() {
-		return fmt.Sprintf("%.0f?", r.R)
+		return fmt.Sprintf("%d?", r.Rounded())
 	}
-	return fmt.Sprintf("%.0f", r.R)
+	return fmt.Sprint(r.Rounded())
 }
+
+// Rounded is the rating as it is shown: to the nearest whole number,
+// halves away from zero.
+func (r Rating) Rounded() int { return int(math.Round(r.R)) }
+
+// Diff is the change from before to after as the ratings are shown: the
+// difference of the rounded values, so that "1500 +12" reads "1512".
+func Diff(before, after Rating) int { return after.Rounded() - before.Rounded() }
 
 // Pair rates one game between white and black as a rating period of its
 // own for each player (the referee's period is one game, as lichess's):

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"referee/internal/game"
+	"referee/internal/rating"
 	"referee/internal/rules"
 )
 
@@ -46,6 +47,16 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 	rec.SetTag("Round", "-")
 	rec.SetTag("White", g.Players[0].Address)
 	rec.SetTag("Black", g.Players[1].Address)
+	if g.Rated && g.Ratings[0] != nil && g.Ratings[1] != nil {
+		// As lichess writes its Glicko ratings: the ratings before the
+		// game, rounded, and once it is over the change.
+		rec.SetTag("WhiteElo", fmt.Sprint(g.Ratings[0].Before.Rounded()))
+		rec.SetTag("BlackElo", fmt.Sprint(g.Ratings[1].Before.Rounded()))
+		if before, after, ok := ratingsAfter(g); ok {
+			rec.SetTag("WhiteRatingDiff", signed(rating.Diff(before[0], after[0])))
+			rec.SetTag("BlackRatingDiff", signed(rating.Diff(before[1], after[1])))
+		}
+	}
 	res := g.Result
 	if res == "" {
 		res = "*"

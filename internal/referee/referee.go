@@ -111,7 +111,10 @@ type Game struct {
 	AbortReason  string
 	DrawOffer    *DrawOffer
 	// Rated is whether the result counts for the players' ratings.
-	Rated   bool
+	Rated bool
+	// Ratings are the players' ratings in the game's variant, by colour,
+	// when the game is rated and the app loaded them (nil otherwise).
+	Ratings [2]*GameRating
 	Created time.Time
 	// State is the rest of the protocol state: a pending resignation, a
 	// takeback offer, the clocks. It is stored as JSON.

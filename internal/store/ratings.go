@@ -42,16 +42,7 @@ type RatingChange struct {
 
 // Diff is the change of the rating, rounded as the ratings are shown: the
 // difference of the rounded values, so that "1500 +12" reads "1512".
-func (c RatingChange) Diff() int {
-	return int(roundHalfAway(c.After.R) - roundHalfAway(c.Before.R))
-}
-
-func roundHalfAway(x float64) float64 {
-	if x < 0 {
-		return -roundHalfAway(-x)
-	}
-	return float64(int64(x + 0.5))
-}
+func (c RatingChange) Diff() int { return rating.Diff(c.Before, c.After) }
 
 // Rating returns addr's rating in variant; a player without a rated game
 // in it gets the initial rating and ok false.
