@@ -90,6 +90,16 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 		}
 		lb.NewSecret = newSecret()
 	}
+	if needs.RatingsOf != "" {
+		if lb.Ratings, err = tx.RatingsOf(needs.RatingsOf); err != nil {
+			return nil, err
+		}
+	}
+	if needs.Top != "" {
+		if lb.Top, err = tx.Ratings(needs.Top); err != nil {
+			return nil, err
+		}
+	}
 	if m.Invite != nil {
 		ch, err := tx.Challenge(m.Invite.ChallengeID)
 		switch {

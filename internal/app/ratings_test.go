@@ -96,6 +96,11 @@ func TestRatedAndCasualChallenges(t *testing.T) {
 					t.Errorf("the record's %s is %q, want %q", tag, got, want)
 				}
 			}
+			if p := send(t, a, &n, "carol@example.org", "", "rating bob@example.org chess"); p.Verdict != referee.Answered {
+				t.Fatalf("rating by mail: %+v", p)
+			}
+			_, ans := lastTo(t, a, "carol@example.org")
+			says(t, "the rating answer", ans, "bob@example.org: ratings of Chess", "Chess: "+bob.String(), "1 rated games: 1 won, 0 drawn, 0 lost")
 			rep, err := a.RebuildRatings(ctx)
 			if err != nil || rep.Games != 1 || len(rep.Differ) != 0 {
 				t.Fatalf("rebuild: %+v, %v", rep, err)

@@ -39,3 +39,24 @@ func (p Params) Pair(white, black Rating, score float64) (Rating, Rating) {
 	b := p.Update(black, []Game{{Opponent: white, Score: 1 - score}})
 	return w, b
 }
+
+// Standing is one player's rating in one variant with the counts shown
+// beside it.
+type Standing struct {
+	Address string
+	Variant string
+	Rating
+	Games, Wins, Draws, Losses int
+	// LostOnTime counts the games lost on time after a move of the
+	// player's own; Abandoned those lost on time without one.
+	LostOnTime, Abandoned int
+}
+
+// Reliability is the share of the player's finished rated games that were
+// neither lost on time nor abandoned, 1 for a player without games.
+func (s Standing) Reliability() float64 {
+	if s.Games == 0 {
+		return 1
+	}
+	return 1 - float64(s.LostOnTime+s.Abandoned)/float64(s.Games)
+}

@@ -61,6 +61,9 @@ const (
 	// LoadChallenge adds what a new challenge needs: the sender's recent
 	// challenges, the opponent's counts, a new id and secret.
 	LoadChallenge
+	// LoadRatings adds the ratings the command names (Lobby.Ratings: one
+	// player's in every variant; Lobby.Top: one variant's table).
+	LoadRatings
 )
 
 // Command is one row of the command table.
@@ -221,9 +224,9 @@ func commandTable() []Command {
 			}},
 
 		// In a game and outside: the lobby's commands.
-		{Words: []string{"challenge"}, Args: "VARIANT ADDRESS [TIME] [COLOUR]", Where: Both, When: Anytime,
+		{Words: []string{"challenge"}, Args: "VARIANT ADDRESS [TIME] [COLOUR] [rated|casual]", Where: Both, When: Anytime,
 			Help: "invite ADDRESS to a game; TIME as \"3d\" (days per move) or \"10d+1d\" (Fischer); COLOUR random (the default), " +
-				"white or black is yours. Without ADDRESS, an open challenge: the first player to accept it gets the game",
+				"white or black is yours; rated or casual (the organiser's default otherwise). Without ADDRESS, an open challenge: the first player to accept it gets the game",
 			load: LoadLobby | LoadChallenge, opponent: challengeOpponent, run: (*Referee).challenge},
 		{Words: []string{"open"}, Where: Both, When: Anytime,
 			Help: "the open challenges, each with the address that accepts it",
@@ -239,6 +242,12 @@ func commandTable() []Command {
 			load: LoadLobby | LoadNamed, answer: true,
 			inGameArgs: func(args []string) bool { return gameArg(args) != 0 },
 			run:        (*Referee).lobbyRecord},
+		{Words: []string{"rating", "ratings"}, Args: "[ADDRESS] [VARIANT]", Where: Both, When: Anytime,
+			Help: "a player's ratings (yours without ADDRESS), each variant or one: rating, deviation, games, wins/draws/losses, reliability",
+			load: LoadLobby | LoadRatings, answer: true, run: (*Referee).ratingAnswer},
+		{Words: []string{"top"}, Args: "VARIANT", Where: Both, When: Anytime,
+			Help: "the table of a variant's established players (rating not provisional), best first",
+			load: LoadLobby | LoadRatings, answer: true, run: (*Referee).topAnswer},
 		{Words: []string{"variants", "variant"}, Where: Both, When: Anytime,
 			Help: "the games offered here, one paragraph each",
 			load: LoadLobby, answer: true, noAuth: true,
@@ -336,6 +345,12 @@ type Needs struct {
 	// Opponent is the canonical address a new challenge goes to, whose
 	// active games and standing the app counts; "" for none.
 	Opponent string
+	// RatingsOf is the address whose ratings in every variant the app
+	// loads (Lobby.Ratings); "" for none.
+	RatingsOf string
+	// Top is the variant whose ratings table the app loads (Lobby.Top);
+	// "" for none.
+	Top string
 }
 
 // Needs says what the app must load for m before Handle decides it; g is
@@ -364,6 +379,14 @@ func (r *Referee) Needs(m *reader.Mail, g *Game) Needs {
 	}
 	if p.cmd.opponent != nil {
 		n.Opponent = p.cmd.opponent(p.args, g, m)
+	}
+	if l&LoadRatings != 0 {
+		q := readRatingArgs(p.args, m.From)
+		if p.cmd.Words[0] == "top" {
+			n.Top = q.variant
+		} else {
+			n.RatingsOf = q.address
+		}
 	}
 	return n
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"referee/internal/mail/reader"
+	"referee/internal/rating"
 	"referee/internal/rules"
 )
 
@@ -177,6 +178,12 @@ type Lobby struct {
 	// RecentAnswers counts the answers to the sender's lobby commands in
 	// the last hour.
 	RecentAnswers int
+	// Ratings are the ratings of the player "rating" names, one per
+	// variant with a rated game (Needs.RatingsOf).
+	Ratings []rating.Standing
+	// Top is the ratings table of the variant "top" names, best first
+	// (Needs.Top).
+	Top []rating.Standing
 }
 
 // LobbyChange is what a lobby command changes, for the app to store in the

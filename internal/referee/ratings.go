@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"referee/internal/mail/addr"
 	"referee/internal/rating"
 	"referee/internal/render"
+	"referee/internal/rules"
 )
 
 // GameRating is one player's rating in a rated game: Before is the rating
@@ -88,4 +90,112 @@ func colorName(c int) string {
 		return "White"
 	}
 	return "Black"
+}
+
+// ratingArgs are the words of "rating [ADDRESS] [VARIANT]" and "top
+// VARIANT", read.
+type ratingArgs struct {
+	address string // canonical; the sender's when none is named
+	variant string // the variant's name; "" when none is named
+	bad     string // the first word that is neither, or a second of a kind
+	named   bool   // an address was named
+}
+
+func readRatingArgs(args []string, from string) ratingArgs {
+	q := ratingArgs{address: from}
+	for _, a := range args {
+		if strings.Contains(a, "@") {
+			ca, err := addr.Canonical(strings.Trim(a, "<>,;"))
+			if err != nil || q.named {
+				q.bad = a
+				return q
+			}
+			q.address, q.named = ca, true
+			continue
+		}
+		v, err := rules.Lookup(a)
+		if err != nil || q.variant != "" {
+			q.bad = a
+			return q
+		}
+		q.variant = v.Name()
+	}
+	return q
+}
+
+// ratingAnswer answers "rating [ADDRESS] [VARIANT]".
+func (r *Referee) ratingAnswer(c *call) Outcome {
+	m, env := c.m, c.env
+	q := readRatingArgs(c.args, m.From)
+	if q.bad != "" {
+		return r.refuse(env, m, "rating: unknown word "+q.bad,
+			fmt.Sprintf("In %q, the word %q is neither one mail address nor one game.", firstWords(m.Action, 6), q.bad),
+			"Write \"rating\", \"rating chess\", \"rating bob@example.org\" or \"rating bob@example.org chess\". The games: "+r.offeredNames()+".")
+	}
+	var b strings.Builder
+	who := q.address
+	if addr.SameMailbox(q.address, m.From) {
+		who = "You (" + m.From + ")"
+	}
+	shown := 0
+	for _, s := range env.Lobby.Ratings {
+		if q.variant != "" && s.Variant != q.variant {
+			continue
+		}
+		title := s.Variant
+		if v, err := rules.Lookup(s.Variant); err == nil {
+			title = v.Title()
+		}
+		fmt.Fprintf(&b, "%s: %s (deviation %.0f, volatility %.4f)\n", title, s.Rating, s.RD, s.Sigma)
+		fmt.Fprintf(&b, "  %d rated games: %d won, %d drawn, %d lost\n", s.Games, s.Wins, s.Draws, s.Losses)
+		fmt.Fprintf(&b, "  reliability %.0f%%: %d lost on time, %d abandoned (lost on time without a move)\n\n",
+			100*s.Reliability(), s.LostOnTime, s.Abandoned)
+		shown++
+	}
+	in := ""
+	if q.variant != "" {
+		if v, err := rules.Lookup(q.variant); err == nil {
+			in = " of " + v.Title()
+		}
+	}
+	head := fmt.Sprintf("%s: ratings%s.\n\n", who, in)
+	if shown == 0 {
+		head = fmt.Sprintf("%s: no rated game%s yet. A new player starts at %s.\n\n", who, in, rating.Default().Initial)
+	}
+	text := head + b.String() + fmt.Sprintf("A \"?\" marks a provisional rating (deviation above %d). "+
+		"Ratings are Glicko-2, one per game, updated when each rated game ends.", rating.ProvisionalRD)
+	return r.lobbyAnswer(m, env, "rating", "Ratings", text)
+}
+
+// topLength is how many players "top" lists.
+const topLength = 20
+
+// topAnswer answers "top VARIANT": the variant's established players.
+func (r *Referee) topAnswer(c *call) Outcome {
+	m, env := c.m, c.env
+	q := readRatingArgs(c.args, m.From)
+	if q.bad != "" || q.variant == "" || q.named {
+		return r.refuse(env, m, "top: no variant",
+			fmt.Sprintf("%q names no game.", firstWords(m.Action, 6)),
+			"Write \"top\" and one game, e.g. \"top chess\". The games: "+r.offeredNames()+".")
+	}
+	v, _ := rules.Lookup(q.variant)
+	var b strings.Builder
+	n := 0
+	for _, s := range env.Lobby.Top {
+		if s.Variant != q.variant || s.Provisional() {
+			continue
+		}
+		n++
+		fmt.Fprintf(&b, "%2d. %-6s %-4.0f %3d games  %s\n", n, s.Rating, s.RD, s.Games, s.Address)
+		if n == topLength {
+			break
+		}
+	}
+	text := fmt.Sprintf("The established players of %s, best first (rating, deviation, rated games):\n\n", v.Title()) + b.String()
+	if n == 0 {
+		text = fmt.Sprintf("%s has no established player yet: a rating is established once its deviation is %d or less, "+
+			"after some rated games. \"rating %s\" shows yours.", v.Title(), rating.ProvisionalRD, v.Name())
+	}
+	return r.lobbyAnswer(m, env, "top", "Top players of "+v.Title(), text)
 }

@@ -14,24 +14,7 @@ import (
 // games.rating_seq, and the tables ratings and rating_changes.
 
 // PlayerRating is one player's standing in one variant.
-type PlayerRating struct {
-	Address string
-	Variant string
-	rating.Rating
-	Games, Wins, Draws, Losses int
-	// LostOnTime counts the games lost on time after a move of the
-	// player's own; Abandoned those lost on time without one.
-	LostOnTime, Abandoned int
-}
-
-// Reliability is the share of the player's finished rated games that were
-// neither lost on time nor abandoned, 1 for a player without games.
-func (p PlayerRating) Reliability() float64 {
-	if p.Games == 0 {
-		return 1
-	}
-	return 1 - float64(p.LostOnTime+p.Abandoned)/float64(p.Games)
-}
+type PlayerRating = rating.Standing
 
 // RatingChange is what one rated game did to one player's rating.
 type RatingChange struct {
@@ -60,19 +43,34 @@ func (t *Tx) Rating(addr, variant string) (p PlayerRating, ok bool, err error) {
 	return p, true, nil
 }
 
+// RatingsOf lists addr's ratings, one per variant with a rated game.
+func (t *Tx) RatingsOf(addr string) ([]PlayerRating, error) {
+	all, err := t.ratings(`WHERE address = ?`, addr)
+	if err != nil {
+		return nil, fmt.Errorf("listing the ratings of %s: %w", addr, err)
+	}
+	return all, nil
+}
+
 // Ratings lists the ratings in variant ("" for every variant), best first
 // (by variant first when all are listed).
 func (t *Tx) Ratings(variant string) ([]PlayerRating, error) {
-	q := `SELECT address, variant, rating, rd, volatility, games, wins, draws, losses, lost_on_time, abandoned FROM ratings`
-	var args []any
+	where, args := "", []any(nil)
 	if variant != "" {
-		q += ` WHERE variant = ?`
-		args = append(args, variant)
+		where, args = `WHERE variant = ?`, []any{variant}
 	}
-	q += ` ORDER BY variant, rating DESC, address`
-	rows, err := t.tx.QueryContext(t.ctx, q, args...)
+	out, err := t.ratings(where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("listing the ratings: %w", err)
+	}
+	return out, nil
+}
+
+func (t *Tx) ratings(where string, args ...any) ([]PlayerRating, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT address, variant, rating, rd, volatility, games, wins, draws, losses,
+		lost_on_time, abandoned FROM ratings `+where+` ORDER BY variant, rating DESC, address`, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	var out []PlayerRating
@@ -80,7 +78,7 @@ func (t *Tx) Ratings(variant string) ([]PlayerRating, error) {
 		var p PlayerRating
 		if err := rows.Scan(&p.Address, &p.Variant, &p.R, &p.RD, &p.Sigma, &p.Games, &p.Wins, &p.Draws, &p.Losses,
 			&p.LostOnTime, &p.Abandoned); err != nil {
-			return nil, fmt.Errorf("listing the ratings: %w", err)
+			return nil, err
 		}
 		out = append(out, p)
 	}
