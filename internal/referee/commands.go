@@ -366,6 +366,14 @@ func (r *Referee) Needs(m *reader.Mail, g *Game) Needs {
 	}
 	p := r.parseLine(m.Action, where, true)
 	n := Needs{Lobby: where == Outside}
+	if p.cmd != nil && r.lobbyCfg().ratingLimits() && len(p.cmd.Words) > 0 && (p.cmd.Where&Outside != 0 || p.cmd.load != 0) {
+		// The organiser's rating limits apply to whoever challenges or
+		// accepts: the core needs the sender's ratings.
+		switch p.cmd.Words[0] {
+		case "challenge", "rematch", "accept":
+			n.RatingsOf = m.From
+		}
+	}
 	if p.cmd == nil || p.cmd.load == 0 {
 		return n
 	}

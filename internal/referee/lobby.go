@@ -53,6 +53,13 @@ type LobbyConfig struct {
 	// Rated makes games rated unless their challenge says "casual"
 	// (serve --rated); without it they are casual unless it says "rated".
 	Rated bool
+	// MinRating and MaxRating bound the rating, in the challenge's
+	// variant, of a player who challenges or accepts a challenge (0: no
+	// bound); a player without a rated game there counts as a new player
+	// (1500). MinReliability is the least reliability (0 to 1) there
+	// (0: none). See docs/ratings.md.
+	MinRating, MaxRating float64
+	MinReliability       float64
 	// MaxGames caps the active games of one player (default 10).
 	MaxGames int
 	// InviteTTL is how long an invitation stays open (default 7 days).

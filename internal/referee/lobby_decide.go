@@ -151,6 +151,9 @@ func (r *Referee) challenge(c *call) Outcome {
 // follows).
 func (r *Referee) offer(c *call, ch Challenge, v rules.Variant, no func(detail, what, todo string) Outcome, lead []string) Outcome {
 	m, lc, lb, now := c.m, r.lobbyCfg(), c.env.Lobby, c.env.Now
+	if why := lc.outsideLimits(lb.Ratings, ch.Variant); why != "" {
+		return no("challenger outside the rating limits", why+".", "\"rating\" shows your ratings; the organiser sets these limits.")
+	}
 	switch {
 	case ch.Opponent != "" && addr.SameMailbox(ch.Opponent, m.From):
 		return no("self", "you cannot challenge yourself.", "Name another player's address, or leave it out for an open challenge.")
@@ -294,6 +297,10 @@ func (r *Referee) invitation(c *call, word string) Outcome {
 		return out
 	}
 	// accept
+	if why := lc.outsideLimits(lb.Ratings, ch.Variant); why != "" {
+		return no("taker outside the rating limits", fmt.Sprintf("You could not take challenge %d: %s.", ch.ID, why),
+			"\"rating\" shows your ratings; challenges in another game may be open to you (\"open\" lists them).")
+	}
 	if n := lb.Active[addr.Mailbox(m.From)]; n >= lc.MaxGames {
 		return no("taker at max games", fmt.Sprintf("You already play %d games, the most the organiser allows at once.", n),
 			"Finish a game first, then accept (the invitation is open until "+dateText(ch.Expires)+").")

@@ -199,3 +199,36 @@ func (r *Referee) topAnswer(c *call) Outcome {
 	}
 	return r.lobbyAnswer(m, env, "top", "Top players of "+v.Title(), text)
 }
+
+// ratingLimits reports whether the organiser limits who may play by rating.
+func (lc LobbyConfig) ratingLimits() bool {
+	return lc.MinRating > 0 || lc.MaxRating > 0 || lc.MinReliability > 0
+}
+
+// outsideLimits says why the sender, whose ratings are ratings, may not
+// play variant under the organiser's rating limits, or "" when they may.
+func (lc LobbyConfig) outsideLimits(ratings []rating.Standing, variant string) (why string) {
+	if !lc.ratingLimits() {
+		return ""
+	}
+	s := rating.Standing{Variant: variant, Rating: rating.Default().Initial}
+	for _, x := range ratings {
+		if x.Variant == variant {
+			s = x
+		}
+	}
+	title := variant
+	if v, err := rules.Lookup(variant); err == nil {
+		title = v.Title()
+	}
+	switch {
+	case lc.MinRating > 0 && s.R < lc.MinRating:
+		return fmt.Sprintf("your %s rating is %s, and the organiser asks for at least %.0f", title, s.Rating, lc.MinRating)
+	case lc.MaxRating > 0 && s.R > lc.MaxRating:
+		return fmt.Sprintf("your %s rating is %s, and the organiser allows at most %.0f", title, s.Rating, lc.MaxRating)
+	case lc.MinReliability > 0 && s.Reliability() < lc.MinReliability:
+		return fmt.Sprintf("your reliability in %s is %.0f%% (%d of %d rated games lost on time or abandoned), and the organiser asks for at least %.0f%%",
+			title, 100*s.Reliability(), s.LostOnTime+s.Abandoned, s.Games, 100*lc.MinReliability)
+	}
+	return ""
+}

@@ -76,3 +76,72 @@ func TestRatingAndTopByMail(t *testing.T) {
 		})
 	}
 }
+
+// TestRatingLimits: the organiser's --min-rating, --max-rating and
+// --min-reliability keep a player outside them from challenging and from
+// accepting, in the challenge's variant; the core asks for the sender's
+// ratings only when there are limits.
+func TestRatingLimits(t *testing.T) {
+	strong := rating.Standing{Address: "carol@example.org", Variant: "chess", Rating: rating.Rating{R: 1900, RD: 60, Sigma: 0.06}, Games: 50}
+	flaky := rating.Standing{Address: "carol@example.org", Variant: "chess", Rating: rating.Rating{R: 1700, RD: 60, Sigma: 0.06},
+		Games: 10, LostOnTime: 2, Abandoned: 1}
+	tests := []struct {
+		name    string
+		lc      LobbyConfig
+		line    string
+		ratings []rating.Standing
+		want    Verdict
+		says    string
+	}{
+		{"no limits", LobbyConfig{}, "challenge chess bob@example.org", nil, Applied, ""},
+		{"new player under min", LobbyConfig{MinRating: 1600}, "challenge chess bob@example.org", nil, Rejected,
+			"your Chess rating is 1500?, and the organiser asks for at least 1600"},
+		{"strong over min", LobbyConfig{MinRating: 1600}, "challenge chess bob@example.org", []rating.Standing{strong}, Applied, ""},
+		{"rating of another variant", LobbyConfig{MinRating: 1600}, "challenge toto40 bob@example.org", []rating.Standing{strong}, Rejected,
+			"your Toto40 rating is 1500?"},
+		{"over max", LobbyConfig{MaxRating: 1800}, "challenge chess", []rating.Standing{strong}, Rejected, "allows at most 1800"},
+		{"unreliable", LobbyConfig{MinReliability: 0.9}, "challenge chess", []rating.Standing{flaky}, Rejected,
+			"your reliability in Chess is 70% (3 of 10 rated games lost on time or abandoned), and the organiser asks for at least 90%"},
+		{"reliable", LobbyConfig{MinReliability: 0.9}, "challenge chess", []rating.Standing{strong}, Applied, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := lobbyReferee(t, tt.lc)
+			m := &reader.Mail{From: "carol@example.org", MessageID: "<c1@example.org>", Subject: "challenge", Action: tt.line}
+			wantOf := ""
+			if tt.lc.ratingLimits() {
+				wantOf = "carol@example.org"
+			}
+			if n := r.Needs(m, nil); n.RatingsOf != wantOf {
+				t.Errorf("needs the ratings of %q, want %q", n.RatingsOf, wantOf)
+			}
+			lb := &Lobby{Allowed: true, Active: map[string]int{}, NextChallengeID: 41, NewSecret: "nnnnnnnnnn", Ratings: tt.ratings}
+			out := r.Handle(Inbound{Mail: m}, nil, Env{Now: lobbyNow, Lobby: lb})
+			if out.Verdict != tt.want {
+				t.Fatalf("verdict %s (%s), want %s", out.Verdict, out.Detail, tt.want)
+			}
+			if tt.says != "" && (len(out.Mails) == 0 || !strings.Contains(strings.Join(strings.Fields(out.Mails[0].Text), " "), tt.says)) {
+				t.Errorf("the refusal does not say %q: %+v", tt.says, out.Mails)
+			}
+		})
+	}
+
+	// Accepting bob's invitation to chess, as an unreliable player.
+	r := lobbyReferee(t, LobbyConfig{MinReliability: 0.9})
+	ch := invitedBob()
+	ch.Challenger, ch.Opponent, ch.Variant = "bob@example.org", "carol@example.org", "chess"
+	m := &reader.Mail{From: "carol@example.org", MessageID: "<c2@example.org>", Subject: "Re: invitation", Action: "accept",
+		Invite: &reader.Invite{ChallengeID: ch.ID, Secret: ch.Secret}}
+	if n := r.Needs(m, nil); n.RatingsOf != "carol@example.org" {
+		t.Errorf("accept needs the ratings of %q", n.RatingsOf)
+	}
+	lb := &Lobby{Allowed: true, Active: map[string]int{}, Challenge: ch, Ratings: []rating.Standing{flaky}}
+	out := r.Handle(Inbound{Mail: m}, nil, Env{Now: lobbyNow, Lobby: lb})
+	if out.Verdict != Rejected || out.Lobby != nil && out.Lobby.Start != nil {
+		t.Fatalf("an unreliable player's accept: %s (%s)", out.Verdict, out.Detail)
+	}
+	lb.Ratings = []rating.Standing{strong}
+	if out := r.Handle(Inbound{Mail: m}, nil, Env{Now: lobbyNow, Lobby: lb}); out.Verdict != Applied {
+		t.Fatalf("a reliable player's accept: %s (%s)", out.Verdict, out.Detail)
+	}
+}
