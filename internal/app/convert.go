@@ -49,7 +49,11 @@ func toStoreGame(g *referee.Game) *store.Game {
 
 func toStoreAction(gameID int64, a referee.Action, inboundID int64, now time.Time) store.Action {
 	in := inboundID
-	return store.Action{GameID: gameID, Ply: a.Ply, Color: int(a.Color), Kind: "move", Notation: a.SAN, Coord: a.Coord,
+	kind := "move"
+	if a.Cond {
+		kind = "cond" // a conditional move, played as its owner's tree answered
+	}
+	return store.Action{GameID: gameID, Ply: a.Ply, Color: int(a.Color), Kind: kind, Notation: a.SAN, Coord: a.Coord,
 		Position: a.Position, Message: a.Message, InboundID: &in, Created: now}
 }
 
@@ -68,7 +72,7 @@ func fromStore(sg *store.Game, acts []store.Action, rolls []store.Roll) (*refere
 	}
 	for _, a := range acts {
 		g.Actions = append(g.Actions, referee.Action{Ply: a.Ply, Color: rules.Color(a.Color), SAN: a.Notation, Coord: a.Coord,
-			Position: a.Position, Message: a.Message, Time: a.Created})
+			Position: a.Position, Message: a.Message, Time: a.Created, Cond: a.Kind == "cond"})
 	}
 	for _, r := range rolls {
 		g.Rolls = append(g.Rolls, referee.Roll{N: r.N, Ply: r.Ply, Value: r.Value, Sig: r.Signature})

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"referee/internal/rating"
@@ -141,5 +142,46 @@ func TestNewRatedGameEndsRated(t *testing.T) {
 	}
 	if alice.Games != 1 || alice.Abandoned != 1 || alice.Reliability() != 0 {
 		t.Errorf("alice after losing on time without a move: %+v", alice)
+	}
+}
+
+// TestConditionalMovesThroughTheStore: lines under a move are kept in the
+// game's state, never stored as the relayed message, and the answer they
+// give is stored as a conditional action the record marks.
+func TestConditionalMovesThroughTheStore(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	g, err := a.NewTimedGame(ctx, "chess", "alice@example.org", "bob@example.org", nil, "3d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	play := func(c rules.Color, body string) {
+		t.Helper()
+		g, _ = a.Game(ctx, g.ID)
+		if p, err := a.Process(ctx, moveMail(a, g, c, "Mon, 23 Nov 2026 12:00:00 +0000", body), 0, 0); err != nil || p.Verdict != referee.Applied {
+			t.Fatalf("%q: %+v, %v", body, p, err)
+		}
+	}
+	play(rules.White, "e4\r\n\r\nif e5 Nf3 if Nc6 Bb5\r\ngood luck")
+	play(rules.Black, "e5")
+	g, _ = a.Game(ctx, g.ID)
+	if g.Ply() != 3 || !g.Actions[2].Cond || g.Actions[2].SAN != "Nf3" || strings.Contains(g.Actions[0].Message, "if") {
+		t.Fatalf("after e5: %+v", g.Actions)
+	}
+	if g.State.Cond == nil || g.State.Cond.Trees[rules.White] == nil || len(g.State.Cond.Log) != 1 {
+		t.Fatalf("the tree was not kept: %+v", g.State.Cond)
+	}
+	_, toBob := lastTo(t, a, "bob@example.org")
+	says(t, "bob's mail", toBob, "White answered Nf3 at once (a conditional move)")
+	rec, err := a.Export(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if _, err := rec.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "{cond}") {
+		t.Errorf("the record does not mark the conditional move:\n%s", b.String())
 	}
 }

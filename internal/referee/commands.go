@@ -130,6 +130,8 @@ type call struct {
 	g     *Game
 	color rules.Color
 	pos   rules.Position
+	// cond are the conditional lines ("if ...") taken out of the message.
+	cond []string
 }
 
 // footerView is what a board mail's footer is decided on.
@@ -156,8 +158,12 @@ func commandTable() []Command {
 	}
 	roller := func(g *Game, pos rules.Position) bool { _, ok := pos.(rules.Roller); return ok }
 	move := func(r *Referee, c *call) Outcome {
+		if len(c.cond) > 0 {
+			return r.moveWithConditions(c)
+		}
 		return r.move(c.g, c.color, c.pos, c.m, strings.TrimSpace(c.m.Action), c.env)
 	}
+	noRoller := func(g *Game, pos rules.Position) bool { return !roller(g, pos) }
 	return []Command{
 		// In a game: the move (no words: a line that is no command).
 		{Where: InGame, When: Playing,
@@ -198,6 +204,14 @@ func commandTable() []Command {
 			run: func(r *Referee, c *call) Outcome {
 				return r.vacation(c.g, c.color, c.pos, c.m, append([]string{"vacation"}, c.args...), c.env)
 			}},
+		{Words: []string{"if"}, Args: "MOVE ANSWER ...", Where: InGame, When: Playing, Only: "not in Chec Toe",
+			Help: "conditional moves: \"if Nc6 Bb5 if a6 Ba4\" answers Nc6 with Bb5, then a6 with Ba4, at once and unseen; " +
+				"under your move or alone on your opponent's turn, one line each, at most 30 lines of 30 moves",
+			shown: noRoller, run: (*Referee).conditionsAlone},
+		{Words: []string{"conditions", "conditional"}, Where: InGame, When: Anytime, Only: "not in Chec Toe",
+			Help: "your standing conditional moves and their commitment", shown: noRoller, run: (*Referee).showConditions},
+		{Words: []string{"cancel"}, Where: InGame, When: Playing, Only: "not in Chec Toe",
+			Help: "clear your conditional moves", shown: noRoller, run: (*Referee).cancelConditions},
 		{Words: []string{"board", "show", "status"}, Where: InGame, When: Anytime,
 			Help: "the board again", footer: always,
 			run: func(r *Referee, c *call) Outcome {

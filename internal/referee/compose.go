@@ -226,6 +226,9 @@ func (r *Referee) boardMailsTo(g *Game, pos rules.Position, moverHeadline, headl
 		if s, ok := finalRatingSection(g); ok {
 			body.Sections = append(body.Sections, s)
 		}
+		if s, ok := condRevealSection(g); ok {
+			body.Sections = append(body.Sections, s)
+		}
 		out = append(out, r.boardMail(g, pos, c, body, "", m, "board", headline, now))
 	}
 	return append(out, r.spectatorMails(g, pos, headline, now)...)

@@ -102,6 +102,11 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 			date = t.UTC().Format("2006.01.02")
 		}
 		rec.Dates = append(rec.Dates, date)
+		note := ""
+		if g.Actions[i].Cond {
+			note = "cond"
+		}
+		rec.Notes = append(rec.Notes, note)
 	}
 	for _, r := range g.Rolls {
 		rec.Rolls = append(rec.Rolls, game.RecordRoll{N: r.N, Value: r.Value, Sig: hex.EncodeToString(r.Sig)})

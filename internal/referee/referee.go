@@ -86,6 +86,9 @@ type Action struct {
 	// Time is when the action was recorded (zero when not known): the
 	// record's per-move dates.
 	Time time.Time
+	// Cond: a conditional move, played at once as its owner's tree
+	// answered the opponent's move (the record marks it {cond}).
+	Cond bool
 }
 
 // DrawOffer is a standing draw offer.
@@ -145,6 +148,8 @@ type State struct {
 	TakebackBy *rules.Color `json:"takeback_by,omitempty"`
 	// Clock is the time control, when the game has one.
 	Clock *Clock `json:"clock,omitempty"`
+	// Cond is the players' conditional moves (conditional.go).
+	Cond *CondState `json:"cond,omitempty"`
 }
 
 // Ply is the number of actions played.
