@@ -537,9 +537,20 @@ func ReplayRecord(rec *game.Record) (*game.Replay, error) {
 
 // VerifyRecord checks the die rolls of a record against its tags.
 func VerifyRecord(rec *game.Record) (dice.Report, error) {
+	var tags [][2]string
+	for _, t := range rec.Tags {
+		tags = append(tags, [2]string{t.Name, t.Value})
+	}
+	conds, err := referee.CondSetsFromTags(tags)
+	if err != nil {
+		return dice.Report{}, err
+	}
 	r := dice.Record{GameID: rec.Tag("GameId"), Commitment: rec.Tag("DieCommitment")}
+	if r.Commitment == "" && len(conds) > 0 {
+		return withConditions(dice.Report{GameID: r.GameID}, conds), nil
+	}
 	if r.GameID == "" || r.Commitment == "" {
-		return dice.Report{}, fmt.Errorf("the record has no GameId or DieCommitment tag: it is not a game with a die, or the tags were removed")
+		return dice.Report{}, fmt.Errorf("the record has no GameId or DieCommitment tag, nor CondTree tags: it is not a game with a die or conditional moves, or the tags were removed")
 	}
 	pub, err := hex.DecodeString(rec.Tag("RefereeKey"))
 	if err != nil || len(pub) != 32 {
@@ -560,7 +571,7 @@ func VerifyRecord(rec *game.Record) (dice.Report, error) {
 		}
 		r.Rolls = append(r.Rolls, dice.RolledValue{N: x.N, Value: x.Value, Sig: sig})
 	}
-	return dice.Verify(r), nil
+	return withConditions(dice.Verify(r), conds), nil
 }
 
 // Verify checks a stored game's rolls.
@@ -569,8 +580,12 @@ func (a *App) Verify(ctx context.Context, id int64) (dice.Report, error) {
 	if err != nil {
 		return dice.Report{}, err
 	}
+	conds := referee.RevealedConditions(g)
+	if g.Commitment == "" && len(conds) == 0 {
+		return dice.Report{}, fmt.Errorf("%w: game #%d (%s) has no die and no revealed conditional moves; there is nothing to verify", ErrInput, id, g.Variant.Name())
+	}
 	if g.Commitment == "" {
-		return dice.Report{}, fmt.Errorf("%w: game #%d (%s) has no die; there is nothing to verify", ErrInput, id, g.Variant.Name())
+		return withConditions(dice.Report{GameID: fmt.Sprint(g.ID)}, conds), nil
 	}
 	rec := dice.Record{GameID: fmt.Sprint(g.ID), Commitment: g.Commitment, PublicKey: a.key.Public()}
 	// The seed predicts every future roll: while the game runs, not even the
@@ -583,7 +598,16 @@ func (a *App) Verify(ctx context.Context, id int64) (dice.Report, error) {
 	for _, r := range g.Rolls {
 		rec.Rolls = append(rec.Rolls, dice.RolledValue{N: r.N, Value: r.Value, Sig: r.Sig})
 	}
-	return dice.Verify(rec), nil
+	return withConditions(dice.Verify(rec), conds), nil
+}
+
+// withConditions adds the check of the revealed conditional trees
+// (docs/conditional.md) to a report.
+func withConditions(rep dice.Report, sets []referee.CondSet) dice.Report {
+	ok, bad := referee.VerifyConditions(sets)
+	rep.Checked = append(rep.Checked, ok...)
+	rep.Problems = append(rep.Problems, bad...)
+	return rep
 }
 
 // checkDKIM runs the referee's own DKIM verification of raw when AuthMode

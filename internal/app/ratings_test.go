@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/game"
+	"referee/internal/notation"
 	"referee/internal/rating"
 	"referee/internal/referee"
 	"referee/internal/rules"
@@ -183,5 +185,57 @@ func TestConditionalMovesThroughTheStore(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "{cond}") {
 		t.Errorf("the record does not mark the conditional move:\n%s", b.String())
+	}
+}
+
+// TestVerifyChecksConditionalCommitments: once the game is over, verify
+// checks every revealed tree, from the database and from the exported
+// record, and finds a tree changed in the record.
+func TestVerifyChecksConditionalCommitments(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	g, err := a.NewGame(ctx, "toroidal", "alice@example.org", "bob@example.org", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := g.Variant.Start()
+	w1 := pos.Legal()[0]
+	p1, _ := pos.Play(w1)
+	b1 := p1.Legal()[0]
+	p2, _ := p1.Play(b1)
+	line := fmt.Sprintf("if %s %s", notation.SAN(p1, b1), notation.SAN(p2, p2.Legal()[0]))
+	for i, body := range []string{notation.SAN(pos, w1) + "\r\n\r\n" + line, "resign", "confirm"} {
+		g, _ = a.Game(ctx, g.ID)
+		c := rules.White
+		if i > 0 {
+			c = rules.Black
+		}
+		if p, err := a.Process(ctx, moveMail(a, g, c, "Mon, 23 Nov 2026 12:00:00 +0000", body), 0, 0); err != nil || p.Verdict != referee.Applied {
+			t.Fatalf("%q: %+v, %v", body, p, err)
+		}
+	}
+	rep, err := a.Verify(ctx, g.ID)
+	if err != nil || !rep.OK() || !strings.Contains(rep.String(), "conditional tree 1 (White's, from ply 1) matches its commitment") {
+		t.Fatalf("verify: %v\n%s", err, rep)
+	}
+	exported, err := a.Export(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	if _, err := exported.WriteTo(&text); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := game.ParseRecord(strings.NewReader(text.String()))
+	if err != nil {
+		t.Fatalf("the exported record does not read back: %v\n%s", err, text.String())
+	}
+	if rep, err := VerifyRecord(rec); err != nil || !rep.OK() || len(rep.Checked) != 1 {
+		t.Fatalf("verify --record: %v\n%s", err, rep)
+	}
+	tag := rec.Tag("CondTree1")
+	rec.SetTag("CondTree1", tag[:strings.LastIndex(tag, " ")]+" X9")
+	if rep, err := VerifyRecord(rec); err != nil || rep.OK() {
+		t.Fatalf("verify --record of a changed tree: %v\n%s", err, rep)
 	}
 }

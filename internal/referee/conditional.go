@@ -455,3 +455,73 @@ func (r *Referee) cancelConditions(c *call) Outcome {
 		fmt.Sprint(len(ng.State.Cond.Log)), env.Now)
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s cleared the conditional moves", g.ID, color), Game: ng, Mails: []Mail{mail}}
 }
+
+// condTagPrefix names the record's tags that reveal the trees: CondTree1,
+// CondTree2, ... in the order they were set.
+const condTagPrefix = "CondTree"
+
+// condTag is a revealed tree as a record tag's value: the colour, the ply
+// the tree started at, the nonce, the commitment, then the text with " | "
+// between its lines.
+func condTag(s CondSet) string {
+	return fmt.Sprintf("%s %d %s %s %s", s.Color, s.From, s.Nonce, s.Commitment,
+		strings.Join(strings.Split(strings.TrimSuffix(s.Text, "\n"), "\n"), " | "))
+}
+
+// CondSetsFromTags reads the revealed trees of a record's tags (name,
+// value pairs in order).
+func CondSetsFromTags(tags [][2]string) ([]CondSet, error) {
+	var out []CondSet
+	for _, t := range tags {
+		if !strings.HasPrefix(t[0], condTagPrefix) {
+			continue
+		}
+		f := strings.SplitN(t[1], " ", 5)
+		if len(f) != 5 {
+			return nil, fmt.Errorf("the record's %s tag %q is not \"COLOUR PLY NONCE COMMITMENT LINES\"", t[0], t[1])
+		}
+		var s CondSet
+		switch f[0] {
+		case "White":
+			s.Color = rules.White
+		case "Black":
+			s.Color = rules.Black
+		default:
+			return nil, fmt.Errorf("the record's %s tag names the colour %q: White or Black", t[0], f[0])
+		}
+		if _, err := fmt.Sscan(f[1], &s.From); err != nil {
+			return nil, fmt.Errorf("the record's %s tag: the ply %q is not a number", t[0], f[1])
+		}
+		s.Nonce, s.Commitment = f[2], f[3]
+		s.Text = strings.Join(strings.Split(f[4], " | "), "\n") + "\n"
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// VerifyConditions recomputes the commitment of every revealed tree and
+// says, one sentence each, what held and what did not.
+func VerifyConditions(sets []CondSet) (checked, problems []string) {
+	for i, s := range sets {
+		got, err := CondCommitment(s.Nonce, s.Text)
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("conditional tree %d (%s's, from ply %d): %v", i+1, s.Color, s.From, err))
+		case got != s.Commitment:
+			problems = append(problems, fmt.Sprintf("conditional tree %d (%s's, from ply %d): SHA-256 of its nonce and text is %s, not the commitment %s mailed when it was set",
+				i+1, s.Color, s.From, got, s.Commitment))
+		default:
+			checked = append(checked, fmt.Sprintf("conditional tree %d (%s's, from ply %d) matches its commitment %s", i+1, s.Color, s.From, s.Commitment))
+		}
+	}
+	return checked, problems
+}
+
+// RevealedConditions are the trees of g that may be shown: all of them
+// once the game is over, none while it runs.
+func RevealedConditions(g *Game) []CondSet {
+	if g.Status == StatusActive || g.State.Cond == nil {
+		return nil
+	}
+	return g.State.Cond.Log
+}

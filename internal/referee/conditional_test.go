@@ -1,7 +1,10 @@
 package referee
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -167,9 +170,13 @@ func TestConditionalMovesChess(t *testing.T) {
 	if g.State.Cond.Log[0].Commitment != commitment || len(g.State.Cond.Log) != 5 {
 		t.Errorf("the log: %d trees, the first %s (was %s)", len(g.State.Cond.Log), g.State.Cond.Log[0].Commitment, commitment)
 	}
+	checkWithPython(t, g.State.Cond.Log)
 	rec, err := r.Record(g)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got := rec.Tag("CondTree1"); got != "White 1 "+g.State.Cond.Log[0].Nonce+" "+commitment+" if c5 Nf3 | if e5 Nf3 if Nc6 Bb5" {
+		t.Errorf("the record's CondTree1 is %q", got)
 	}
 	var b strings.Builder
 	if _, err := rec.WriteTo(&b); err != nil {
@@ -218,5 +225,44 @@ func TestConditionalMovesVariants(t *testing.T) {
 	out = actMsg(t, r, g, rules.Black, "if a1 a2", "", -1)
 	if out.Verdict != Rejected || !strings.Contains(mailTo(t, out, g.Players[1].Address), "Chec Toe") {
 		t.Errorf("lines in Chec Toe: %s (%s)", out.Verdict, out.Detail)
+	}
+}
+
+// checkWithPython recomputes each commitment with an independent
+// implementation of docs/conditional.md's construction: Python's hashlib,
+// as a player would. Without python3 the check is skipped, except under
+// CI=true.
+func checkWithPython(t *testing.T, sets []CondSet) {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("python3 is needed for the independent check of the commitments (CI=true)")
+		}
+		t.Log("python3 not found: the independent check of the commitments is skipped")
+		return
+	}
+	const script = `import hashlib, json, sys
+for s in json.load(sys.stdin):
+    print(hashlib.sha256(bytes.fromhex(s["nonce"]) + s["text"].encode("utf-8")).hexdigest())
+`
+	in, err := json.Marshal(sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(py, "-c", script)
+	cmd.Stdin = strings.NewReader(string(in))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("python3: %v", err)
+	}
+	got := strings.Fields(string(out))
+	if len(got) != len(sets) {
+		t.Fatalf("python3 gave %d commitments for %d trees", len(got), len(sets))
+	}
+	for i, s := range sets {
+		if got[i] != s.Commitment {
+			t.Errorf("tree %d: the referee committed to %s, Python computes %s", i+1, s.Commitment, got[i])
+		}
 	}
 }

@@ -90,6 +90,9 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 			rec.SetTag("DieSeed", g.Seed.Hex())
 		}
 	}
+	for i, s := range RevealedConditions(g) {
+		rec.SetTag(fmt.Sprintf("%s%d", condTagPrefix, i+1), condTag(s))
+	}
 	rollIdx := 0
 	for i, p := range rep.Plies {
 		rollIdx += len(p.Rolls)
