@@ -419,7 +419,7 @@ func runReplay(_ context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("verify", "GAME | --record FILE", "Recomputes every die roll of a game from its revealed seed, checks the seed against the commitment mailed at the start, and checks the referee's signature on every roll.", stderr)
+	fs := newFlags("verify", "GAME | --record FILE", "Recomputes every die roll of a game from its revealed seed, checks the seed against the commitment mailed at the start, and checks the referee's signature on every roll; once a game is over, also checks every revealed conditional-move tree against its commitment (docs/conditional.md).", stderr)
 	db := dbFlag(fs)
 	record := fs.Bool("record", false, "read an exported record FILE instead of the database (no database needed)")
 	if code, ok := parseFlags(fs, args); !ok {

@@ -239,3 +239,35 @@ func TestVerifyChecksConditionalCommitments(t *testing.T) {
 		t.Fatalf("verify --record of a changed tree: %v\n%s", err, rep)
 	}
 }
+
+// TestConditionalAnswerChargesNoTime: on a Fischer clock the conditional
+// answer uses none of its owner's time; the increment is added as for any
+// move.
+func TestConditionalAnswerChargesNoTime(t *testing.T) {
+	ctx := context.Background()
+	a, clk := openLobby(t, referee.LobbyConfig{})
+	g, err := a.NewTimedGame(ctx, "chess", "alice@example.org", "bob@example.org", nil, "10d+1d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	play := func(c rules.Color, body string) {
+		t.Helper()
+		g, _ = a.Game(ctx, g.ID)
+		if p, err := a.Process(ctx, moveMail(a, g, c, "Mon, 23 Nov 2026 12:00:00 +0000", body), 0, 0); err != nil || p.Verdict != referee.Applied {
+			t.Fatalf("%q: %+v, %v", body, p, err)
+		}
+	}
+	clk.now = clk.now.Add(3 * referee.Day)
+	play(rules.White, "e4\r\n\r\nif e5 Nf3")
+	g, _ = a.Game(ctx, g.ID)
+	white := g.State.Clock.Left[rules.White]
+	clk.now = clk.now.Add(2 * referee.Day)
+	play(rules.Black, "e5")
+	g, _ = a.Game(ctx, g.ID)
+	if g.Ply() != 3 {
+		t.Fatalf("the answer was not played: %d plies", g.Ply())
+	}
+	if got, want := g.State.Clock.Left[rules.White], min(white+referee.Day, 10*referee.Day); got != want {
+		t.Errorf("White's time after the conditional answer: %v, want %v (before %v, plus the increment)", got, want, white)
+	}
+}
