@@ -417,6 +417,16 @@ func (a *App) Show(ctx context.Context, id int64) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game #%d: %s (%s)\n", g.ID, g.Variant.Title(), g.Variant.Name())
 	fmt.Fprintf(&b, "White: %s\nBlack: %s\n", g.Players[0].Address, g.Players[1].Address)
+	switch {
+	case !g.Rated:
+		b.WriteString("Casual: the result changes no rating\n")
+	case g.Ratings[0] != nil && g.Ratings[1] != nil:
+		fmt.Fprintf(&b, "Rated: White %s, Black %s before the game", g.Ratings[0].Before, g.Ratings[1].Before)
+		if g.Ratings[0].After != nil && g.Ratings[1].After != nil {
+			fmt.Fprintf(&b, "; after it White %s, Black %s", *g.Ratings[0].After, *g.Ratings[1].After)
+		}
+		b.WriteString("\n")
+	}
 	switch g.Status {
 	case referee.StatusActive:
 		fmt.Fprintf(&b, "Status: active, move %d, %s to play", pos.MoveNumber(), pos.Turn())

@@ -70,6 +70,9 @@ func TestRatedAndCasualChallenges(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !tc.rated {
+				if show, _ := a.Show(ctx, g.ID); !strings.Contains(show, "Casual: the result changes no rating") {
+					t.Errorf("show of a casual game:\n%s", show)
+				}
 				if rec, err := a.Export(ctx, g.ID); err != nil || rec.Tag("WhiteElo") != "" {
 					t.Errorf("a casual game's record has WhiteElo %q (%v)", rec.Tag("WhiteElo"), err)
 				}
@@ -88,6 +91,9 @@ func TestRatedAndCasualChallenges(t *testing.T) {
 				says(t, who+"'s final mail", final,
 					fmt.Sprintf("White carol@example.org: 1500? -> %s (%d)", carol, carolDiff),
 					fmt.Sprintf("Black bob@example.org: 1500? -> %s (+%d)", bob, bobDiff))
+			}
+			if show, err := a.Show(ctx, g.ID); err != nil || !strings.Contains(show, fmt.Sprintf("Rated: White 1500?, Black 1500? before the game; after it White %s, Black %s", carol, bob)) {
+				t.Errorf("show: %v\n%s", err, show)
 			}
 			rec, err := a.Export(ctx, g.ID)
 			if err != nil {
