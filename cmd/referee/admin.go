@@ -193,7 +193,7 @@ func runVariants(_ context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--time 3d|10d+1d] [--seed HEX]",
+	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--time 3d|10d+1d] [--rated|--casual] [--seed HEX]",
 		"Starts a game, prints its id, and queues the opening mail to both players.", stderr)
 	db := dbFlag(fs)
 	address := addressFlag(fs)
@@ -204,8 +204,14 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	watchDelay := fs.Int("watch-delay", 0, fmt.Sprintf("spectators (by mail and on the web) see the game this many moves late, 0-%d", referee.MaxWatchDelay))
 	private := fs.Bool("private", false, "no one may observe the game, by mail or on the web")
 	timeControl := fs.String("time", os.Getenv("REFEREE_DEFAULT_TIME"), "time control: days per move (\"3d\") or Fischer (\"10d+1d\": 10 days, 1 more per move, never over 10); \"none\" for none (default: env REFEREE_DEFAULT_TIME, as serve's --default-time)")
+	rated := fs.Bool("rated", false, "the result counts for both players' ratings (docs/ratings.md)")
+	casual := fs.Bool("casual", false, "the result counts for no rating (the default)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
+	}
+	if *rated && *casual {
+		fmt.Fprintln(stderr, "referee new: --rated and --casual both given; a game is one or the other: give one of them.")
+		return exitUsage
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "referee new: unexpected argument %q; every value goes with a flag (--variant, --white, --black).\n", fs.Arg(0))
@@ -228,7 +234,7 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if strings.EqualFold(strings.TrimSpace(*timeControl), "none") {
 		*timeControl = ""
 	}
-	g, err := a.NewGameWith(ctx, *variant, *white, *black, seed, *timeControl, app.Spectating{WatchDelay: *watchDelay, Private: *private})
+	g, err := a.NewGameWith(ctx, *variant, *white, *black, seed, *timeControl, app.GameOptions{Rated: *rated, WatchDelay: *watchDelay, Private: *private})
 	if err != nil {
 		return failed(stderr, "new", err)
 	}
@@ -416,7 +422,7 @@ func runReplay(_ context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("verify", "GAME | --record FILE", "Recomputes every die roll of a game from its revealed seed, checks the seed against the commitment mailed at the start, and checks the referee's signature on every roll.", stderr)
+	fs := newFlags("verify", "GAME | --record FILE", "Recomputes every die roll of a game from its revealed seed, checks the seed against the commitment mailed at the start, and checks the referee's signature on every roll; once a game is over, also checks every revealed conditional-move tree against its commitment (docs/conditional.md).", stderr)
 	db := dbFlag(fs)
 	record := fs.Bool("record", false, "read an exported record FILE instead of the database (no database needed)")
 	if code, ok := parseFlags(fs, args); !ok {

@@ -43,6 +43,7 @@ func commands() []command {
 		{"abort", "end a game without a result and tell both players", runAbort},
 		{"export", "print a game's record (PGN-style, with die rolls)", runExport},
 		{"replay", "re-validate a game record move by move", runReplay},
+		{"ratings", "list the players' ratings per variant; --rebuild recomputes them", runRatings},
 		{"verify", "check a game's die rolls against the commitment and signatures", runVerify},
 		{"key", "print the referee's public signing key", runKey},
 		{"watch", "add a spectator to a game", runWatch},

@@ -80,9 +80,11 @@ func runPlayer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 // lobbyOptions reads serve's lobby flags: the --players policy (and its
-// file), --max-games, --default-time and --variants.
+// file), --max-games, --default-time, --variants, --rated and the rating
+// limits.
 func (s *serveFlags) lobbyOptions() (referee.LobbyConfig, []string, error) {
-	lc := referee.LobbyConfig{MaxGames: s.maxGames, DefaultTime: strings.TrimSpace(s.defaultTime)}
+	lc := referee.LobbyConfig{MaxGames: s.maxGames, DefaultTime: strings.TrimSpace(s.defaultTime), Rated: s.rated,
+		MinRating: s.minRating, MaxRating: s.maxRating, MinReliability: s.minReliability / 100}
 	var list []string
 	switch s.players {
 	case "open":
@@ -109,6 +111,14 @@ func (s *serveFlags) lobbyOptions() (referee.LobbyConfig, []string, error) {
 	}
 	if s.maxGames < 1 {
 		return lc, nil, fmt.Errorf("--max-games %d: give at least 1 (active games per player)", s.maxGames)
+	}
+	switch {
+	case s.minRating < 0 || s.maxRating < 0:
+		return lc, nil, fmt.Errorf("--min-rating %g, --max-rating %g: a rating limit is a positive number (0: none), e.g. --min-rating 1600", s.minRating, s.maxRating)
+	case s.maxRating > 0 && s.minRating > s.maxRating:
+		return lc, nil, fmt.Errorf("--min-rating %g is above --max-rating %g: no one could play; give a range like --min-rating 1400 --max-rating 1800", s.minRating, s.maxRating)
+	case s.minReliability < 0 || s.minReliability > 100:
+		return lc, nil, fmt.Errorf("--min-reliability %g: give a percentage from 0 to 100, e.g. --min-reliability 90", s.minReliability)
 	}
 	if lc.DefaultTime != "" {
 		c, err := referee.ParseTimeControl(lc.DefaultTime)

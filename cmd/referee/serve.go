@@ -40,6 +40,8 @@ type serveFlags struct {
 	maxGames, keepSentDays, maxStrangerAnswers          int
 	poll, retry                                         time.Duration
 	readyOutboxAge                                      time.Duration // /readyz (deployment)
+	rated                                               bool          // games are rated unless casual (docs/ratings.md)
+	minRating, maxRating, minReliability                float64       // who may challenge or accept (docs/ratings.md)
 	imapPassCmd, smtpPassCmd                            string        // passwords from a command (deployment)
 	once, noIdle                                        bool
 	auth                                                authFlags // serve_auth.go
@@ -84,6 +86,10 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.observers, "observers", "known", "who may observe games by mail (\"observe GAME\"): open (anyone), known (played here, or referee player add) or none")
 	fs.IntVar(&s.maxGames, "max-games", 10, "the most active games one player may have")
 	fs.StringVar(&s.defaultTime, "default-time", "", "time control of games made by challenge that name none (\"3d\", \"10d+1d\"); also referee new's default via REFEREE_DEFAULT_TIME")
+	fs.BoolVar(&s.rated, "rated", false, "games made by challenge are rated unless the challenge says casual (without it: casual unless it says rated); see docs/ratings.md")
+	fs.Float64Var(&s.minRating, "min-rating", 0, "only players rated at least this in the challenge's variant may challenge or accept by mail (0: no limit; a new player counts as 1500)")
+	fs.Float64Var(&s.maxRating, "max-rating", 0, "only players rated at most this in the challenge's variant may challenge or accept by mail (0: no limit)")
+	fs.Float64Var(&s.minReliability, "min-reliability", 0, "only players whose reliability in the challenge's variant is at least this `percent` may challenge or accept by mail (0: no limit)")
 	fs.IntVar(&s.maxStrangerAnswers, "max-stranger-answers", app.DefaultMaxStrangerAnswers, "answer at most this many mails an `hour` that cannot be tied to a game or player, across all senders (0: none at all)")
 	fs.IntVar(&s.keepSentDays, "keep-sent-days", 30, "keep the text of sent mail this many `days` (0: for ever); the record of each mail stays")
 	fs.StringVar(&s.variants, "variants", "all", "the variants offered by mail, comma-separated (e.g. chess,toto40)")

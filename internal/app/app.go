@@ -213,26 +213,38 @@ func (a *App) NewGame(ctx context.Context, variant, white, black string, seed *d
 // NewTimedGame is NewGame with a time control ("3d" per move, or Fischer
 // "10d+1d"; "" for none).
 func (a *App) NewTimedGame(ctx context.Context, variant, white, black string, seed *dice.Seed, timeControl string) (*referee.Game, error) {
-	return a.NewGameWith(ctx, variant, white, black, seed, timeControl, Spectating{})
+	return a.NewGameWith(ctx, variant, white, black, seed, timeControl, GameOptions{Rated: a.opts.Lobby.Rated})
 }
 
-// Spectating is what a new game allows spectators: see it WatchDelay
-// moves late (0-7), or (Private) not at all.
-type Spectating struct {
+// GameOptions are a new game's settings beyond its variant, players and
+// clock.
+type GameOptions struct {
+	// Rated: the result counts for both players' ratings; else the game
+	// is casual.
+	Rated bool
+	// WatchDelay: spectators see the game this many moves late (0-7);
+	// Private: they do not see it at all.
 	WatchDelay int
 	Private    bool
 }
 
-// NewGameWith is NewTimedGame with the game's spectator settings.
-func (a *App) NewGameWith(ctx context.Context, variant, white, black string, seed *dice.Seed, timeControl string, sp Spectating) (*referee.Game, error) {
-	if err := referee.CheckWatchDelay(sp.WatchDelay); err != nil {
+// NewRatedGame is NewTimedGame with the game rated or casual as given
+// instead of the organiser's default (Lobby.Rated).
+func (a *App) NewRatedGame(ctx context.Context, variant, white, black string, seed *dice.Seed, timeControl string, rated bool) (*referee.Game, error) {
+	return a.NewGameWith(ctx, variant, white, black, seed, timeControl, GameOptions{Rated: rated})
+}
+
+// NewGameWith is NewTimedGame with the game's settings given.
+func (a *App) NewGameWith(ctx context.Context, variant, white, black string, seed *dice.Seed, timeControl string, o GameOptions) (*referee.Game, error) {
+	if err := referee.CheckWatchDelay(o.WatchDelay); err != nil {
 		return nil, fmt.Errorf("%w: --watch-delay: %v", ErrInput, err)
 	}
 	g, err := a.prepareGame(variant, white, black, seed, timeControl)
 	if err != nil {
 		return nil, err
 	}
-	g.State.WatchDelay, g.State.Private = sp.WatchDelay, sp.Private
+	g.Rated = o.Rated
+	g.State.WatchDelay, g.State.Private = o.WatchDelay, o.Private
 	err = a.st.Update(ctx, func(tx *store.Tx) error { return a.startGame(tx, g) })
 	if err != nil {
 		return nil, fmt.Errorf("creating the game: %w", err)
@@ -311,6 +323,9 @@ func (a *App) createGame(tx *store.Tx, g *referee.Game) ([]referee.Mail, error) 
 		return nil, err
 	}
 	g.ID = id
+	if err := loadRatings(tx, g); err != nil {
+		return nil, err
+	}
 	ng, rolls, mails, err := a.ref.Start(g, a.opts.Now().UTC().Truncate(time.Second))
 	if err != nil {
 		return nil, err
@@ -430,6 +445,16 @@ func (a *App) Show(ctx context.Context, id int64) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game #%d: %s (%s)\n", g.ID, g.Variant.Title(), g.Variant.Name())
 	fmt.Fprintf(&b, "White: %s\nBlack: %s\n", g.Players[0].Address, g.Players[1].Address)
+	switch {
+	case !g.Rated:
+		b.WriteString("Casual: the result changes no rating\n")
+	case g.Ratings[0] != nil && g.Ratings[1] != nil:
+		fmt.Fprintf(&b, "Rated: White %s, Black %s before the game", g.Ratings[0].Before, g.Ratings[1].Before)
+		if g.Ratings[0].After != nil && g.Ratings[1].After != nil {
+			fmt.Fprintf(&b, "; after it White %s, Black %s", *g.Ratings[0].After, *g.Ratings[1].After)
+		}
+		b.WriteString("\n")
+	}
 	switch g.Status {
 	case referee.StatusActive:
 		fmt.Fprintf(&b, "Status: active, move %d, %s to play", pos.MoveNumber(), pos.Turn())
@@ -550,9 +575,20 @@ func ReplayRecord(rec *game.Record) (*game.Replay, error) {
 
 // VerifyRecord checks the die rolls of a record against its tags.
 func VerifyRecord(rec *game.Record) (dice.Report, error) {
+	var tags [][2]string
+	for _, t := range rec.Tags {
+		tags = append(tags, [2]string{t.Name, t.Value})
+	}
+	conds, err := referee.CondSetsFromTags(tags)
+	if err != nil {
+		return dice.Report{}, err
+	}
 	r := dice.Record{GameID: rec.Tag("GameId"), Commitment: rec.Tag("DieCommitment")}
+	if r.Commitment == "" && len(conds) > 0 {
+		return withConditions(dice.Report{GameID: r.GameID}, conds), nil
+	}
 	if r.GameID == "" || r.Commitment == "" {
-		return dice.Report{}, fmt.Errorf("the record has no GameId or DieCommitment tag: it is not a game with a die, or the tags were removed")
+		return dice.Report{}, fmt.Errorf("the record has no GameId or DieCommitment tag, nor CondTree tags: it is not a game with a die or conditional moves, or the tags were removed")
 	}
 	pub, err := hex.DecodeString(rec.Tag("RefereeKey"))
 	if err != nil || len(pub) != 32 {
@@ -573,7 +609,7 @@ func VerifyRecord(rec *game.Record) (dice.Report, error) {
 		}
 		r.Rolls = append(r.Rolls, dice.RolledValue{N: x.N, Value: x.Value, Sig: sig})
 	}
-	return dice.Verify(r), nil
+	return withConditions(dice.Verify(r), conds), nil
 }
 
 // Verify checks a stored game's rolls.
@@ -582,8 +618,12 @@ func (a *App) Verify(ctx context.Context, id int64) (dice.Report, error) {
 	if err != nil {
 		return dice.Report{}, err
 	}
+	conds := referee.RevealedConditions(g)
+	if g.Commitment == "" && len(conds) == 0 {
+		return dice.Report{}, fmt.Errorf("%w: game #%d (%s) has no die and no revealed conditional moves; there is nothing to verify", ErrInput, id, g.Variant.Name())
+	}
 	if g.Commitment == "" {
-		return dice.Report{}, fmt.Errorf("%w: game #%d (%s) has no die; there is nothing to verify", ErrInput, id, g.Variant.Name())
+		return withConditions(dice.Report{GameID: fmt.Sprint(g.ID)}, conds), nil
 	}
 	rec := dice.Record{GameID: fmt.Sprint(g.ID), Commitment: g.Commitment, PublicKey: a.key.Public()}
 	// The seed predicts every future roll: while the game runs, not even the
@@ -596,7 +636,16 @@ func (a *App) Verify(ctx context.Context, id int64) (dice.Report, error) {
 	for _, r := range g.Rolls {
 		rec.Rolls = append(rec.Rolls, dice.RolledValue{N: r.N, Value: r.Value, Sig: r.Sig})
 	}
-	return dice.Verify(rec), nil
+	return withConditions(dice.Verify(rec), conds), nil
+}
+
+// withConditions adds the check of the revealed conditional trees
+// (docs/conditional.md) to a report.
+func withConditions(rep dice.Report, sets []referee.CondSet) dice.Report {
+	ok, bad := referee.VerifyConditions(sets)
+	rep.Checked = append(rep.Checked, ok...)
+	rep.Problems = append(rep.Problems, bad...)
+	return rep
 }
 
 // checkDKIM runs the referee's own DKIM verification of raw when AuthMode

@@ -16,7 +16,7 @@ func toStoreGame(g *referee.Game) *store.Game {
 	sg := &store.Game{
 		ID: g.ID, Variant: g.Variant.Name(), Status: string(g.Status), StartPosition: g.Start, Ply: len(g.Actions),
 		Result: g.Result, ResultReason: g.ResultReason, AbortReason: g.AbortReason, DieSeed: g.Seed[:],
-		DieCommitment: g.Commitment, SeedRevealed: g.SeedRevealed, Created: g.Created,
+		DieCommitment: g.Commitment, SeedRevealed: g.SeedRevealed, Created: g.Created, Rated: g.Rated,
 	}
 	sg.Position = g.Start
 	if n := len(g.Actions); n > 0 {
@@ -49,7 +49,11 @@ func toStoreGame(g *referee.Game) *store.Game {
 
 func toStoreAction(gameID int64, a referee.Action, inboundID int64, now time.Time) store.Action {
 	in := inboundID
-	return store.Action{GameID: gameID, Ply: a.Ply, Color: int(a.Color), Kind: "move", Notation: a.SAN, Coord: a.Coord,
+	kind := "move"
+	if a.Cond {
+		kind = "cond" // a conditional move, played as its owner's tree answered
+	}
+	return store.Action{GameID: gameID, Ply: a.Ply, Color: int(a.Color), Kind: kind, Notation: a.SAN, Coord: a.Coord,
 		Position: a.Position, Message: a.Message, InboundID: &in, Created: now}
 }
 
@@ -61,14 +65,14 @@ func fromStore(sg *store.Game, acts []store.Action, rolls []store.Roll) (*refere
 	}
 	g := &referee.Game{ID: sg.ID, Variant: v, Status: referee.GameStatus(sg.Status), Start: sg.StartPosition, Commitment: sg.DieCommitment,
 		SeedRevealed: sg.SeedRevealed, Result: sg.Result, ResultReason: sg.ResultReason, AbortReason: sg.AbortReason,
-		Created: sg.Created}
+		Created: sg.Created, Rated: sg.Rated}
 	copy(g.Seed[:], sg.DieSeed)
 	for c, p := range sg.Players {
 		g.Players[c] = referee.Player{Address: p.Address, Name: p.Name, Secret: p.Secret}
 	}
 	for _, a := range acts {
 		g.Actions = append(g.Actions, referee.Action{Ply: a.Ply, Color: rules.Color(a.Color), SAN: a.Notation, Coord: a.Coord,
-			Position: a.Position, Message: a.Message, Time: a.Created})
+			Position: a.Position, Message: a.Message, Time: a.Created, Cond: a.Kind == "cond"})
 	}
 	for _, r := range rolls {
 		g.Rolls = append(g.Rolls, referee.Roll{N: r.N, Ply: r.Ply, Value: r.Value, Sig: r.Signature})
@@ -108,7 +112,37 @@ func (a *App) loadTx(tx *store.Tx, sg *store.Game) (*referee.Game, error) {
 	if g.Watchers, err = tx.Watchers(sg.ID); err != nil {
 		return nil, err
 	}
+	if err := loadRatings(tx, g); err != nil {
+		return nil, err
+	}
 	return g, nil
+}
+
+// loadRatings gives a rated game its players' ratings: what the game did
+// to them once it was counted, otherwise their current ratings in its
+// variant (the store counts the result from these, in the same
+// transaction).
+func loadRatings(tx *store.Tx, g *referee.Game) error {
+	if !g.Rated {
+		return nil
+	}
+	changes, err := tx.RatingChanges(g.ID)
+	if err != nil {
+		return err
+	}
+	for c := range g.Ratings {
+		if ch := changes[c]; ch != nil {
+			after := ch.After
+			g.Ratings[c] = &referee.GameRating{Before: ch.Before, After: &after}
+			continue
+		}
+		p, _, err := tx.Rating(g.Players[c].Address, g.Variant.Name())
+		if err != nil {
+			return err
+		}
+		g.Ratings[c] = &referee.GameRating{Before: p.Rating}
+	}
+	return nil
 }
 
 func (a *App) saveRolls(tx *store.Tx, gameID int64, rolls []referee.Roll) error {

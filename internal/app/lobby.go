@@ -113,6 +113,16 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 		}
 		lb.NewSeed = seed.Hex()
 	}
+	if needs.RatingsOf != "" {
+		if lb.Ratings, err = tx.RatingsOf(needs.RatingsOf); err != nil {
+			return nil, err
+		}
+	}
+	if needs.Top != "" {
+		if lb.Top, err = tx.Ratings(needs.Top); err != nil {
+			return nil, err
+		}
+	}
 	if m.Invite != nil {
 		ch, err := tx.Challenge(m.Invite.ChallengeID)
 		switch {
@@ -228,6 +238,7 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 			return 0, fmt.Errorf("starting the game of challenge %d: %w", ch.ID, err)
 		}
 		g.State.Private = ch.Private
+		g.Rated = ch.Rated
 		opening, err := a.createGame(tx, g)
 		if err != nil {
 			return 0, fmt.Errorf("starting the game of challenge %d: %w", ch.ID, err)
@@ -301,7 +312,7 @@ func (a *App) expireChallenges(ctx context.Context) (int, error) {
 func fromStoreChallenge(c *store.Challenge) referee.Challenge {
 	out := referee.Challenge{ID: c.ID, Challenger: c.Challenger, Opponent: c.Opponent, Variant: c.Variant, TimeControl: c.TimeControl,
 		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, ClosedBy: c.ClosedBy, Seed: c.Seed,
-		Private: c.Private}
+		Private: c.Private, Rated: c.Rated}
 	if c.Closed != nil {
 		out.Closed = *c.Closed
 	}
@@ -313,7 +324,8 @@ func fromStoreChallenge(c *store.Challenge) referee.Challenge {
 
 func toStoreChallenge(c *referee.Challenge) store.Challenge {
 	return store.Challenge{ID: c.ID, Challenger: c.Challenger, Opponent: c.Opponent, Variant: c.Variant, TimeControl: c.TimeControl,
-		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, Seed: c.Seed, Private: c.Private}
+		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, Seed: c.Seed, Private: c.Private,
+		Rated: c.Rated}
 }
 
 // StoppedList lists the addresses that answered "stop" to an invitation

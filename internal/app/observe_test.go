@@ -35,7 +35,7 @@ func mailsTo(t *testing.T, a *App, addr string) int {
 func TestObserveThroughTheStore(t *testing.T) {
 	ctx := context.Background()
 	a, _ := openLobby(t, referee.LobbyConfig{Observers: referee.ObserversOpen})
-	g, err := a.NewGameWith(ctx, "chess", "carol@example.org", "bob@example.org", nil, "", Spectating{WatchDelay: 1})
+	g, err := a.NewGameWith(ctx, "chess", "carol@example.org", "bob@example.org", nil, "", GameOptions{WatchDelay: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestObserveThroughTheStore(t *testing.T) {
 		t.Errorf("watchers after unobserve: %q", g.Watchers)
 	}
 
-	priv, err := a.NewGameWith(ctx, "chess", "dan@example.org", "fay@example.org", nil, "", Spectating{Private: true})
+	priv, err := a.NewGameWith(ctx, "chess", "dan@example.org", "fay@example.org", nil, "", GameOptions{Private: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestObserveThroughTheStore(t *testing.T) {
 	if err := a.Watch(ctx, priv.ID, eve, false); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "private") {
 		t.Errorf("referee watch on a private game: %v", err)
 	}
-	if _, err := a.NewGameWith(ctx, "chess", "dan@example.org", "fay@example.org", nil, "", Spectating{WatchDelay: 8}); !errors.Is(err, ErrInput) {
+	if _, err := a.NewGameWith(ctx, "chess", "dan@example.org", "fay@example.org", nil, "", GameOptions{WatchDelay: 8}); !errors.Is(err, ErrInput) {
 		t.Errorf("a delay of 8 moves: %v", err)
 	}
 	if err := a.SetWatchDelay(ctx, g.ID, 3); err != nil {
@@ -97,10 +97,10 @@ func TestObserveThroughTheStore(t *testing.T) {
 func TestObserveKnownPolicy(t *testing.T) {
 	ctx := context.Background()
 	a, _ := openLobby(t, referee.LobbyConfig{})
-	if _, err := a.NewGameWith(ctx, "chess", "carol@example.org", "bob@example.org", nil, "", Spectating{}); err != nil {
+	if _, err := a.NewGameWith(ctx, "chess", "carol@example.org", "bob@example.org", nil, "", GameOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.NewGameWith(ctx, "chess", "dan@example.org", "fay@example.org", nil, "", Spectating{}); err != nil {
+	if _, err := a.NewGameWith(ctx, "chess", "dan@example.org", "fay@example.org", nil, "", GameOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
@@ -140,7 +140,7 @@ func TestObserveCapCountsTheStore(t *testing.T) {
 	ctx := context.Background()
 	a, _ := openLobby(t, referee.LobbyConfig{Observers: referee.ObserversOpen, MaxObserved: 1})
 	for range 2 {
-		if _, err := a.NewGameWith(ctx, "chess", "carol@example.org", "bob@example.org", nil, "", Spectating{}); err != nil {
+		if _, err := a.NewGameWith(ctx, "chess", "carol@example.org", "bob@example.org", nil, "", GameOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -41,6 +41,9 @@ type Record struct {
 	// command syntax of the PGN supplement ("[%name operand]" in a
 	// comment), as correspondence databases keep the date of each move.
 	Dates []string
+	// Notes[i], when not "", is a comment written after Moves[i] (and its
+	// date): "cond" marks a conditional move, played at once.
+	Notes []string
 	// Comment, when not "", is written as a comment just before the
 	// result: how the game ended, in words.
 	Comment string
@@ -166,6 +169,9 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 		emit(moveToken(m))
 		if i < len(r.Dates) && r.Dates[i] != "" {
 			emit("{[%date " + r.Dates[i] + "]}")
+		}
+		if i < len(r.Notes) && r.Notes[i] != "" {
+			emit("{" + r.Notes[i] + "}")
 		}
 	}
 	for ; roll < len(r.Rolls); roll++ {

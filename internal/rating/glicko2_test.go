@@ -86,3 +86,38 @@ func TestSymmetry(t *testing.T) {
 		})
 	}
 }
+
+// TestPair: one game rates both sides, each against the other's rating
+// before it, symmetric in colour, and provisional until the deviation falls
+// to ProvisionalRD.
+func TestPair(t *testing.T) {
+	p := Default()
+	a := Rating{R: 1600, RD: 80, Sigma: 0.06}
+	b := Rating{R: 1500, RD: 200, Sigma: 0.06}
+	for _, tc := range []struct {
+		name  string
+		score float64
+	}{{"white wins", 1}, {"draw", 0.5}, {"black wins", 0}} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, bl := p.Pair(a, b, tc.score)
+			if want := p.Update(a, []Game{{Opponent: b, Score: tc.score}}); w != want {
+				t.Errorf("White %+v, want %+v", w, want)
+			}
+			if want := p.Update(b, []Game{{Opponent: a, Score: 1 - tc.score}}); bl != want {
+				t.Errorf("Black %+v, want %+v", bl, want)
+			}
+			bl2, w2 := p.Pair(b, a, 1-tc.score)
+			if w2 != w || bl2 != bl {
+				t.Errorf("colours swapped: %+v %+v, want %+v %+v", w2, bl2, w, bl)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		r    Rating
+		want string
+	}{{Rating{R: 1500, RD: 350}, "1500?"}, {Rating{R: 1623.6, RD: 110.01}, "1624?"}, {Rating{R: 1623.4, RD: 110}, "1623"}} {
+		if got := tc.r.String(); got != tc.want {
+			t.Errorf("%+v shown as %q, want %q", tc.r, got, tc.want)
+		}
+	}
+}

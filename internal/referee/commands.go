@@ -61,6 +61,9 @@ const (
 	// LoadChallenge adds what a new challenge needs: the sender's recent
 	// challenges, the opponent's counts, a new id and secret.
 	LoadChallenge
+	// LoadRatings adds the ratings the command names (Lobby.Ratings: one
+	// player's in every variant; Lobby.Top: one variant's table).
+	LoadRatings
 )
 
 // Command is one row of the command table.
@@ -127,6 +130,8 @@ type call struct {
 	g     *Game
 	color rules.Color
 	pos   rules.Position
+	// cond are the conditional lines ("if ...") taken out of the message.
+	cond []string
 }
 
 // footerView is what a board mail's footer is decided on.
@@ -153,8 +158,12 @@ func commandTable() []Command {
 	}
 	roller := func(g *Game, pos rules.Position) bool { _, ok := pos.(rules.Roller); return ok }
 	move := func(r *Referee, c *call) Outcome {
+		if len(c.cond) > 0 {
+			return r.moveWithConditions(c)
+		}
 		return r.move(c.g, c.color, c.pos, c.m, strings.TrimSpace(c.m.Action), c.env)
 	}
+	noRoller := func(g *Game, pos rules.Position) bool { return !roller(g, pos) }
 	return []Command{
 		// In a game: the move (no words: a line that is no command).
 		{Where: InGame, When: Playing,
@@ -195,6 +204,14 @@ func commandTable() []Command {
 			run: func(r *Referee, c *call) Outcome {
 				return r.vacation(c.g, c.color, c.pos, c.m, append([]string{"vacation"}, c.args...), c.env)
 			}},
+		{Words: []string{"if"}, Args: "MOVE ANSWER ...", Where: InGame, When: Playing, Only: "not in Chec Toe",
+			Help: "conditional moves: \"if Nc6 Bb5 if a6 Ba4\" answers Nc6 with Bb5, then a6 with Ba4, at once and unseen; " +
+				"under your move or alone on your opponent's turn, one line each, at most 30 lines of 30 moves",
+			shown: noRoller, run: (*Referee).conditionsAlone},
+		{Words: []string{"conditions", "conditional"}, Where: InGame, When: Anytime, Only: "not in Chec Toe",
+			Help: "your standing conditional moves and their commitment", shown: noRoller, run: (*Referee).showConditions},
+		{Words: []string{"cancel"}, Where: InGame, When: Playing, Only: "not in Chec Toe",
+			Help: "clear your conditional moves", shown: noRoller, run: (*Referee).cancelConditions},
 		{Words: []string{"board", "show", "status"}, Where: InGame, When: Anytime,
 			Help: "the board again", footer: always,
 			run: func(r *Referee, c *call) Outcome {
@@ -223,9 +240,10 @@ func commandTable() []Command {
 			}},
 
 		// In a game and outside: the lobby's commands.
-		{Words: []string{"challenge"}, Args: "VARIANT ADDRESS [TIME] [COLOUR] [private]", Where: Both, When: Anytime,
+		{Words: []string{"challenge"}, Args: "VARIANT ADDRESS [TIME] [COLOUR] [private] [rated|casual]", Where: Both, When: Anytime,
 			Help: "invite ADDRESS to a game; TIME as \"3d\" (days per move) or \"10d+1d\" (Fischer); COLOUR random (the default), " +
-				"white or black is yours; \"private\": no one may observe the game. Without ADDRESS, an open challenge: the first player to accept it gets the game",
+				"white or black is yours; \"private\": no one may observe the game; rated or casual (the organiser's default otherwise). " +
+				"Without ADDRESS, an open challenge: the first player to accept it gets the game",
 			load: LoadLobby | LoadChallenge, opponent: challengeOpponent, run: (*Referee).challenge},
 		{Words: []string{"open"}, Where: Both, When: Anytime,
 			Help: "the open challenges, each with the address that accepts it",
@@ -251,6 +269,12 @@ func commandTable() []Command {
 			load:       LoadLobby | LoadNamed,
 			inGameArgs: func(args []string) bool { return gameArg(args) != 0 },
 			run:        (*Referee).unobserve},
+		{Words: []string{"rating", "ratings"}, Args: "[ADDRESS] [VARIANT]", Where: Both, When: Anytime,
+			Help: "a player's ratings (yours without ADDRESS), each variant or one: rating, deviation, games, wins/draws/losses, reliability",
+			load: LoadLobby | LoadRatings, answer: true, run: (*Referee).ratingAnswer},
+		{Words: []string{"top"}, Args: "VARIANT", Where: Both, When: Anytime,
+			Help: "the table of a variant's established players (rating not provisional), best first",
+			load: LoadLobby | LoadRatings, answer: true, run: (*Referee).topAnswer},
 		{Words: []string{"variants", "variant"}, Where: Both, When: Anytime,
 			Help: "the games offered here, one paragraph each",
 			load: LoadLobby, answer: true, noAuth: true,
@@ -354,6 +378,12 @@ type Needs struct {
 	// Opponent is the canonical address a new challenge goes to, whose
 	// active games and standing the app counts; "" for none.
 	Opponent string
+	// RatingsOf is the address whose ratings in every variant the app
+	// loads (Lobby.Ratings); "" for none.
+	RatingsOf string
+	// Top is the variant whose ratings table the app loads (Lobby.Top);
+	// "" for none.
+	Top string
 }
 
 // Needs says what the app must load for m before Handle decides it; g is
@@ -369,6 +399,14 @@ func (r *Referee) Needs(m *reader.Mail, g *Game) Needs {
 	}
 	p := r.parseLine(m.Action, where, true)
 	n := Needs{Lobby: where == Outside}
+	if p.cmd != nil && r.lobbyCfg().ratingLimits() && len(p.cmd.Words) > 0 && (p.cmd.Where&Outside != 0 || p.cmd.load != 0) {
+		// The organiser's rating limits apply to whoever challenges or
+		// accepts: the core needs the sender's ratings.
+		switch p.cmd.Words[0] {
+		case "challenge", "rematch", "accept":
+			n.RatingsOf = m.From
+		}
+	}
 	if p.cmd == nil || p.cmd.load == 0 {
 		return n
 	}
@@ -382,6 +420,14 @@ func (r *Referee) Needs(m *reader.Mail, g *Game) Needs {
 	}
 	if p.cmd.opponent != nil {
 		n.Opponent = p.cmd.opponent(p.args, g, m)
+	}
+	if l&LoadRatings != 0 {
+		q := readRatingArgs(p.args, m.From)
+		if p.cmd.Words[0] == "top" {
+			n.Top = q.variant
+		} else {
+			n.RatingsOf = q.address
+		}
 	}
 	return n
 }

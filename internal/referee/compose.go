@@ -255,6 +255,12 @@ func (r *Referee) boardMailsTo(g *Game, pos rules.Position, moverHeadline, headl
 		if g.Status == StatusFinished && g.Commitment != "" {
 			body.Sections = append(body.Sections, r.revealSection(g))
 		}
+		if s, ok := finalRatingSection(g); ok {
+			body.Sections = append(body.Sections, s)
+		}
+		if s, ok := condRevealSection(g); ok {
+			body.Sections = append(body.Sections, s)
+		}
 		out = append(out, r.boardMail(g, pos, c, body, "", m, KindBoard, headline, now))
 	}
 	return append(out, r.spectatorMails(g, pos, headline, now)...)

@@ -99,8 +99,21 @@ func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outco
 	if err != nil {
 		return Outcome{Verdict: Ignored, Detail: err.Error()}
 	}
+	// Conditional lines are taken out of the message: never relayed.
+	cond, rest := splitConditional(m.Message)
+	if len(cond) > 0 {
+		mm := *m
+		mm.Message = rest
+		m = &mm
+	}
 	p := r.parseLine(m.Action, InGame, env.Lobby != nil)
-	c := &call{cmd: p.cmd, args: p.args, m: m, env: env, g: g, color: color, pos: pos}
+	c := &call{cmd: p.cmd, args: p.args, m: m, env: env, g: g, color: color, pos: pos, cond: cond}
+	if len(cond) > 0 && len(p.cmd.Words) > 0 && p.cmd.Words[0] != "if" && p.cmd.Words[0] != "reroll" && p.cmd.Words[0] != "roll" && p.cmd.Words[0] != "pass" {
+		return r.rejectAction(g, color, pos, m, env, "conditional lines with "+p.cmd.Words[0],
+			fmt.Sprintf("Your %q was not carried out: conditional lines (\"if ...\") go under a move, or alone on your opponent's turn, never with %q.",
+				strings.TrimSpace(m.Action), p.cmd.Words[0]),
+			"Send the command alone, and the \"if\" lines with your next move.")
+	}
 	rp := g.State.ResignPending
 	if rp == nil || *rp != color || slices.Contains(p.cmd.Words, "confirm") {
 		return r.dispatch(c)
@@ -255,9 +268,31 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 		}
 	}
 	detail := fmt.Sprintf("game #%d: %s played %s", g.ID, color, san)
+	newActs := []Action{act}
+	var notice [2]string
 	if res := next.Result(); res.Over {
 		ng.setResult(res)
 		headline += " " + capital(res.String()) + "."
+	} else if reading.OfferDraw && ng.State.Cond != nil && ng.State.Cond.Trees[color.Other()] != nil {
+		// A draw offer waits for the opponent's own answer: their lines
+		// are cleared, never played over it.
+		ng.DrawOffer = &DrawOffer{By: color, Ply: ng.Ply()}
+		headline += fmt.Sprintf(" %s offers a draw with it.", color)
+		detail += " and offers a draw"
+		ng.State.Cond = ng.State.Cond.clone()
+		ng.State.Cond.Trees[color.Other()] = nil
+		notice[color.Other()] = fmt.Sprintf("%s offered a draw with %s: your conditional lines are cleared, so that you answer the offer yourself.", color, san)
+	} else if ng.State.Cond != nil && ng.State.Cond.Trees[color.Other()] != nil {
+		// The opponent's conditional lines answer this move at once, or
+		// are cleared by it.
+		var condActs []Action
+		var words string
+		next, condActs, words, notice = r.playConditions(ng, next, env)
+		newActs = append(newActs, condActs...)
+		if words != "" {
+			headline += " " + words
+			detail += "; " + words
+		}
 	} else if reading.OfferDraw {
 		// "Nc3 draw": the move, and a draw offer made with it (docs/rules/README.md#common-ground:
 		// the opponent accepts before their next action or declines by it).
@@ -275,8 +310,13 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 		}
 		note += "."
 	}
-	out := Outcome{Verdict: Applied, Detail: detail, Game: ng, NewActions: []Action{act}, NewRolls: rolls}
+	out := Outcome{Verdict: Applied, Detail: detail, Game: ng, NewActions: newActs, NewRolls: rolls}
 	out.Mails = r.boardMailsTo(ng, next, strings.TrimSpace(headline+" "+note), headline, color, m, rolls, now)
+	for c, n := range notice {
+		if n != "" {
+			addSection(out.Mails, ng, rules.Color(c), render.Section{Title: "Your conditional moves", Body: n})
+		}
+	}
 	return out
 }
 
@@ -452,6 +492,9 @@ func (r *Referee) takeback(g *Game, color rules.Color, pos rules.Position, m *re
 		ng := g.clone()
 		ng.Actions = ng.Actions[:len(ng.Actions)-1]
 		ng.State.TakebackBy, ng.DrawOffer, ng.State.ResignPending, ng.State.ResignMessage = nil, nil, nil, ""
+		if ng.State.Cond != nil {
+			ng.State.Cond.Trees = [2]*CondTree{} // a takeback clears both trees; the log stays, to be revealed
+		}
 		rep, err := ng.Replay()
 		if err != nil {
 			return Outcome{Verdict: Ignored, Detail: err.Error()}
@@ -488,5 +531,6 @@ func (s State) clone() State {
 		c := *s.Clock
 		out.Clock = &c
 	}
+	out.Cond = s.Cond.clone()
 	return out
 }

@@ -7,6 +7,7 @@ import (
 
 	"referee/internal/dice"
 	"referee/internal/mail/reader"
+	"referee/internal/rating"
 	"referee/internal/rules"
 )
 
@@ -54,6 +55,16 @@ type LobbyConfig struct {
 	// DefaultTime is the time control of a challenge that names none ("3d",
 	// "10d+1d"); "" for none.
 	DefaultTime string
+	// Rated makes games rated unless their challenge says "casual"
+	// (serve --rated); without it they are casual unless it says "rated".
+	Rated bool
+	// MinRating and MaxRating bound the rating, in the challenge's
+	// variant, of a player who challenges or accepts a challenge (0: no
+	// bound); a player without a rated game there counts as a new player
+	// (1500). MinReliability is the least reliability (0 to 1) there
+	// (0: none). See docs/ratings.md.
+	MinRating, MaxRating float64
+	MinReliability       float64
 	// MaxGames caps the active games of one player (default 10).
 	MaxGames int
 	// InviteTTL is how long an invitation stays open (default 7 days).
@@ -154,6 +165,7 @@ type Challenge struct {
 	Seed string
 	// Private: the game it starts may not be observed.
 	Private bool
+	Rated   bool // the game it makes is rated
 }
 
 // Invite is the invitation token of c.
@@ -243,6 +255,12 @@ type Lobby struct {
 	OpponentStopped bool
 	// SenderStopped: the sender is on the stop list.
 	SenderStopped bool
+	// Ratings are the ratings of the player "rating" names, one per
+	// variant with a rated game (Needs.RatingsOf).
+	Ratings []rating.Standing
+	// Top is the ratings table of the variant "top" names, best first
+	// (Needs.Top).
+	Top []rating.Standing
 }
 
 // LobbyChange is what a lobby command changes, for the app to store in the

@@ -90,7 +90,7 @@ func (r *Referee) lobbyAuth(m *reader.Mail, env Env) (Outcome, bool) {
 
 var timeControlRE = regexp.MustCompile(`^[0-9]+d(\+[0-9]+d)?$`)
 
-const challengeSyntax = "challenge VARIANT ADDRESS [TIME] [random|white|black] [private], e.g. \"challenge toto40 bob@example.org 3d\"; " +
+const challengeSyntax = "challenge VARIANT ADDRESS [TIME] [random|white|black] [private] [rated|casual], e.g. \"challenge toto40 bob@example.org 3d\"; " +
 	"leave out the ADDRESS for an open challenge that anyone may take"
 
 // challenge makes a challenge: an invitation mailed to the opponent, or an
@@ -114,7 +114,7 @@ func (r *Referee) challenge(c *call) Outcome {
 			fmt.Sprintf("%q is not a game offered here.", args[0]),
 			"Choose one of "+r.offeredNames()+" (send \"variants\" for what each is), and write "+challengeSyntax+".")
 	}
-	ch := Challenge{ID: lb.NextChallengeID, Challenger: m.From, Variant: v.Name(), TimeControl: lc.DefaultTime,
+	ch := Challenge{ID: lb.NextChallengeID, Challenger: m.From, Variant: v.Name(), TimeControl: lc.DefaultTime, Rated: lc.Rated,
 		Color: "random", Secret: lb.NewSecret, Seed: lb.NewSeed, Status: ChallengeOpen, Created: now, Expires: now.Add(lc.InviteTTL)}
 	for _, a := range args[1:] {
 		switch {
@@ -137,8 +137,10 @@ func (r *Referee) challenge(c *call) Outcome {
 			ch.Color = a
 		case a == "private":
 			ch.Private = true
+		case a == "rated" || a == "casual":
+			ch.Rated = a == "rated"
 		default:
-			return no("unknown word "+a, fmt.Sprintf("the word %q is neither an address, a time (\"3d\", \"10d+1d\"), a colour (random, white, black) nor \"private\".", a),
+			return no("unknown word "+a, fmt.Sprintf("the word %q is neither an address, a time (\"3d\", \"10d+1d\"), a colour (random, white, black), \"private\" nor rated or casual.", a),
 				"Write "+challengeSyntax+".")
 		}
 	}
@@ -151,6 +153,9 @@ func (r *Referee) challenge(c *call) Outcome {
 // follows).
 func (r *Referee) offer(c *call, ch Challenge, v rules.Variant, no func(detail, what, todo string) Outcome, lead []string) Outcome {
 	m, lc, lb, now := c.m, r.lobbyCfg(), c.env.Lobby, c.env.Now
+	if why := lc.outsideLimits(lb.Ratings, ch.Variant); why != "" {
+		return no("challenger outside the rating limits", why+".", "\"rating\" shows your ratings; the organiser sets these limits.")
+	}
 	switch {
 	case ch.Opponent != "" && addr.SameMailbox(ch.Opponent, m.From):
 		return no("self", "you cannot challenge yourself.", "Name another player's address, or leave it out for an open challenge.")
@@ -315,6 +320,10 @@ func (r *Referee) invitation(c *call, word string) Outcome {
 		return out
 	}
 	// accept
+	if why := lc.outsideLimits(lb.Ratings, ch.Variant); why != "" {
+		return no("taker outside the rating limits", fmt.Sprintf("You could not take challenge %d: %s.", ch.ID, why),
+			"\"rating\" shows your ratings; challenges in another game may be open to you (\"open\" lists them).")
+	}
 	if n := lb.Active[addr.Mailbox(m.From)]; n >= lc.MaxGames {
 		return no("taker at max games", fmt.Sprintf("You already play %d games, the most the organiser allows at once.", n),
 			"Finish a game first, then accept (the invitation is open until "+dateText(ch.Expires)+").")

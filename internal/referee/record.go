@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"referee/internal/game"
+	"referee/internal/rating"
 	"referee/internal/rules"
 )
 
@@ -46,6 +47,16 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 	rec.SetTag("Round", "-")
 	rec.SetTag("White", g.Players[0].Address)
 	rec.SetTag("Black", g.Players[1].Address)
+	if g.Rated && g.Ratings[0] != nil && g.Ratings[1] != nil {
+		// As lichess writes its Glicko ratings: the ratings before the
+		// game, rounded, and once it is over the change.
+		rec.SetTag("WhiteElo", fmt.Sprint(g.Ratings[0].Before.Rounded()))
+		rec.SetTag("BlackElo", fmt.Sprint(g.Ratings[1].Before.Rounded()))
+		if before, after, ok := ratingsAfter(g); ok {
+			rec.SetTag("WhiteRatingDiff", signed(rating.Diff(before[0], after[0])))
+			rec.SetTag("BlackRatingDiff", signed(rating.Diff(before[1], after[1])))
+		}
+	}
 	res := g.Result
 	if res == "" {
 		res = "*"
@@ -79,6 +90,9 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 			rec.SetTag("DieSeed", g.Seed.Hex())
 		}
 	}
+	for i, s := range RevealedConditions(g) {
+		rec.SetTag(fmt.Sprintf("%s%d", condTagPrefix, i+1), condTag(s))
+	}
 	rollIdx := 0
 	for i, p := range rep.Plies {
 		rollIdx += len(p.Rolls)
@@ -91,6 +105,11 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 			date = t.UTC().Format("2006.01.02")
 		}
 		rec.Dates = append(rec.Dates, date)
+		note := ""
+		if g.Actions[i].Cond {
+			note = "cond"
+		}
+		rec.Notes = append(rec.Notes, note)
 	}
 	for _, r := range g.Rolls {
 		rec.Rolls = append(rec.Rolls, game.RecordRoll{N: r.N, Value: r.Value, Sig: hex.EncodeToString(r.Sig)})

@@ -89,6 +89,9 @@ type Action struct {
 	// Time is when the action was recorded (zero when not known): the
 	// record's per-move dates.
 	Time time.Time
+	// Cond: a conditional move, played at once as its owner's tree
+	// answered the opponent's move (the record marks it {cond}).
+	Cond bool
 }
 
 // DrawOffer is a standing draw offer.
@@ -113,7 +116,12 @@ type Game struct {
 	ResultReason string
 	AbortReason  string
 	DrawOffer    *DrawOffer
-	Created      time.Time
+	// Rated is whether the result counts for the players' ratings.
+	Rated bool
+	// Ratings are the players' ratings in the game's variant, by colour,
+	// when the game is rated and the app loaded them (nil otherwise).
+	Ratings [2]*GameRating
+	Created time.Time
 	// State is the rest of the protocol state: a pending resignation, a
 	// takeback offer, the clocks. It is stored as JSON.
 	State State
@@ -149,6 +157,8 @@ type State struct {
 	// WatchDelay is how many plies spectators lag behind a running game
 	// (as ICCF, 0-7 moves; observe.go): they never see a newer position.
 	WatchDelay int `json:"watch_delay,omitempty"`
+	// Cond is the players' conditional moves (conditional.go).
+	Cond *CondState `json:"cond,omitempty"`
 }
 
 // Ply is the number of actions played.

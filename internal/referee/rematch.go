@@ -24,7 +24,7 @@ func (r *Referee) rematch(c *call) Outcome {
 		return no("variant "+g.Variant.Name()+" not offered", g.Variant.Title()+" is not offered by mail here any more.",
 			"Challenge "+opp.Address+" to one of "+r.offeredNames()+": "+challengeSyntax+".")
 	}
-	ch := Challenge{ID: lb.NextChallengeID, Challenger: me.Address, Opponent: opp.Address, Variant: g.Variant.Name(),
+	ch := Challenge{ID: lb.NextChallengeID, Challenger: me.Address, Opponent: opp.Address, Variant: g.Variant.Name(), Rated: g.Rated,
 		Color: "white", Secret: lb.NewSecret, Status: ChallengeOpen, Created: now, Expires: now.Add(r.lobbyCfg().InviteTTL),
 		Private: g.State.Private}
 	if c.color == rules.White {

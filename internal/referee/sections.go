@@ -125,6 +125,9 @@ func (r *Referee) Start(g *Game, now time.Time) (*Game, []Roll, []Mail, error) {
 			}
 			body.Sections = append(body.Sections, render.Section{Title: "The die", Body: text})
 		}
+		if s, ok := openingRatingSection(g); ok {
+			body.Sections = append(body.Sections, s)
+		}
 		out = append(out, r.boardMail(g, pos, c, body, "", nil, KindOpening, "", now))
 	}
 	return ng, rolls, out, nil

@@ -26,17 +26,18 @@ type Challenge struct {
 	Seed        string // draws a random colour (schema 9); "" before
 	// Private: the game it starts may not be observed.
 	Private bool
+	Rated   bool // the game it makes is rated
 }
 
 const challengeColumns = `id, challenger, opponent, variant, time_control, color, secret, status, created, expires, closed,
-	closed_by, game_id, seed, private`
+	closed_by, game_id, seed, private, rated`
 
 func scanChallenge(row scanner) (*Challenge, error) {
 	var c Challenge
 	var created, expires int64
 	var closed, gid sql.NullInt64
 	if err := row.Scan(&c.ID, &c.Challenger, &c.Opponent, &c.Variant, &c.TimeControl, &c.Color, &c.Secret, &c.Status,
-		&created, &expires, &closed, &c.ClosedBy, &gid, &c.Seed, &c.Private); err != nil {
+		&created, &expires, &closed, &c.ClosedBy, &gid, &c.Seed, &c.Private, &c.Rated); err != nil {
 		return nil, err
 	}
 	c.Created, c.Expires = fromMS(created), fromMS(expires)
@@ -80,8 +81,8 @@ func (t *Tx) NextChallengeID() (int64, error) {
 // CreateChallenge inserts c with its own ID (from NextChallengeID).
 func (t *Tx) CreateChallenge(c Challenge) error {
 	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO challenges (id, challenger, opponent, variant, time_control, color, secret,
-		status, created, expires, seed, private) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?)`,
-		c.ID, c.Challenger, c.Opponent, c.Variant, c.TimeControl, c.Color, c.Secret, ms(c.Created), ms(c.Expires), c.Seed, c.Private)
+		status, created, expires, seed, private, rated) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?)`,
+		c.ID, c.Challenger, c.Opponent, c.Variant, c.TimeControl, c.Color, c.Secret, ms(c.Created), ms(c.Expires), c.Seed, c.Private, c.Rated)
 	if err != nil {
 		return fmt.Errorf("recording challenge %d: %w", c.ID, err)
 	}

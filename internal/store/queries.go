@@ -9,7 +9,7 @@ import (
 
 const gameColumns = `id, variant, status, start_position, position, ply, COALESCE(result, ''), result_reason,
 	abort_reason, die_seed, die_commitment, seed_revealed, COALESCE(time_control, ''), draw_offer_by,
-	COALESCE(draw_offer_ply, 0), state, created, updated, deadline`
+	COALESCE(draw_offer_ply, 0), state, created, updated, deadline, rated`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -19,7 +19,7 @@ func scanGame(row scanner) (*Game, error) {
 	var offer, deadline sql.NullInt64
 	err := row.Scan(&g.ID, &g.Variant, &g.Status, &g.StartPosition, &g.Position, &g.Ply, &g.Result, &g.ResultReason,
 		&g.AbortReason, &g.DieSeed, &g.DieCommitment, &g.SeedRevealed, &g.TimeControl, &offer, &g.DrawOfferPly, &g.State, &created, &updated,
-		&deadline)
+		&deadline, &g.Rated)
 	if err != nil {
 		return nil, err
 	}
@@ -51,10 +51,10 @@ func (t *Tx) CreateGame(g *Game) (int64, error) {
 	g.Updated = g.Created
 	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO games (variant, status, start_position, position, ply, result,
 		result_reason, abort_reason, die_seed, die_commitment, seed_revealed, time_control, draw_offer_by, draw_offer_ply,
-		state, created, updated, deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		state, created, updated, deadline, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.Variant, g.Status, g.StartPosition, g.Position, g.Ply, nullable(g.Result), g.ResultReason, g.AbortReason,
 		g.DieSeed, g.DieCommitment, g.SeedRevealed, nullable(g.TimeControl), g.DrawOfferBy, g.DrawOfferPly,
-		stateOr(g.State), ms(g.Created), ms(g.Updated), msOrNull(g.Deadline))
+		stateOr(g.State), ms(g.Created), ms(g.Updated), msOrNull(g.Deadline), g.Rated)
 	if err != nil {
 		return 0, fmt.Errorf("inserting the game: %w", err)
 	}
@@ -161,6 +161,12 @@ func (t *Tx) UpdateGame(g *Game) error {
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
 		return fmt.Errorf("updating game #%d: %w", g.ID, ErrNotFound)
+	}
+	if g.Status == "finished" {
+		// A rated game's result changes the players' ratings in the same
+		// transaction, once (rate does nothing for a casual game or one
+		// already counted).
+		return t.rate(g.ID, 0)
 	}
 	return nil
 }

@@ -239,9 +239,12 @@ type Game struct {
 	// reminder or loss on time is due then), or nil when it has no running
 	// clock.
 	Deadline *time.Time
-	Created  time.Time
-	Updated  time.Time
-	Players  [2]Player
+	// Rated is whether the result counts for the players' ratings; set
+	// when the game is created (UpdateGame leaves it).
+	Rated   bool
+	Created time.Time
+	Updated time.Time
+	Players [2]Player
 }
 
 // Action is one applied action.

@@ -57,23 +57,23 @@ func openFixture(t testing.TB) *fixture {
 		t.Fatal(err)
 	}
 	f := &fixture{a: a}
-	newGame := func(variant, w, b string, sp app.Spectating, s *dice.Seed) *referee.Game {
+	newGame := func(variant, w, b string, sp app.GameOptions, s *dice.Seed) *referee.Game {
 		g, err := a.NewGameWith(ctx, variant, w, b, s, "", sp)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return g
 	}
-	f.chess1 = newGame("chess", "alice@example.org", "bob@example.net", app.Spectating{}, nil)
+	f.chess1 = newGame("chess", "alice@example.org", "bob@example.net", app.GameOptions{}, nil)
 	f.playSAN(t, f.chess1, "e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7")
-	f.chess2 = newGame("chess", "carol@example.org", "alice@example.org", app.Spectating{WatchDelay: 2}, nil)
+	f.chess2 = newGame("chess", "carol@example.org", "alice@example.org", app.GameOptions{WatchDelay: 2}, nil)
 	f.playSAN(t, f.chess2, "d4", "d5", "c4", "e6")
-	f.toe1 = newGame("chectoe", "dave@example.com", "erin@example.com", app.Spectating{}, &seed2)
+	f.toe1 = newGame("chectoe", "dave@example.com", "erin@example.com", app.GameOptions{}, &seed2)
 	f.playFirst(t, f.toe1, 6)
-	f.toe2 = newGame("chectoe", "erin@example.com", "alice@example.org", app.Spectating{}, &seed)
+	f.toe2 = newGame("chectoe", "erin@example.com", "alice@example.org", app.GameOptions{}, &seed)
 	f.playFirst(t, f.toe2, 5)
 	f.finish(t, f.toe2)
-	f.priv = newGame("chess", "frank@example.org", "gina@example.org", app.Spectating{Private: true}, nil)
+	f.priv = newGame("chess", "frank@example.org", "gina@example.org", app.GameOptions{Private: true}, nil)
 	f.playSAN(t, f.priv, "f3", "e5", "g4", "Qh4")
 	if err := a.Watch(ctx, f.chess2.ID, "watcher@example.org", false); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,527 @@
+package referee
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"referee/internal/notation"
+	"referee/internal/render"
+	"referee/internal/rules"
+)
+
+// Conditional moves (docs/conditional.md): a player's reply may carry lines
+// such as "if Nc6 Bb5 if a6 Ba4" after the move, or alone on the
+// opponent's turn. Each "if" names the opponent's move and the player's
+// answer; several lines make a tree. When the opponent plays a predicted
+// move, the answer is played at once, in the same transaction; any other
+// move clears the tree. Trees are never shown to the opponent; each is
+// committed to with SHA-256(nonce || canonical text) and revealed when the
+// game ends.
+
+// Limits of a tree, as lichess's forecasts.
+const (
+	MaxCondLines = 30
+	MaxCondPlies = 30
+)
+
+// CondTree is one player's standing conditional lines.
+type CondTree struct {
+	// From is the ply of the opponent's move each line starts with.
+	From int `json:"from"`
+	// Lines are the lines in canonical SAN: the opponent's move, the
+	// answer, the opponent's move, ...
+	Lines [][]string `json:"lines"`
+	// Set is the index of the tree's entry in CondState.Log.
+	Set int `json:"set"`
+}
+
+// CondSet is one tree as it was set: what the commitment binds, revealed
+// when the game ends.
+type CondSet struct {
+	Color      rules.Color `json:"color"`
+	From       int         `json:"from"`
+	Text       string      `json:"text"`  // canonical text (CondText)
+	Nonce      string      `json:"nonce"` // 16 bytes, hex
+	Commitment string      `json:"commitment"`
+}
+
+// CondState is the conditional moves of a game.
+type CondState struct {
+	Trees [2]*CondTree `json:"trees"`
+	Log   []CondSet    `json:"log,omitempty"`
+}
+
+func (s *CondState) clone() *CondState {
+	if s == nil {
+		return nil
+	}
+	out := &CondState{Log: slices.Clone(s.Log)}
+	for c, t := range s.Trees {
+		if t != nil {
+			nt := *t
+			nt.Lines = make([][]string, len(t.Lines))
+			for i, l := range t.Lines {
+				nt.Lines[i] = slices.Clone(l)
+			}
+			out.Trees[c] = &nt
+		}
+	}
+	return out
+}
+
+// CondText is the canonical text of lines (docs/conditional.md): each line
+// written "if X Y if Z W" (the last pair may lack its answer only when the
+// line ends the game), the lines sorted by byte value, each ending in a
+// line feed.
+func CondText(lines [][]string) string {
+	var out []string
+	for _, l := range lines {
+		var b strings.Builder
+		for i, p := range l {
+			if i%2 == 0 {
+				if i > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString("if ")
+			} else {
+				b.WriteByte(' ')
+			}
+			b.WriteString(p)
+		}
+		out = append(out, b.String())
+	}
+	slices.Sort(out)
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+// CondCommitment is hex(SHA-256(nonce || text)), nonce the 16 bytes the
+// hex nonceHex names.
+func CondCommitment(nonceHex, text string) (string, error) {
+	nonce, err := hex.DecodeString(nonceHex)
+	if err != nil || len(nonce) != 16 {
+		return "", fmt.Errorf("the nonce %q is not 32 hex digits", nonceHex)
+	}
+	h := sha256.Sum256(append(nonce, text...))
+	return hex.EncodeToString(h[:]), nil
+}
+
+// condNonce is the nonce of a tree: derived from the referee's secret salt
+// and what the tree is, so that a repeated decision gives the same nonce,
+// and no player can compute it before it is revealed.
+func (r *Referee) condNonce(g *Game, c rules.Color, from int, text string) string {
+	h := sha256.Sum256([]byte(r.cfg.IDSalt + "\x00cond\x00" + fmt.Sprint(g.ID) + "\x00" + c.String() + "\x00" + fmt.Sprint(from) + "\x00" + text))
+	return hex.EncodeToString(h[:16])
+}
+
+// splitConditional takes the conditional lines out of a mail's message:
+// the lines whose first word is "if" and whose other words all look like
+// moves (hold a digit, or are a castling). They are never relayed.
+func splitConditional(message string) (cond []string, rest string) {
+	var keep []string
+	for _, line := range strings.Split(message, "\n") {
+		if isCondLine(line) {
+			cond = append(cond, strings.TrimSpace(line))
+			continue
+		}
+		keep = append(keep, line)
+	}
+	if len(cond) == 0 {
+		return nil, message
+	}
+	return cond, strings.TrimSpace(strings.Join(keep, "\n"))
+}
+
+func isCondLine(line string) bool {
+	f := strings.Fields(strings.TrimSpace(line))
+	if len(f) < 2 || !strings.EqualFold(f[0], "if") {
+		return false
+	}
+	for _, w := range f[1:] {
+		if strings.EqualFold(w, "if") {
+			continue
+		}
+		lw := strings.ToLower(strings.Trim(w, "+#!?"))
+		if lw == "o-o" || lw == "o-o-o" || lw == "0-0" || lw == "0-0-0" {
+			continue
+		}
+		if !strings.ContainsFunc(w, unicode.IsDigit) {
+			return false
+		}
+	}
+	return true
+}
+
+// condError is why conditional lines were refused.
+type condError struct{ what string }
+
+func (e *condError) Error() string { return e.what }
+
+// readConditions reads lines against pos, the position before the
+// opponent's next move: each "if" names the opponent's move and the
+// answer. Any unreadable or illegal part, a conflict between two lines or
+// a line over the limits refuses them all.
+func readConditions(pos rules.Position, lines []string) ([][]string, error) {
+	if len(lines) > MaxCondLines {
+		return nil, &condError{fmt.Sprintf("%d conditional lines, and at most %d are kept", len(lines), MaxCondLines)}
+	}
+	if _, ok := pos.(rules.Roller); ok {
+		return nil, &condError{"conditional moves are not available in Chec Toe: the die makes an \"if\" line ambiguous"}
+	}
+	var out [][]string
+	answers := map[string]string{} // the line's moves so far -> the answer given there
+	for n, line := range lines {
+		f := strings.Fields(line)
+		where := fmt.Sprintf("line %d (%q)", n+1, line)
+		// Pairs: "if" X Y.
+		var plies []string
+		for i := 0; i < len(f); {
+			if !strings.EqualFold(f[i], "if") {
+				return nil, &condError{fmt.Sprintf("%s: %q stands where \"if\" was expected; write each pair as \"if THEIR-MOVE YOUR-ANSWER\"", where, f[i])}
+			}
+			j := i + 1
+			for j < len(f) && !strings.EqualFold(f[j], "if") {
+				j++
+			}
+			switch j - i - 1 {
+			case 2:
+			case 1:
+				return nil, &condError{fmt.Sprintf("%s: \"if %s\" has no answer; write \"if %s YOUR-ANSWER\"", where, f[i+1], f[i+1])}
+			default:
+				return nil, &condError{fmt.Sprintf("%s: \"%s\" is not one move and one answer", where, strings.Join(f[i:j], " "))}
+			}
+			plies = append(plies, f[i+1], f[i+2])
+			i = j
+		}
+		if len(plies) > MaxCondPlies {
+			return nil, &condError{fmt.Sprintf("%s has %d plies, and a line may have at most %d", where, len(plies), MaxCondPlies)}
+		}
+		p := pos
+		var canon []string
+		for k, in := range plies {
+			who := "your opponent's"
+			if k%2 == 1 {
+				who = "your"
+			}
+			if res := p.Result(); res.Over {
+				return nil, &condError{fmt.Sprintf("%s: the game is over (%s) before %s move %q", where, res, who, in)}
+			}
+			reading, err := notation.Read(p, in)
+			if err != nil {
+				return nil, &condError{fmt.Sprintf("%s: %q is not a legal move there for %s (%s)", where, in, p.Turn(), strings.TrimSuffix(reasonOf(err), "."))}
+			}
+			if reading.OfferDraw {
+				return nil, &condError{fmt.Sprintf("%s: %q offers a draw; a conditional line holds moves only", where, in)}
+			}
+			san := notation.SAN(p, reading.Move)
+			next, err := p.Play(reading.Move)
+			if err != nil {
+				return nil, &condError{fmt.Sprintf("%s: %q is not a legal move there for %s (%s)", where, in, p.Turn(), err)}
+			}
+			if k%2 == 1 {
+				key := strings.Join(canon, " ")
+				if prev, ok := answers[key]; ok && prev != san {
+					return nil, &condError{fmt.Sprintf("%s answers %s with %s, but another line answers it with %s: give one answer to each move",
+						where, canon[len(canon)-1], san, prev)}
+				}
+				answers[key] = san
+			}
+			canon = append(canon, san)
+			p = next
+		}
+		out = append(out, canon)
+	}
+	return out, nil
+}
+
+// setConditions makes lines c's standing tree in ng from ply from, and
+// returns the section that shows the owner the tree and its commitment.
+func (r *Referee) setConditions(ng *Game, c rules.Color, from int, lines [][]string) render.Section {
+	text := CondText(lines)
+	nonce := r.condNonce(ng, c, from, text)
+	commit, _ := CondCommitment(nonce, text)
+	cs := ng.State.Cond.clone()
+	if cs == nil {
+		cs = &CondState{}
+	}
+	cs.Log = append(cs.Log, CondSet{Color: c, From: from, Text: text, Nonce: nonce, Commitment: commit})
+	cs.Trees[c] = &CondTree{From: from, Lines: lines, Set: len(cs.Log) - 1}
+	ng.State.Cond = cs
+	return render.Section{Title: "Your conditional moves",
+		Body: fmt.Sprintf("Your lines, as the referee understood them (they replace any you set before; your opponent never sees them):\n%s\n"+
+			"Commitment: %s\nIt is SHA-256 of a secret nonce and this text; both are revealed when the game ends, so that anyone can check "+
+			"the lines were not changed (docs/conditional.md). \"conditions\" shows them, \"cancel\" clears them.", text, commit)}
+}
+
+// playConditions plays, after the move that led to pos, every answer a
+// standing tree gives: the side to move's tree answers the last move when
+// a line predicted it, and is cleared when none did. It returns the new
+// position, the actions played, the headline's words, and what each tree's
+// owner is told in the mail of this outcome (a deviation cleared the tree,
+// the lines are used up).
+func (r *Referee) playConditions(ng *Game, pos rules.Position, env Env) (rules.Position, []Action, string, [2]string) {
+	var acts []Action
+	var words []string
+	var notice [2]string
+	for range 2 * MaxCondPlies {
+		cs := ng.State.Cond
+		if cs == nil || ng.Status != StatusActive {
+			break
+		}
+		side := pos.Turn()
+		t := cs.Trees[side]
+		if t == nil {
+			break
+		}
+		cs = cs.clone()
+		ng.State.Cond = cs
+		last := ng.Actions[len(ng.Actions)-1]
+		var rest [][]string
+		answer := ""
+		if t.From == last.Ply {
+			for _, l := range t.Lines {
+				if len(l) >= 2 && l[0] == last.SAN {
+					answer = l[1]
+					if len(l) > 2 {
+						rest = append(rest, l[2:])
+					}
+				}
+			}
+		}
+		if answer == "" {
+			cs.Trees[side] = nil
+			notice[side] = fmt.Sprintf("%s played %s, which none of your conditional lines foresaw: they are cleared.", side.Other(), last.SAN)
+			break
+		}
+		reading, err := notation.Read(pos, answer)
+		var next rules.Position
+		if err == nil {
+			next, err = pos.Play(reading.Move)
+		}
+		if err != nil {
+			// The lines were checked when set; a position they no longer
+			// fit (a takeback clears them) is no reason to play blind.
+			cs.Trees[side] = nil
+			notice[side] = fmt.Sprintf("Your conditional answer %s could not be played (%v): your lines are cleared.", answer, err)
+			break
+		}
+		if ng.State.Clock != nil {
+			ng.State.Clock.moved(side, env.Now) // no time charged: the answer was given in advance
+		}
+		act := Action{Ply: ng.Ply(), Color: side, SAN: notation.SAN(pos, reading.Move), Coord: notation.Coord(pos, reading.Move),
+			Position: next.String(), Cond: true, Time: env.Now}
+		ng.Actions = append(ng.Actions, act)
+		acts = append(acts, act)
+		words = append(words, fmt.Sprintf("%s answered %s at once (a conditional move).", side, act.SAN))
+		if len(rest) == 0 {
+			cs.Trees[side] = nil
+			notice[side] = "Your conditional lines are used up."
+		} else {
+			cs.Trees[side] = &CondTree{From: ng.Ply(), Lines: rest, Set: t.Set}
+		}
+		pos = next
+		if res := next.Result(); res.Over {
+			ng.setResult(res)
+			words = append(words, capital(res.String())+".")
+			break
+		}
+	}
+	return pos, acts, strings.Join(words, " "), notice
+}
+
+// addSection appends s to the board mail of out addressed to the player of
+// colour c in g (never to a spectator's).
+func addSection(out []Mail, g *Game, c rules.Color, s render.Section) {
+	for i, ml := range out {
+		if ml.Board != nil && ml.Kind != "spectator" && ml.To == g.Players[c].Address {
+			b := *ml.Board
+			b.Sections = append(slices.Clone(b.Sections), s)
+			out[i].Board = &b
+			return
+		}
+	}
+}
+
+// condRevealSection reveals every tree set in g, for the final mails.
+func condRevealSection(g *Game) (render.Section, bool) {
+	if g.Status != StatusFinished || g.State.Cond == nil || len(g.State.Cond.Log) == 0 {
+		return render.Section{}, false
+	}
+	var b strings.Builder
+	b.WriteString("Every conditional tree set in this game, with its nonce: SHA-256 of the nonce's 16 bytes followed by the text gives the commitment shown when it was set (docs/conditional.md).\n")
+	for i, s := range g.State.Cond.Log {
+		fmt.Fprintf(&b, "\nTree %d, %s's, from ply %d:\n%snonce %s\ncommitment %s\n", i+1, s.Color, s.From, s.Text, s.Nonce, s.Commitment)
+	}
+	return render.Section{Title: "Conditional moves revealed", Body: strings.TrimRight(b.String(), "\n")}, true
+}
+
+// moveWithConditions plays the move of c's first line, and sets the
+// conditional lines under it as the mover's tree; any part of them that
+// does not read or is not legal refuses the whole mail, the move with it.
+func (r *Referee) moveWithConditions(c *call) Outcome {
+	g, color, pos, m, env := c.g, c.color, c.pos, c.m, c.env
+	action := strings.TrimSpace(m.Action)
+	if _, ok := pos.(rules.Roller); ok {
+		return r.rejectAction(g, color, pos, m, env, "conditional lines in Chec Toe",
+			fmt.Sprintf("Your %q was not played: conditional moves are not available in Chec Toe, as the die makes an \"if\" line ambiguous.", action),
+			"Send the move again without the \"if\" lines.")
+	}
+	out := r.move(g, color, pos, m, action, env)
+	if out.Verdict != Applied || out.Game == nil || out.Game.Status != StatusActive {
+		return out
+	}
+	ng := out.Game
+	next, err := ng.Position()
+	if err != nil {
+		return Outcome{Verdict: Ignored, Detail: err.Error()}
+	}
+	if next.Turn() == color {
+		addSection(out.Mails, ng, color, render.Section{Title: "Your conditional moves",
+			Body: "Your conditional lines were not set: your opponent's own conditional move answered yours at once, so they no longer start at their next move. Send them again under your next move."})
+		return out
+	}
+	lines, err := readConditions(next, c.cond)
+	if err != nil {
+		return r.rejectAction(g, color, pos, m, env, "conditional: "+err.Error(),
+			fmt.Sprintf("Your move %q was not played, nor its conditional lines: %s.", action, err),
+			"Send the move again with the lines corrected, or without them.")
+	}
+	addSection(out.Mails, ng, color, r.setConditions(ng, color, ng.Ply(), lines))
+	out.Detail += fmt.Sprintf("; %d conditional lines set", len(lines))
+	return out
+}
+
+// conditionsAlone sets conditional lines sent without a move, on the
+// opponent's turn: the first line is one of them.
+func (r *Referee) conditionsAlone(c *call) Outcome {
+	g, color, pos, m, env := c.g, c.color, c.pos, c.m, c.env
+	if pos.Turn() == color {
+		return r.rejectAction(g, color, pos, m, env, "conditional lines on own turn",
+			"Your conditional lines were not set: it is your move, and a line starts at your opponent's next move.",
+			"Write your move on the first line and the \"if\" lines under it.")
+	}
+	lines, err := readConditions(pos, append([]string{strings.TrimSpace(m.Action)}, c.cond...))
+	if err != nil {
+		return r.rejectAction(g, color, pos, m, env, "conditional: "+err.Error(),
+			fmt.Sprintf("Your conditional lines were not set: %s.", err), "Send them again corrected; your earlier lines, if any, stand.")
+	}
+	ng := g.clone()
+	sec := r.setConditions(ng, color, g.Ply(), lines)
+	mail := r.boardMail(ng, pos, color, render.Mail{Headline: fmt.Sprintf("Your %d conditional lines are set.", len(lines)), Sections: []render.Section{sec}},
+		"Conditional moves set", m, "cond", fmt.Sprint(len(ng.State.Cond.Log)), env.Now)
+	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s set %d conditional lines", g.ID, color, len(lines)), Game: ng, Mails: []Mail{mail}}
+}
+
+// standing is c's standing tree in g, or nil.
+func standing(g *Game, c rules.Color) *CondTree {
+	if g.State.Cond == nil {
+		return nil
+	}
+	return g.State.Cond.Trees[c]
+}
+
+// showConditions answers "conditions".
+func (r *Referee) showConditions(c *call) Outcome {
+	g, color, pos, m, env := c.g, c.color, c.pos, c.m, c.env
+	if _, ok := pos.(rules.Roller); ok {
+		return r.answer(g, color, pos, m, env.Now, "conditions", "Conditional moves are not available in Chec Toe: the die makes an \"if\" line ambiguous.", nil)
+	}
+	t := standing(g, color)
+	if t == nil {
+		return r.answer(g, color, pos, m, env.Now, "conditions", "You have no conditional moves standing.",
+			[]render.Section{{Title: "Conditional moves", Body: "Write lines like \"if Nc6 Bb5 if a6 Ba4\" under your move, or alone on your opponent's turn."}})
+	}
+	set := g.State.Cond.Log[t.Set]
+	body := fmt.Sprintf("Standing now, from ply %d:\n%s\nSet as (from ply %d):\n%scommitment %s", t.From, CondText(t.Lines), set.From, set.Text, set.Commitment)
+	return r.answer(g, color, pos, m, env.Now, "conditions", "Your conditional moves.", []render.Section{{Title: "Your conditional moves", Body: body}})
+}
+
+// cancelConditions answers "cancel": the player's tree is cleared.
+func (r *Referee) cancelConditions(c *call) Outcome {
+	g, color, pos, m, env := c.g, c.color, c.pos, c.m, c.env
+	if standing(g, color) == nil {
+		return r.rejectAction(g, color, pos, m, env, "cancel: no conditional moves",
+			"There is nothing to cancel: you have no conditional moves standing.", "Reply with your move, or \"help\".")
+	}
+	ng := g.clone()
+	ng.State.Cond.Trees[color] = nil
+	mail := r.boardMail(ng, pos, color, render.Mail{Headline: "Your conditional moves are cleared."}, "Conditional moves cleared", m, "cond-cancel",
+		fmt.Sprint(len(ng.State.Cond.Log)), env.Now)
+	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s cleared the conditional moves", g.ID, color), Game: ng, Mails: []Mail{mail}}
+}
+
+// condTagPrefix names the record's tags that reveal the trees: CondTree1,
+// CondTree2, ... in the order they were set.
+const condTagPrefix = "CondTree"
+
+// condTag is a revealed tree as a record tag's value: the colour, the ply
+// the tree started at, the nonce, the commitment, then the text with " | "
+// between its lines.
+func condTag(s CondSet) string {
+	return fmt.Sprintf("%s %d %s %s %s", s.Color, s.From, s.Nonce, s.Commitment,
+		strings.Join(strings.Split(strings.TrimSuffix(s.Text, "\n"), "\n"), " | "))
+}
+
+// CondSetsFromTags reads the revealed trees of a record's tags (name,
+// value pairs in order).
+func CondSetsFromTags(tags [][2]string) ([]CondSet, error) {
+	var out []CondSet
+	for _, t := range tags {
+		if !strings.HasPrefix(t[0], condTagPrefix) {
+			continue
+		}
+		f := strings.SplitN(t[1], " ", 5)
+		if len(f) != 5 {
+			return nil, fmt.Errorf("the record's %s tag %q is not \"COLOUR PLY NONCE COMMITMENT LINES\"", t[0], t[1])
+		}
+		var s CondSet
+		switch f[0] {
+		case "White":
+			s.Color = rules.White
+		case "Black":
+			s.Color = rules.Black
+		default:
+			return nil, fmt.Errorf("the record's %s tag names the colour %q: White or Black", t[0], f[0])
+		}
+		if _, err := fmt.Sscan(f[1], &s.From); err != nil {
+			return nil, fmt.Errorf("the record's %s tag: the ply %q is not a number", t[0], f[1])
+		}
+		s.Nonce, s.Commitment = f[2], f[3]
+		s.Text = strings.Join(strings.Split(f[4], " | "), "\n") + "\n"
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// VerifyConditions recomputes the commitment of every revealed tree and
+// says, one sentence each, what held and what did not.
+func VerifyConditions(sets []CondSet) (checked, problems []string) {
+	for i, s := range sets {
+		got, err := CondCommitment(s.Nonce, s.Text)
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("conditional tree %d (%s's, from ply %d): %v", i+1, s.Color, s.From, err))
+		case got != s.Commitment:
+			problems = append(problems, fmt.Sprintf("conditional tree %d (%s's, from ply %d): SHA-256 of its nonce and text is %s, not the commitment %s mailed when it was set",
+				i+1, s.Color, s.From, got, s.Commitment))
+		default:
+			checked = append(checked, fmt.Sprintf("conditional tree %d (%s's, from ply %d) matches its commitment %s", i+1, s.Color, s.From, s.Commitment))
+		}
+	}
+	return checked, problems
+}
+
+// RevealedConditions are the trees of g that may be shown: all of them
+// once the game is over, none while it runs.
+func RevealedConditions(g *Game) []CondSet {
+	if g.Status == StatusActive || g.State.Cond == nil {
+		return nil
+	}
+	return g.State.Cond.Log
+}

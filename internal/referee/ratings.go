@@ -1,0 +1,234 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+
+	"referee/internal/mail/addr"
+	"referee/internal/rating"
+	"referee/internal/render"
+	"referee/internal/rules"
+)
+
+// GameRating is one player's rating in a rated game: Before is the rating
+// the game started from (the player's current rating while it runs);
+// After is the rating it gave, once it was counted (nil before).
+type GameRating struct {
+	Before rating.Rating
+	After  *rating.Rating
+}
+
+// ratingsAfter returns both players' ratings after g, a finished rated
+// game with its ratings loaded: the counted values, or, in the transaction
+// that ends it, the values the store counts from the same ratings
+// (rating.Params.Pair), so the final mail says what is stored.
+func ratingsAfter(g *Game) (before, after [2]rating.Rating, ok bool) {
+	if !g.Rated || g.Ratings[0] == nil || g.Ratings[1] == nil || g.Status != StatusFinished {
+		return before, after, false
+	}
+	before = [2]rating.Rating{g.Ratings[0].Before, g.Ratings[1].Before}
+	if g.Ratings[0].After != nil && g.Ratings[1].After != nil {
+		return before, [2]rating.Rating{*g.Ratings[0].After, *g.Ratings[1].After}, true
+	}
+	var score float64
+	switch g.Result {
+	case "1-0":
+		score = 1
+	case "0-1":
+		score = 0
+	case "1/2-1/2":
+		score = 0.5
+	default:
+		return before, after, false
+	}
+	after[0], after[1] = rating.Default().Pair(before[0], before[1], score)
+	return before, after, true
+}
+
+// signed writes a rating change with its sign: "+12", "-3", "+0".
+func signed(d int) string {
+	if d < 0 {
+		return fmt.Sprint(d)
+	}
+	return fmt.Sprintf("+%d", d)
+}
+
+// openingRatingSection tells both players whether the game is rated, and
+// with it their ratings in the variant.
+func openingRatingSection(g *Game) (render.Section, bool) {
+	if !g.Rated {
+		return render.Section{Title: "Casual game", Body: "This game is casual: its result changes no rating."}, true
+	}
+	if g.Ratings[0] == nil || g.Ratings[1] == nil {
+		return render.Section{}, false
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "This game is rated (%s). Ratings now:\n", g.Variant.Title())
+	for c, p := range g.Players {
+		fmt.Fprintf(&b, "%s %s: %s\n", colorName(c), p.Address, g.Ratings[c].Before)
+	}
+	b.WriteString(fmt.Sprintf("A \"?\" marks a provisional rating (deviation above %d). Reply \"rating\" for yours in full.", rating.ProvisionalRD))
+	return render.Section{Title: "Ratings", Body: b.String()}, true
+}
+
+// finalRatingSection tells both players what a rated game did to each
+// player's rating.
+func finalRatingSection(g *Game) (render.Section, bool) {
+	before, after, ok := ratingsAfter(g)
+	if !ok {
+		return render.Section{}, false
+	}
+	var b strings.Builder
+	for c, p := range g.Players {
+		fmt.Fprintf(&b, "%s %s: %s -> %s (%s)\n", colorName(c), p.Address, before[c], after[c], signed(rating.Diff(before[c], after[c])))
+	}
+	return render.Section{Title: "Ratings", Body: strings.TrimRight(b.String(), "\n")}, true
+}
+
+func colorName(c int) string {
+	if c == 0 {
+		return "White"
+	}
+	return "Black"
+}
+
+// ratingArgs are the words of "rating [ADDRESS] [VARIANT]" and "top
+// VARIANT", read.
+type ratingArgs struct {
+	address string // canonical; the sender's when none is named
+	variant string // the variant's name; "" when none is named
+	bad     string // the first word that is neither, or a second of a kind
+	named   bool   // an address was named
+}
+
+func readRatingArgs(args []string, from string) ratingArgs {
+	q := ratingArgs{address: from}
+	for _, a := range args {
+		if strings.Contains(a, "@") {
+			ca, err := addr.Canonical(strings.Trim(a, "<>,;"))
+			if err != nil || q.named {
+				q.bad = a
+				return q
+			}
+			q.address, q.named = ca, true
+			continue
+		}
+		v, err := rules.Lookup(a)
+		if err != nil || q.variant != "" {
+			q.bad = a
+			return q
+		}
+		q.variant = v.Name()
+	}
+	return q
+}
+
+// ratingAnswer answers "rating [ADDRESS] [VARIANT]".
+func (r *Referee) ratingAnswer(c *call) Outcome {
+	m, env := c.m, c.env
+	q := readRatingArgs(c.args, m.From)
+	if q.bad != "" {
+		return r.refuse(env, m, "rating: unknown word "+q.bad,
+			fmt.Sprintf("In %q, the word %q is neither one mail address nor one game.", firstWords(m.Action, 6), q.bad),
+			"Write \"rating\", \"rating chess\", \"rating bob@example.org\" or \"rating bob@example.org chess\". The games: "+r.offeredNames()+".")
+	}
+	var b strings.Builder
+	who := q.address
+	if addr.SameMailbox(q.address, m.From) {
+		who = "You (" + m.From + ")"
+	}
+	shown := 0
+	for _, s := range env.Lobby.Ratings {
+		if q.variant != "" && s.Variant != q.variant {
+			continue
+		}
+		title := s.Variant
+		if v, err := rules.Lookup(s.Variant); err == nil {
+			title = v.Title()
+		}
+		fmt.Fprintf(&b, "%s: %s (deviation %.0f, volatility %.4f)\n", title, s.Rating, s.RD, s.Sigma)
+		fmt.Fprintf(&b, "  %d rated games: %d won, %d drawn, %d lost\n", s.Games, s.Wins, s.Draws, s.Losses)
+		fmt.Fprintf(&b, "  reliability %.0f%%: %d lost on time, %d abandoned (lost on time without a move)\n\n",
+			100*s.Reliability(), s.LostOnTime, s.Abandoned)
+		shown++
+	}
+	in := ""
+	if q.variant != "" {
+		if v, err := rules.Lookup(q.variant); err == nil {
+			in = " of " + v.Title()
+		}
+	}
+	head := fmt.Sprintf("%s: ratings%s.\n\n", who, in)
+	if shown == 0 {
+		head = fmt.Sprintf("%s: no rated game%s yet. A new player starts at %s.\n\n", who, in, rating.Default().Initial)
+	}
+	text := head + b.String() + fmt.Sprintf("A \"?\" marks a provisional rating (deviation above %d). "+
+		"Ratings are Glicko-2, one per game, updated when each rated game ends.", rating.ProvisionalRD)
+	return r.lobbyAnswer(m, env, "rating", "Ratings", text)
+}
+
+// topLength is how many players "top" lists.
+const topLength = 20
+
+// topAnswer answers "top VARIANT": the variant's established players.
+func (r *Referee) topAnswer(c *call) Outcome {
+	m, env := c.m, c.env
+	q := readRatingArgs(c.args, m.From)
+	if q.bad != "" || q.variant == "" || q.named {
+		return r.refuse(env, m, "top: no variant",
+			fmt.Sprintf("%q names no game.", firstWords(m.Action, 6)),
+			"Write \"top\" and one game, e.g. \"top chess\". The games: "+r.offeredNames()+".")
+	}
+	v, _ := rules.Lookup(q.variant)
+	var b strings.Builder
+	n := 0
+	for _, s := range env.Lobby.Top {
+		if s.Variant != q.variant || s.Provisional() {
+			continue
+		}
+		n++
+		fmt.Fprintf(&b, "%2d. %-6s %-4.0f %3d games  %s\n", n, s.Rating, s.RD, s.Games, s.Address)
+		if n == topLength {
+			break
+		}
+	}
+	text := fmt.Sprintf("The established players of %s, best first (rating, deviation, rated games):\n\n", v.Title()) + b.String()
+	if n == 0 {
+		text = fmt.Sprintf("%s has no established player yet: a rating is established once its deviation is %d or less, "+
+			"after some rated games. \"rating %s\" shows yours.", v.Title(), rating.ProvisionalRD, v.Name())
+	}
+	return r.lobbyAnswer(m, env, "top", "Top players of "+v.Title(), text)
+}
+
+// ratingLimits reports whether the organiser limits who may play by rating.
+func (lc LobbyConfig) ratingLimits() bool {
+	return lc.MinRating > 0 || lc.MaxRating > 0 || lc.MinReliability > 0
+}
+
+// outsideLimits says why the sender, whose ratings are ratings, may not
+// play variant under the organiser's rating limits, or "" when they may.
+func (lc LobbyConfig) outsideLimits(ratings []rating.Standing, variant string) (why string) {
+	if !lc.ratingLimits() {
+		return ""
+	}
+	s := rating.Standing{Variant: variant, Rating: rating.Default().Initial}
+	for _, x := range ratings {
+		if x.Variant == variant {
+			s = x
+		}
+	}
+	title := variant
+	if v, err := rules.Lookup(variant); err == nil {
+		title = v.Title()
+	}
+	switch {
+	case lc.MinRating > 0 && s.R < lc.MinRating:
+		return fmt.Sprintf("your %s rating is %s, and the organiser asks for at least %.0f", title, s.Rating, lc.MinRating)
+	case lc.MaxRating > 0 && s.R > lc.MaxRating:
+		return fmt.Sprintf("your %s rating is %s, and the organiser allows at most %.0f", title, s.Rating, lc.MaxRating)
+	case lc.MinReliability > 0 && s.Reliability() < lc.MinReliability:
+		return fmt.Sprintf("your reliability in %s is %.0f%% (%d of %d rated games lost on time or abandoned), and the organiser asks for at least %.0f%%",
+			title, 100*s.Reliability(), s.LostOnTime+s.Abandoned, s.Games, 100*lc.MinReliability)
+	}
+	return ""
+}
