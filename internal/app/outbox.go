@@ -17,11 +17,17 @@ const DefaultMaxStrangerAnswers = 30
 const NoStrangerAnswers = -2
 
 // priorityOf says in which order the outbox serves a mail of kind (see
-// store.PriorityGame): a move's mails first, answers to strangers last.
+// store.PriorityGame): the mail that asks a player to move first, then
+// answers to a player's own mail, reminders and notices, spectators'
+// boards, and answers to strangers last.
 func priorityOf(kind string) int {
 	switch kind {
-	case "board", "opening", "abort":
+	case "move", "opening", "abort":
 		return store.PriorityGame
+	case "reminder", "notice", "invitation":
+		return store.PriorityReminder
+	case "spectator":
+		return store.PriorityBulk
 	case "refusal":
 		return store.PriorityStranger
 	}

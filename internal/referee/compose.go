@@ -223,7 +223,14 @@ func (r *Referee) boardMailsTo(g *Game, pos rules.Position, moverHeadline, headl
 		if g.Status == StatusFinished && g.Commitment != "" {
 			body.Sections = append(body.Sections, r.revealSection(g))
 		}
-		out = append(out, r.boardMail(g, pos, c, body, "", m, "board", headline, now))
+		mail := r.boardMail(g, pos, c, body, "", m, "board", headline, now)
+		// The outbox sends the mail that asks a player to act first
+		// (store.PriorityGame), the mover's confirmation after it.
+		mail.Kind = "move"
+		if c == mover {
+			mail.Kind = "confirmation"
+		}
+		out = append(out, mail)
 	}
 	return append(out, r.spectatorMails(g, pos, headline, now)...)
 }

@@ -247,7 +247,8 @@ type Outcome struct {
 // headers, and what it says. The core writes no MIME and draws no picture:
 // package letters turns a Mail into text, HTML, PNG and MIME.
 type Mail struct {
-	// Kind says what the mail is for ("board", "reject", "refusal",
+	// Kind says what the mail is for ("move": the player is to act;
+	// "confirmation": the mover's; "board", "reject", "refusal",
 	// "invitation", ...): for logs and tests.
 	Kind       string
 	To         string
