@@ -192,7 +192,7 @@ func runVariants(_ context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--time 3d|10d+1d] [--seed HEX]",
+	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--time 3d|10d+1d|30d+1d/45d|10/50d] [--seed HEX]",
 		"Starts a game, prints its id, and queues the opening mail to both players.", stderr)
 	db := dbFlag(fs)
 	address := addressFlag(fs)
@@ -200,7 +200,7 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	white := fs.String("white", "", "White's mail `address`")
 	black := fs.String("black", "", "Black's mail `address`")
 	seedHex := fs.String("seed", "", "fix the die seed (64 hex digits) — for tests and demos only")
-	timeControl := fs.String("time", os.Getenv("REFEREE_DEFAULT_TIME"), "time control: days per move (\"3d\") or Fischer (\"10d+1d\": 10 days, 1 more per move, never over 10); \"none\" for none (default: env REFEREE_DEFAULT_TIME, as serve's --default-time)")
+	timeControl := fs.String("time", os.Getenv("REFEREE_DEFAULT_TIME"), "time control: days per move (\"3d\"), Fischer (\"10d+1d\": 10 days, 1 more per move, never over 10), capped Fischer (\"30d+1d/45d\": never over 45) or a block (\"10/50d\": 10 moves in 50 days, unused time carried over); \"none\" for none (default: env REFEREE_DEFAULT_TIME, as serve's --default-time)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}

@@ -23,11 +23,14 @@ const VacationAllowance = 30
 // Clock is a game's time control and its state. Time is read only from the
 // Env the caller passes, so tests run on a fake clock.
 type Clock struct {
-	Control   string           `json:"control"`             // as given: "3d" or "10d+1d"
+	Control   string           `json:"control"`             // as given: "3d", "10d+1d", "30d+1d/45d" or "10/50d"
 	PerMove   time.Duration    `json:"per_move,omitempty"`  // days per move
-	Initial   time.Duration    `json:"initial,omitempty"`   // Fischer: starting time, also the cap
+	Initial   time.Duration    `json:"initial,omitempty"`   // Fischer: starting time (also the cap, unless Cap); block: the time of each block
 	Increment time.Duration    `json:"increment,omitempty"` // Fischer: added after each move
-	Left      [2]time.Duration `json:"left,omitempty"`      // Fischer: each side's time
+	Cap       time.Duration    `json:"cap,omitempty"`       // capped Fischer: never more than this (0: Initial)
+	Block     int              `json:"block,omitempty"`     // block clock: moves per block
+	Moved     [2]int           `json:"moved,omitempty"`     // block clock: each side's moves so far
+	Left      [2]time.Duration `json:"left,omitempty"`      // Fischer and block: each side's time
 	TurnStart time.Time        `json:"turn_start"`          // when the side to act began to think
 	Reminded  bool             `json:"reminded,omitempty"`  // this turn's reminder was sent
 	Vacation  [2]time.Time     `json:"vacation_until"`      // clocks stopped until then
@@ -38,14 +41,21 @@ type Clock struct {
 	VacYear int    `json:"vacation_year,omitempty"`
 }
 
-// ParseTimeControl reads "3d" (three days per move) or "10d+1d" (Fischer:
-// ten days, one more per move, never more than ten).
+// TimeControlSyntax says how time controls are written, for errors and
+// help texts.
+const TimeControlSyntax = `days per move ("3d"), Fischer ("10d+1d"), capped Fischer ("30d+1d/45d": 30 days, 1 more per move, never more than 45) or a block ("10/50d": 10 moves in 50 days, unused time carried over)`
+
+// ParseTimeControl reads "3d" (three days per move), "10d+1d" (Fischer:
+// ten days, one more per move, never more than ten), "30d+1d/45d" (capped
+// Fischer: thirty days, one more per move, never more than forty-five) or
+// "10/50d" (a block clock, as ICCF plays: ten moves in fifty days, then
+// the next ten in fifty more, unused time carried over).
 func ParseTimeControl(s string) (*Clock, error) {
 	s = strings.TrimSpace(strings.ToLower(s))
 	days := func(x string) (time.Duration, error) {
 		n, err := strconv.Atoi(strings.TrimSuffix(x, "d"))
 		if err != nil || n < 0 || n > 365 || !strings.HasSuffix(x, "d") {
-			return 0, fmt.Errorf("time control %q: write days as a number with d, e.g. 3d or 10d+1d", s)
+			return 0, fmt.Errorf("time control %q: write days as a number with d; the controls are %s", s, TimeControlSyntax)
 		}
 		return time.Duration(n) * Day, nil
 	}
@@ -55,14 +65,40 @@ func ParseTimeControl(s string) (*Clock, error) {
 		if err != nil {
 			return nil, err
 		}
-		inc, err := days(b)
+		inc, capText, capped := strings.Cut(b, "/")
+		incd, err := days(inc)
 		if err != nil {
 			return nil, err
 		}
 		if ini == 0 {
 			return nil, fmt.Errorf("time control %q: the initial time must be at least 1d", s)
 		}
-		c.Initial, c.Increment, c.Left = ini, inc, [2]time.Duration{ini, ini}
+		c.Initial, c.Increment, c.Left = ini, incd, [2]time.Duration{ini, ini}
+		if capped {
+			cp, err := days(capText)
+			if err != nil {
+				return nil, err
+			}
+			if cp < ini {
+				return nil, fmt.Errorf("time control %q: the cap %s is less than the initial time %s; give a cap of at least %dd", s, capText, a, ini/Day)
+			}
+			c.Cap = cp
+		}
+		return c, nil
+	}
+	if n, d, ok := strings.Cut(s, "/"); ok {
+		moves, err := strconv.Atoi(n)
+		if err != nil || moves < 1 || moves > 200 {
+			return nil, fmt.Errorf("time control %q: %q is not a number of moves from 1 to 200; write a block as e.g. 10/50d (10 moves in 50 days)", s, n)
+		}
+		per, err := days(d)
+		if err != nil {
+			return nil, err
+		}
+		if per == 0 {
+			return nil, fmt.Errorf("time control %q: give the block at least 1d", s)
+		}
+		c.Block, c.Initial, c.Left = moves, per, [2]time.Duration{per, per}
 		return c, nil
 	}
 	per, err := days(s)
@@ -74,6 +110,35 @@ func ParseTimeControl(s string) (*Clock, error) {
 	}
 	c.PerMove = per
 	return c, nil
+}
+
+// capOf is the most time a Fischer clock may hold.
+func (c *Clock) capOf() time.Duration {
+	if c.Cap > 0 {
+		return c.Cap
+	}
+	return c.Initial
+}
+
+// Describe says the control in words: "3 days per move", "10 moves in 50
+// days (unused time carried over)", ...
+func (c *Clock) Describe() string {
+	plural := func(n int, one string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %ss", n, one)
+	}
+	d := func(x time.Duration) int { return int(x / Day) }
+	switch {
+	case c.PerMove > 0:
+		return plural(d(c.PerMove), "day") + " per move"
+	case c.Block > 0:
+		return fmt.Sprintf("%s in %s, unused time carried over (%s)", plural(c.Block, "move"), plural(d(c.Initial), "day"), c.Control)
+	case c.Cap > 0:
+		return fmt.Sprintf("%s plus %d per move, at most %s (%s)", plural(d(c.Initial), "day"), d(c.Increment), plural(d(c.Cap), "day"), c.Control)
+	}
+	return fmt.Sprintf("%s plus %d per move (%s)", plural(d(c.Initial), "day"), d(c.Increment), c.Control)
 }
 
 // allowance is the thinking time of side c for the current turn.
@@ -94,7 +159,18 @@ func (c *Clock) moved(side rules.Color, now time.Time) {
 		if used < 0 {
 			used = 0
 		}
-		c.Left[side] = min(c.Left[side]-used+c.Increment, c.Initial)
+		left := c.Left[side] - used
+		if c.Block > 0 {
+			// A block done: the next block's time is added to what is
+			// left of this one.
+			c.Moved[side]++
+			if c.Moved[side]%c.Block == 0 {
+				left += c.Initial
+			}
+		} else {
+			left = min(left+c.Increment, c.capOf())
+		}
+		c.Left[side] = left
 	}
 	c.TurnStart = now
 	if v := c.Vacation[side.Other()]; v.After(now) {
@@ -110,6 +186,12 @@ func (c *Clock) text(turn rules.Color, now time.Time) string {
 			return c.Deadline(side).Sub(now)
 		}
 		return c.allowance(side)
+	}
+	if c.Block > 0 {
+		block := func(side rules.Color) string {
+			return fmt.Sprintf("%s for %d moves", span(left(side)), c.Block-c.Moved[side]%c.Block)
+		}
+		return fmt.Sprintf("time left: White %s, Black %s", block(rules.White), block(rules.Black))
 	}
 	return fmt.Sprintf("time left: White %s, Black %s", span(left(rules.White)), span(left(rules.Black)))
 }

@@ -254,14 +254,7 @@ func controlText(tc string) string {
 	if err != nil {
 		return tc
 	}
-	if c.PerMove > 0 {
-		d := int(c.PerMove / Day)
-		if d == 1 {
-			return "1 day per move"
-		}
-		return fmt.Sprintf("%d days per move", d)
-	}
-	return fmt.Sprintf("%d days plus %d per move (%s)", int(c.Initial/Day), int(c.Increment/Day), tc)
+	return c.Describe()
 }
 
 func colorWord(c string) string {
