@@ -64,7 +64,7 @@ func fromStore(sg *store.Game, acts []store.Action, rolls []store.Roll) (*refere
 		Created: sg.Created}
 	copy(g.Seed[:], sg.DieSeed)
 	for c, p := range sg.Players {
-		g.Players[c] = referee.Player{Address: p.Address, Name: p.Name, Secret: p.Secret}
+		g.Players[c] = referee.Player{Address: p.Address, Name: p.Name, Secret: p.Secret, Zone: p.TimeZone}
 	}
 	for _, a := range acts {
 		g.Actions = append(g.Actions, referee.Action{Ply: a.Ply, Color: rules.Color(a.Color), SAN: a.Notation, Coord: a.Coord,

@@ -160,6 +160,11 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 			return 0, err
 		}
 	}
+	if z := lc.TimeZone; z != nil {
+		if err := tx.SetTimeZone(z.Address, z.Zone, now); err != nil {
+			return 0, err
+		}
+	}
 	for _, g := range lc.Games {
 		if err := tx.UpdateGame(toStoreGame(g)); err != nil {
 			return 0, err

@@ -235,7 +235,7 @@ func (r *Referee) Tick(g *Game, now time.Time) Outcome {
 	ng := g.clone()
 	ng.State.Clock.Reminded = true
 	body := render.Mail{Headline: fmt.Sprintf("Reminder: it is your move in game #%d, and your time runs out in %s (%s).",
-		g.ID, span(deadline.Sub(now)), deadline.UTC().Format("Mon 2 Jan 15:04 MST"))}
+		g.ID, span(deadline.Sub(now)), whenIn(deadline, g.Players[side].Location()))}
 	mail := r.boardMail(ng, pos, side, body, "Reminder: your move", nil, "reminder", fmt.Sprint(g.Ply()), now)
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: reminded %s", g.ID, side), Game: ng, Mails: []Mail{mail}}
 }

@@ -270,6 +270,10 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 	body.Pos = pos
 	body.Viewer = c
 	body.Status = r.statusLine(g, pos, now)
+	if cl := g.State.Clock; cl != nil && g.Status == StatusActive && pos.Turn() == c {
+		// The deadline, in the reader's own time zone.
+		body.Status += " - your time runs out " + whenIn(cl.Deadline(c), g.Players[c].Location())
+	}
 	body.MoveList = played(g)
 	body.MoveNote = notation.MarksNote(sans(g))
 	if len(g.Actions) > 0 {

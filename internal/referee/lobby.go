@@ -188,9 +188,17 @@ type LobbyChange struct {
 	Start *GameStart
 	// Vacation adds days to a player's yearly allowance used.
 	Vacation *VacationUse
+	// TimeZone records a player's time zone (the "timezone" command).
+	TimeZone *ZoneChange
 	// Games are changed games besides Outcome.Game (a vacation in all the
 	// sender's games).
 	Games []*Game
+}
+
+// ZoneChange is a player's new time zone: an IANA name, "" for UTC.
+type ZoneChange struct {
+	Address string
+	Zone    string
 }
 
 // ChallengeClose ends a challenge.

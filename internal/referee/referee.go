@@ -65,6 +65,16 @@ type Player struct {
 	Address string // lower case
 	Name    string
 	Secret  string
+	// Zone is the player's time zone (the "timezone" command, over all
+	// their games): an IANA name, "" for UTC.
+	Zone string
+}
+
+// Location is the player's time zone: deadlines, reminders and dates in
+// their mails are shown in it (UTC until they set one, or when the name
+// no longer loads).
+func (p Player) Location() *time.Location {
+	return zoneLocation(p.Zone)
 }
 
 // Roll is one die roll of a game.
