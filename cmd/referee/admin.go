@@ -192,7 +192,7 @@ func runVariants(_ context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--time 3d|10d+1d|30d+1d/45d|10/50d] [--seed HEX]",
+	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--time 3d|10d+1d|30d+1d/45d|10/50d] [--days-off sat,sun] [--seed HEX]",
 		"Starts a game, prints its id, and queues the opening mail to both players.", stderr)
 	db := dbFlag(fs)
 	address := addressFlag(fs)
@@ -201,6 +201,7 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	black := fs.String("black", "", "Black's mail `address`")
 	seedHex := fs.String("seed", "", "fix the die seed (64 hex digits) — for tests and demos only")
 	timeControl := fs.String("time", os.Getenv("REFEREE_DEFAULT_TIME"), "time control: days per move (\"3d\"), Fischer (\"10d+1d\": 10 days, 1 more per move, never over 10), capped Fischer (\"30d+1d/45d\": never over 45) or a block (\"10/50d\": 10 moves in 50 days, unused time carried over); \"none\" for none (default: env REFEREE_DEFAULT_TIME, as serve's --default-time)")
+	daysOff := fs.String("days-off", "", "weekdays on which the clocks do not run, e.g. sat,sun (each player's days in their own time zone; at most 3)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -224,6 +225,13 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer a.Close()
 	if strings.EqualFold(strings.TrimSpace(*timeControl), "none") {
 		*timeControl = ""
+	}
+	if *daysOff != "" {
+		if *timeControl == "" {
+			fmt.Fprintf(stderr, "referee new: --days-off %s needs a clock; give --time too, e.g. --time 3d --days-off %s\n", *daysOff, *daysOff)
+			return exitUsage
+		}
+		*timeControl += " off " + *daysOff // the clock's control, e.g. "3d off sat,sun"
 	}
 	g, err := a.NewTimedGame(ctx, *variant, *white, *black, seed, *timeControl)
 	if err != nil {

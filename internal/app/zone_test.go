@@ -9,6 +9,7 @@ import (
 	"referee/internal/letters"
 	"referee/internal/referee"
 	"referee/internal/rules"
+	"referee/internal/store"
 )
 
 // TestTimezoneIsStoredPerPlayer: "timezone Europe/Berlin" sent in one
@@ -59,5 +60,44 @@ func TestTimezoneIsStoredPerPlayer(t *testing.T) {
 	}
 	if reminders != 2 {
 		t.Errorf("%d reminders; want one in each game", reminders)
+	}
+}
+
+// TestTimezoneMovesTheDeadlineOfDaysOff: in a game with days off, the
+// stored deadline (which the tick reads) follows the player's new zone.
+func TestTimezoneMovesTheDeadlineOfDaysOff(t *testing.T) {
+	ctx := context.Background()
+	a, clk := openLobby(t, referee.LobbyConfig{})
+	clk.now = time.Date(2027, 1, 2, 3, 0, 0, 0, time.UTC) // Saturday in UTC, still Friday evening in New York
+	g, err := a.NewTimedGame(ctx, "chess", "carol@example.org", "bob@example.org", nil, "1d off sat,sun")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := func() time.Time {
+		t.Helper()
+		var d time.Time
+		err := a.Store().View(ctx, func(tx *store.Tx) error {
+			sg, err := tx.Game(g.ID)
+			if err == nil && sg.Deadline != nil {
+				d = *sg.Deadline
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	before := stored()
+	if p, err := a.Process(ctx, moveMail(a, g, rules.White, clk.now.Format(time.RFC1123Z), "timezone America/New_York"), 0, 0); err != nil || p.Verdict != referee.Applied {
+		t.Fatalf("timezone: %+v %v", p, err)
+	}
+	g, err = a.Game(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, _ := g.NextCheck()
+	if got := stored(); !got.Equal(want) || got.Equal(before) {
+		t.Errorf("stored deadline %s (before the zone: %s); want %s, as the clock in New York says", got, before, want)
 	}
 }

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,6 +40,116 @@ type Clock struct {
 	// kept as old states hold them, and no longer updated.
 	VacUsed [2]int `json:"vacation_used"`
 	VacYear int    `json:"vacation_year,omitempty"`
+	// DaysOff are the weekdays on which the clocks do not run ("3d off
+	// sat,sun"), each player's days in their own time zone.
+	DaysOff []time.Weekday `json:"days_off,omitempty"`
+
+	loc [2]*time.Location // the players' time zones (Game.clock sets them)
+}
+
+// clock is g's clock with its players' time zones, which its days off
+// follow; nil for an untimed game.
+func (g *Game) clock() *Clock {
+	c := g.State.Clock
+	if c != nil {
+		for i := range g.Players {
+			c.loc[i] = g.Players[i].Location()
+		}
+	}
+	return c
+}
+
+// zone is side's time zone (UTC when unknown).
+func (c *Clock) zone(side rules.Color) *time.Location {
+	if l := c.loc[side]; l != nil {
+		return l
+	}
+	return time.UTC
+}
+
+// isOff reports whether the clocks stop on weekday d.
+func (c *Clock) isOff(d time.Weekday) bool {
+	for _, o := range c.DaysOff {
+		if o == d {
+			return true
+		}
+	}
+	return false
+}
+
+// nextMidnight is the start of the calendar day after t's in loc (a day
+// is 23 or 25 hours long when summer time begins or ends).
+func nextMidnight(t time.Time, loc *time.Location) time.Time {
+	y, m, d := t.In(loc).Date()
+	return time.Date(y, m, d+1, 0, 0, 0, 0, loc)
+}
+
+// running is the clock time that passes from a to b for a player in loc:
+// all of it, less the days off.
+func (c *Clock) running(a, b time.Time, loc *time.Location) time.Duration {
+	if !b.After(a) {
+		return 0
+	}
+	if len(c.DaysOff) == 0 {
+		return b.Sub(a)
+	}
+	var d time.Duration
+	for t := a; t.Before(b); {
+		end := nextMidnight(t, loc)
+		if end.After(b) {
+			end = b
+		}
+		if !c.isOff(t.In(loc).Weekday()) {
+			d += end.Sub(t)
+		}
+		t = end
+	}
+	return d
+}
+
+// after is the moment when d of clock time has run from a, for a player
+// in loc: d later, plus the days off on the way.
+func (c *Clock) after(a time.Time, d time.Duration, loc *time.Location) time.Time {
+	if len(c.DaysOff) == 0 {
+		return a.Add(d)
+	}
+	for t := a; ; {
+		next := nextMidnight(t, loc)
+		if !c.isOff(t.In(loc).Weekday()) {
+			if seg := next.Sub(t); d <= seg {
+				return t.Add(d)
+			} else {
+				d -= seg
+			}
+		}
+		t = next
+	}
+}
+
+var weekdays = map[string]time.Weekday{"sun": time.Sunday, "mon": time.Monday, "tue": time.Tuesday, "wed": time.Wednesday,
+	"thu": time.Thursday, "fri": time.Friday, "sat": time.Saturday}
+
+// parseDaysOff reads "sat,sun": at most 3 weekdays, by their first three
+// letters or full English names.
+func parseDaysOff(s string) ([]time.Weekday, error) {
+	var out []time.Weekday
+	for _, w := range strings.Split(s, ",") {
+		w = strings.TrimSpace(strings.ToLower(w))
+		if len(w) >= 3 {
+			if d, ok := weekdays[w[:3]]; ok && strings.HasPrefix(strings.ToLower(d.String()), w) {
+				if !slices.Contains(out, d) {
+					out = append(out, d)
+				}
+				continue
+			}
+		}
+		return nil, fmt.Errorf("days off %q: %q is not a weekday; write e.g. \"sat,sun\"", s, w)
+	}
+	if len(out) == 0 || len(out) > 3 {
+		return nil, fmt.Errorf("days off %q: give 1 to 3 weekdays, e.g. \"sat,sun\"", s)
+	}
+	slices.SortFunc(out, func(a, b time.Weekday) int { return (int(a)+6)%7 - (int(b)+6)%7 }) // Monday first
+	return out, nil
 }
 
 // TimeControlSyntax says how time controls are written, for errors and
@@ -51,7 +162,19 @@ const TimeControlSyntax = `days per move ("3d"), Fischer ("10d+1d"), capped Fisc
 // "10/50d" (a block clock, as ICCF plays: ten moves in fifty days, then
 // the next ten in fifty more, unused time carried over).
 func ParseTimeControl(s string) (*Clock, error) {
-	s = strings.TrimSpace(strings.ToLower(s))
+	s = strings.Join(strings.Fields(strings.ToLower(s)), " ")
+	if ctl, off, ok := strings.Cut(s, " off "); ok {
+		days, err := parseDaysOff(off)
+		if err != nil {
+			return nil, err
+		}
+		c, err := ParseTimeControl(ctl)
+		if err != nil {
+			return nil, err
+		}
+		c.Control, c.DaysOff = s, days
+		return c, nil
+	}
 	days := func(x string) (time.Duration, error) {
 		n, err := strconv.Atoi(strings.TrimSuffix(x, "d"))
 		if err != nil || n < 0 || n > 365 || !strings.HasSuffix(x, "d") {
@@ -122,7 +245,9 @@ func (c *Clock) capOf() time.Duration {
 
 // Describe says the control in words: "3 days per move", "10 moves in 50
 // days (unused time carried over)", ...
-func (c *Clock) Describe() string {
+func (c *Clock) Describe() string { return c.describeDaysOff(c.describe()) }
+
+func (c *Clock) describe() string {
 	plural := func(n int, one string) string {
 		if n == 1 {
 			return "1 " + one
@@ -141,6 +266,18 @@ func (c *Clock) Describe() string {
 	return fmt.Sprintf("%s plus %d per move (%s)", plural(d(c.Initial), "day"), d(c.Increment), c.Control)
 }
 
+// describeDaysOff adds the days off to a description.
+func (c *Clock) describeDaysOff(s string) string {
+	if len(c.DaysOff) == 0 {
+		return s
+	}
+	names := make([]string, len(c.DaysOff))
+	for i, d := range c.DaysOff {
+		names[i] = d.String()[:3]
+	}
+	return s + "; the clocks stop on " + strings.Join(names, ", ") + " (each player's own days)"
+}
+
 // allowance is the thinking time of side c for the current turn.
 func (c *Clock) allowance(side rules.Color) time.Duration {
 	if c.PerMove > 0 {
@@ -150,15 +287,14 @@ func (c *Clock) allowance(side rules.Color) time.Duration {
 }
 
 // Deadline is when the side to act loses on time.
-func (c *Clock) Deadline(side rules.Color) time.Time { return c.TurnStart.Add(c.allowance(side)) }
+func (c *Clock) Deadline(side rules.Color) time.Time {
+	return c.after(c.TurnStart, c.allowance(side), c.zone(side))
+}
 
 // moved updates the clock after side moved at now.
 func (c *Clock) moved(side rules.Color, now time.Time) {
 	if c.PerMove == 0 {
-		used := now.Sub(c.TurnStart)
-		if used < 0 {
-			used = 0
-		}
+		used := c.running(c.TurnStart, now, c.zone(side))
 		left := c.Left[side] - used
 		if c.Block > 0 {
 			// A block done: the next block's time is added to what is
@@ -212,7 +348,7 @@ func span(d time.Duration) string {
 // less), or the loss on time. It returns an outcome with Game nil when
 // nothing is due.
 func (r *Referee) Tick(g *Game, now time.Time) Outcome {
-	c := g.State.Clock
+	c := g.clock()
 	if g.Status != StatusActive || c == nil {
 		return Outcome{Verdict: Ignored}
 	}
@@ -263,7 +399,7 @@ func (c *Clock) nextCheck(side rules.Color) time.Time {
 // games that are due. It reads whose turn it is from the position after
 // the last action, without replaying the record.
 func (g *Game) NextCheck() (at time.Time, ok bool, err error) {
-	c := g.State.Clock
+	c := g.clock()
 	if g.Status != StatusActive || c == nil {
 		return time.Time{}, false, nil
 	}

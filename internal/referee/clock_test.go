@@ -159,3 +159,50 @@ func (g *Game) mustTurn(t *testing.T) rules.Color {
 	}
 	return c
 }
+
+// TestDaysOffInThePlayersZoneAcrossTheYear: "2d off sat,sun" for a
+// player in New York whose turn starts on Thursday 31 December 2026 at
+// 07:00 EST. The clock runs 17 hours that Thursday and 24 on Friday 1
+// January 2027, stops on Saturday and Sunday in New York, and the last 7
+// hours run out on Monday 4 January at 07:00 EST (12:00 UTC). A move on
+// Monday at 06:00 EST used 47 hours of a Fischer 2d+1d, so 25 are left.
+func TestDaysOffInThePlayersZoneAcrossTheYear(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	g.Players[rules.White].Zone = "America/New_York"
+	turn := time.Date(2026, 12, 31, 12, 0, 0, 0, time.UTC)
+	c, err := ParseTimeControl("2d+1d off sat,sun")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.TurnStart = turn
+	g.State.Clock = c
+	want := time.Date(2027, 1, 4, 12, 0, 0, 0, time.UTC)
+	if got := g.clock().Deadline(rules.White); !got.Equal(want) {
+		t.Errorf("deadline %s; want %s (Monday 07:00 in New York)", got, want)
+	}
+	// Each player's own days: from Friday 1 January 20:00 UTC to Saturday
+	// 10:00 UTC, the clock runs 4 hours for a player in UTC (to midnight
+	// UTC) and 9 for one in New York (Friday 15:00 to midnight EST).
+	from, to := time.Date(2027, 1, 1, 20, 0, 0, 0, time.UTC), time.Date(2027, 1, 2, 10, 0, 0, 0, time.UTC)
+	if got := c.running(from, to, time.UTC); got != 4*time.Hour {
+		t.Errorf("running in UTC: %s; want 4h", got)
+	}
+	if got := c.running(from, to, zoneLocation("America/New_York")); got != 9*time.Hour {
+		t.Errorf("running in New York: %s; want 9h", got)
+	}
+	checkNextCheck(t, r, g)
+	if out := actAt(t, r, g, rules.White, "e4", time.Date(2027, 1, 4, 11, 0, 0, 0, time.UTC)); out.Verdict != Applied {
+		t.Fatalf("e4: %v %s", out.Verdict, out.Detail)
+	}
+	if got, want := g.State.Clock.Left[rules.White], 25*time.Hour; got != want {
+		t.Errorf("White's time after e4: %s; want %s (47h used, 1d added)", got, want)
+	}
+	if !strings.Contains(g.State.Clock.Describe(), "the clocks stop on Sat, Sun") {
+		t.Errorf("description %q does not name the days off", g.State.Clock.Describe())
+	}
+	for _, bad := range []string{"3d off", "3d off sat,xyz", "3d off mon,tue,wed,thu"} {
+		if _, err := ParseTimeControl(bad); err == nil {
+			t.Errorf("time control %q accepted", bad)
+		}
+	}
+}

@@ -270,7 +270,7 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 	body.Pos = pos
 	body.Viewer = c
 	body.Status = r.statusLine(g, pos, now)
-	if cl := g.State.Clock; cl != nil && g.Status == StatusActive && pos.Turn() == c {
+	if cl := g.clock(); cl != nil && g.Status == StatusActive && pos.Turn() == c {
 		// The deadline, in the reader's own time zone.
 		body.Status += " - your time runs out " + whenIn(cl.Deadline(c), g.Players[c].Location())
 	}
@@ -327,7 +327,7 @@ func (r *Referee) statusLine(g *Game, pos rules.Position, now time.Time) string 
 		if d := dieWords(pos); d != "" {
 			s += " - die " + d
 		}
-		if c := g.State.Clock; c != nil {
+		if c := g.clock(); c != nil {
 			s += " - " + c.text(pos.Turn(), now)
 		}
 	case StatusFinished:

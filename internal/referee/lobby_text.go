@@ -142,7 +142,7 @@ func (r *Referee) gamesText(from string, games []*Game, now time.Time) string {
 			} else {
 				state = fmt.Sprintf("move %d, %s's move", pos.MoveNumber(), g.Players[c.Other()].Address)
 			}
-			if cl := g.State.Clock; cl != nil {
+			if cl := g.clock(); cl != nil {
 				state += "; " + cl.text(pos.Turn(), now)
 			}
 		default:
