@@ -168,6 +168,22 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 			return 0, err
 		}
 	}
+	if b := lc.Book; b != nil {
+		if _, err := tx.BookVacation(b.Address, b.Start, b.Days, now); err != nil {
+			return 0, err
+		}
+		if err := tx.Audit(nil, "vacation-booked", out.Detail); err != nil {
+			return 0, err
+		}
+	}
+	if b := lc.Cancel; b != nil {
+		if err := tx.CancelBooking(b.Address, b.ID, now); err != nil {
+			return 0, err
+		}
+		if err := tx.Audit(nil, "vacation-cancelled", out.Detail); err != nil {
+			return 0, err
+		}
+	}
 	for _, g := range lc.Games {
 		if err := tx.UpdateGame(toStoreGame(g)); err != nil {
 			return 0, err

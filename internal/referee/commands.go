@@ -90,6 +90,10 @@ type Command struct {
 	// load is what the app loads first. In a game, a row with a load acts
 	// only when the app gave a lobby view; otherwise the line is a move.
 	load Load
+	// match: the line is this command only when its arguments pass (nil:
+	// any), so that one word may start several commands ("vacation from
+	// ...", "vacation list", "vacation 5").
+	match func(args []string) bool
 	// inGameArgs: in a game, the line is this command only when its
 	// arguments pass ("record 17" is the lobby's, "record" the game's).
 	inGameArgs func(args []string) bool
@@ -190,6 +194,18 @@ func commandTable() []Command {
 		{Words: []string{"takeback", "take back", "undo"}, Where: InGame, When: Playing,
 			Help: "ask to take back the last move (never after a die roll)",
 			run:  func(r *Referee, c *call) Outcome { return r.takeback(c.g, c.color, c.pos, c.m, c.env) }},
+		{Words: []string{"vacation"}, Args: "from DATE DAYS", Where: Both, When: Anytime,
+			Help:  fmt.Sprintf("book leave ahead, e.g. \"vacation from 2026-12-20 10\": the clocks of all your timed games stop on their own for DAYS days from DATE (in your time zone); at most %d booked, within the yearly allowance; opponents are told", MaxBookings),
+			match: func(args []string) bool { return len(args) > 0 && args[0] == "from" },
+			load:  LoadLobby | LoadGames, run: (*Referee).bookVacation},
+		{Words: []string{"vacation"}, Args: "list", Where: Both, When: Anytime,
+			Help:  "your booked and running vacations, and the days taken this year",
+			match: func(args []string) bool { return len(args) == 1 && args[0] == "list" },
+			load:  LoadLobby, run: (*Referee).listBookings},
+		{Words: []string{"vacation"}, Args: "cancel ID", Where: Both, When: Anytime,
+			Help:  "cancel a booked vacation before it begins",
+			match: func(args []string) bool { return len(args) > 0 && args[0] == "cancel" },
+			load:  LoadLobby, run: (*Referee).cancelBooking},
 		{Words: []string{"vacation"}, Args: "N", Where: InGame, When: Playing, Only: "in a game with a clock",
 			Help: fmt.Sprintf("stop your clock for N days; %d days a year, all games", VacationAllowance),
 			run: func(r *Referee, c *call) Outcome {
@@ -300,6 +316,9 @@ func (r *Referee) parseLine(line string, where Where, lobby bool) parsed {
 			continue
 		}
 		args := fields[1:]
+		if c.match != nil && !c.match(args) {
+			continue
+		}
 		if where == InGame && c.inGameArgs != nil && !c.inGameArgs(args) {
 			continue
 		}

@@ -190,6 +190,8 @@ type LobbyChange struct {
 	Vacation *VacationUse
 	// TimeZone records a player's time zone (the "timezone" command).
 	TimeZone *ZoneChange
+	// Book books leave ahead; Cancel cancels a booking (its ID).
+	Book, Cancel *BookingChange
 	// Games are changed games besides Outcome.Game (a vacation in all the
 	// sender's games).
 	Games []*Game

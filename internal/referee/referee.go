@@ -344,6 +344,14 @@ type Env struct {
 	// VacationUsed is the number of vacation days the sender took this
 	// calendar year, over all their games.
 	VacationUsed int
+	// VacationByYear are the vacation days the sender took in this
+	// calendar year and the next (leave booked ahead may cross a year).
+	VacationByYear map[int]int
+	// Bookings are the sender's leave booked ahead, not cancelled and not
+	// over (pending or running), soonest first.
+	Bookings []Booking
+	// Zone is the sender's time zone ("" for UTC).
+	Zone string
 	// Lobby is what the core may know about the sender outside a game.
 	// With nil, mail without a game reference gets the stranger's refusal.
 	Lobby *Lobby
