@@ -126,6 +126,17 @@ func (a *App) saveRolls(tx *store.Tx, gameID int64, rolls []referee.Roll) error 
 // sends it (Render).
 func (a *App) queue(tx *store.Tx, gameID int64, mails []referee.Mail) error {
 	for _, m := range mails {
+		if referee.DigestKinds[m.Kind] {
+			// A player who takes a daily digest reads this move there
+			// (maildigest.go), not in a mail of its own.
+			at, err := tx.Digest(m.To)
+			if err != nil {
+				return err
+			}
+			if at != "" {
+				continue
+			}
+		}
 		data, err := letters.Encode(m)
 		if err != nil {
 			return err

@@ -168,6 +168,11 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 			return 0, err
 		}
 	}
+	if d := lc.Digest; d != nil {
+		if err := tx.SetDigest(d.Address, d.At, now); err != nil {
+			return 0, err
+		}
+	}
 	if b := lc.Book; b != nil {
 		if _, err := tx.BookVacation(b.Address, b.Start, b.Days, now); err != nil {
 			return 0, err

@@ -22,7 +22,7 @@ const NoStrangerAnswers = -2
 // boards, and answers to strangers last.
 func priorityOf(kind string) int {
 	switch kind {
-	case "move", "opening", "abort":
+	case "move", "opening", "abort", "digest":
 		return store.PriorityGame
 	case "reminder", "notice", "invitation":
 		return store.PriorityReminder

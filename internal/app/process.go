@@ -210,6 +210,12 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 	if err != nil {
 		return changed, err
 	}
+	// The daily digests that are due (maildigest.go).
+	sent, err := a.sendDigests(ctx, a.opts.Now().UTC().Truncate(time.Second))
+	changed += sent
+	if err != nil {
+		return changed, err
+	}
 	// Leave booked ahead that begins now stops its player's clocks
 	// (booking.go), before the clocks are looked at.
 	began, err := a.startBookings(ctx, a.opts.Now().UTC().Truncate(time.Second))

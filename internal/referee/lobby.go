@@ -192,6 +192,8 @@ type LobbyChange struct {
 	TimeZone *ZoneChange
 	// Book books leave ahead; Cancel cancels a booking (its ID).
 	Book, Cancel *BookingChange
+	// Digest records a player's mail setting ("mail digest 18:00").
+	Digest *DigestChange
 	// Games are changed games besides Outcome.Game (a vacation in all the
 	// sender's games).
 	Games []*Game
