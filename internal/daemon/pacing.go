@@ -38,11 +38,22 @@ func (p *pacer) limits() []pace.Limit {
 // pass, and lets the pace recover: a full window of the shortest limit
 // without a "too many messages" answer doubles it, up to the limits.
 func (o *Outbox) loadPace(ctx context.Context) error {
+	if o.currentFactor() == 0 {
+		// A pace halved before a restart stays halved (under the same
+		// limits), and recovers as it would have.
+		rec, err := o.Store.ReadSendPace(ctx)
+		if err != nil {
+			return err
+		}
+		o.mu.Lock()
+		o.pace.factor, o.pace.base = 1, o.Limits
+		if rec != nil && rec.Factor > 0 && rec.Factor < 1 && rec.Limits == pace.Format(o.Limits) && len(o.Limits) > 0 {
+			o.pace.factor, o.pace.slowed = rec.Factor, o.Now().UTC()
+		}
+		o.mu.Unlock()
+	}
 	o.mu.Lock()
 	p := &o.pace
-	if p.factor == 0 {
-		p.factor, p.base = 1, o.Limits
-	}
 	now := o.Now().UTC()
 	changed := !p.started
 	if p.factor < 1 && len(p.base) > 0 {
@@ -150,6 +161,12 @@ func (o *Outbox) slowDown(ctx context.Context, err error) time.Time {
 		"err", err, "pace", in, "retry_at", next)
 	_ = o.recordPace(ctx, true)
 	return next
+}
+
+func (o *Outbox) currentFactor() float64 {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.pace.factor
 }
 
 func (o *Outbox) currentBase() []pace.Limit {

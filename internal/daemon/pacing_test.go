@@ -239,3 +239,37 @@ func TestRateLimitReplyWithoutLimits(t *testing.T) {
 		t.Errorf("%d sent + %d pending; want all 200 (nothing dropped)", len(snd.sent), pending)
 	}
 }
+
+// TestHalvedPaceSurvivesARestart: after a 421 the pace is halved; a new
+// outbox on the same database (a restart, or the next "serve --once")
+// keeps it halved rather than starting at full speed again.
+func TestHalvedPaceSurvivesARestart(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	queueMixed(t, s, 100, clock.Now())
+	limits := []pace.Limit{{N: 100, Per: time.Hour}}
+	snd := &clockSender{clock: clock, answer: func(n int) error {
+		if n == 1 {
+			return &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 7, 0}, Message: "Try again later"}
+		}
+		return nil
+	}}
+	first := &daemon.Outbox{Store: s, Sender: snd, Now: clock.Now, Log: discard(), Limits: limits}
+	if _, err := first.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	clock.Add(time.Minute)
+	again := &daemon.Outbox{Store: s, Sender: snd, Now: clock.Now, Log: discard(), Limits: limits}
+	for range 30 {
+		if _, err := again.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		clock.Add(time.Minute)
+	}
+	// Half of 100/hour, spread: 5 in any 6 minutes, at 0, 6, ..., 30
+	// minutes: 30 mails (at full pace it would be 60).
+	if got := len(snd.sent); got > 30 {
+		t.Errorf("%d mails in the 31 minutes around a restart; want at most 30 (the halved pace)", got)
+	}
+}

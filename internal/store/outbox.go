@@ -519,6 +519,15 @@ func (s *Store) SetSendPace(ctx context.Context, p SendPace) error {
 	return s.Update(ctx, func(tx *Tx) error { return tx.SetSetting(SendPaceSetting, b) })
 }
 
+// ReadSendPace reads what SetSendPace recorded; nil when nothing was.
+func (s *Store) ReadSendPace(ctx context.Context) (p *SendPace, err error) {
+	err = s.view(ctx, func(tx *Tx) error {
+		p, err = tx.sendPace()
+		return err
+	})
+	return p, err
+}
+
 func (t *Tx) sendPace() (*SendPace, error) {
 	b, err := t.Setting(SendPaceSetting)
 	if errors.Is(err, ErrNotFound) || len(b) == 0 {
