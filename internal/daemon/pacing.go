@@ -71,7 +71,8 @@ func (o *Outbox) loadPace(ctx context.Context) error {
 	window := pace.Longest(p.base)
 	o.mu.Unlock()
 	if window == 0 {
-		return o.recordPace(ctx, changed)
+		o.recordPace(ctx, changed)
+		return nil
 	}
 	sent, err := o.Store.SentSince(ctx, now.Add(-window))
 	if err != nil {
@@ -80,7 +81,8 @@ func (o *Outbox) loadPace(ctx context.Context) error {
 	o.mu.Lock()
 	p.sent, p.loaded = sent, true
 	o.mu.Unlock()
-	return o.recordPace(ctx, changed)
+	o.recordPace(ctx, changed)
+	return nil
 }
 
 // paceAllows reports whether one more mail may go now; queued is how many
@@ -107,7 +109,7 @@ func (o *Outbox) paceAllows(ctx context.Context, queued func() int) bool {
 		n := queued()
 		o.Log.Warn("the sending limit is reached: the outbox is paced, the most urgent mail first, and nothing is dropped",
 			"limits", in, "queued", n, "next_send", next, "drains_by", pace.Drain(ls, sent, n, now))
-		_ = o.recordPace(ctx, true)
+		o.recordPace(ctx, true)
 	}
 	return false
 }
@@ -129,7 +131,7 @@ func (o *Outbox) paceIdle(ctx context.Context) {
 	o.mu.Unlock()
 	if was {
 		o.Log.Info("the outbox is empty: pacing is over")
-		_ = o.recordPace(ctx, true)
+		o.recordPace(ctx, true)
 	}
 }
 
@@ -159,7 +161,7 @@ func (o *Outbox) slowDown(ctx context.Context, err error) time.Time {
 	o.mu.Unlock()
 	o.Log.Warn("the SMTP server says the referee sends too much: halving the pace; the mail waits, nothing is dropped",
 		"err", err, "pace", in, "retry_at", next)
-	_ = o.recordPace(ctx, true)
+	o.recordPace(ctx, true)
 	return next
 }
 
@@ -180,9 +182,9 @@ func (o *Outbox) currentBase() []pace.Limit {
 
 // recordPace writes the pace to the database when changed (or never
 // written), where "referee status" and /metrics read it.
-func (o *Outbox) recordPace(ctx context.Context, changed bool) error {
+func (o *Outbox) recordPace(ctx context.Context, changed bool) {
 	if !changed {
-		return nil
+		return
 	}
 	o.mu.Lock()
 	p := &o.pace
@@ -192,5 +194,4 @@ func (o *Outbox) recordPace(ctx context.Context, changed bool) error {
 	if err := o.Store.SetSendPace(context.WithoutCancel(ctx), rec); err != nil {
 		o.Log.Warn("recording the sending pace", "err", err)
 	}
-	return nil
 }

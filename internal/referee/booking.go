@@ -48,9 +48,10 @@ func daysByYear(start time.Time, days int, loc *time.Location) map[int]int {
 	return out
 }
 
-// allowanceLeft says, per year the new leave touches, whether it fits:
-// the days taken (Env.VacationByYear), the days booked and not begun, and
-// the new ones, at most VacationAllowance a year.
+// allowanceProblem says why a new leave of days from start does not fit
+// the yearly allowance ("" when it does): per year it touches, the days
+// taken (Env.VacationByYear), those booked and not begun, and the new
+// ones, at most VacationAllowance.
 func allowanceProblem(env Env, start time.Time, days int, loc *time.Location) string {
 	need := daysByYear(start, days, loc)
 	for _, b := range env.Bookings {
