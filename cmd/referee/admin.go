@@ -193,7 +193,7 @@ func runVariants(_ context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--time 3d|10d+1d] [--rated|--casual] [--seed HEX]",
+	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--time 3d|10d+1d|30d+1d/45d|10/50d] [--days-off sat,sun] [--rated|--casual] [--seed HEX]",
 		"Starts a game, prints its id, and queues the opening mail to both players.", stderr)
 	db := dbFlag(fs)
 	address := addressFlag(fs)
@@ -203,7 +203,8 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	seedHex := fs.String("seed", "", "fix the die seed (64 hex digits) — for tests and demos only")
 	watchDelay := fs.Int("watch-delay", 0, fmt.Sprintf("spectators (by mail and on the web) see the game this many moves late, 0-%d", referee.MaxWatchDelay))
 	private := fs.Bool("private", false, "no one may observe the game, by mail or on the web")
-	timeControl := fs.String("time", os.Getenv("REFEREE_DEFAULT_TIME"), "time control: days per move (\"3d\") or Fischer (\"10d+1d\": 10 days, 1 more per move, never over 10); \"none\" for none (default: env REFEREE_DEFAULT_TIME, as serve's --default-time)")
+	timeControl := fs.String("time", os.Getenv("REFEREE_DEFAULT_TIME"), "time control: days per move (\"3d\"), Fischer (\"10d+1d\": 10 days, 1 more per move, never over 10), capped Fischer (\"30d+1d/45d\": never over 45) or a block (\"10/50d\": 10 moves in 50 days, unused time carried over); \"none\" for none (default: env REFEREE_DEFAULT_TIME, as serve's --default-time)")
+	daysOff := fs.String("days-off", "", "weekdays on which the clocks do not run, e.g. sat,sun (each player's days in their own time zone; at most 3)")
 	rated := fs.Bool("rated", false, "the result counts for both players' ratings (docs/ratings.md)")
 	casual := fs.Bool("casual", false, "the result counts for no rating (the default)")
 	if code, ok := parseFlags(fs, args); !ok {
@@ -233,6 +234,13 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer a.Close()
 	if strings.EqualFold(strings.TrimSpace(*timeControl), "none") {
 		*timeControl = ""
+	}
+	if *daysOff != "" {
+		if *timeControl == "" {
+			fmt.Fprintf(stderr, "referee new: --days-off %s needs a clock; give --time too, e.g. --time 3d --days-off %s\n", *daysOff, *daysOff)
+			return exitUsage
+		}
+		*timeControl += " off " + *daysOff // the clock's control, e.g. "3d off sat,sun"
 	}
 	g, err := a.NewGameWith(ctx, *variant, *white, *black, seed, *timeControl, app.GameOptions{Rated: *rated, WatchDelay: *watchDelay, Private: *private})
 	if err != nil {

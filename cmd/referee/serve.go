@@ -20,6 +20,7 @@ import (
 	"referee/internal/mail/embedded"
 	"referee/internal/mail/imapin"
 	"referee/internal/mail/smtpout"
+	"referee/internal/pace"
 	"referee/internal/sdnotify"
 	"referee/internal/status"
 	"referee/internal/store"
@@ -44,6 +45,7 @@ type serveFlags struct {
 	minRating, maxRating, minReliability                float64       // who may challenge or accept (docs/ratings.md)
 	imapPassCmd, smtpPassCmd                            string        // passwords from a command (deployment)
 	once, noIdle                                        bool
+	sendLimit                                           string    // pacing the outbox (daemon/pacing.go)
 	auth                                                authFlags // serve_auth.go
 	web                                                 webFlags  // the public pages (site.go)
 }
@@ -92,6 +94,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&s.minReliability, "min-reliability", 0, "only players whose reliability in the challenge's variant is at least this `percent` may challenge or accept by mail (0: no limit)")
 	fs.IntVar(&s.maxStrangerAnswers, "max-stranger-answers", app.DefaultMaxStrangerAnswers, "answer at most this many mails an `hour` that cannot be tied to a game or player, across all senders (0: none at all)")
 	fs.IntVar(&s.keepSentDays, "keep-sent-days", 30, "keep the text of sent mail this many `days` (0: for ever); the record of each mail stays")
+	fs.StringVar(&s.sendLimit, "send-limit", "", "the mailbox's sending `limits`, e.g. 2000/day,100/hour: the outbox paces itself under them, the most urgent mail first (docs/providers.md lists providers' limits)")
 	fs.StringVar(&s.variants, "variants", "all", "the variants offered by mail, comma-separated (e.g. chess,toto40)")
 
 	// Anti-spoofing: --require-auth and --dns (serve_auth.go).
@@ -228,7 +231,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "referee serve: --max-stranger-answers %d is negative; give a number of answers an hour, or 0 to answer no stranger\n", s.maxStrangerAnswers)
 		return exitUsage
 	}
-	cfg := daemon.Config{Once: s.once, Logger: log, RetryBase: s.retry, KeepSent: time.Duration(s.keepSentDays) * 24 * time.Hour}
+	limits, err := pace.Parse(s.sendLimit)
+	if err != nil {
+		fmt.Fprintf(stderr, "referee serve: --send-limit: %v\n", err)
+		return exitUsage
+	}
+	cfg := daemon.Config{Once: s.once, Logger: log, RetryBase: s.retry, KeepSent: time.Duration(s.keepSentDays) * 24 * time.Hour,
+		SendLimits: limits}
 	if s.imapAddr == "" {
 		if s.imapAuth != "password" || s.smtpAuth != "password" || s.imapTokenCmd != "" || s.smtpTokenCmd != "" {
 			fmt.Fprintln(stderr, "referee serve: --imap-auth, --smtp-auth and the token commands apply to a real mail server (--imap and --smtp); the embedded server needs none of them")

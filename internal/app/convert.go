@@ -68,7 +68,7 @@ func fromStore(sg *store.Game, acts []store.Action, rolls []store.Roll) (*refere
 		Created: sg.Created, Rated: sg.Rated}
 	copy(g.Seed[:], sg.DieSeed)
 	for c, p := range sg.Players {
-		g.Players[c] = referee.Player{Address: p.Address, Name: p.Name, Secret: p.Secret}
+		g.Players[c] = referee.Player{Address: p.Address, Name: p.Name, Secret: p.Secret, Zone: p.TimeZone}
 	}
 	for _, a := range acts {
 		g.Actions = append(g.Actions, referee.Action{Ply: a.Ply, Color: rules.Color(a.Color), SAN: a.Notation, Coord: a.Coord,
@@ -160,6 +160,17 @@ func (a *App) saveRolls(tx *store.Tx, gameID int64, rolls []referee.Roll) error 
 // sends it (Render).
 func (a *App) queue(tx *store.Tx, gameID int64, mails []referee.Mail) error {
 	for _, m := range mails {
+		if m.Kind.InDigest() {
+			// A player who takes a daily digest reads this move there
+			// (maildigest.go), not in a mail of its own.
+			at, err := tx.Digest(m.To)
+			if err != nil {
+				return err
+			}
+			if at != "" {
+				continue
+			}
+		}
 		data, err := letters.Encode(m)
 		if err != nil {
 			return err

@@ -214,6 +214,35 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 			return 0, err
 		}
 	}
+	if z := lc.TimeZone; z != nil {
+		if err := tx.SetTimeZone(z.Address, z.Zone, now); err != nil {
+			return 0, err
+		}
+		if err := a.refreshDeadlines(tx, z.Address); err != nil {
+			return 0, err
+		}
+	}
+	if d := lc.Digest; d != nil {
+		if err := tx.SetDigest(d.Address, d.At, now); err != nil {
+			return 0, err
+		}
+	}
+	if b := lc.Book; b != nil {
+		if _, err := tx.BookVacation(b.Address, b.Start, b.Days, now); err != nil {
+			return 0, err
+		}
+		if err := tx.Audit(nil, "vacation-booked", out.Detail); err != nil {
+			return 0, err
+		}
+	}
+	if b := lc.Cancel; b != nil {
+		if err := tx.CancelBooking(b.Address, b.ID, now); err != nil {
+			return 0, err
+		}
+		if err := tx.Audit(nil, "vacation-cancelled", out.Detail); err != nil {
+			return 0, err
+		}
+	}
 	for _, g := range lc.Games {
 		if err := tx.UpdateGame(toStoreGame(g)); err != nil {
 			return 0, err
@@ -397,4 +426,35 @@ func ReadPlayerList(text, name string) ([]string, error) {
 		out = append(out, a)
 	}
 	return out, nil
+}
+
+// refreshDeadlines recomputes the deadline column of the active games of
+// the player at address, after their time zone changed: the days off of
+// a game ("3d off sat,sun") are the player's own days in their zone.
+func (a *App) refreshDeadlines(tx *store.Tx, address string) error {
+	ids, err := tx.GamesOf(addr.Mailbox(address), 0)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		g, err := a.gameTx(tx, id)
+		if err != nil {
+			return err
+		}
+		if g.State.Clock == nil || len(g.State.Clock.DaysOff) == 0 {
+			continue
+		}
+		at, ok, err := g.NextCheck()
+		if err != nil {
+			at, ok = time.Time{}, true // looked at at once: the tick reports it
+		}
+		var d *time.Time
+		if ok {
+			d = &at
+		}
+		if err := tx.SetDeadline(id, d); err != nil {
+			return err
+		}
+	}
+	return nil
 }

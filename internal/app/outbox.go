@@ -17,11 +17,17 @@ const DefaultMaxStrangerAnswers = 30
 const NoStrangerAnswers = -2
 
 // priorityOf says in which order the outbox serves a mail of kind (see
-// store.PriorityGame): a move's mails first, answers to strangers last.
+// store.PriorityGame): the mail that asks a player to move first, then
+// answers to a player's own mail, reminders and notices, spectators'
+// boards, and answers to strangers last.
 func priorityOf(kind referee.MailKind) int {
 	switch kind {
-	case referee.KindBoard, referee.KindOpening, referee.KindAbort:
+	case referee.KindMove, referee.KindOpening, referee.KindAbort, referee.KindDigest:
 		return store.PriorityGame
+	case referee.KindReminder, referee.KindNotice, referee.KindInvitation:
+		return store.PriorityReminder
+	case referee.KindSpectator:
+		return store.PriorityBulk
 	case referee.KindRefusal:
 		return store.PriorityStranger
 	}

@@ -170,6 +170,9 @@ func (a *App) decide(tx *store.Tx, in referee.Inbound) (*referee.Game, referee.O
 		if env.VacationUsed, err = tx.VacationDays(addr.Mailbox(m.From), now.Year()); err != nil {
 			return nil, referee.Outcome{}, time.Time{}, err
 		}
+		if err := a.senderSettings(tx, m.From, now, &env); err != nil {
+			return nil, referee.Outcome{}, time.Time{}, err
+		}
 		// The command table says what the command needs besides the game.
 		if needs := a.ref.Needs(m, g); needs.Lobby {
 			if env.Lobby, err = a.lobbyView(tx, m, needs, now); err != nil {
@@ -209,6 +212,19 @@ func (a *App) saveChange(tx *store.Tx, inboundID int64, out referee.Outcome) err
 // is closed). It returns how many games and invitations changed.
 func (a *App) Tick(ctx context.Context) (int, error) {
 	changed, err := a.expireChallenges(ctx) // invitations that ran out (lobby.go)
+	if err != nil {
+		return changed, err
+	}
+	// The daily digests that are due (maildigest.go).
+	sent, err := a.sendDigests(ctx, a.opts.Now().UTC().Truncate(time.Second))
+	changed += sent
+	if err != nil {
+		return changed, err
+	}
+	// Leave booked ahead that begins now stops its player's clocks
+	// (booking.go), before the clocks are looked at.
+	began, err := a.startBookings(ctx, a.opts.Now().UTC().Truncate(time.Second))
+	changed += began
 	if err != nil {
 		return changed, err
 	}

@@ -17,6 +17,7 @@ import (
 	"referee/internal/mail/imapin"
 	"referee/internal/mail/reader"
 	"referee/internal/mail/smtpout"
+	"referee/internal/pace"
 	"referee/internal/status"
 	"referee/internal/store"
 )
@@ -57,8 +58,10 @@ type Config struct {
 	// Drain bounds the last delivery of the outbox at shutdown (the
 	// replies of the last moves go out before the process ends); 0 means
 	// 10 s.
-	Drain  time.Duration
-	Logger *slog.Logger
+	Drain time.Duration
+	// SendLimits: see Outbox.Limits.
+	SendLimits []pace.Limit
+	Logger     *slog.Logger
 	// Metrics, when set, receives each processed mail's verdict and time.
 	Metrics *status.Metrics
 }
@@ -99,7 +102,8 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 	} else if n > 0 {
 		log.Warn("mail claimed by a previous run that stopped while sending is due again", "mails", n)
 	}
-	ob := &Outbox{Store: a.Store(), Sender: cfg.Sender, Render: a.Render, Log: log.With("part", "outbox"), Now: time.Now, RetryBase: cfg.RetryBase}
+	ob := &Outbox{Store: a.Store(), Sender: cfg.Sender, Render: a.Render, Log: log.With("part", "outbox"), Now: time.Now, RetryBase: cfg.RetryBase,
+		Limits: cfg.SendLimits}
 	nudge := make(chan struct{}, 1)
 	var lastContact time.Time
 	passed := func() {
@@ -241,9 +245,15 @@ type Outbox struct {
 	// one session before the next message gets a fresh one (a server
 	// that tarpits slows each answer after a few errors); 0 means 3.
 	RefusalsPerSession int
+	// Limits are the mailbox's sending limits (serve --send-limit): the
+	// outbox sends no more than they allow, the most urgent mail first,
+	// and keeps the rest queued. None: as fast as the server takes it
+	// (until it answers "too many messages": then the pace halves).
+	Limits []pace.Limit
 
 	mu      sync.Mutex
 	blocked blockage // sending blocked (login refused, no session): why, until when
+	pace    pacer
 }
 
 // blockage is the outbox's knowledge that no mail can go out for now.
@@ -316,6 +326,16 @@ func (o *Outbox) Flush(ctx context.Context) (int, error) {
 func (o *Outbox) flush(ctx context.Context, conn *sessionConn) (int, error) {
 	sent := 0
 	tried := map[int64]bool{}
+	if err := o.loadPace(ctx); err != nil {
+		return 0, err
+	}
+	queued := func() int {
+		n, err := o.Store.PendingOutbox(ctx)
+		if err != nil {
+			o.Log.Warn("counting the outbox", "err", err)
+		}
+		return n
+	}
 	for {
 		if o.isBlocked() && !o.retryRequested(ctx) {
 			return sent, nil
@@ -331,6 +351,7 @@ func (o *Outbox) flush(ctx context.Context, conn *sessionConn) (int, error) {
 			}
 		}
 		if len(todo) == 0 {
+			o.paceIdle(ctx)
 			return sent, nil
 		}
 		for i, m := range todo {
@@ -339,6 +360,9 @@ func (o *Outbox) flush(ctx context.Context, conn *sessionConn) (int, error) {
 			}
 			if i > 0 && m.Priority > store.PriorityGame {
 				break // look again: a move's mail may have been queued meanwhile
+			}
+			if !o.paceAllows(ctx, queued) {
+				return sent, nil // the sending limit: the rest waits, in order
 			}
 			tried[m.ID] = true
 			ok, err := o.deliver(ctx, m, conn)
@@ -524,6 +548,7 @@ func (o *Outbox) deliver(ctx context.Context, m store.Outgoing, conn *sessionCon
 			return false, err
 		}
 		o.unblock(ctx)
+		o.paceSent(o.Now().UTC())
 		o.Log.Info("delivered", "to", m.To, "id", m.ID, "message_id_sha256", app.MessageIDHash(m.MessageID), "kind", m.Kind)
 		return true, nil
 	case ctx.Err() != nil:
@@ -533,6 +558,11 @@ func (o *Outbox) deliver(ctx context.Context, m store.Outgoing, conn *sessionCon
 			o.Log.Warn("could not release the claim on an interrupted mail; it is due again when the claim runs out", "id", m.ID, "until", claim.Until, "err", rerr)
 		}
 		return false, ctx.Err()
+	case smtpout.IsRateLimit(err):
+		// "Too many messages": the mail is not at fault and never a dead
+		// letter; the outbox slows down.
+		next := o.slowDown(ctx, err)
+		return false, o.record(o.Store.MarkFailed(rec, claim, err.Error(), next))
 	case smtpout.IsBlocked(err):
 		// The organiser's problem (login, server unreachable), not the
 		// recipient's: the mail waits, whatever the code, and is never a

@@ -93,6 +93,10 @@ type Command struct {
 	// load is what the app loads first. In a game, a row with a load acts
 	// only when the app gave a lobby view; otherwise the line is a move.
 	load Load
+	// match: the line is this command only when its arguments pass (nil:
+	// any), so that one word may start several commands ("vacation from
+	// ...", "vacation list", "vacation 5").
+	match func(args []string) bool
 	// inGameArgs: in a game, the line is this command only when its
 	// arguments pass ("record 17" is the lobby's, "record" the game's).
 	inGameArgs func(args []string) bool
@@ -199,6 +203,18 @@ func commandTable() []Command {
 		{Words: []string{"takeback", "take back", "undo"}, Where: InGame, When: Playing,
 			Help: "ask to take back the last move (never after a die roll)",
 			run:  func(r *Referee, c *call) Outcome { return r.takeback(c.g, c.color, c.pos, c.m, c.env) }},
+		{Words: []string{"vacation"}, Args: "from DATE DAYS", Where: Both, When: Anytime,
+			Help:  fmt.Sprintf("book leave ahead, e.g. \"vacation from 2026-12-20 10\": the clocks of all your timed games stop on their own for DAYS days from DATE (in your time zone); at most %d booked, within the yearly allowance; opponents are told", MaxBookings),
+			match: func(args []string) bool { return len(args) > 0 && args[0] == "from" },
+			load:  LoadLobby | LoadGames, run: (*Referee).bookVacation},
+		{Words: []string{"vacation"}, Args: "list", Where: Both, When: Anytime,
+			Help:  "your booked and running vacations, and the days taken this year",
+			match: func(args []string) bool { return len(args) == 1 && args[0] == "list" },
+			load:  LoadLobby, run: (*Referee).listBookings},
+		{Words: []string{"vacation"}, Args: "cancel ID", Where: Both, When: Anytime,
+			Help:  "cancel a booked vacation before it begins",
+			match: func(args []string) bool { return len(args) == 2 && args[0] == "cancel" }, // "vacation cancel" alone ends the running vacation (vacationAll)
+			load:  LoadLobby, run: (*Referee).cancelBooking},
 		{Words: []string{"vacation"}, Args: "N", Where: InGame, When: Playing, Only: "in a game with a clock",
 			Help: fmt.Sprintf("stop your clock for N days; %d days a year, all games", VacationAllowance),
 			run: func(r *Referee, c *call) Outcome {
@@ -241,7 +257,7 @@ func commandTable() []Command {
 
 		// In a game and outside: the lobby's commands.
 		{Words: []string{"challenge"}, Args: "VARIANT ADDRESS [TIME] [COLOUR] [private] [rated|casual]", Where: Both, When: Anytime,
-			Help: "invite ADDRESS to a game; TIME as \"3d\" (days per move) or \"10d+1d\" (Fischer); COLOUR random (the default), " +
+			Help: "invite ADDRESS to a game; TIME as \"3d\" (days per move), \"10d+1d\" (Fischer), \"30d+1d/45d\" (Fischer capped at 45 days) or \"10/50d\" (10 moves in 50 days, unused time carried over); COLOUR random (the default), " +
 				"white or black is yours; \"private\": no one may observe the game; rated or casual (the organiser's default otherwise). " +
 				"Without ADDRESS, an open challenge: the first player to accept it gets the game",
 			load: LoadLobby | LoadChallenge, opponent: challengeOpponent, run: (*Referee).challenge},
@@ -275,6 +291,17 @@ func commandTable() []Command {
 		{Words: []string{"top"}, Args: "VARIANT", Where: Both, When: Anytime,
 			Help: "the table of a variant's established players (rating not provisional), best first",
 			load: LoadLobby | LoadRatings, answer: true, run: (*Referee).topAnswer},
+		{Words: []string{"mail"}, Args: "digest HH:MM", Where: Both, When: Anytime,
+			Help:  "one mail a day at HH:MM (your time zone) listing every game where it is your move, each with its board and reply address, instead of a mail per move; reminders still come at once",
+			match: func(args []string) bool { return len(args) > 0 && args[0] == "digest" },
+			run:   (*Referee).mailSetting},
+		{Words: []string{"mail"}, Args: "each", Where: Both, When: Anytime,
+			Help:  "a mail for every move again (the default)",
+			match: func(args []string) bool { return len(args) > 0 && args[0] != "digest" },
+			run:   (*Referee).mailSetting},
+		{Words: []string{"timezone", "time zone", "tz"}, Args: "ZONE", Where: Both, When: Anytime,
+			Help: "show deadlines, reminders and dates in your mails in ZONE, e.g. \"timezone Europe/Berlin\" (UTC until set); for all your games",
+			run:  (*Referee).timezone},
 		{Words: []string{"variants", "variant"}, Where: Both, When: Anytime,
 			Help: "the games offered here, one paragraph each",
 			load: LoadLobby, answer: true, noAuth: true,
@@ -339,6 +366,9 @@ func (r *Referee) parseLine(line string, where Where, lobby bool) parsed {
 			continue
 		}
 		args := fields[1:]
+		if c.match != nil && !c.match(args) {
+			continue
+		}
 		if where == InGame && c.inGameArgs != nil && !c.inGameArgs(args) {
 			continue
 		}

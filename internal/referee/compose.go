@@ -261,7 +261,15 @@ func (r *Referee) boardMailsTo(g *Game, pos rules.Position, moverHeadline, headl
 		if s, ok := condRevealSection(g); ok {
 			body.Sections = append(body.Sections, s)
 		}
-		out = append(out, r.boardMail(g, pos, c, body, "", m, KindBoard, headline, now))
+		mail := r.boardMail(g, pos, c, body, "", m, KindBoard, headline, now)
+		// The outbox sends the mail that asks a player to act first
+		// (store.PriorityGame), the mover's confirmation after it. (The
+		// Message-ID keeps "board" as its nonce.)
+		mail.Kind = KindMove
+		if c == mover {
+			mail.Kind = KindConfirmation
+		}
+		out = append(out, mail)
 	}
 	return append(out, r.spectatorMails(g, pos, headline, now)...)
 }
@@ -326,6 +334,10 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 	body.Pos = pos
 	body.Viewer = c
 	body.Status = r.statusLine(g, pos, now)
+	if cl := g.clock(); cl != nil && g.Status == StatusActive && pos.Turn() == c {
+		// The deadline, in the reader's own time zone.
+		body.Status += " - your time runs out " + whenIn(cl.Deadline(c), g.Players[c].Location())
+	}
 	body.MoveList = played(g)
 	body.MoveNote = notation.MarksNote(sans(g))
 	if len(g.Actions) > 0 {
@@ -379,7 +391,7 @@ func (r *Referee) statusLine(g *Game, pos rules.Position, now time.Time) string 
 		if d := dieWords(pos); d != "" {
 			s += " - die " + d
 		}
-		if c := g.State.Clock; c != nil {
+		if c := g.clock(); c != nil {
 			s += " - " + c.text(pos.Turn(), now)
 		}
 	case StatusFinished:

@@ -339,7 +339,7 @@ func (r *Referee) playConditions(ng *Game, pos rules.Position, env Env) (rules.P
 // colour c in g (never to a spectator's).
 func addSection(out []Mail, g *Game, c rules.Color, s render.Section) {
 	for i, ml := range out {
-		if ml.Board != nil && ml.Kind != "spectator" && ml.To == g.Players[c].Address {
+		if ml.Board != nil && ml.Kind != KindSpectator && ml.To == g.Players[c].Address {
 			b := *ml.Board
 			b.Sections = append(slices.Clone(b.Sections), s)
 			out[i].Board = &b

@@ -251,8 +251,8 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	ng := g.clone()
 	ng.DrawOffer = nil // any action other than accepting declines or withdraws an offer (docs/rules/README.md#common-ground)
 	ng.State.ResignPending, ng.State.ResignMessage, ng.State.TakebackBy = nil, "", nil
-	if ng.State.Clock != nil {
-		ng.State.Clock.moved(color, now)
+	if cl := ng.clock(); cl != nil {
+		cl.moved(color, now)
 	}
 	var rolls []Roll
 	next, rolls = r.rollAsNeeded(ng, next, g.Ply()+1)

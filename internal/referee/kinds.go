@@ -7,9 +7,16 @@ type MailKind string
 
 // The kinds of mail.
 const (
-	// KindBoard: a move's mails, the opponent's turn and the mover's
-	// confirmation (and the board of a draw, resignation or takeback).
+	// KindMove: a move's mail to the player now to act (the outbox sends
+	// it first); KindConfirmation: the same move's mail to its mover.
+	KindMove         MailKind = "move"
+	KindConfirmation MailKind = "confirmation"
+	// KindBoard: the board sent again ("board"); also the Message-ID
+	// nonce of a move's mails.
 	KindBoard MailKind = "board"
+	// KindDigest: the daily digest of a player who asked for one ("mail
+	// digest HH:MM") instead of a mail per move.
+	KindDigest MailKind = "digest"
 	// KindOpening: a game's first mails, and the notice that a challenge
 	// became that game.
 	KindOpening MailKind = "opening"

@@ -276,6 +276,12 @@ type LobbyChange struct {
 	Start *GameStart
 	// Vacation adds days to a player's yearly allowance used.
 	Vacation *VacationUse
+	// TimeZone records a player's time zone (the "timezone" command).
+	TimeZone *ZoneChange
+	// Book books leave ahead; Cancel cancels a booking (its ID).
+	Book, Cancel *BookingChange
+	// Digest records a player's mail setting ("mail digest 18:00").
+	Digest *DigestChange
 	// Games are changed games besides Outcome.Game (a vacation in all the
 	// sender's games).
 	Games []*Game
@@ -297,6 +303,12 @@ type WatchChange struct {
 	GameID  int64
 	Address string
 	Stop    bool
+}
+
+// ZoneChange is a player's new time zone: an IANA name, "" for UTC.
+type ZoneChange struct {
+	Address string
+	Zone    string
 }
 
 // ChallengeClose ends a challenge.

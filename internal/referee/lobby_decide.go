@@ -88,7 +88,7 @@ func (r *Referee) lobbyAuth(m *reader.Mail, env Env) (Outcome, bool) {
 	return Outcome{}, true
 }
 
-var timeControlRE = regexp.MustCompile(`^[0-9]+d(\+[0-9]+d)?$`)
+var timeControlRE = regexp.MustCompile(`^([0-9]+d(\+[0-9]+d(/[0-9]+d)?)?|[0-9]+/[0-9]+d)$`)
 
 const challengeSyntax = "challenge VARIANT ADDRESS [TIME] [random|white|black] [private] [rated|casual], e.g. \"challenge toto40 bob@example.org 3d\"; " +
 	"leave out the ADDRESS for an open challenge that anyone may take"
@@ -130,7 +130,7 @@ func (r *Referee) challenge(c *call) Outcome {
 		case timeControlRE.MatchString(a):
 			c, err := ParseTimeControl(a)
 			if err != nil {
-				return no("bad time "+a, sentence(err.Error()), "Write the time as days per move (\"3d\") or Fischer (\"10d+1d\").")
+				return no("bad time "+a, sentence(err.Error()), "Write the time as "+TimeControlSyntax+".")
 			}
 			ch.TimeControl = c.Control
 		case a == "random" || a == "white" || a == "black":
@@ -140,7 +140,7 @@ func (r *Referee) challenge(c *call) Outcome {
 		case a == "rated" || a == "casual":
 			ch.Rated = a == "rated"
 		default:
-			return no("unknown word "+a, fmt.Sprintf("the word %q is neither an address, a time (\"3d\", \"10d+1d\"), a colour (random, white, black), \"private\" nor rated or casual.", a),
+			return no("unknown word "+a, fmt.Sprintf("the word %q is neither an address, a time (\"3d\", \"10d+1d\", \"30d+1d/45d\", \"10/50d\"), a colour (random, white, black), \"private\" nor rated or casual.", a),
 				"Write "+challengeSyntax+".")
 		}
 	}

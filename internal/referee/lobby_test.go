@@ -149,6 +149,18 @@ func TestChallengeCommand(t *testing.T) {
 					t.Errorf("challenge %+v", ch)
 				}
 			}},
+		{name: "a block clock", line: "challenge chess bob@example.org 10/50d", want: Applied, inviteTo: "bob@example.org",
+			says: "10 moves in 50 days, unused time carried over", check: func(t *testing.T, ch *Challenge) {
+				if ch.TimeControl != "10/50d" {
+					t.Errorf("challenge %+v", ch)
+				}
+			}},
+		{name: "capped Fischer", line: "challenge chess 30d+1d/45d bob@example.org", want: Applied, inviteTo: "bob@example.org",
+			says: "at most 45 days", check: func(t *testing.T, ch *Challenge) {
+				if ch.TimeControl != "30d+1d/45d" {
+					t.Errorf("challenge %+v", ch)
+				}
+			}},
 		{name: "the organiser's default time", lc: LobbyConfig{DefaultTime: "5d"}, line: "challenge chess bob@example.org", want: Applied,
 			inviteTo: "bob@example.org", check: func(t *testing.T, ch *Challenge) {
 				if ch.TimeControl != "5d" {

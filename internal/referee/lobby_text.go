@@ -143,7 +143,7 @@ func (r *Referee) ChallengeStarted(ch Challenge, g *Game, now time.Time, opening
 			opp, ch.ID, g.ID, g.Variant.Title(), controlText(ch.TimeControl), c))
 	// One of the game's opening mails: the outbox sends it with them,
 	// before them (it is queued first).
-	n.Kind = "opening"
+	n.Kind = KindOpening
 	out := []Mail{n}
 	reveal := colourReveal(&ch)
 	for _, m := range opening {
@@ -197,7 +197,7 @@ func (r *Referee) gamesText(from string, games []*Game, now time.Time) string {
 			} else {
 				state = fmt.Sprintf("move %d, %s's move", pos.MoveNumber(), g.Players[c.Other()].Address)
 			}
-			if cl := g.State.Clock; cl != nil {
+			if cl := g.clock(); cl != nil {
 				state += "; " + cl.text(pos.Turn(), now)
 			}
 		default:
@@ -329,14 +329,7 @@ func controlText(tc string) string {
 	if err != nil {
 		return tc
 	}
-	if c.PerMove > 0 {
-		d := int(c.PerMove / Day)
-		if d == 1 {
-			return "1 day per move"
-		}
-		return fmt.Sprintf("%d days per move", d)
-	}
-	return fmt.Sprintf("%d days plus %d per move (%s)", int(c.Initial/Day), int(c.Increment/Day), tc)
+	return c.Describe()
 }
 
 func colorWord(c string) string {

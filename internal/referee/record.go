@@ -24,8 +24,9 @@ const mailWidth = 72
 // what is said: the seven-tag roster, UTCDate/UTCTime (when the game was
 // created), TimeControl (§9.6.1: "1/259200" is one move per three days; a
 // Fischer control is "initial+increment" in seconds, and the referee's cap
-// at the initial time, which PGN cannot say, is in the comment before the
-// result), and Termination with the standard's words only (§9.8.1), the
+// (the initial time, or the cap of "30d+1d/45d"), which PGN cannot say, is
+// in the comment before the result; a block "10/50d" is "10/4320000", its
+// carry-over in the comment), and Termination with the standard's words only (§9.8.1), the
 // detail ("Black resigned") in a comment before the result. Variant,
 // SetUp and FEN are written only where a reader needs them to replay: a
 // game of orthodox chess from the normal start carries none of them, so
@@ -78,9 +79,12 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 	rec.SetTag("TimeControl", timeControlTag(g.State.Clock))
 	term, detail := termination(g)
 	rec.SetTag("Termination", term)
-	if c := g.State.Clock; c != nil && c.PerMove == 0 && c.Initial > 0 {
+	if c := g.State.Clock; c != nil && c.Block > 0 {
+		detail = strings.TrimSpace(detail + fmt.Sprintf(" Time control %s: %d moves in %s, again and again, unused time carried over.",
+			c.Control, c.Block, span(c.Initial)))
+	} else if c != nil && c.PerMove == 0 && c.Initial > 0 {
 		detail = strings.TrimSpace(detail + fmt.Sprintf(" Time control %s: %s, %s added after each move, never more than %s.",
-			c.Control, span(c.Initial), span(c.Increment), span(c.Initial)))
+			c.Control, span(c.Initial), span(c.Increment), span(c.capOf())))
 	}
 	rec.Comment = detail
 	if g.Commitment != "" {
@@ -127,6 +131,10 @@ func timeControlTag(c *Clock) string {
 		return "-"
 	case c.PerMove > 0:
 		return fmt.Sprintf("1/%d", secs(c.PerMove))
+	case c.Block > 0:
+		// N moves in S seconds; the carry-over, which PGN cannot say, is
+		// in the comment before the result.
+		return fmt.Sprintf("%d/%d", c.Block, secs(c.Initial))
 	case c.Initial > 0:
 		return fmt.Sprintf("%d+%d", secs(c.Initial), secs(c.Increment))
 	}

@@ -68,6 +68,16 @@ type Player struct {
 	Address string // lower case
 	Name    string
 	Secret  string
+	// Zone is the player's time zone (the "timezone" command, over all
+	// their games): an IANA name, "" for UTC.
+	Zone string
+}
+
+// Location is the player's time zone: deadlines, reminders and dates in
+// their mails are shown in it (UTC until they set one, or when the name
+// no longer loads).
+func (p Player) Location() *time.Location {
+	return zoneLocation(p.Zone)
 }
 
 // Roll is one die roll of a game.
@@ -356,6 +366,14 @@ type Env struct {
 	// VacationUsed is the number of vacation days the sender took this
 	// calendar year, over all their games.
 	VacationUsed int
+	// VacationByYear are the vacation days the sender took in this
+	// calendar year and the next (leave booked ahead may cross a year).
+	VacationByYear map[int]int
+	// Bookings are the sender's leave booked ahead, not cancelled and not
+	// over (pending or running), soonest first.
+	Bookings []Booking
+	// Zone is the sender's time zone ("" for UTC).
+	Zone string
 	// Lobby is what the core may know about the sender outside a game.
 	// With nil, mail without a game reference gets the stranger's refusal.
 	Lobby *Lobby

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"referee/internal/pace"
 	"referee/internal/store"
 )
 
@@ -98,6 +99,38 @@ type Report struct {
 	Started          *time.Time        `json:"daemon_started,omitempty"`
 	SinceStart       map[string]uint64 `json:"processed_since_start,omitempty"`
 	Processing       *Histogram        `json:"processing_time,omitempty"`
+	// OutboxQueue counts the undelivered mail by priority, most urgent
+	// first (QueueNames).
+	OutboxQueue map[string]int `json:"outbox_queue_by_priority"`
+	// Sending is the outbox's pace under the mailbox's sending limits
+	// (serve --send-limit); nil when no daemon recorded one.
+	Sending *Sending `json:"sending,omitempty"`
+}
+
+// QueueNames name the outbox's priorities (store.PriorityGame, ...).
+var QueueNames = map[int]string{store.PriorityGame: "move", store.PriorityPlayer: "answer", store.PriorityReminder: "reminder",
+	store.PriorityBulk: "bulk", store.PriorityStranger: "stranger"}
+
+// Sending is the outbox's pace under the sending limits.
+type Sending struct {
+	Limits string  `json:"limits"` // as configured; "" for none
+	Factor float64 `json:"pace"`   // the share of the limits in use (halved after each "too many messages")
+	// Quota says, per limit in force, how many mails went out in its
+	// window ending now.
+	Quota []Quota `json:"quota"`
+	// PacedSince is when mail began to wait for the limits (nil while
+	// none waits); DrainsBy forecasts when the queue will be sent, at
+	// the pace in force, if no more mail is queued.
+	PacedSince *time.Time `json:"paced_since,omitempty"`
+	DrainsBy   *time.Time `json:"drains_by,omitempty"`
+}
+
+// Quota is one sending limit and its use.
+type Quota struct {
+	Window  string  `json:"window"` // "hour", "day", ...
+	Seconds float64 `json:"window_seconds"`
+	Allowed int     `json:"allowed"`
+	Used    int     `json:"used"`
 }
 
 // Blocked says since when and why no mail can go out.
@@ -143,11 +176,45 @@ func Collect(st store.Status, m *Metrics, now time.Time) Report {
 		t := st.LastDelivery
 		r.LastSMTPDelivery = &t
 	}
+	r.OutboxQueue = map[string]int{}
+	for p, name := range QueueNames {
+		r.OutboxQueue[name] = st.Queue[p]
+	}
+	if p := st.Pace; p != nil {
+		r.Sending = sending(p, st.RecentSent, st.OutboxPending, now.UTC())
+	}
 	if m != nil {
 		h, v, start := m.snapshot()
 		r.Processing, r.SinceStart, r.Started = &h, v, &start
 	}
 	return r
+}
+
+// sending describes the pace the daemon recorded, at now.
+func sending(p *store.SendPace, sent []time.Time, pending int, now time.Time) *Sending {
+	out := &Sending{Limits: p.Limits, Factor: p.Factor}
+	base, _ := pace.Parse(p.Limits)
+	if len(base) == 0 {
+		return out
+	}
+	factor := p.Factor
+	if factor <= 0 {
+		factor = 1
+	}
+	in := pace.Scale(base, factor)
+	for _, l := range in {
+		w := strings.TrimPrefix(l.String(), fmt.Sprint(l.N, "/"))
+		out.Quota = append(out.Quota, Quota{Window: w, Seconds: l.Per.Seconds(), Allowed: l.N, Used: pace.Used(l, sent, now)})
+	}
+	if !p.Since.IsZero() {
+		t := p.Since.UTC()
+		out.PacedSince = &t
+	}
+	if pending > 0 {
+		t := pace.Drain(pace.Spread(in), sent, pending, now)
+		out.DrainsBy = &t
+	}
+	return out
 }
 
 // WriteText writes the report for a person.
@@ -166,6 +233,27 @@ func (r Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, ", the oldest waiting %s", age(r.OutboxOldestAge))
 	}
 	fmt.Fprintf(w, "; %d undeliverable (\"referee outbox --failed\")\n", r.DeadLetters)
+	if r.OutboxPending > 0 {
+		fmt.Fprintf(w, "  by priority: %d moves, %d answers, %d reminders and notices, %d spectators and events, %d answers to strangers\n",
+			r.OutboxQueue["move"], r.OutboxQueue["answer"], r.OutboxQueue["reminder"], r.OutboxQueue["bulk"], r.OutboxQueue["stranger"])
+	}
+	if sd := r.Sending; sd != nil && sd.Limits != "" {
+		fmt.Fprintf(w, "Sending limits: %s", sd.Limits)
+		if sd.Factor > 0 && sd.Factor < 1 {
+			fmt.Fprintf(w, " (at %g of them, after the server answered \"too many messages\")", sd.Factor)
+		}
+		var used []string
+		for _, q := range sd.Quota {
+			used = append(used, fmt.Sprintf("%d of %d in the last %s", q.Used, q.Allowed, q.Window))
+		}
+		fmt.Fprintf(w, "; sent %s\n", strings.Join(used, ", "))
+		if sd.PacedSince != nil {
+			fmt.Fprintf(w, "PACED since %s: mail waits for the sending limits, the most urgent first; nothing is dropped\n", when(sd.PacedSince, r.Time))
+		}
+		if sd.DrainsBy != nil {
+			fmt.Fprintf(w, "The outbox drains by %s at this pace, if no more mail comes\n", sd.DrainsBy.Format(time.RFC3339))
+		}
+	}
 	fmt.Fprintf(w, "Last IMAP contact: %s\n", when(r.LastIMAPContact, r.Time))
 	fmt.Fprintf(w, "Last SMTP delivery: %s\n", when(r.LastSMTPDelivery, r.Time))
 	if b := r.SendingBlocked; b != nil {
@@ -218,6 +306,34 @@ func (r Report) WritePrometheus(w io.Writer) {
 	fmt.Fprintf(w, "referee_sending_blocked %d\n", blocked)
 	gauge("referee_sending_blocked_since_timestamp_seconds", "Unix time since when sending is blocked (0: it is not).")
 	fmt.Fprintf(w, "referee_sending_blocked_since_timestamp_seconds %g\n", since)
+	gauge("referee_outbox_queue", "Mails waiting to be delivered, by priority (move first, stranger last).")
+	labelled("referee_outbox_queue", "priority", r.OutboxQueue)
+	if sd := r.Sending; sd != nil {
+		gauge("referee_send_pace", "The share of the sending limits in use: 1, halved after each \"too many messages\" answer of the server.")
+		fmt.Fprintf(w, "referee_send_pace %g\n", sd.Factor)
+		if len(sd.Quota) > 0 {
+			gauge("referee_send_quota_allowed", "Mails the sending limit in force allows per window.")
+			for _, q := range sd.Quota {
+				fmt.Fprintf(w, "referee_send_quota_allowed{window=%q} %d\n", q.Window, q.Allowed)
+			}
+			gauge("referee_send_quota_used", "Mails sent in the window ending now.")
+			for _, q := range sd.Quota {
+				fmt.Fprintf(w, "referee_send_quota_used{window=%q} %d\n", q.Window, q.Used)
+			}
+		}
+		paced := 0
+		if sd.PacedSince != nil {
+			paced = 1
+		}
+		gauge("referee_send_paced", "1 while mail waits for the sending limits, else 0.")
+		fmt.Fprintf(w, "referee_send_paced %d\n", paced)
+		drain := 0.0
+		if sd.DrainsBy != nil {
+			drain = float64(sd.DrainsBy.UnixMilli()) / 1000
+		}
+		gauge("referee_outbox_drain_forecast_timestamp_seconds", "Unix time by which the outbox is forecast to be sent at the pace in force (0: nothing waits, or no limit).")
+		fmt.Fprintf(w, "referee_outbox_drain_forecast_timestamp_seconds %g\n", drain)
+	}
 	stamp := func(name, help string, t *time.Time) {
 		gauge(name, help)
 		v := 0.0

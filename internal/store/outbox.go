@@ -5,25 +5,35 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"referee/internal/pace"
 )
 
 // The priorities of outbox mail (Outgoing.Priority): due mail is sent in
-// this order, so that a move's mails never wait behind other mail.
+// this order, so that a move's mails never wait behind other mail, and,
+// when the outbox is paced under a sending limit (--send-limit), what
+// waits is what matters least.
 const (
-	// PriorityGame: the mails of a move (the opponent's turn, the mover's
-	// confirmation), of a game's opening and of its end.
+	// PriorityGame: the mail that asks a player to act: the opponent's
+	// "your move", a game's opening and its end.
 	PriorityGame = 0
-	// PriorityPlayer: other mail to players (answers, refusals of their
-	// actions, reminders, notices, invitations).
+	// PriorityPlayer: answers to a player's own mail: the mover's
+	// confirmation, answers to commands, refusals of their actions.
 	PriorityPlayer = 1
+	// PriorityReminder: reminders, notices and invitations.
+	PriorityReminder = 2
+	// PriorityBulk: mail nobody waits for: spectators' boards and event
+	// news.
+	PriorityBulk = 3
 	// PriorityStranger: answers to mail that could not be tied to a game
 	// or a player. They are capped per hour, and dropped when the server
 	// refuses them (never retried).
-	PriorityStranger = 2
+	PriorityStranger = 4
 )
 
 // States of an outbox message, as Outgoing.State reports them.
@@ -446,4 +456,106 @@ func (t *Tx) QueuedSince(priority int, since time.Time) (int, error) {
 		return 0, fmt.Errorf("counting the mails of priority %d queued since %s: %w", priority, since.Format(time.RFC3339), err)
 	}
 	return n, nil
+}
+
+// SentSince returns the times the SMTP server accepted mail at or after
+// since, oldest first: what counts against a sending limit.
+func (s *Store) SentSince(ctx context.Context, since time.Time) (out []time.Time, err error) {
+	err = s.view(ctx, func(tx *Tx) error {
+		out, err = tx.sentSince(since)
+		return err
+	})
+	return out, err
+}
+
+// paceWindow is how far back the sends that count against limits (as
+// SendPace.Limits writes them) go: the longest window, at least an hour
+// (the pace the daemon derives from the last hour when none is set).
+func paceWindow(limits string) time.Duration {
+	ls, _ := pace.Parse(limits) // written by pace.Format
+	return max(pace.Longest(ls), time.Hour)
+}
+
+func (t *Tx) sentSince(since time.Time) ([]time.Time, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT sent FROM outbox WHERE sent >= ? ORDER BY sent`, ms(since))
+	if err != nil {
+		return nil, fmt.Errorf("reading the mail sent since %s: %w", since.Format(time.RFC3339), err)
+	}
+	defer rows.Close()
+	var out []time.Time
+	for rows.Next() {
+		var v int64
+		if err := rows.Scan(&v); err != nil {
+			return nil, fmt.Errorf("reading the mail sent since %s: %w", since.Format(time.RFC3339), err)
+		}
+		out = append(out, fromMS(v))
+	}
+	return out, rows.Err()
+}
+
+// SendPaceSetting is the settings key where the daemon records its sending
+// limits (--send-limit) and how it paces the outbox under them, for
+// "referee status" and /metrics: see SendPace.
+const SendPaceSetting = "send_pace"
+
+// SendPace is the daemon's record of its pacing.
+type SendPace struct {
+	// Limits are the configured limits (pace.Format), "" for none.
+	Limits string `json:"limits"`
+	// Factor is the share of the limits in use (1; halved after each "too
+	// many messages" answer of the server).
+	Factor float64 `json:"factor"`
+	// Since is when mail last began to wait for the limits; zero while
+	// nothing waits.
+	Since time.Time `json:"pacing_since,omitzero"`
+}
+
+// SetSendPace records p (see SendPaceSetting).
+func (s *Store) SetSendPace(ctx context.Context, p SendPace) error {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("recording the sending pace: %w", err)
+	}
+	return s.Update(ctx, func(tx *Tx) error { return tx.SetSetting(SendPaceSetting, b) })
+}
+
+// ReadSendPace reads what SetSendPace recorded; nil when nothing was.
+func (s *Store) ReadSendPace(ctx context.Context) (p *SendPace, err error) {
+	err = s.view(ctx, func(tx *Tx) error {
+		p, err = tx.sendPace()
+		return err
+	})
+	return p, err
+}
+
+func (t *Tx) sendPace() (*SendPace, error) {
+	b, err := t.Setting(SendPaceSetting)
+	if errors.Is(err, ErrNotFound) || len(b) == 0 {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var p SendPace
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("reading the sending pace %q: %w", b, err)
+	}
+	return &p, nil
+}
+
+func (t *Tx) queueByPriority() (map[int]int, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT priority, COUNT(*) FROM outbox WHERE `+undelivered+` GROUP BY priority`)
+	if err != nil {
+		return nil, fmt.Errorf("counting the outbox by priority: %w", err)
+	}
+	defer rows.Close()
+	out := map[int]int{}
+	for rows.Next() {
+		var p, n int
+		if err := rows.Scan(&p, &n); err != nil {
+			return nil, fmt.Errorf("counting the outbox by priority: %w", err)
+		}
+		out[p] = n
+	}
+	return out, rows.Err()
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"referee/internal/mail/addr"
 )
 
 const gameColumns = `id, variant, status, start_position, position, ply, COALESCE(result, ''), result_reason,
@@ -102,7 +104,44 @@ func (t *Tx) players(g *Game) error {
 			g.Players[p.Color] = p
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("loading the players of game #%d: %w", g.ID, err)
+	}
+	for c := range g.Players {
+		if g.Players[c].Address == "" {
+			continue
+		}
+		zone, err := t.TimeZone(g.Players[c].Address)
+		if err != nil {
+			return fmt.Errorf("loading the players of game #%d: %w", g.ID, err)
+		}
+		g.Players[c].TimeZone = zone
+	}
+	return nil
+}
+
+// TimeZone is the time zone the player at address set ("" for UTC).
+func (t *Tx) TimeZone(address string) (string, error) {
+	var zone string
+	err := t.tx.QueryRowContext(t.ctx, `SELECT timezone FROM player_settings WHERE address = ?`, addr.Mailbox(address)).Scan(&zone)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading the time zone of %s: %w", address, err)
+	}
+	return zone, nil
+}
+
+// SetTimeZone records the time zone of the player at address (an IANA
+// name; "" for UTC), for all their games.
+func (t *Tx) SetTimeZone(address, zone string, now time.Time) error {
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO player_settings (address, timezone, changed) VALUES (?, ?, ?)
+		ON CONFLICT (address) DO UPDATE SET timezone = excluded.timezone, changed = excluded.changed`, addr.Mailbox(address), zone, ms(now))
+	if err != nil {
+		return fmt.Errorf("recording the time zone of %s: %w", address, err)
+	}
+	return nil
 }
 
 // Games lists games with status ("" for all), newest first.

@@ -33,6 +33,13 @@ type Status struct {
 	// newest of them, at most 5, newest first.
 	Collisions       int
 	RecentCollisions []Inbound
+	// Queue counts the undelivered mail by priority (PriorityGame, ...).
+	Queue map[int]int
+	// Pace is the daemon's record of its sending limits and pacing (nil
+	// before a daemon recorded one); RecentSent the times mail was sent
+	// within the longest of its windows, oldest first.
+	Pace       *SendPace
+	RecentSent []time.Time
 }
 
 // LastIMAPSetting is the settings key where the daemon records its last
@@ -88,6 +95,17 @@ func (s *Store) Status(ctx context.Context) (st Status, err error) {
 		}
 		if st.Collisions, st.RecentCollisions, err = tx.collisions(5); err != nil {
 			return err
+		}
+		if st.Queue, err = tx.queueByPriority(); err != nil {
+			return err
+		}
+		if st.Pace, err = tx.sendPace(); err != nil {
+			return err
+		}
+		if st.Pace != nil {
+			if st.RecentSent, err = tx.sentSince(time.Now().Add(-paceWindow(st.Pace.Limits))); err != nil {
+				return err
+			}
 		}
 		return tx.tx.QueryRowContext(tx.ctx, "PRAGMA user_version").Scan(&st.SchemaVersion)
 	})

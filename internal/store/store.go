@@ -215,6 +215,10 @@ type Player struct {
 	Address string
 	Name    string
 	Secret  string
+	// TimeZone is the player's own setting (player_settings, over all
+	// their games): an IANA zone name, "" for UTC. Read with the game,
+	// never written with it (SetTimeZone).
+	TimeZone string
 }
 
 // Game is one game's row with its two players.

@@ -446,3 +446,38 @@ func (c timeoutConn) Write(p []byte) (int, error) {
 	}
 	return c.Conn.Write(p)
 }
+
+// rateWords are what servers say when a sender sends too much: Gmail's
+// "421 4.7.0 Try again later" and "550 5.4.5 Daily user sending limit
+// exceeded", Microsoft's "554 5.2.0 ... Sender exceeded recipient rate
+// limit" and "4.7.500 Server busy". Postfix's "452 4.3.1 Insufficient
+// system resources" or a full mailbox match none of them.
+var rateWords = []string{"rate", "too many", "limit exceeded", "quota", "sending limit", "try again later", "slow down", "server busy", "throttl"}
+
+// IsRateLimit reports whether err is a server's "too many messages"
+// answer: any 421 (the server closes the session and asks to come back
+// later), or a 450, 451, 452, 550 or 554 whose text speaks of rates,
+// quotas or limits (the enhanced codes vary: 4.7.x, 5.7.x, 5.4.5, 5.2.0,
+// and RFC 3463 has none of its own for it). Such a mail is not at fault:
+// it waits and the outbox slows down, whatever the code's class.
+func IsRateLimit(err error) bool {
+	var se *smtp.SMTPError
+	if !errors.As(err, &se) {
+		return false
+	}
+	if se.Code == 421 {
+		return true
+	}
+	switch se.Code {
+	case 450, 451, 452, 550, 554:
+	default:
+		return false
+	}
+	text := strings.ToLower(se.Message)
+	for _, w := range rateWords {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,205 @@
+package referee
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"referee/internal/render"
+	"referee/internal/rules"
+)
+
+// MaxBookings is how many periods of leave a player may have booked ahead
+// (not yet begun) at a time.
+const MaxBookings = 3
+
+// Booking is a leave a player booked ahead ("vacation from 2026-12-20
+// 10"): from Start (the player's local midnight) for Days days. The tick
+// stops the player's clocks when it begins (StartBooking).
+type Booking struct {
+	ID    int64
+	Start time.Time
+	Days  int
+	Began bool
+}
+
+// End is when the leave is over.
+func (b Booking) End() time.Time { return b.Start.Add(time.Duration(b.Days) * Day) }
+
+// BookingChange is a leave to book (LobbyChange.Book) or, with ID set and
+// Days 0, one to cancel (LobbyChange.Cancel).
+type BookingChange struct {
+	Address string
+	ID      int64
+	Start   time.Time
+	Days    int
+}
+
+// daysByYear splits a leave of days from start into calendar years of
+// loc: a leave from 28 December for 10 days is 4 days of one year and 6
+// of the next.
+func daysByYear(start time.Time, days int, loc *time.Location) map[int]int {
+	out := map[int]int{}
+	y, m, d := start.In(loc).Date()
+	for i := range days {
+		out[time.Date(y, m, d+i, 12, 0, 0, 0, loc).Year()]++
+	}
+	return out
+}
+
+// allowanceProblem says why a new leave of days from start does not fit
+// the yearly allowance ("" when it does): per year it touches, the days
+// taken (Env.VacationByYear), those booked and not begun, and the new
+// ones, at most VacationAllowance.
+func allowanceProblem(env Env, start time.Time, days int, loc *time.Location) string {
+	need := daysByYear(start, days, loc)
+	for _, b := range env.Bookings {
+		if b.Began {
+			continue
+		}
+		for y, n := range daysByYear(b.Start, b.Days, loc) {
+			if _, ok := need[y]; ok {
+				need[y] += n
+			}
+		}
+	}
+	for y, n := range need {
+		used := env.VacationByYear[y]
+		if used+n > VacationAllowance {
+			return fmt.Sprintf("in %d you have taken %d vacation days and booked or asked for %d more, over the %d a year", y, used, n, VacationAllowance)
+		}
+	}
+	return ""
+}
+
+// bookVacation books leave ahead: "vacation from 2026-12-20 10".
+func (r *Referee) bookVacation(c *call) Outcome {
+	m, env := c.m, c.env
+	loc := zoneLocation(env.Zone)
+	usage := "Send e.g. \"vacation from 2026-12-20 10\": 10 days from 20 December (in your time zone, see \"timezone\")."
+	if len(c.args) != 3 {
+		return r.refuse(env, m, "vacation from: arguments", "\"vacation from\" needs a date and a number of days.", usage)
+	}
+	day, err := time.ParseInLocation("2006-01-02", c.args[1], loc)
+	if err != nil {
+		return r.refuse(env, m, "vacation from: date "+c.args[1], fmt.Sprintf("%q is not a date written as YYYY-MM-DD.", c.args[1]), usage)
+	}
+	n, err := strconv.Atoi(c.args[2])
+	if err != nil || n < 1 || n > VacationAllowance {
+		return r.refuse(env, m, "vacation from: days "+c.args[2], fmt.Sprintf("%q is not a number of days from 1 to %d.", c.args[2], VacationAllowance), usage)
+	}
+	if !day.After(env.Now) {
+		return r.refuse(env, m, "vacation from: past", fmt.Sprintf("%s has begun or is past (it is %s in your time zone).", c.args[1], whenIn(env.Now, loc)),
+			"Book a day from tomorrow on, or send \"vacation "+c.args[2]+"\" in a game to stop its clock from now.")
+	}
+	if day.After(env.Now.Add(366 * Day)) {
+		return r.refuse(env, m, "vacation from: too far", fmt.Sprintf("%s is more than a year ahead.", c.args[1]), "Book leave within the next year.")
+	}
+	pending := 0
+	nb := Booking{Start: day, Days: n}
+	for _, b := range env.Bookings {
+		if !b.Began {
+			pending++
+		}
+		if b.Start.Before(nb.End()) && nb.Start.Before(b.End()) {
+			return r.refuse(env, m, "vacation from: overlap", fmt.Sprintf("it overlaps your vacation %d (%s, %d days).", b.ID, b.Start.In(loc).Format("Mon 2 Jan 2006"), b.Days),
+				"Cancel that one first (\"vacation cancel "+fmt.Sprint(b.ID)+"\"), or book other days; \"vacation list\" lists yours.")
+		}
+	}
+	if pending >= MaxBookings {
+		return r.refuse(env, m, "vacation from: too many", fmt.Sprintf("you have %d periods of vacation booked already, the most there may be.", pending),
+			"Wait until one begins, or cancel one (\"vacation list\" lists them).")
+	}
+	if p := allowanceProblem(env, day, n, loc); p != "" {
+		return r.refuse(env, m, "vacation from: allowance", sentence(p)+".", "Book fewer days; \"vacation list\" shows what you booked.")
+	}
+	when := fmt.Sprintf("%s for %d days, until %s", day.In(loc).Format("Mon 2 Jan 2006"), n, nb.End().In(loc).Format("Mon 2 Jan 2006"))
+	out := r.lobbyAnswer(m, env, "vacation-booked", "Vacation booked: "+when,
+		wrap(fmt.Sprintf("Your vacation is booked from %s. The clocks of all your timed games stop on their own when it begins, and start again when it ends; your opponents are told now and when it begins.", when))+"\n")
+	out.Verdict = Applied
+	out.Detail = fmt.Sprintf("%s booked a vacation from %s for %d days", m.From, day.Format(time.RFC3339), n)
+	out.Lobby = &LobbyChange{Book: &BookingChange{Address: m.From, Start: day, Days: n}}
+	if env.Lobby != nil {
+		for _, g := range env.Lobby.Games {
+			color, ok := g.colorOf(m.From)
+			if !ok || g.Status != StatusActive || g.State.Clock == nil {
+				continue
+			}
+			opp := g.Players[color.Other()]
+			out.Mails = append(out.Mails, r.noticeMail(opp.Address, env.Now, "vacation-booked-"+fmt.Sprint(g.ID),
+				fmt.Sprintf("[%s #%d] Your opponent booked a vacation", g.Variant.Name(), g.ID),
+				fmt.Sprintf("Your opponent in game #%d (%s) will be on vacation from %s for %d days: their clock will stop then.",
+					g.ID, g.Players[color].displayName(color), whenIn(day, opp.Location()), n)))
+		}
+	}
+	return out
+}
+
+// listBookings answers "vacation list".
+func (r *Referee) listBookings(c *call) Outcome {
+	env := c.env
+	loc := zoneLocation(env.Zone)
+	var b strings.Builder
+	if len(env.Bookings) == 0 {
+		b.WriteString("You have no vacation booked.\n")
+	}
+	for _, bk := range env.Bookings {
+		state := "booked"
+		if bk.Began {
+			state = "running"
+		}
+		fmt.Fprintf(&b, "  %d  %s, %d days, until %s (%s)\n", bk.ID, bk.Start.In(loc).Format("Mon 2 Jan 2006"), bk.Days, bk.End().In(loc).Format("Mon 2 Jan 2006"), state)
+	}
+	year := env.Now.In(loc).Year()
+	fmt.Fprintf(&b, "\n%s\n", wrap(fmt.Sprintf("Taken in %d: %d of %d days. Book with \"vacation from YYYY-MM-DD DAYS\" (at most %d booked at a time); cancel with \"vacation cancel ID\".",
+		year, env.VacationByYear[year], VacationAllowance, MaxBookings)))
+	return r.lobbyAnswer(c.m, env, "vacation-list", "Your vacation", b.String())
+}
+
+// cancelBooking answers "vacation cancel ID".
+func (r *Referee) cancelBooking(c *call) Outcome {
+	m, env := c.m, c.env
+	var id int64
+	if len(c.args) == 2 {
+		id, _ = strconv.ParseInt(c.args[1], 10, 64)
+	}
+	for _, b := range env.Bookings {
+		if b.ID != id {
+			continue
+		}
+		if b.Began {
+			return r.refuse(env, m, "vacation cancel: running", fmt.Sprintf("your vacation %d has begun.", id),
+				"It ends on its own; a booking can be cancelled only before it begins.")
+		}
+		out := r.lobbyAnswer(m, env, "vacation-cancelled", fmt.Sprintf("Vacation %d cancelled", id),
+			wrap(fmt.Sprintf("Your vacation %d (from %s, %d days) is cancelled; its days are free again.", id, b.Start.In(zoneLocation(env.Zone)).Format("Mon 2 Jan 2006"), b.Days))+"\n")
+		out.Verdict = Applied
+		out.Detail = fmt.Sprintf("%s cancelled booked vacation %d", m.From, id)
+		out.Lobby = &LobbyChange{Cancel: &BookingChange{Address: m.From, ID: id}}
+		return out
+	}
+	return r.refuse(env, m, "vacation cancel: unknown", fmt.Sprintf("%q names none of your booked vacations.", strings.Join(append([]string{"vacation"}, c.args...), " ")),
+		"Send \"vacation list\" for their numbers, then e.g. \"vacation cancel 3\".")
+}
+
+// StartBooking stops the clock of player color in g for a booked leave
+// that begins at start (the tick calls it for each of the player's timed
+// games), and tells the opponent. It returns nil when g has no running
+// clock.
+func (r *Referee) StartBooking(g *Game, color rules.Color, b Booking, now time.Time) (*Game, []Mail) {
+	if g.Status != StatusActive || g.State.Clock == nil {
+		return nil, nil
+	}
+	pos, err := g.Position()
+	if err != nil {
+		return nil, nil
+	}
+	ng := g.clone()
+	// The leave counts from its start, even if the tick comes late.
+	until := ng.applyVacation(color, b.Days, pos, b.Start)
+	opp := color.Other()
+	headline := fmt.Sprintf("%s's booked vacation has begun: their clock is stopped until %s.", color, whenIn(until, g.Players[opp].Location()))
+	mails := []Mail{r.boardMail(ng, pos, opp, render.Mail{Headline: headline}, "", nil, "vacation-begins", fmt.Sprint(b.ID), now)}
+	return ng, append(mails, r.spectatorMails(ng, pos, headline, now)...)
+}

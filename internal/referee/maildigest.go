@@ -1,0 +1,140 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"referee/internal/render"
+)
+
+// DigestChange is a player's new mail setting: At the local time of day
+// ("18:00") of one digest a day, "" for a mail per move.
+type DigestChange struct {
+	Address string
+	At      string
+}
+
+// InDigest reports whether a player who takes a digest gets mail of kind
+// k in the digest rather than one by one: the opponent's move (KindMove)
+// and the confirmation of their own (KindConfirmation). Reminders (a clock
+// about to run out within a day), refusals, answers and notices still come
+// at once.
+func (k MailKind) InDigest() bool { return k == KindMove || k == KindConfirmation }
+
+// parseHour reads "18:00" or "18".
+func parseHour(s string) (string, error) {
+	if !strings.Contains(s, ":") {
+		s += ":00"
+	}
+	t, err := time.Parse("15:04", s)
+	if err != nil {
+		return "", fmt.Errorf("%q is not a time of day; write it as HH:MM, e.g. \"mail digest 18:00\"", s)
+	}
+	return t.Format("15:04"), nil
+}
+
+// DigestSlot is the latest moment at or before now when the daily digest
+// set for at ("18:00") in loc is due: today's, or yesterday's before that
+// hour.
+func DigestSlot(at string, loc *time.Location, now time.Time) time.Time {
+	h, err := time.Parse("15:04", at)
+	if err != nil {
+		return time.Time{}
+	}
+	y, m, d := now.In(loc).Date()
+	slot := time.Date(y, m, d, h.Hour(), h.Minute(), 0, 0, loc)
+	if slot.After(now) {
+		slot = time.Date(y, m, d-1, h.Hour(), h.Minute(), 0, 0, loc)
+	}
+	return slot
+}
+
+// mailSetting answers "mail digest 18:00" and "mail each".
+func (r *Referee) mailSetting(c *call) Outcome {
+	m, env := c.m, c.env
+	var at, text string
+	switch {
+	case len(c.args) == 1 && c.args[0] == "each":
+		text = "From now on you get a mail for every move in your games, as it happens."
+	case len(c.args) == 2 && c.args[0] == "digest":
+		var err error
+		if at, err = parseHour(c.args[1]); err != nil {
+			return r.refuse(env, m, "mail digest: "+c.args[1], sentence(err.Error())+".", "Send e.g. \"mail digest 18:00\", or \"mail each\".")
+		}
+		zone := env.Zone
+		if zone == "" {
+			zone = "UTC"
+		}
+		text = fmt.Sprintf("From now on you get one mail a day at %s (%s; \"timezone\" changes it) listing every game where it is your move, "+
+			"each with its board and its own reply address, instead of a mail per move. Reminders of a clock about to run out still come at once. "+
+			"\"mail each\" goes back to a mail per move.", at, zone)
+	default:
+		return r.refuse(env, m, "mail: "+strings.Join(c.args, " "), fmt.Sprintf("%q is not a mail setting.", strings.Join(append([]string{"mail"}, c.args...), " ")),
+			"Send \"mail digest 18:00\" for one mail a day at 18:00, or \"mail each\" for a mail per move.")
+	}
+	out := r.lobbyAnswer(m, env, "mail-setting", "Your mail setting", wrap(text)+"\n")
+	out.Verdict = Applied
+	out.Detail = fmt.Sprintf("%s: mail %s", m.From, strings.Join(c.args, " "))
+	out.Lobby = &LobbyChange{Digest: &DigestChange{Address: m.From, At: at}}
+	return out
+}
+
+// Digest writes the daily digest of the player at to (in zone, "" for
+// UTC) over games, their active games: a section for every game where it
+// is their move (its board, the opponent's last move and message, the time
+// left, and the game's own reply address: a mail to it acts in that game),
+// then a line for each of their other games. ok is false when it is their
+// move nowhere: then no digest is sent.
+func (r *Referee) Digest(to, zone string, games []*Game, now time.Time) (Mail, bool) {
+	loc := zoneLocation(zone)
+	var turn, other strings.Builder
+	n := 0
+	for _, g := range games {
+		c, ok := g.colorOf(to)
+		if !ok || g.Status != StatusActive {
+			continue
+		}
+		pos, err := g.Position()
+		if err != nil {
+			continue
+		}
+		opp := g.Players[c.Other()].displayName(c.Other())
+		last := "no move yet"
+		if k := len(g.Actions); k > 0 {
+			a := g.Actions[k-1]
+			last = fmt.Sprintf("%s played %s", opp, a.SAN)
+			if a.Color == c {
+				last = "your last move was " + a.SAN
+			}
+		}
+		if pos.Turn() != c {
+			fmt.Fprintf(&other, "  #%d %s against %s: %s's move (%s).\n", g.ID, g.Variant.Title(), opp, opp, last)
+			continue
+		}
+		n++
+		fmt.Fprintf(&turn, "=== Game #%d - %s - you play %s against %s - move %d ===\n\n", g.ID, g.Variant.Title(), c, opp, pos.MoveNumber())
+		turn.WriteString(wrap(sentence(last)) + "\n")
+		if k := len(g.Actions); k > 0 && g.Actions[k-1].Color != c && strings.TrimSpace(g.Actions[k-1].Message) != "" {
+			fmt.Fprintf(&turn, "%s writes: %q\n", opp, strings.TrimSpace(g.Actions[k-1].Message))
+		}
+		turn.WriteString("\n" + render.Text(pos, c) + "\n")
+		if cl := g.clock(); cl != nil {
+			fmt.Fprintf(&turn, "Time left: %s (it runs out %s).\n", span(cl.Deadline(c).Sub(now)), whenIn(cl.Deadline(c), loc))
+		}
+		fmt.Fprintf(&turn, "To play in game #%d, write your move on the first line of a mail to\n  %s\n\n", g.ID, r.ReplyAddress(g, c))
+	}
+	if n == 0 {
+		return Mail{}, false
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\n", wrap(fmt.Sprintf("Your daily digest of %s: it is your move in %s.", whenIn(now, loc), plural(n, "game"))))
+	b.WriteString(turn.String())
+	if other.Len() > 0 {
+		b.WriteString("Your other games:\n" + other.String() + "\n")
+	}
+	b.WriteString(wrap("Each game has its own reply address above: a mail to it acts in that game only. \"mail each\" (to the referee) goes back to a mail per move.") + "\n")
+	subject := fmt.Sprintf("Your move in %s (daily digest)", plural(n, "game"))
+	return Mail{Kind: KindDigest, To: to, Subject: subject, Text: b.String() + lobbyFooter(r.cfg.Address),
+		MessageID: r.messageID("digest", to, now.UTC().Format(time.RFC3339)), Date: now}, true
+}
