@@ -48,6 +48,7 @@ func commands() []command {
 		{"watch", "add a spectator to a game", runWatch},
 		{"unwatch", "remove a spectator", runUnwatch},
 		{"player", "add, remove or list the players who may challenge by mail", runPlayer},
+		{"event", "run tournaments: new, list, show, start, withdraw, replace, close", runEvent},
 		{"tick", "send due reminders and apply losses on time", runTick},
 		{"outbox", "show the mail still to deliver; retry or drop a mail", runOutbox},
 		{"backup", "write a consistent copy of the database, even while serve runs", runBackup},

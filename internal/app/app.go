@@ -279,6 +279,13 @@ func (a *App) startGame(tx *store.Tx, g *referee.Game) error {
 		return err
 	}
 	g.ID = id
+	return a.openGame(tx, g)
+}
+
+// openGame queues the opening mails of a game stored in tx (with its id)
+// and rolls its first rolls; g becomes the started game. An event stores
+// all its games first, then lists them to each player, then opens them.
+func (a *App) openGame(tx *store.Tx, g *referee.Game) error {
 	ng, rolls, mails, err := a.ref.Start(g, a.opts.Now().UTC().Truncate(time.Second))
 	if err != nil {
 		return err

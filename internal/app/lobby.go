@@ -90,6 +90,9 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 		}
 		lb.NewSecret = newSecret()
 	}
+	if err := a.eventView(tx, lb, mb, needs); err != nil { // event.go
+		return nil, err
+	}
 	if m.Invite != nil {
 		ch, err := tx.Challenge(m.Invite.ChallengeID)
 		switch {
@@ -165,6 +168,11 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 			return 0, err
 		}
 		if err := tx.Audit(&g.ID, "vacation", out.Detail); err != nil {
+			return 0, err
+		}
+	}
+	if lc.Event != nil {
+		if err := a.applyEvent(tx, lc.Event, &out.Mails); err != nil { // event.go
 			return 0, err
 		}
 	}

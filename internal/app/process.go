@@ -82,6 +82,12 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 		if err := a.queue(tx, res.GameID, out.Mails); err != nil {
 			return err
 		}
+		if out.Game != nil && out.Game.Status != referee.StatusActive {
+			// A game of an event ended: the event's rules follow (event.go).
+			if err := a.afterEventGame(tx, out.Game.ID); err != nil {
+				return err
+			}
+		}
 		if err := tx.SetInboundOutcome(inID, string(out.Verdict), out.Detail, gameID); err != nil {
 			return err
 		}
@@ -199,6 +205,11 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 	if err != nil {
 		return changed, err
 	}
+	started, err := a.StartDueEvents(ctx) // events at their start date (event.go)
+	changed += started
+	if err != nil {
+		return changed, err
+	}
 	// Only the games with a clock, by id (an index): not every active game
 	// loaded every minute.
 	ids, err := a.st.TimedGames(ctx)
@@ -226,7 +237,13 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 			if err := a.queue(tx, id, out.Mails); err != nil {
 				return err
 			}
-			return tx.Audit(&id, "clock", out.Detail)
+			if err := tx.Audit(&id, "clock", out.Detail); err != nil {
+				return err
+			}
+			if out.Game.Status != referee.StatusActive {
+				return a.afterEventGame(tx, id) // a loss on time in an event (event.go)
+			}
+			return nil
 		})
 		if err != nil {
 			return changed, fmt.Errorf("game #%d clock: %w", id, err)

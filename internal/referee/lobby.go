@@ -173,6 +173,14 @@ type Lobby struct {
 	// RecentAnswers counts the answers to the sender's lobby commands in
 	// the last hour.
 	RecentAnswers int
+	// Events are the open events and the sender's own, oldest first
+	// ("events").
+	Events []Event
+	// Event is the event a command names, nil when there is none by that
+	// name; EventAllowed says whether the sender may join it under its
+	// entry rule.
+	Event        *Event
+	EventAllowed bool
 }
 
 // LobbyChange is what a lobby command changes, for the app to store in the
@@ -191,6 +199,15 @@ type LobbyChange struct {
 	// Games are changed games besides Outcome.Game (a vacation in all the
 	// sender's games).
 	Games []*Game
+	// Event is a player joining, leaving or withdrawing from an event.
+	Event *EventChange
+}
+
+// EventChange is what a player's mail changes in an event: exactly one of
+// Join, Leave and Withdraw is the player's address.
+type EventChange struct {
+	Name                  string
+	Join, Leave, Withdraw string
 }
 
 // ChallengeClose ends a challenge.

@@ -253,3 +253,17 @@ func (t *Tx) EventOfGame(gameID int64) (eventID int64, g EventGame, found bool, 
 	}
 	return eventID, g, true, nil
 }
+
+// ReplacePlayer gives colour's place in a game to a substitute, with a new
+// reply secret: the old player's reply addresses act no more.
+func (t *Tx) ReplacePlayer(gameID int64, color int, address, secret string) error {
+	res, err := t.tx.ExecContext(t.ctx, `UPDATE players SET address = ?, secret = ?, name = '' WHERE game_id = ? AND color = ?`,
+		address, secret, gameID, color)
+	if err != nil {
+		return fmt.Errorf("handing game #%d to %s: %w", gameID, address, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("handing game #%d to %s: %w", gameID, address, ErrNotFound)
+	}
+	return nil
+}
