@@ -232,3 +232,261 @@ func TestRoundRobinByMail(t *testing.T) {
 		t.Errorf("the last record's tags: Event %q Round %q Board %q; want autumn, 3, 2", r.Tag("Event"), r.Tag("Round"), r.Tag("Board"))
 	}
 }
+
+// newRR creates a round robin of the given players and starts it.
+func newRR(t *testing.T, a *App, name string, players ...string) *referee.Event {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: name, Variant: "chess", Format: "rr", Players: players}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := a.StartEvent(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func gamesOf(e *referee.Event, seat int) []referee.EventGame {
+	var out []referee.EventGame
+	for _, g := range e.Games {
+		if g.White == seat || g.Black == seat {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// Issue 29: a 5-player round robin: 10 games, each player plays four and
+// sits out the pairing the dummy sixth player of the Berger table had;
+// every pair meets once; each player's listing says so.
+func TestRoundRobinWithABye(t *testing.T) {
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	players := []string{"p1@example.org", "p2@example.org", "p3@example.org", "p4@example.org", "p5@example.org"}
+	e := newRR(t, a, "five", players...)
+	if len(e.Games) != 10 {
+		t.Fatalf("%d games, want 10", len(e.Games))
+	}
+	met := map[[2]int]bool{}
+	for _, g := range e.Games {
+		met[[2]int{min(g.White, g.Black), max(g.White, g.Black)}] = true
+	}
+	if len(met) != 10 {
+		t.Errorf("%d distinct pairs, want all 10", len(met))
+	}
+	for s, p := range players {
+		if n := len(gamesOf(e, s+1)); n != 4 {
+			t.Errorf("%s plays %d games, want 4", p, n)
+		}
+		list := readMail(t, outboxTo(t, a, p)[0])
+		says(t, "the listing to "+p, list, "sits out one pairing")
+		if c := strings.Count(list.Text, "reply to: referee+"); c != 4 {
+			t.Errorf("the listing to %s has %d games, want 4", p, c)
+		}
+	}
+	// Round 1 of the table for 6 is 1-6 2-5 3-4: player 1 sits out.
+	for _, g := range e.Games {
+		if g.Round == 1 && (g.White == 1 || g.Black == 1) {
+			t.Errorf("player 1 plays in round 1 (%d-%d); the dummy 6 was their opponent", g.White, g.Black)
+		}
+	}
+}
+
+// Issue 29, ICCF's withdrawal rule. Before half: ann completed one of her
+// three games, so all her games are annulled (the finished one leaves the
+// scores, the others are aborted). After half: ben completed two of
+// three, so his last game is lost and his results stay.
+func TestWithdrawalBeforeAndAfterHalf(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	players := []string{"ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org"}
+	e := newRR(t, a, "w", players...)
+	// ann (seat 1) wins one game; then withdraws by mail, with confirmation.
+	annGames := gamesOf(e, 1)
+	res := "1-0"
+	if annGames[0].Black == 1 {
+		res = "0-1"
+	}
+	finish(t, a, annGames[0].GameID, res)
+	n := 0
+	if p := send(t, a, &n, "ann@example.org", "", "withdraw w"); p.Verdict != referee.Answered {
+		t.Fatalf("withdraw without confirm: %+v", p)
+	}
+	_, m := lastTo(t, a, "ann@example.org")
+	says(t, "the question", m, "completed 1 of your 3 games", "annulled", "withdraw w confirm")
+	if e, _ = a.Event(ctx, "w"); e.Players[0].Withdrawn != referee.NotWithdrawn {
+		t.Fatal("a withdrawal without confirm was applied")
+	}
+	if p := send(t, a, &n, "ann@example.org", "", "withdraw w confirm"); p.Verdict != referee.Applied {
+		t.Fatalf("withdraw confirm: %+v", p)
+	}
+	e, _ = a.Event(ctx, "w")
+	if e.Players[0].Withdrawn != referee.WithdrawnAnnulled {
+		t.Fatalf("ann withdrawn %d, want annulled", e.Players[0].Withdrawn)
+	}
+	for _, g := range gamesOf(e, 1)[1:] {
+		if g.Status != referee.StatusAborted {
+			t.Errorf("ann's unfinished game #%d is %s, want aborted", g.GameID, g.Status)
+		}
+	}
+	for _, s := range e.Table().Standings {
+		if s.Points != 0 {
+			t.Errorf("seat %d has %v points; ann's win was annulled, no other game is over", s.Player, s.Points)
+		}
+	}
+	says(t, "the crosstable", &mailreader.Mail{Text: e.Table().Text()}, "ann@example.org (w)")
+
+	// ben (seat 2): two of his games done, then the organiser withdraws him.
+	var done int
+	for _, g := range gamesOf(e, 2) {
+		if g.Status == referee.StatusActive && done < 2 {
+			finish(t, a, g.GameID, "1/2-1/2")
+			done++
+		} else if g.Status != referee.StatusActive {
+			continue
+		}
+	}
+	e, _ = a.Event(ctx, "w")
+	if c, tot := e.SeatGames(2); c != 2 || tot != 3 {
+		t.Fatalf("ben completed %d of %d; the test wants 2 of 3 (one was aborted with ann)", c, tot)
+	}
+	kind, err := a.WithdrawFromEvent(ctx, "w", "ben@example.org")
+	if err != nil || kind != referee.WithdrawnLost {
+		t.Fatalf("withdraw ben: %d, %v; want unfinished games lost", kind, err)
+	}
+	e, _ = a.Event(ctx, "w")
+	for _, g := range gamesOf(e, 2) {
+		if g.Status == referee.StatusActive {
+			t.Errorf("ben's game #%d still runs", g.GameID)
+		}
+	}
+	st := e.Table().Standings
+	var ben event.Standing
+	for _, s := range st {
+		if s.Player == 2 {
+			ben = s
+		}
+	}
+	if ben.Points != 1 || ben.Games != 2 {
+		t.Errorf("ben: %v points from %d games; want his two draws (1 point) kept and the annulled game with ann out", ben.Points, ben.Games)
+	}
+}
+
+// Issue 29: a substitute takes over a player's unfinished games: the
+// substitute's reply address plays, the old player's no longer does, and
+// the crosstable names both.
+func TestSubstitution(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	e := newRR(t, a, "sub", "ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org")
+	g0 := gamesOf(e, 3)[0]
+	old, err := a.Game(ctx, g0.GameID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rules.White
+	if g0.Black == 3 {
+		c = rules.Black
+	}
+	oldMail := moveMail(a, old, c, "Mon, 23 Nov 2026 10:00:00 +0000", "resign")
+	n, err := a.ReplaceInEvent(ctx, "sub", "cat@example.org", "zoe@example.org")
+	if err != nil || n != 3 {
+		t.Fatalf("replace: %d games, %v; want 3", n, err)
+	}
+	if p, err := a.Process(ctx, oldMail, 0, 0); err != nil || p.Verdict == referee.Applied {
+		t.Errorf("cat's old reply address still acts: %+v, %v", p, err)
+	}
+	o, m := lastTo(t, a, "zoe@example.org")
+	says(t, "the substitute's board", m, "You take over cat@example.org's place")
+	if o.Kind != "board" {
+		t.Errorf("the substitute got a %q mail, want a board", o.Kind)
+	}
+	ng, _ := a.Game(ctx, g0.GameID)
+	if ng.Players[c].Address != "zoe@example.org" {
+		t.Fatalf("game #%d is played by %s, want zoe", ng.ID, ng.Players[c].Address)
+	}
+	play(t, a, g0.GameID, c, "resign")
+	play(t, a, g0.GameID, c, "confirm")
+	e, _ = a.Event(ctx, "sub")
+	says(t, "the crosstable", &mailreader.Mail{Text: e.Table().Text()}, "cat@example.org / zoe@example.org")
+	if e.Seat("zoe@example.org") != 3 {
+		t.Errorf("zoe holds seat %d, want cat's 3", e.Seat("zoe@example.org"))
+	}
+}
+
+// A player leaves an open event by mail before it starts; a stranger
+// cannot join an event with a fixed list, nor learn who plays in it.
+func TestLeaveAndClosedEntry(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "club", Variant: "chess", Format: "drr", Players: []string{"ann@example.org", "ben@example.org", "cat@example.org"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "cup", Variant: "toto40", Format: "rr", Open: 3, Entry: "open"}); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	if p := send(t, a, &n, "eve@example.org", "", "join club"); p.Verdict != referee.Rejected {
+		t.Errorf("a stranger joins the fixed-list event: %+v", p)
+	}
+	_, m := lastTo(t, a, "eve@example.org")
+	if strings.Contains(m.Text, "ann@") {
+		t.Errorf("the refusal names a player:\n%s", m.Text)
+	}
+	if p := send(t, a, &n, "eve@example.org", "", "events"); p.Verdict != referee.Answered {
+		t.Fatalf("events: %+v", p)
+	}
+	_, m = lastTo(t, a, "eve@example.org")
+	says(t, "the events", m, "cup: Toto40", "3 places left of 3")
+	if strings.Contains(m.Text, "club") {
+		t.Errorf("the stranger's list shows the closed event:\n%s", m.Text)
+	}
+	send(t, a, &n, "eve@example.org", "", "join cup")
+	if p := send(t, a, &n, "eve@example.org", "", "leave cup"); p.Verdict != referee.Applied {
+		t.Fatalf("leave: %+v", p)
+	}
+	e, _ := a.Event(ctx, "cup")
+	if len(e.Players) != 0 {
+		t.Errorf("after leaving, cup has %d players", len(e.Players))
+	}
+	// The double round robin: 3 players, 6 rounds, 6 games, colours swapped.
+	e, err := a.StartEvent(ctx, "club")
+	if err != nil || len(e.Games) != 6 {
+		t.Fatalf("club: %d games, %v; want 6", len(e.Games), err)
+	}
+}
+
+// Issue 29: losses on time count as silence; a player who loses half
+// their games on time is treated as withdrawn (here after two of three,
+// so their last game is lost too), and the event ends with its last game.
+func TestSilenceIsWithdrawal(t *testing.T) {
+	ctx := context.Background()
+	a, clk := openLobby(t, referee.LobbyConfig{})
+	players := []string{"ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org"}
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "quiet", Variant: "chess", Format: "rr", TimeControl: "1d", Players: players}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := a.StartEvent(ctx, "quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Nobody moves. White is on move everywhere: ann is White in two of
+	// her three games (Berger: 1-4, 1-2; she is Black in 3-1).
+	clk.now = clk.now.Add(3 * referee.Day)
+	if _, err := a.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e, _ = a.Event(ctx, "quiet")
+	if e.Players[0].Withdrawn != referee.WithdrawnLost {
+		t.Errorf("ann lost two of three on time, withdrawn = %d; want treated as withdrawn (unfinished games lost)", e.Players[0].Withdrawn)
+	}
+	for _, g := range e.Games {
+		if g.White == 3 && g.Black == 1 && (g.Result != "1-0" || !strings.Contains(g.Reason, "on time and is withdrawn")) {
+			t.Errorf("ann's game as Black: %s, %q; want lost by her withdrawal", g.Result, g.Reason)
+		}
+	}
+	if e.Status != referee.EventFinished {
+		t.Errorf("event %s after every game ended, want finished", e.Status)
+	}
+	says(t, "the crosstable", &mailreader.Mail{Text: e.Table().Text()}, "ann@example.org (w)")
+}
