@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
+	"referee/internal/dice"
 	"referee/internal/event"
 	"referee/internal/game"
 	"referee/internal/mail/addr"
@@ -38,6 +40,27 @@ type EventSpec struct {
 	EntryList []string
 	TieBreak  string // comma-separated chain; "" for wins,sb,direct
 	Decider   string // knockouts: match, black or lot
+	// Seed fixes the seed of the lots (tests); nil draws one.
+	Seed *dice.Seed
+}
+
+// checkSize checks an event's number of players (a fixed list) or places
+// (--open N) against its format.
+func checkSize(format string, places, players int) error {
+	n, what := places, fmt.Sprintf("--open %d", places)
+	if places == 0 {
+		n, what = players, fmt.Sprintf("--players lists %d players", players)
+	}
+	if format == referee.FormatKO {
+		if !slices.Contains(referee.KnockoutSizes, n) && (places != 0 || players != 0) {
+			return fmt.Errorf("%w: %s; a knockout takes 2, 4, 8, 16 or 32 entrants", ErrInput, what)
+		}
+		return nil
+	}
+	if (places != 0 || players != 0) && (n < referee.MinRoundRobin || n > referee.MaxRoundRobin) {
+		return fmt.Errorf("%w: %s; a round robin takes %d to %d players", ErrInput, what, referee.MinRoundRobin, referee.MaxRoundRobin)
+	}
+	return nil
 }
 
 var eventNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
@@ -55,9 +78,7 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 		return nil, fmt.Errorf("%w: --variant %q: %v; choose one of %s", ErrInput, s.Variant, err, names())
 	}
 	switch s.Format {
-	case referee.FormatRR, referee.FormatDRR:
-	case referee.FormatKO:
-		return nil, fmt.Errorf("%w: --format ko: knockouts are not available yet; use rr or drr", ErrInput)
+	case referee.FormatRR, referee.FormatDRR, referee.FormatKO:
 	default:
 		return nil, fmt.Errorf("%w: --format %q: use rr (round robin), drr (double round robin) or ko (knockout)", ErrInput, s.Format)
 	}
@@ -73,8 +94,12 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 		}
 	}
 	decider := s.Decider
-	if decider == "" {
-		decider = "match"
+	switch decider {
+	case "":
+		decider = referee.DeciderMatch
+	case referee.DeciderMatch, referee.DeciderBlack, referee.DeciderLot:
+	default:
+		return nil, fmt.Errorf("%w: --decider %q: use match (another two games), black (more wins with Black) or lot (drawn by the die witness)", ErrInput, s.Decider)
 	}
 	var players []string
 	for _, p := range s.Players {
@@ -93,13 +118,12 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 		players = append(players, addr.Mailbox(w))
 	}
 	places := s.Open
+	if err := checkSize(s.Format, places, len(players)); err != nil {
+		return nil, err
+	}
 	switch {
 	case places == 0 && len(players) == 0:
 		return nil, fmt.Errorf("%w: an event needs --players a,b,c (a fixed list) or --open N (players join by mail until N entered)", ErrInput)
-	case places != 0 && (places < referee.MinRoundRobin || places > referee.MaxRoundRobin):
-		return nil, fmt.Errorf("%w: --open %d: a round robin takes %d to %d players", ErrInput, places, referee.MinRoundRobin, referee.MaxRoundRobin)
-	case places == 0 && (len(players) < referee.MinRoundRobin || len(players) > referee.MaxRoundRobin):
-		return nil, fmt.Errorf("%w: --players lists %d players; a round robin takes %d to %d", ErrInput, len(players), referee.MinRoundRobin, referee.MaxRoundRobin)
 	case places != 0 && len(players) >= places:
 		return nil, fmt.Errorf("%w: --players lists %d players for --open %d: leave a place to join, or drop --open", ErrInput, len(players), places)
 	}
@@ -121,8 +145,16 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 	for _, c := range chain {
 		chainNames = append(chainNames, string(c))
 	}
+	seed, err := dice.NewSeed()
+	if err != nil {
+		return nil, fmt.Errorf("drawing the event's seed for lots: %w", err)
+	}
+	if s.Seed != nil {
+		seed = *s.Seed
+	}
 	se := &store.Event{Name: name, Variant: v.Name(), Format: s.Format, TimeControl: s.TimeControl, Places: places, Entry: entry,
-		TieBreak: strings.Join(chainNames, ","), Decider: decider, Starts: s.Starts, Created: a.opts.Now().UTC()}
+		TieBreak: strings.Join(chainNames, ","), Decider: decider, Starts: s.Starts, Created: a.opts.Now().UTC(),
+		Seed: seed[:], Commitment: seed.Commitment()}
 	var out *referee.Event
 	err = a.st.Update(ctx, func(tx *store.Tx) error {
 		if _, err := tx.EventByName(name); err == nil {
@@ -163,7 +195,8 @@ func entryName(entry string) string {
 // eventTx loads an event with its players and its games' states.
 func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
 	e := &referee.Event{Name: se.Name, Variant: se.Variant, Format: se.Format, TimeControl: se.TimeControl, Places: se.Places,
-		Entry: entryName(se.Entry), Status: se.Status}
+		Entry: entryName(se.Entry), Status: se.Status, Decider: se.Decider, Commitment: se.Commitment}
+	copy(e.Seed[:], se.Seed)
 	if se.Starts != nil {
 		e.Starts = *se.Starts
 	}
@@ -188,7 +221,7 @@ func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
 		if err != nil {
 			return nil, err
 		}
-		e.Games = append(e.Games, referee.EventGame{GameID: eg.GameID, Round: eg.Round, Board: eg.Board, White: eg.White, Black: eg.Black,
+		e.Games = append(e.Games, referee.EventGame{GameID: eg.GameID, Round: eg.Round, Board: eg.Board, Leg: eg.Leg, White: eg.White, Black: eg.Black,
 			Status: g.Status, Result: g.Result, Reason: g.ResultReason})
 	}
 	return e, nil
@@ -267,53 +300,96 @@ func (a *App) StartEvent(ctx context.Context, name string) (*referee.Event, erro
 	return e, nil
 }
 
-// startEventTx starts every game of a round robin at once, with Berger's
-// pairings (the seats are the table's numbers; with an odd count, whoever
-// meets the dummy sits out that pairing). Each player first gets one mail
-// listing their games with the reply addresses, then the games' opening
-// mails; all in tx.
+// startEventTx starts an event: every game of a round robin at once, with
+// Berger's pairings (the seats are the table's numbers; with an odd count,
+// whoever meets the dummy sits out that pairing), or a knockout's first
+// round of seeded two-game matches. All in tx.
 func (a *App) startEventTx(tx *store.Tx, se *store.Event) error {
 	ents, err := tx.Entrants(se.ID)
 	if err != nil {
 		return err
 	}
 	n := len(ents)
-	if n < referee.MinRoundRobin || n > referee.MaxRoundRobin {
-		return fmt.Errorf("%w: event %s has %d players; a round robin takes %d to %d (\"referee event show %s\" lists them)",
-			ErrInput, se.Name, n, referee.MinRoundRobin, referee.MaxRoundRobin, se.Name)
-	}
-	pairings := event.Berger
-	if se.Format == referee.FormatDRR {
-		pairings = event.DoubleBerger
-	}
-	rounds, err := pairings(n)
-	if err != nil {
-		return fmt.Errorf("%w: event %s: %v", ErrInput, se.Name, err)
-	}
-	now := a.opts.Now().UTC().Truncate(time.Second)
-	var games []*referee.Game
-	for r, round := range rounds {
-		for b, p := range round {
-			if p.Bye() {
-				continue
+	var specs []store.EventGame
+	if se.Format == referee.FormatKO {
+		matches, err := event.Bracket(n)
+		if err != nil {
+			return fmt.Errorf("%w: event %s has %d entrants: %v (\"referee event show %s\" lists them)", ErrInput, se.Name, n, err, se.Name)
+		}
+		specs = matchGames(1, matches, 1)
+	} else {
+		if n < referee.MinRoundRobin || n > referee.MaxRoundRobin {
+			return fmt.Errorf("%w: event %s has %d players; a round robin takes %d to %d (\"referee event show %s\" lists them)",
+				ErrInput, se.Name, n, referee.MinRoundRobin, referee.MaxRoundRobin, se.Name)
+		}
+		pairings := event.Berger
+		if se.Format == referee.FormatDRR {
+			pairings = event.DoubleBerger
+		}
+		rounds, err := pairings(n)
+		if err != nil {
+			return fmt.Errorf("%w: event %s: %v", ErrInput, se.Name, err)
+		}
+		for r, round := range rounds {
+			for b, p := range round {
+				if !p.Bye() {
+					specs = append(specs, store.EventGame{Round: r + 1, Board: b + 1, Leg: 1, White: p.White, Black: p.Black})
+				}
 			}
-			g, err := a.prepareGame(se.Variant, ents[p.White-1].Address, ents[p.Black-1].Address, nil, se.TimeControl)
-			if err != nil {
-				return fmt.Errorf("event %s round %d board %d: %w", se.Name, r+1, b+1, err)
-			}
-			id, err := tx.CreateGame(toStoreGame(g))
-			if err != nil {
-				return err
-			}
-			g.ID = id
-			if err := tx.AddEventGame(se.ID, store.EventGame{GameID: id, Round: r + 1, Board: b + 1, White: p.White, Black: p.Black}); err != nil {
-				return err
-			}
-			games = append(games, g)
 		}
 	}
-	if err := tx.SetEventStatus(se.ID, referee.EventRunning, now); err != nil {
+	if err := tx.SetEventStatus(se.ID, referee.EventRunning, a.opts.Now().UTC()); err != nil {
 		return err
+	}
+	se.Status = referee.EventRunning
+	return a.addEventGames(tx, se, specs, fmt.Sprintf("event %s started: %d players", se.Name, n))
+}
+
+// matchGames are the games of knockout matches from leg on: two a match,
+// colours swapped; the match's number is its board.
+func matchGames(round int, matches []event.Pairing, leg int) []store.EventGame {
+	var out []store.EventGame
+	for i, m := range matches {
+		out = append(out,
+			store.EventGame{Round: round, Board: i + 1, Leg: leg, White: m.White, Black: m.Black},
+			store.EventGame{Round: round, Board: i + 1, Leg: leg + 1, White: m.Black, Black: m.White})
+	}
+	return out
+}
+
+// addEventGames creates an event's games (specs, without ids) through the
+// path of every new game; each player of them first gets one mail listing
+// their new games with the reply addresses, then the games' opening mails.
+func (a *App) addEventGames(tx *store.Tx, se *store.Event, specs []store.EventGame, audit string) error {
+	ents, err := tx.Entrants(se.ID)
+	if err != nil {
+		return err
+	}
+	playing := func(seat int) string {
+		if p := ents[seat-1]; p.ReplacedBy != "" {
+			return p.ReplacedBy
+		}
+		return ents[seat-1].Address
+	}
+	now := a.opts.Now().UTC().Truncate(time.Second)
+	games := map[int][]*referee.Game{} // by seat
+	var all []*referee.Game
+	for _, sp := range specs {
+		g, err := a.prepareGame(se.Variant, playing(sp.White), playing(sp.Black), nil, se.TimeControl)
+		if err != nil {
+			return fmt.Errorf("event %s round %d board %d: %w", se.Name, sp.Round, sp.Board, err)
+		}
+		id, err := tx.CreateGame(toStoreGame(g))
+		if err != nil {
+			return err
+		}
+		g.ID, sp.GameID = id, id
+		if err := tx.AddEventGame(se.ID, sp); err != nil {
+			return err
+		}
+		games[sp.White] = append(games[sp.White], g)
+		games[sp.Black] = append(games[sp.Black], g)
+		all = append(all, g)
 	}
 	e, err := a.eventTx(tx, se)
 	if err != nil {
@@ -322,22 +398,18 @@ func (a *App) startEventTx(tx *store.Tx, se *store.Event) error {
 	// The listing first (it is queued first, at the opening mails'
 	// priority), then each game's opening mails.
 	for _, p := range e.Players {
-		var mine []*referee.Game
-		for _, g := range games {
-			if addr.SameMailbox(g.Players[0].Address, p.Address) || addr.SameMailbox(g.Players[1].Address, p.Address) {
-				mine = append(mine, g)
+		if mine := games[p.Seat]; len(mine) > 0 {
+			if err := a.queue(tx, 0, []referee.Mail{a.ref.EventStartMail(e, p.Seat, mine, now)}); err != nil {
+				return err
 			}
 		}
-		if err := a.queue(tx, 0, []referee.Mail{a.ref.EventStartMail(e, p.Seat, mine, now)}); err != nil {
-			return err
-		}
 	}
-	for _, g := range games {
+	for _, g := range all {
 		if err := a.openGame(tx, g); err != nil {
 			return err
 		}
 	}
-	return tx.Audit(nil, "event", fmt.Sprintf("event %s started: %d players, %d games", se.Name, n, len(games)))
+	return tx.Audit(nil, "event", fmt.Sprintf("%s: %d games", audit, len(all)))
 }
 
 // StartDueEvents starts the open events whose start date has come (the
@@ -615,16 +687,11 @@ func (a *App) afterEventGame(tx *store.Tx, gameID int64) error {
 	if err != nil || !found {
 		return err
 	}
-	ses, err := tx.Events("")
+	se, err := tx.EventByID(eventID)
 	if err != nil {
 		return err
 	}
-	for i := range ses {
-		if ses[i].ID == eventID {
-			return a.afterEventChange(tx, &ses[i])
-		}
-	}
-	return nil
+	return a.afterEventChange(tx, se)
 }
 
 // afterEventChange applies the silence rule and the event's end.
@@ -644,6 +711,11 @@ func (a *App) afterEventChange(tx *store.Tx, se *store.Event) error {
 			if e, err = a.eventTx(tx, se); err != nil {
 				return err
 			}
+		}
+	}
+	if se.Format == referee.FormatKO {
+		if more, err := a.knockoutNext(tx, se, e); err != nil || more {
+			return err
 		}
 	}
 	if !e.Over() {
@@ -784,4 +856,49 @@ func (a *App) ExportEvent(ctx context.Context, name string) ([]*game.Record, err
 		out = append(out, rec)
 	}
 	return out, nil
+}
+
+// knockoutNext starts what a knockout's state calls for: two more games
+// for each tied match whose decider is another match, or, once every match
+// of the round is decided, the next round (winners in bracket order). It
+// says whether it started games.
+func (a *App) knockoutNext(tx *store.Tx, se *store.Event, e *referee.Event) (bool, error) {
+	rounds := e.Matches()
+	if len(rounds) == 0 {
+		return false, nil
+	}
+	cur := rounds[len(rounds)-1]
+	var specs []store.EventGame
+	for _, m := range cur {
+		if m.MoreGames {
+			leg := len(m.Games) + 1
+			specs = append(specs,
+				store.EventGame{Round: m.Round, Board: m.Number, Leg: leg, White: m.A, Black: m.B},
+				store.EventGame{Round: m.Round, Board: m.Number, Leg: leg + 1, White: m.B, Black: m.A})
+		}
+	}
+	if len(specs) > 0 {
+		return true, a.addEventGames(tx, se, specs, fmt.Sprintf("event %s round %d: tied matches go to two more games", se.Name, len(rounds)))
+	}
+	var winners []int
+	for _, m := range cur {
+		if m.Winner == 0 {
+			return false, nil
+		}
+		winners = append(winners, m.Winner)
+	}
+	for _, m := range cur {
+		if err := tx.Audit(nil, "event", fmt.Sprintf("event %s round %d match %d: %s wins (%s)", se.Name, m.Round, m.Number,
+			e.Players[m.Winner-1].Address, m.How)); err != nil {
+			return false, err
+		}
+	}
+	if len(cur) == 1 {
+		return false, nil // the final: the event is over
+	}
+	next, err := event.NextRound(winners)
+	if err != nil {
+		return false, err
+	}
+	return true, a.addEventGames(tx, se, matchGames(len(rounds)+1, next, 1), fmt.Sprintf("event %s round %d started", se.Name, len(rounds)+1))
 }

@@ -490,3 +490,134 @@ func TestSilenceIsWithdrawal(t *testing.T) {
 	}
 	says(t, "the crosstable", &mailreader.Mail{Text: e.Table().Text()}, "ann@example.org (w)")
 }
+
+// playKnockout finishes every active game of the event, the lower seat
+// winning, except that decide may name a result; it returns when no game
+// is active.
+func playKnockout(t *testing.T, a *App, name string, decide func(g referee.EventGame) string) *referee.Event {
+	t.Helper()
+	ctx := context.Background()
+	for range 100 {
+		e, err := a.Event(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		active := 0
+		for _, g := range e.Games {
+			if g.Status != referee.StatusActive {
+				continue
+			}
+			active++
+			res := ""
+			if decide != nil {
+				res = decide(g)
+			}
+			if res == "" {
+				res = "1-0"
+				if g.Black < g.White {
+					res = "0-1"
+				}
+			}
+			finish(t, a, g.GameID, res)
+		}
+		if active == 0 {
+			return e
+		}
+	}
+	t.Fatal("the knockout never ended")
+	return nil
+}
+
+func entrants(n int) []string {
+	var out []string
+	for i := 1; i <= n; i++ {
+		out = append(out, fmt.Sprintf("p%02d@example.org", i))
+	}
+	return out
+}
+
+// Issue 29: an 8-entrant knockout with a tied match. Match 2 of round 1
+// (seeds 4 and 5) is won by White twice: 1-1, and the decider chosen at
+// creation (another two-game match) adds games 3 and 4, which seed 4
+// wins. The best seeds meet last; every player gets the winner.
+func TestKnockoutWithATiedMatch(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "cup", Variant: "chess", Format: "ko", Players: entrants(8), Decider: "match"}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := a.StartEvent(ctx, "cup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Games) != 8 {
+		t.Fatalf("round 1 has %d games, want 4 matches of 2", len(e.Games))
+	}
+	e = playKnockout(t, a, "cup", func(g referee.EventGame) string {
+		if g.Round == 1 && g.Board == 2 && g.Leg <= 2 {
+			return "1-0" // White wins both: 1-1
+		}
+		return ""
+	})
+	if e.Status != referee.EventFinished {
+		t.Fatalf("the knockout is %s after its games, want finished", e.Status)
+	}
+	ms := e.Matches()
+	if len(ms) != 3 {
+		t.Fatalf("%d rounds, want 3", len(ms))
+	}
+	tied := ms[0][1]
+	if tied.A != 4 || tied.B != 5 || len(tied.Games) != 4 || tied.Winner != 4 {
+		t.Errorf("the tied match: %d v %d, %d games, winner %d; want 4 v 5 over four games, won by 4", tied.A, tied.B, len(tied.Games), tied.Winner)
+	}
+	if f := ms[2][0]; f.A != 1 || f.B != 2 || e.Champion() != 1 {
+		t.Errorf("final %d v %d, champion %d; want 1 v 2, won by 1", f.A, f.B, e.Champion())
+	}
+	for _, p := range entrants(8) {
+		mails := outboxTo(t, a, p)
+		last := readMail(t, mails[len(mails)-1])
+		says(t, "the final mail to "+p, last, "The winner of cup is p01@example.org")
+	}
+}
+
+// Issue 29: a 32-entrant knockout runs to its end on the fake clock: five
+// rounds, 31 matches, every game played by mail.
+func TestKnockoutOf32RunsToTheEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("62 games by mail")
+	}
+	ctx := context.Background()
+	a, clk := openLobby(t, referee.LobbyConfig{})
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "big", Variant: "chess", Format: "ko", TimeControl: "3d", Players: entrants(32), Decider: "lot"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.StartEvent(ctx, "big"); err != nil {
+		t.Fatal(err)
+	}
+	// Each round: a day passes, the games end by mail, the tick runs.
+	for round := 1; round <= 6; round++ {
+		clk.now = clk.now.Add(referee.Day)
+		if _, err := a.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+		e, _ := a.Event(ctx, "big")
+		if e.Status == referee.EventFinished {
+			break
+		}
+		for _, g := range e.Games {
+			if g.Status == referee.StatusActive {
+				res := "1-0"
+				if g.Black < g.White {
+					res = "0-1"
+				}
+				finish(t, a, g.GameID, res)
+			}
+		}
+	}
+	e, _ := a.Event(ctx, "big")
+	ms := e.Matches()
+	if e.Status != referee.EventFinished || len(ms) != 5 || len(e.Games) != 62 || e.Champion() != 1 {
+		t.Fatalf("%s after %d rounds, %d games, champion %d; want finished after 5 rounds and 62 games, seed 1 first",
+			e.Status, len(ms), len(e.Games), e.Champion())
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/dice"
 	"referee/internal/event"
 	"referee/internal/mail/addr"
 	"referee/internal/render"
@@ -56,13 +57,19 @@ type Event struct {
 	TimeControl string
 	// Places is the number of players an open event waits for (--open N);
 	// 0 for an event with a fixed list of players.
-	Places  int
-	Entry   string // who may join by mail: known, open, or list
-	Status  string
-	Starts  time.Time // zero for none
-	Chain   []event.TieBreak
-	Players []EventPlayer // in seat order
-	Games   []EventGame   // by round and board
+	Places int
+	Entry  string // who may join by mail: known, open, or list
+	Status string
+	Starts time.Time // zero for none
+	Chain  []event.TieBreak
+	// Decider settles a tied knockout match (DeciderMatch, DeciderBlack,
+	// DeciderLot); Seed draws its lots (secret until the event ends) and
+	// Commitment is the seed's SHA-256, told to the players at the start.
+	Decider    string
+	Seed       dice.Seed
+	Commitment string
+	Players    []EventPlayer // in seat order
+	Games      []EventGame   // by round and board
 }
 
 // EventPlayer is one seat of an event.
@@ -77,6 +84,7 @@ type EventPlayer struct {
 type EventGame struct {
 	GameID       int64
 	Round, Board int
+	Leg          int    // a knockout match's game: 1, 2, then 3, 4 after a tie
 	White, Black int    // seats
 	Status       string // the game's: active, finished, aborted
 	Result       string // "1-0", "0-1", "1/2-1/2" or ""
@@ -151,8 +159,12 @@ func (e *Event) Table() event.Table {
 	return event.Crosstable(players, games, e.Chain)
 }
 
-// Over says whether every game of a started event has ended.
+// Over says whether a started event has ended: every game of a round
+// robin, the final of a knockout.
 func (e *Event) Over() bool {
+	if e.Format == FormatKO {
+		return e.Champion() != 0
+	}
 	if len(e.Games) == 0 {
 		return false
 	}
@@ -183,6 +195,9 @@ func (e *Event) SeatGames(seat int) (completed, total int) {
 // lost (WithdrawnLost); otherwise all their games are annulled
 // (WithdrawnAnnulled).
 func (e *Event) WithdrawalKind(seat int) int {
+	if e.Format == FormatKO {
+		return WithdrawnLost // the match is lost
+	}
 	completed, total := e.SeatGames(seat)
 	if 2*completed >= total {
 		return WithdrawnLost
@@ -193,6 +208,9 @@ func (e *Event) WithdrawalKind(seat int) int {
 // Silent says whether seat lost at least half their games on time: such
 // a player is treated as withdrawn.
 func (e *Event) Silent(seat int) bool {
+	if e.Format == FormatKO {
+		return false // a loss on time loses the game, and with it maybe the match
+	}
 	lost, total := 0, 0
 	for _, g := range e.Games {
 		if g.White != seat && g.Black != seat {
@@ -231,6 +249,9 @@ func (e *Event) summary() string {
 // StandingsText is the crosstable with its legend and, once the event is
 // over, the winner.
 func (e *Event) StandingsText() string {
+	if e.Format == FormatKO {
+		return e.knockoutText()
+	}
 	t := e.Table()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\n%s\n", e.summary(), t.Text())
@@ -243,6 +264,12 @@ func (e *Event) StandingsText() string {
 }
 
 func (e *Event) winnerText(t event.Table) string {
+	if e.Format == FormatKO {
+		if c := e.Champion(); c != 0 {
+			return fmt.Sprintf("The winner of %s is %s.", e.Name, e.Players[c-1].playing())
+		}
+		return ""
+	}
 	var names []string
 	for _, s := range t.Leaders() {
 		names = append(names, e.Players[s-1].playing())
@@ -277,9 +304,27 @@ func chainText(chain []event.TieBreak) string {
 func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Time) Mail {
 	p := e.Players[seat-1]
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s has started.\n\n", e.summary())
-	b.WriteString(wrap("Your games are below, all under way at once, as in a correspondence section. Each game's opening mail "+
-		"follows; reply to it (or to the address below) with your moves.") + "\n\n")
+	round := 0
+	if len(games) > 0 {
+		round = e.gameOf(games[0].ID).Round
+	}
+	switch {
+	case e.Format != FormatKO:
+		fmt.Fprintf(&b, "%s has started.\n\n", e.summary())
+		b.WriteString(wrap("Your games are below, all under way at once, as in a correspondence section. Each game's opening mail "+
+			"follows; reply to it (or to the address below) with your moves.") + "\n\n")
+	case round == 1:
+		fmt.Fprintf(&b, "%s has started.\n\n", e.summary())
+		b.WriteString(wrap("Your first-round match is below: two games at once, colours swapped; a tied match goes to "+
+			deciderText(e.Decider)+". Each game's opening mail follows.") + "\n\n")
+		if e.Commitment != "" {
+			fmt.Fprintf(&b, "Lots are drawn from a seed whose SHA-256 commitment is\n%s\n(it is revealed at the end; docs/dice.md "+
+				"says how to check every lot).\n\n", e.Commitment)
+		}
+	default:
+		fmt.Fprintf(&b, "%s: your match in round %d.\n\n", e.Name, round)
+		b.WriteString(wrap("Your games are below; each game's opening mail follows.") + "\n\n")
+	}
 	for _, g := range games {
 		eg := e.gameOf(g.ID)
 		c := rules.White
@@ -289,14 +334,18 @@ func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Tim
 		fmt.Fprintf(&b, "Round %d, board %d: game #%d, you play %s against %s\n    reply to: %s\n", eg.Round, eg.Board, g.ID, c,
 			g.Players[c.Other()].Address, r.ReplyAddress(g, c))
 	}
-	if len(e.Players)%2 == 1 {
+	if e.Format != FormatKO && len(e.Players)%2 == 1 {
 		b.WriteString("\n" + wrap("With an odd number of players, each player sits out one pairing of the table.") + "\n")
 	}
 	b.WriteString("\n" + wrap(fmt.Sprintf("Send \"standings %s\" to the referee for the crosstable at any time. The reply "+
 		"addresses are yours alone: do not pass them on.", e.Name)) + "\n")
-	return Mail{Kind: "event-start", To: p.playing(), Subject: fmt.Sprintf("[%s] The event has started: your games", e.Name),
+	subject := fmt.Sprintf("[%s] The event has started: your games", e.Name)
+	if round > 1 {
+		subject = fmt.Sprintf("[%s] Round %d: your games", e.Name, round)
+	}
+	return Mail{Kind: "event-start", To: p.playing(), Subject: subject,
 		Text: b.String() + lobbyFooter(r.cfg.Address), Date: now,
-		MessageID: r.messageID("event-start", e.Name, p.playing(), now.UTC().Format(time.RFC3339))}
+		MessageID: r.messageID("event-start", e.Name, p.playing(), fmt.Sprint(round), fmt.Sprint(firstID(games)), now.UTC().Format(time.RFC3339))}
 }
 
 func (e *Event) gameOf(id int64) EventGame {
@@ -331,8 +380,11 @@ func (r *Referee) EventEndMails(e *Event, now time.Time) []Mail {
 
 // StandingsHTML is StandingsText as HTML, the crosstable as a table.
 func (e *Event) StandingsHTML() string {
-	t := e.Table()
 	esc := func(s string) string { return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s) }
+	if e.Format == FormatKO {
+		return "<pre>" + esc(e.knockoutText()) + "</pre>\n"
+	}
+	t := e.Table()
 	var b strings.Builder
 	fmt.Fprintf(&b, "<p>%s</p>\n%s<p>Points: 1 a win, &frac12; a draw (&ldquo;.&rdquo; a game not yet over). Ties are broken by %s. "+
 		"(withdrew) marks a player who withdrew.</p>\n", esc(e.summary()), t.HTML(), esc(chainText(t.Chain)))
@@ -388,4 +440,11 @@ func (r *Referee) Substituted(g *Game, c rules.Color, old string, now time.Time)
 		out = append(out, r.boardMail(g, rep.Final, x, body, "", nil, "board", "substitute "+old, now))
 	}
 	return out, nil
+}
+
+func firstID(games []*Game) int64 {
+	if len(games) == 0 {
+		return 0
+	}
+	return games[0].ID
 }

@@ -21,6 +21,8 @@ type Event struct {
 	TieBreak    string // comma-separated chain: wins,sb,direct
 	Decider     string // match, black or lot (knockouts)
 	Status      string // open, running, finished, closed
+	Seed        []byte // the lots' secret seed (knockouts): revealed when the event ends
+	Commitment  string // hex SHA-256 of Seed
 	Starts      *time.Time
 	Created     time.Time
 	Started     *time.Time
@@ -37,14 +39,17 @@ type Entrant struct {
 }
 
 // EventGame ties a game to its event, round and board; White and Black are
-// seats.
+// seats. In a knockout, Board is the match and Leg its game (1, 2, then 3,
+// 4 for a replayed tie).
 type EventGame struct {
 	GameID       int64
 	Round, Board int
+	Leg          int
 	White, Black int
 }
 
-const eventColumns = `id, name, variant, format, time_control, places, entry, tiebreak, decider, status, starts, created, started, ended`
+const eventColumns = `id, name, variant, format, time_control, places, entry, tiebreak, decider, status, seed, commitment, starts, created,
+	started, ended`
 
 func optMS(t *time.Time) any {
 	if t == nil {
@@ -58,7 +63,7 @@ func scanEvent(row scanner) (*Event, error) {
 	var starts, started, ended sql.NullInt64
 	var created int64
 	if err := row.Scan(&e.ID, &e.Name, &e.Variant, &e.Format, &e.TimeControl, &e.Places, &e.Entry, &e.TieBreak, &e.Decider,
-		&e.Status, &starts, &created, &started, &ended); err != nil {
+		&e.Status, &e.Seed, &e.Commitment, &starts, &created, &started, &ended); err != nil {
 		return nil, err
 	}
 	e.Created = fromMS(created)
@@ -69,9 +74,12 @@ func scanEvent(row scanner) (*Event, error) {
 // CreateEvent inserts e (its ID is set) with its first entrants, in seat
 // order.
 func (t *Tx) CreateEvent(e *Event, entrants []string) error {
+	if e.Seed == nil {
+		e.Seed = []byte{}
+	}
 	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO events (name, variant, format, time_control, places, entry, tiebreak, decider,
-		status, starts, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)`,
-		e.Name, e.Variant, e.Format, e.TimeControl, e.Places, e.Entry, e.TieBreak, e.Decider, optMS(e.Starts), ms(e.Created))
+		status, seed, commitment, starts, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?)`,
+		e.Name, e.Variant, e.Format, e.TimeControl, e.Places, e.Entry, e.TieBreak, e.Decider, e.Seed, e.Commitment, optMS(e.Starts), ms(e.Created))
 	if err != nil {
 		return fmt.Errorf("recording event %s: %w", e.Name, err)
 	}
@@ -212,8 +220,11 @@ func (t *Tx) SetReplacedBy(eventID int64, seat int, sub string) error {
 
 // AddEventGame ties a game to its event, round and board.
 func (t *Tx) AddEventGame(eventID int64, g EventGame) error {
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO event_games (game_id, event_id, round, board, white, black) VALUES (?, ?, ?, ?, ?, ?)`,
-		g.GameID, eventID, g.Round, g.Board, g.White, g.Black)
+	if g.Leg == 0 {
+		g.Leg = 1
+	}
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO event_games (game_id, event_id, round, board, leg, white, black) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		g.GameID, eventID, g.Round, g.Board, g.Leg, g.White, g.Black)
 	if err != nil {
 		return fmt.Errorf("adding game #%d to event %d: %w", g.GameID, eventID, err)
 	}
@@ -222,8 +233,8 @@ func (t *Tx) AddEventGame(eventID int64, g EventGame) error {
 
 // EventGames lists an event's games by round and board.
 func (t *Tx) EventGames(eventID int64) ([]EventGame, error) {
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT game_id, round, board, white, black FROM event_games WHERE event_id = ?
-		ORDER BY round, board`, eventID)
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT game_id, round, board, leg, white, black FROM event_games WHERE event_id = ?
+		ORDER BY round, board, leg`, eventID)
 	if err != nil {
 		return nil, fmt.Errorf("listing the games of event %d: %w", eventID, err)
 	}
@@ -231,7 +242,7 @@ func (t *Tx) EventGames(eventID int64) ([]EventGame, error) {
 	var out []EventGame
 	for rows.Next() {
 		var g EventGame
-		if err := rows.Scan(&g.GameID, &g.Round, &g.Board, &g.White, &g.Black); err != nil {
+		if err := rows.Scan(&g.GameID, &g.Round, &g.Board, &g.Leg, &g.White, &g.Black); err != nil {
 			return nil, fmt.Errorf("listing the games of event %d: %w", eventID, err)
 		}
 		out = append(out, g)
@@ -243,8 +254,8 @@ func (t *Tx) EventGames(eventID int64) ([]EventGame, error) {
 // in it; found is false for a game outside any event.
 func (t *Tx) EventOfGame(gameID int64) (eventID int64, g EventGame, found bool, err error) {
 	g.GameID = gameID
-	err = t.tx.QueryRowContext(t.ctx, `SELECT event_id, round, board, white, black FROM event_games WHERE game_id = ?`, gameID).
-		Scan(&eventID, &g.Round, &g.Board, &g.White, &g.Black)
+	err = t.tx.QueryRowContext(t.ctx, `SELECT event_id, round, board, leg, white, black FROM event_games WHERE game_id = ?`, gameID).
+		Scan(&eventID, &g.Round, &g.Board, &g.Leg, &g.White, &g.Black)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, g, false, nil
 	}
@@ -266,4 +277,16 @@ func (t *Tx) ReplacePlayer(gameID int64, color int, address, secret string) erro
 		return fmt.Errorf("handing game #%d to %s: %w", gameID, address, ErrNotFound)
 	}
 	return nil
+}
+
+// EventByID loads an event by its id.
+func (t *Tx) EventByID(id int64) (*Event, error) {
+	e, err := scanEvent(t.tx.QueryRowContext(t.ctx, `SELECT `+eventColumns+` FROM events WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("event %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("loading event %d: %w", id, err)
+	}
+	return e, nil
 }

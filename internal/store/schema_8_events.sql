@@ -15,6 +15,8 @@ CREATE TABLE events (
     decider      TEXT    NOT NULL DEFAULT 'match' CHECK (decider IN ('match', 'black', 'lot')),
     status       TEXT    NOT NULL DEFAULT 'open'
                  CHECK (status IN ('open', 'running', 'finished', 'closed')),
+    seed         BLOB    NOT NULL,                    -- the lots' secret seed (knockouts), revealed at the end
+    commitment   TEXT    NOT NULL DEFAULT '',         -- hex SHA-256 of the seed
     starts       INTEGER,                             -- the start date, or NULL
     created      INTEGER NOT NULL,
     started      INTEGER,
@@ -38,14 +40,16 @@ CREATE TABLE event_entrants (
 );
 
 -- event_games: the event's games; a game knows its event, round and board
--- here. white and black are seats.
+-- here. white and black are seats. In a knockout the board is the match
+-- and leg its game: 1 and 2, then 3 and 4 for a replayed tie, ...
 CREATE TABLE event_games (
     game_id  INTEGER PRIMARY KEY REFERENCES games (id),
     event_id INTEGER NOT NULL REFERENCES events (id),
     round    INTEGER NOT NULL,
     board    INTEGER NOT NULL,
+    leg      INTEGER NOT NULL DEFAULT 1,
     white    INTEGER NOT NULL,
     black    INTEGER NOT NULL,
-    UNIQUE (event_id, round, board)
+    UNIQUE (event_id, round, board, leg)
 );
 CREATE INDEX event_games_event ON event_games (event_id);
