@@ -441,11 +441,14 @@ func (a *App) StartDueEvents(ctx context.Context) (int, error) {
 			if err != nil {
 				return err
 			}
-			if len(ents) < referee.MinRoundRobin {
+			if err := checkSize(se.Format, 0, len(ents)); err != nil || len(ents) == 0 {
+				// The start date came with a number of players the
+				// format cannot pair: closed, not retried every minute.
 				if err := tx.SetEventStatus(se.ID, referee.EventClosed, now); err != nil {
 					return err
 				}
-				return tx.Audit(nil, "event", fmt.Sprintf("event %s closed at its start date: %d players, too few to start", se.Name, len(ents)))
+				return tx.Audit(nil, "event", fmt.Sprintf("event %s closed at its start date: %d players, which a %s cannot pair",
+					se.Name, len(ents), referee.FormatTitle(se.Format)))
 			}
 			started++
 			return a.startEventTx(tx, cur)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"referee/internal/event"
 	mailreader "referee/internal/mail/reader"
@@ -619,5 +620,46 @@ func TestKnockoutOf32RunsToTheEnd(t *testing.T) {
 	if e.Status != referee.EventFinished || len(ms) != 5 || len(e.Games) != 62 || e.Champion() != 1 {
 		t.Fatalf("%s after %d rounds, %d games, champion %d; want finished after 5 rounds and 62 games, seed 1 first",
 			e.Status, len(ms), len(e.Games), e.Champion())
+	}
+}
+
+// An open event starts at its start date, at the tick, with the players
+// who joined; one whose players the format cannot pair is closed then.
+func TestEventStartsAtItsDate(t *testing.T) {
+	ctx := context.Background()
+	a, clk := openLobby(t, referee.LobbyConfig{})
+	day := clk.now.Add(2 * referee.Day)
+	for _, spec := range []EventSpec{
+		{Name: "dated", Variant: "chess", Format: "rr", Open: 8, Entry: "open", Starts: &day},
+		{Name: "thin", Variant: "chess", Format: "ko", Open: 8, Entry: "open", Starts: &day},
+	} {
+		if _, err := a.CreateEvent(ctx, spec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := 0
+	for _, p := range entrants(3) {
+		send(t, a, &n, p, "", "join dated")
+		send(t, a, &n, p, "", "join thin")
+	}
+	if _, err := a.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := a.Event(ctx, "dated"); e.Status != referee.EventOpen {
+		t.Fatalf("before its date the event is %s", e.Status)
+	}
+	clk.now = day.Add(time.Minute)
+	if _, err := a.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e, _ := a.Event(ctx, "dated")
+	if e.Status != referee.EventRunning || len(e.Games) != 3 {
+		t.Errorf("at its date: %s with %d games, want running with 3", e.Status, len(e.Games))
+	}
+	if e, _ := a.Event(ctx, "thin"); e.Status != referee.EventClosed {
+		t.Errorf("a knockout of 3 at its date is %s, want closed", e.Status)
+	}
+	if _, err := a.Tick(ctx); err != nil {
+		t.Errorf("the next tick: %v", err)
 	}
 }

@@ -225,13 +225,19 @@ func (e *Event) Silent(seat int) bool {
 	return total > 0 && 2*lost >= total
 }
 
-// summary is one line on the event: variant, format, time, players.
-func (e *Event) summary() string {
+// describe is the event's game, format and time: "Toto40, round robin, 3
+// days per move".
+func (e *Event) describe() string {
 	title := e.Variant
 	if v, err := rules.Lookup(e.Variant); err == nil {
 		title = v.Title()
 	}
-	s := fmt.Sprintf("%s: %s, %s, %s", e.Name, title, FormatTitle(e.Format), controlText(e.TimeControl))
+	return fmt.Sprintf("%s, %s, %s", title, FormatTitle(e.Format), controlText(e.TimeControl))
+}
+
+// summary is one line on the event: variant, format, time, places or state.
+func (e *Event) summary() string {
+	s := e.Name + ": " + e.describe()
 	switch e.Status {
 	case EventOpen:
 		if e.Places > 0 {
@@ -310,11 +316,11 @@ func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Tim
 	}
 	switch {
 	case e.Format != FormatKO:
-		fmt.Fprintf(&b, "%s has started.\n\n", e.summary())
+		fmt.Fprintf(&b, "%s (%s) has started.\n\n", e.Name, e.describe())
 		b.WriteString(wrap("Your games are below, all under way at once, as in a correspondence section. Each game's opening mail "+
 			"follows; reply to it (or to the address below) with your moves.") + "\n\n")
 	case round == 1:
-		fmt.Fprintf(&b, "%s has started.\n\n", e.summary())
+		fmt.Fprintf(&b, "%s (%s) has started.\n\n", e.Name, e.describe())
 		b.WriteString(wrap("Your first-round match is below: two games at once, colours swapped; a tied match goes to "+
 			deciderText(e.Decider)+". Each game's opening mail follows.") + "\n\n")
 		if e.Commitment != "" {

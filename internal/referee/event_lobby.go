@@ -76,17 +76,17 @@ func (r *Referee) eventJoin(c *call) Outcome {
 	}
 	if e.Seat(c.m.From) != 0 {
 		if e.Status == EventOpen {
-			return r.lobbyAnswer(c.m, c.env, "join", "You are in "+e.Name, wrap(fmt.Sprintf("You are already entered in %s. %s",
-				e.Summary(), startWords(e))))
+			return r.lobbyAnswer(c.m, c.env, "join", "You are in "+e.Name, wrap(fmt.Sprintf("You are already entered in %s (%s). %s",
+				e.Name, e.describe(), startWords(e))))
 		}
 		return r.noEvent(c, "join")
 	}
 	left := e.Places - len(e.Players) - 1
-	text := fmt.Sprintf("You have joined %s: %s. ", e.Name, e.Summary())
+	text := fmt.Sprintf("You have joined %s (%s). ", e.Name, e.describe())
 	if left <= 0 {
 		text += "You took the last place: the event starts now. One mail lists your games, then each game's opening mail follows."
 	} else {
-		text += fmt.Sprintf("%s to fill. %s Until then, \"leave %s\" takes you out again.", map[bool]string{true: "1 place is", false: fmt.Sprintf("%d places are", left)}[left == 1], startWords(e), e.Name)
+		text += fmt.Sprintf("%s to fill. %s Until then, \"leave %s\" takes you out again.", map[bool]string{true: "1 place is", false: fmt.Sprintf("%d places are", left)}[left == 1]+" still", startWords(e), e.Name)
 	}
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("event %s: %s joined", e.Name, c.m.From),
 		Lobby: &LobbyChange{Event: &EventChange{Name: e.Name, Join: addr.Mailbox(c.m.From)}},
