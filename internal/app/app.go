@@ -486,7 +486,10 @@ func (a *App) Abort(ctx context.Context, id int64, reason string) error {
 		if err := a.queue(tx, id, mails); err != nil {
 			return err
 		}
-		return tx.Audit(&id, "aborted", reason)
+		if err := tx.Audit(&id, "aborted", reason); err != nil {
+			return err
+		}
+		return a.afterEventGame(tx, id) // an event's game: the event may be over (event.go)
 	})
 }
 

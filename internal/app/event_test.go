@@ -663,3 +663,43 @@ func TestEventStartsAtItsDate(t *testing.T) {
 		t.Errorf("the next tick: %v", err)
 	}
 }
+
+// The organiser's "referee abort" of an event's last game ends the event,
+// as a result would: the aborted game counts for nobody.
+func TestAbortingTheLastGameEndsTheEvent(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	e := newRR(t, a, "trio", "ann@example.org", "ben@example.org", "cat@example.org")
+	finish(t, a, e.Games[0].GameID, "1-0")
+	finish(t, a, e.Games[1].GameID, "0-1")
+	if err := a.Abort(ctx, e.Games[2].GameID, "a dispute"); err != nil {
+		t.Fatal(err)
+	}
+	if e, _ = a.Event(ctx, "trio"); e.Status != referee.EventFinished {
+		t.Errorf("after its last game was aborted the event is %s, want finished", e.Status)
+	}
+}
+
+// BenchmarkStartEvent16 starts a 16-player round robin: 120 games and 256
+// mails (16 listings, 240 openings) queued in one transaction (issue 29:
+// "starts within one IMAP pass").
+func BenchmarkStartEvent16(b *testing.B) {
+	ctx := context.Background()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		a, err := Open(ctx, Options{DB: b.TempDir() + "/r.db", Address: "referee@example.test"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := a.CreateEvent(ctx, EventSpec{Name: "big", Variant: "chess", Format: "rr", Players: entrants(16), TimeControl: "3d"}); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		e, err := a.StartEvent(ctx, "big")
+		if err != nil || len(e.Games) != 120 {
+			b.Fatalf("%v, %d games", err, len(e.Games))
+		}
+		b.StopTimer()
+		a.Close()
+	}
+}

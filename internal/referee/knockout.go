@@ -57,13 +57,22 @@ func (e *Event) Matches() [][]Match {
 		m.Games = append(m.Games, g)
 		rounds[g.Round-1] = r
 	}
-	withdrawn := map[int]bool{}
-	for _, p := range e.Players {
-		withdrawn[p.Seat] = p.Withdrawn != NotWithdrawn
+	// A withdrawal decides the withdrawn player's last match only: the
+	// matches they played before stay as they were played.
+	last := map[int]int{}
+	for _, g := range e.Games {
+		last[g.White], last[g.Black] = max(last[g.White], g.Round), max(last[g.Black], g.Round)
 	}
 	for r := range rounds {
 		for i := range rounds[r] {
-			e.decide(&rounds[r][i], withdrawn)
+			m := &rounds[r][i]
+			withdrawn := map[int]bool{}
+			for _, p := range e.Players {
+				if p.Withdrawn != NotWithdrawn && last[p.Seat] == m.Round {
+					withdrawn[p.Seat] = true
+				}
+			}
+			e.decide(m, withdrawn)
 		}
 	}
 	return rounds

@@ -102,3 +102,21 @@ func TestKnockoutLotExample(t *testing.T) {
 		t.Errorf("roll 4 gave the match to %d, want 2 (even: the second-named)", m.Winner)
 	}
 }
+
+// A player who won round 1 and withdrew in round 2 keeps their round-1
+// win: the withdrawal decides their last match only.
+func TestKnockoutWithdrawalKeepsEarlierMatches(t *testing.T) {
+	e := tiedMatch(DeciderMatch, "1-0", "0-1") // seat 1 wins round 1, 2-0
+	e.Players = append(e.Players, EventPlayer{Seat: 3, Address: "c@x.test"}, EventPlayer{Seat: 4, Address: "d@x.test"})
+	e.Games = append(e.Games,
+		EventGame{GameID: 3, Round: 2, Board: 1, Leg: 1, White: 1, Black: 3, Status: StatusActive},
+		EventGame{GameID: 4, Round: 2, Board: 1, Leg: 2, White: 3, Black: 1, Status: StatusActive})
+	e.Players[0].Withdrawn = WithdrawnLost
+	ms := e.Matches()
+	if ms[0][0].Winner != 1 {
+		t.Errorf("round 1: winner %d, want seat 1, who won it before withdrawing", ms[0][0].Winner)
+	}
+	if ms[1][0].Winner != 3 || ms[1][0].How != "by withdrawal" {
+		t.Errorf("round 2: winner %d (%s), want seat 3 by withdrawal", ms[1][0].Winner, ms[1][0].How)
+	}
+}
