@@ -148,6 +148,13 @@ func TestRoundRobinByMail(t *testing.T) {
 		}
 	}
 
+	// A fifth player is too late, and told so.
+	if res := send(t, a, &n, "fay@example.org", "", "join autumn"); res.Verdict != referee.Rejected {
+		t.Errorf("a join after the start: %+v, want a refusal", res)
+	}
+	_, m = lastTo(t, a, "fay@example.org")
+	says(t, "the late join's refusal", m, "cannot join autumn any more: it is running")
+
 	e, err := a.Event(ctx, "autumn")
 	if err != nil {
 		t.Fatal(err)

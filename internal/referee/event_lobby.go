@@ -65,6 +65,11 @@ func (r *Referee) eventsList(c *call) Outcome {
 
 func (r *Referee) eventJoin(c *call) Outcome {
 	e := c.env.Lobby.Event
+	if e != nil && e.Seat(c.m.From) == 0 && e.Status != EventOpen && e.Places > 0 {
+		// An event that took entries by mail is public: say it is too late.
+		return r.refuse(c.env, c.m, fmt.Sprintf("event: join %s: %s", e.Name, e.Status),
+			fmt.Sprintf("You cannot join %s any more: it is %s.", e.Name, e.Status), eventsTodo)
+	}
 	if e == nil || (e.Seat(c.m.From) == 0 && !c.visible(e)) {
 		if e != nil && e.Status == EventOpen && e.Places > 0 {
 			// It exists and takes entries, but not from this sender.
