@@ -279,16 +279,24 @@ func (a *App) startGame(tx *store.Tx, g *referee.Game) error {
 		return err
 	}
 	g.ID = id
-	return a.openGame(tx, g)
+	return a.openGame(tx, g, false)
 }
 
 // openGame queues the opening mails of a game stored in tx (with its id)
 // and rolls its first rolls; g becomes the started game. An event stores
-// all its games first, then lists them to each player, then opens them.
-func (a *App) openGame(tx *store.Tx, g *referee.Game) error {
+// all its games first, then lists them to each player, then opens them;
+// its openings are bulk: queued after the mails of moves in other games
+// (kind "event-opening"), so that an event's hundreds of openings never
+// hold up a game in play.
+func (a *App) openGame(tx *store.Tx, g *referee.Game, bulk bool) error {
 	ng, rolls, mails, err := a.ref.Start(g, a.opts.Now().UTC().Truncate(time.Second))
 	if err != nil {
 		return err
+	}
+	if bulk {
+		for i := range mails {
+			mails[i].Kind = "event-opening"
+		}
 	}
 	if err := a.saveRolls(tx, ng.ID, rolls); err != nil {
 		return err

@@ -395,8 +395,9 @@ func (a *App) addEventGames(tx *store.Tx, se *store.Event, specs []store.EventGa
 	if err != nil {
 		return err
 	}
-	// The listing first (it is queued first, at the opening mails'
-	// priority), then each game's opening mails.
+	// The listing first (it is queued first, at the priority of the
+	// openings after it: behind the mails of moves in games in play), then
+	// each game's opening mails.
 	for _, p := range e.Players {
 		if mine := games[p.Seat]; len(mine) > 0 {
 			if err := a.queue(tx, 0, []referee.Mail{a.ref.EventStartMail(e, p.Seat, mine, now)}); err != nil {
@@ -405,7 +406,7 @@ func (a *App) addEventGames(tx *store.Tx, se *store.Event, specs []store.EventGa
 		}
 	}
 	for _, g := range all {
-		if err := a.openGame(tx, g); err != nil {
+		if err := a.openGame(tx, g, true); err != nil {
 			return err
 		}
 	}

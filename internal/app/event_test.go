@@ -172,8 +172,15 @@ func TestRoundRobinByMail(t *testing.T) {
 		for _, o := range mails {
 			kinds = append(kinds, o.Kind)
 		}
-		if len(kinds) < 5 || kinds[1] != "event-start" || kinds[2] != "opening" {
+		if len(kinds) < 5 || kinds[1] != "event-start" || kinds[2] != "event-opening" {
 			t.Fatalf("mails to %s: %v; want the join answer, the listing, then three openings", p, kinds)
+		}
+		// An event's openings wait behind the mails of moves in games in
+		// play (issue 29: "without stalling other games").
+		for _, o := range mails[1:5] {
+			if o.Priority != store.PriorityPlayer {
+				t.Errorf("the event's %s mail to %s has priority %d, want %d (after moves)", o.Kind, p, o.Priority, store.PriorityPlayer)
+			}
 		}
 		list := readMail(t, mails[1])
 		if c := strings.Count(list.Text, "reply to: referee+"); c != 3 {

@@ -20,7 +20,7 @@ const NoStrangerAnswers = -2
 // store.PriorityGame): a move's mails first, answers to strangers last.
 func priorityOf(kind string) int {
 	switch kind {
-	case "board", "opening", "abort", "event-start":
+	case "board", "opening", "abort":
 		return store.PriorityGame
 	case "refusal":
 		return store.PriorityStranger
