@@ -360,10 +360,15 @@ func runAbort(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("export", "GAME", "Prints the game's record: PGN-style tags, the moves in canonical notation, die rolls as comments, the result.", stderr)
+	fs := newFlags("export", "GAME | --event NAME", "Prints the game's record: PGN-style tags, the moves in canonical notation, die rolls as comments, the result.\n"+
+		"With --event, every game of the event, one after the other, tagged with Event, Round and Board.", stderr)
 	db := dbFlag(fs)
+	eventName := fs.String("event", "", "export every game of this event as one PGN file")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
+	}
+	if *eventName != "" {
+		return exportEvent(ctx, *db, *eventName, fs.Args(), stdout, stderr)
 	}
 	id, ok := gameArg(fs, stderr)
 	if !ok {

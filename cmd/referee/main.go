@@ -51,6 +51,7 @@ func commands() []command {
 		{"watch-delay", "show a game to spectators some moves late", runWatchDelay},
 		{"site", "write the public game pages as static files", runSite},
 		{"player", "add, remove or list the players who may challenge by mail", runPlayer},
+		{"event", "run tournaments: new, list, show, start, withdraw, replace, close", runEvent},
 		{"tick", "send due reminders and apply losses on time", runTick},
 		{"outbox", "show the mail still to deliver; retry or drop a mail", runOutbox},
 		{"backup", "write a consistent copy of the database, even while serve runs", runBackup},

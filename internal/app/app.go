@@ -323,12 +323,38 @@ func (a *App) createGame(tx *store.Tx, g *referee.Game) ([]referee.Mail, error) 
 		return nil, err
 	}
 	g.ID = id
+	return a.opening(tx, g, false)
+}
+
+// openGame queues the opening mails of a game stored in tx (with its id)
+// and rolls its first rolls; g becomes the started game. An event stores
+// all its games first, then lists them to each player, then opens them;
+// its openings are bulk: queued after the mails of moves in other games
+// (referee.KindEventOpening), so that an event's hundreds of openings
+// never hold up a game in play.
+func (a *App) openGame(tx *store.Tx, g *referee.Game, bulk bool) error {
+	mails, err := a.opening(tx, g, bulk)
+	if err != nil {
+		return err
+	}
+	return a.queue(tx, g.ID, mails)
+}
+
+// opening starts a game stored in tx: its players' ratings, its first
+// rolls, the started game recorded and audited. It returns the opening
+// mails; g becomes the started game.
+func (a *App) opening(tx *store.Tx, g *referee.Game, bulk bool) ([]referee.Mail, error) {
 	if err := loadRatings(tx, g); err != nil {
 		return nil, err
 	}
 	ng, rolls, mails, err := a.ref.Start(g, a.opts.Now().UTC().Truncate(time.Second))
 	if err != nil {
 		return nil, err
+	}
+	if bulk {
+		for i := range mails {
+			mails[i].Kind = referee.KindEventOpening
+		}
 	}
 	if err := a.saveRolls(tx, ng.ID, rolls); err != nil {
 		return nil, err
@@ -533,7 +559,10 @@ func (a *App) Abort(ctx context.Context, id int64, reason string) error {
 		if err := a.queue(tx, id, mails); err != nil {
 			return err
 		}
-		return tx.Audit(&id, "aborted", reason)
+		if err := tx.Audit(&id, "aborted", reason); err != nil {
+			return err
+		}
+		return a.afterEventGame(tx, id) // an event's game: the event may be over (event.go)
 	})
 }
 

@@ -123,6 +123,9 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 			return nil, err
 		}
 	}
+	if err := a.eventView(tx, lb, mb, needs); err != nil { // event.go
+		return nil, err
+	}
 	if m.Invite != nil {
 		ch, err := tx.Challenge(m.Invite.ChallengeID)
 		switch {
@@ -256,6 +259,11 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 			return 0, err
 		}
 		if err := tx.Audit(nil, "stop", out.Detail); err != nil {
+			return 0, err
+		}
+	}
+	if lc.Event != nil {
+		if err := a.applyEvent(tx, lc.Event, &out.Mails); err != nil { // event.go
 			return 0, err
 		}
 	}

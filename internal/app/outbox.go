@@ -26,7 +26,7 @@ func priorityOf(kind referee.MailKind) int {
 		return store.PriorityGame
 	case referee.KindReminder, referee.KindNotice, referee.KindInvitation:
 		return store.PriorityReminder
-	case referee.KindSpectator:
+	case referee.KindSpectator, referee.KindEventOpening, referee.KindEventEnd:
 		return store.PriorityBulk
 	case referee.KindRefusal:
 		return store.PriorityStranger

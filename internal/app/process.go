@@ -85,6 +85,12 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 		if err := a.queue(tx, res.GameID, out.Mails); err != nil {
 			return err
 		}
+		if out.Game != nil && out.Game.Status != referee.StatusActive {
+			// A game of an event ended: the event's rules follow (event.go).
+			if err := a.afterEventGame(tx, out.Game.ID); err != nil {
+				return err
+			}
+		}
 		if err := tx.SetInboundOutcome(inID, string(out.Verdict), out.Detail, gameID); err != nil {
 			return err
 		}
@@ -228,6 +234,11 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 	if err != nil {
 		return changed, err
 	}
+	started, err := a.StartDueEvents(ctx) // events at their start date (event.go)
+	changed += started
+	if err != nil {
+		return changed, err
+	}
 	// Only the games whose deadline (the next moment their clock has
 	// something to do, kept with every change of a game) has come, read
 	// from an index: not every timed game loaded every minute.
@@ -264,7 +275,13 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 			if err := a.queue(tx, id, out.Mails); err != nil {
 				return err
 			}
-			return tx.Audit(&id, "clock", out.Detail)
+			if err := tx.Audit(&id, "clock", out.Detail); err != nil {
+				return err
+			}
+			if out.Game.Status != referee.StatusActive {
+				return a.afterEventGame(tx, id) // a loss on time in an event (event.go)
+			}
+			return nil
 		})
 		if err != nil {
 			a.positions.drop(id)

@@ -30,6 +30,7 @@ type data struct {
 	References []string       `json:"references,omitempty"`
 	Date       time.Time      `json:"date"`
 	Text       string         `json:"text,omitempty"`
+	HTML       string         `json:"html,omitempty"`
 	LastMove   []rules.Square `json:"last_move,omitempty"`
 	Board      *boardData     `json:"board,omitempty"`
 }
@@ -62,7 +63,7 @@ type boardData struct {
 func Encode(m referee.Mail) ([]byte, error) {
 	d := data{V: dataVersion, Kind: string(m.Kind), To: m.To, ToName: m.ToName, Subject: m.Subject, ReplyTo: m.ReplyTo,
 		MessageID: m.MessageID, InReplyTo: m.InReplyTo, References: m.References, Date: m.Date, Text: m.Text,
-		LastMove: m.LastMove}
+		HTML: m.HTML, LastMove: m.LastMove}
 	if b := m.Board; b != nil {
 		bd := &boardData{GameID: b.GameID, Viewer: b.Viewer, Spectator: b.Spectator, Status: b.Status,
 			Headline: b.Headline, LastMove: b.LastMove, MoveList: b.MoveList, MoveNote: b.MoveNote, Relay: b.Relay,
@@ -99,7 +100,7 @@ func Decode(raw []byte) (referee.Mail, error) {
 	}
 	m := referee.Mail{Kind: referee.MailKind(d.Kind), To: d.To, ToName: d.ToName, Subject: d.Subject, ReplyTo: d.ReplyTo,
 		MessageID: d.MessageID, InReplyTo: d.InReplyTo, References: d.References, Date: d.Date, Text: d.Text,
-		LastMove: d.LastMove}
+		HTML: d.HTML, LastMove: d.LastMove}
 	if bd := d.Board; bd != nil {
 		v, err := rules.Lookup(bd.Variant)
 		if err != nil {

@@ -71,7 +71,9 @@ func (w Writer) Write(m referee.Mail) (Letter, error) {
 
 	var buf bytes.Buffer
 	var err error
-	if m.Board == nil {
+	if m.Board == nil && m.HTML != "" {
+		err = writeBoard(&buf, h, m.MessageID, m.Text, "<!DOCTYPE html>\n<html><body>\n"+m.HTML+"</body></html>\n", nil)
+	} else if m.Board == nil {
 		err = writePlain(&buf, h, m.Text)
 	} else {
 		pt := w.Pictures

@@ -64,6 +64,11 @@ const (
 	// LoadRatings adds the ratings the command names (Lobby.Ratings: one
 	// player's in every variant; Lobby.Top: one variant's table).
 	LoadRatings
+	// LoadEvents adds the open events and the sender's (Lobby.Events).
+	LoadEvents
+	// LoadEvent adds the event the command's first argument names
+	// (Lobby.Event) and whether the sender may join it.
+	LoadEvent
 )
 
 // Command is one row of the command table.
@@ -103,6 +108,10 @@ type Command struct {
 	// opponent is the address a new challenge goes to, for the app to load
 	// their counts (LoadChallenge).
 	opponent func(args []string, g *Game, m *reader.Mail) string
+	// outsideArgs: outside a game, the line is this command only when its
+	// arguments pass ("withdraw" answers an invitation, "withdraw NAME"
+	// leaves an event).
+	outsideArgs func(args []string) bool
 	// inReply: outside a game, the command answers the referee's mail
 	// about a challenge (an invitation); it is no command on its own.
 	inReply bool
@@ -315,7 +324,8 @@ func commandTable() []Command {
 		{Words: []string{"decline", "no", "declined", "refuse"}, Where: Outside,
 			Help: "in a reply to an invitation: say no", inReply: true, noAuth: true, run: (*Referee).invitationAnswer},
 		{Words: []string{"withdraw", "cancel", "withdrawn"}, Where: Outside,
-			Help: "in a reply to the referee's mail about your challenge: take it back", inReply: true, noAuth: true, run: (*Referee).invitationAnswer},
+			Help: "in a reply to the referee's mail about your challenge: take it back", inReply: true, noAuth: true, run: (*Referee).invitationAnswer,
+			outsideArgs: func(args []string) bool { return len(args) == 0 }},
 		{Words: []string{"stop", "unsubscribe"}, Where: Outside,
 			Help:    "in a reply to an invitation: receive no more invitations through this referee, from anyone (\"start\" undoes it)",
 			inReply: true, noAuth: true, run: (*Referee).invitationAnswer},
@@ -325,6 +335,23 @@ func commandTable() []Command {
 		{Words: []string{"vacation"}, Args: "DAYS", Where: Outside,
 			Help: "stop the clocks of all your timed games for DAYS days; every opponent is told; \"vacation cancel\" ends it, giving back the days not yet begun",
 			load: LoadLobby | LoadGames, run: (*Referee).vacationAll},
+		{Words: []string{"events"}, Where: Outside,
+			Help: "the events you may join (variant, format, time, places left) and your own",
+			load: LoadLobby | LoadEvents, answer: true, run: (*Referee).eventsList},
+		{Words: []string{"join"}, Args: "EVENT", Where: Outside,
+			Help: "enter an open event; its games start when it is full or on its start date",
+			load: LoadLobby | LoadEvent, run: (*Referee).eventJoin},
+		{Words: []string{"leave"}, Args: "EVENT", Where: Outside,
+			Help: "leave an event you entered, before it starts",
+			load: LoadLobby | LoadEvent, run: (*Referee).eventLeave},
+		{Words: []string{"standings", "crosstable"}, Args: "EVENT", Where: Outside,
+			Help: "the crosstable of an event you play in (or may join)",
+			load: LoadLobby | LoadEvent, answer: true, run: (*Referee).eventStandings},
+		{Words: []string{"withdraw"}, Args: "EVENT", Where: Outside,
+			Help: "withdraw from an event under way; \"withdraw EVENT confirm\" then does it (ICCF's rule: with half your games " +
+				"completed the unfinished ones are lost, otherwise all are annulled)",
+			load: LoadLobby | LoadEvent, run: (*Referee).eventWithdraw,
+			outsideArgs: func(args []string) bool { return len(args) > 0 }},
 		{Words: []string{"help", "?"}, Where: Outside,
 			Help: "how to start and join games by mail, and these commands",
 			load: LoadLobby, answer: true, noAuth: true,
@@ -372,6 +399,9 @@ func (r *Referee) parseLine(line string, where Where, lobby bool) parsed {
 		if where == InGame && c.inGameArgs != nil && !c.inGameArgs(args) {
 			continue
 		}
+		if where == Outside && c.outsideArgs != nil && !c.outsideArgs(args) {
+			continue
+		}
 		return parsed{cmd: c, args: args}
 	}
 	if where == InGame {
@@ -414,6 +444,11 @@ type Needs struct {
 	// Top is the variant whose ratings table the app loads (Lobby.Top);
 	// "" for none.
 	Top string
+	// Events: the open events and the sender's (Lobby.Events).
+	Events bool
+	// Event is the name of the event the command names (Lobby.Event); ""
+	// for none.
+	Event string
 }
 
 // Needs says what the app must load for m before Handle decides it; g is
@@ -447,6 +482,10 @@ func (r *Referee) Needs(m *reader.Mail, g *Game) Needs {
 	n.Challenge = l&LoadChallenge != 0
 	if l&LoadNamed != 0 {
 		n.Named = gameArg(p.args)
+	}
+	n.Events = l&LoadEvents != 0
+	if l&LoadEvent != 0 && len(p.args) > 0 {
+		n.Event = p.args[0]
 	}
 	if p.cmd.opponent != nil {
 		n.Opponent = p.cmd.opponent(p.args, g, m)

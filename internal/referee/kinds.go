@@ -48,4 +48,12 @@ const (
 	KindLobby MailKind = "lobby"
 	// KindNotice: a notice about a player's own challenge or vacation.
 	KindNotice MailKind = "notice"
+	// KindEventStart: the mail that lists a player's games of an event
+	// that starts, with each game's reply address (before their openings).
+	KindEventStart MailKind = "event-start"
+	// KindEventOpening: the opening mails of an event's games, sent after
+	// the mails of games in play (hundreds come at once).
+	KindEventOpening MailKind = "event-opening"
+	// KindEventEnd: an event's final crosstable and winner.
+	KindEventEnd MailKind = "event-end"
 )

@@ -261,6 +261,14 @@ type Lobby struct {
 	// Top is the ratings table of the variant "top" names, best first
 	// (Needs.Top).
 	Top []rating.Standing
+	// Events are the open events and the sender's own, oldest first
+	// ("events").
+	Events []Event
+	// Event is the event a command names, nil when there is none by that
+	// name; EventAllowed says whether the sender may join it under its
+	// entry rule.
+	Event        *Event
+	EventAllowed bool
 }
 
 // LobbyChange is what a lobby command changes, for the app to store in the
@@ -289,6 +297,8 @@ type LobbyChange struct {
 	Stop *StopChange
 	// Watch adds or removes a spectator ("observe", "unobserve").
 	Watch *WatchChange
+	// Event is a player joining, leaving or withdrawing from an event.
+	Event *EventChange
 }
 
 // StopChange puts an address on the stop list (Stop) or takes it off.
@@ -309,6 +319,13 @@ type WatchChange struct {
 type ZoneChange struct {
 	Address string
 	Zone    string
+}
+
+// EventChange is what a player's mail changes in an event: exactly one of
+// Join, Leave and Withdraw is the player's address.
+type EventChange struct {
+	Name                  string
+	Join, Leave, Withdraw string
 }
 
 // ChallengeClose ends a challenge.

@@ -295,6 +295,9 @@ type Mail struct {
 	// Text is a plain-text mail's body (refusals, lobby answers) when
 	// Board is nil.
 	Text string
+	// HTML, when set beside Text, is the body of an HTML alternative of a
+	// plain-text mail (an event's crosstable as a table); "" for none.
+	HTML string
 }
 
 // Inbound is one inbound mail as the reader read it.

@@ -1,0 +1,908 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"referee/internal/dice"
+	"referee/internal/event"
+	"referee/internal/game"
+	"referee/internal/mail/addr"
+	"referee/internal/referee"
+	"referee/internal/rules"
+	"referee/internal/store"
+)
+
+// Events (issue 29): the organiser's commands (CreateEvent, StartEvent,
+// WithdrawFromEvent, ReplaceInEvent, CloseEvent), the players' changes by
+// mail (applyEvent), and what follows a game's end (afterEventGame). An
+// event's games start through startGame, the path of "referee new" and of
+// an accepted challenge; the store ties each to its event, round and
+// board.
+
+// EventSpec is a new event as the organiser describes it.
+type EventSpec struct {
+	Name        string
+	Variant     string
+	Format      string // rr, drr or ko
+	TimeControl string
+	Players     []string   // --players: a fixed list
+	Open        int        // --open N: the event starts when N have joined
+	Starts      *time.Time // --starts: it starts then, at the tick
+	// Entry is who may join by mail: "known" (the default), "open", or
+	// the addresses of a file (EntryList).
+	Entry     string
+	EntryList []string
+	TieBreak  string // comma-separated chain; "" for wins,sb,direct
+	Decider   string // knockouts: match, black or lot
+	// Seed fixes the seed of the lots (tests); nil draws one.
+	Seed *dice.Seed
+}
+
+// checkSize checks an event's number of players (a fixed list) or places
+// (--open N) against its format.
+func checkSize(format string, places, players int) error {
+	n, what := places, fmt.Sprintf("--open %d", places)
+	if places == 0 {
+		n, what = players, fmt.Sprintf("--players lists %d players", players)
+	}
+	if format == referee.FormatKO {
+		if !slices.Contains(referee.KnockoutSizes, n) && (places != 0 || players != 0) {
+			return fmt.Errorf("%w: %s; a knockout takes 2, 4, 8, 16 or 32 entrants", ErrInput, what)
+		}
+		return nil
+	}
+	if (places != 0 || players != 0) && (n < referee.MinRoundRobin || n > referee.MaxRoundRobin) {
+		return fmt.Errorf("%w: %s; a round robin takes %d to %d players", ErrInput, what, referee.MinRoundRobin, referee.MaxRoundRobin)
+	}
+	return nil
+}
+
+var eventNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
+
+// CreateEvent records a new event; with --players and no --open it takes
+// no entries by mail and waits for "event start" (or its start date).
+func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, error) {
+	name := strings.ToLower(strings.TrimSpace(s.Name))
+	if !eventNameRE.MatchString(name) {
+		return nil, fmt.Errorf("%w: event name %q: use one word of up to 32 letters, digits, - or _ (players write it in mails: \"join %s\")",
+			ErrInput, s.Name, "autumn26")
+	}
+	v, err := rules.Lookup(s.Variant)
+	if err != nil {
+		return nil, fmt.Errorf("%w: --variant %q: %v; choose one of %s", ErrInput, s.Variant, err, names())
+	}
+	switch s.Format {
+	case referee.FormatRR, referee.FormatDRR, referee.FormatKO:
+	default:
+		return nil, fmt.Errorf("%w: --format %q: use rr (round robin), drr (double round robin) or ko (knockout)", ErrInput, s.Format)
+	}
+	if s.TimeControl != "" {
+		if _, err := referee.ParseTimeControl(s.TimeControl); err != nil {
+			return nil, fmt.Errorf("%w: --time: %v", ErrInput, err)
+		}
+	}
+	chain := event.DefaultChain()
+	if s.TieBreak != "" {
+		if chain, err = event.ParseChain(strings.Split(s.TieBreak, ",")); err != nil {
+			return nil, fmt.Errorf("%w: --tiebreak: %v", ErrInput, err)
+		}
+	}
+	decider := s.Decider
+	switch decider {
+	case "":
+		decider = referee.DeciderMatch
+	case referee.DeciderMatch, referee.DeciderBlack, referee.DeciderLot:
+	default:
+		return nil, fmt.Errorf("%w: --decider %q: use match (another two games), black (more wins with Black) or lot (drawn by the die witness)", ErrInput, s.Decider)
+	}
+	var players []string
+	for _, p := range s.Players {
+		w, err := cleanAddress("--players", p)
+		if err != nil {
+			return nil, err
+		}
+		for _, q := range players {
+			if addr.SameMailbox(q, w) {
+				return nil, fmt.Errorf("%w: --players names %s twice (or two plus-addresses of one mailbox); each player plays once", ErrInput, w)
+			}
+		}
+		if addr.SameMailbox(w, a.opts.Address) {
+			return nil, fmt.Errorf("%w: --players: %s is the referee's own mailbox; list the players' addresses", ErrInput, w)
+		}
+		players = append(players, addr.Mailbox(w))
+	}
+	places := s.Open
+	if err := checkSize(s.Format, places, len(players)); err != nil {
+		return nil, err
+	}
+	switch {
+	case places == 0 && len(players) == 0:
+		return nil, fmt.Errorf("%w: an event needs --players a,b,c (a fixed list) or --open N (players join by mail until N entered)", ErrInput)
+	case places != 0 && len(players) >= places:
+		return nil, fmt.Errorf("%w: --players lists %d players for --open %d: leave a place to join, or drop --open", ErrInput, len(players), places)
+	}
+	entry := s.Entry
+	switch {
+	case entry == "":
+		entry = referee.PlayersKnown
+	case entry == referee.PlayersKnown || entry == referee.PlayersOpen:
+	case entry == referee.PlayersList:
+		var list []string
+		for _, p := range s.EntryList {
+			list = append(list, addr.Mailbox(p))
+		}
+		entry = "list:" + strings.Join(list, ",")
+	default:
+		return nil, fmt.Errorf("%w: --entry %q: use known, open or a file of addresses", ErrInput, s.Entry)
+	}
+	var chainNames []string
+	for _, c := range chain {
+		chainNames = append(chainNames, string(c))
+	}
+	seed, err := dice.NewSeed()
+	if err != nil {
+		return nil, fmt.Errorf("drawing the event's seed for lots: %w", err)
+	}
+	if s.Seed != nil {
+		seed = *s.Seed
+	}
+	se := &store.Event{Name: name, Variant: v.Name(), Format: s.Format, TimeControl: s.TimeControl, Places: places, Entry: entry,
+		TieBreak: strings.Join(chainNames, ","), Decider: decider, Starts: s.Starts, Created: a.opts.Now().UTC(),
+		Seed: seed[:], Commitment: seed.Commitment()}
+	var out *referee.Event
+	err = a.st.Update(ctx, func(tx *store.Tx) error {
+		if _, err := tx.EventByName(name); err == nil {
+			return fmt.Errorf("%w: there is an event %s already; choose another name (\"referee event list\" shows them)", ErrInput, name)
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if err := tx.CreateEvent(se, players); err != nil {
+			return err
+		}
+		if err := tx.Audit(nil, "event", fmt.Sprintf("event %s created: %s %s, %s, players %s, places %d, entry %s, tie-breaks %s",
+			name, v.Name(), s.Format, controlText(s.TimeControl), strings.Join(players, ","), places, entryName(entry), se.TieBreak)); err != nil {
+			return err
+		}
+		out, err = a.eventTx(tx, se)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("creating event %s: %w", name, err)
+	}
+	return out, nil
+}
+
+func controlText(tc string) string {
+	if tc == "" {
+		return "no time limit"
+	}
+	return tc
+}
+
+func entryName(entry string) string {
+	if strings.HasPrefix(entry, "list:") {
+		return "list"
+	}
+	return entry
+}
+
+// eventTx loads an event with its players and its games' states.
+func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
+	e := &referee.Event{Name: se.Name, Variant: se.Variant, Format: se.Format, TimeControl: se.TimeControl, Places: se.Places,
+		Entry: entryName(se.Entry), Status: se.Status, Decider: se.Decider, Commitment: se.Commitment}
+	copy(e.Seed[:], se.Seed)
+	if se.Starts != nil {
+		e.Starts = *se.Starts
+	}
+	chain, err := event.ParseChain(strings.Split(se.TieBreak, ","))
+	if err != nil {
+		return nil, fmt.Errorf("event %s: its stored tie-breaks: %w", se.Name, err)
+	}
+	e.Chain = chain
+	ents, err := tx.Entrants(se.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range ents {
+		e.Players = append(e.Players, referee.EventPlayer{Seat: p.Seat, Address: p.Address, Withdrawn: p.Withdrawn, ReplacedBy: p.ReplacedBy})
+	}
+	egs, err := tx.EventGames(se.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, eg := range egs {
+		g, err := tx.Game(eg.GameID)
+		if err != nil {
+			return nil, err
+		}
+		e.Games = append(e.Games, referee.EventGame{GameID: eg.GameID, Round: eg.Round, Board: eg.Board, Leg: eg.Leg, White: eg.White, Black: eg.Black,
+			Status: referee.GameStatus(g.Status), Result: g.Result, Reason: g.ResultReason})
+	}
+	return e, nil
+}
+
+// eventByName loads the store's event and the core's view of it.
+func (a *App) eventByName(tx *store.Tx, name string) (*store.Event, *referee.Event, error) {
+	se, err := tx.EventByName(strings.ToLower(strings.TrimSpace(name)))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil, fmt.Errorf("%w: there is no event %q; \"referee event list\" shows the events", ErrInput, name)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	e, err := a.eventTx(tx, se)
+	return se, e, err
+}
+
+// Events lists every event, oldest first.
+func (a *App) Events(ctx context.Context) ([]*referee.Event, error) {
+	var out []*referee.Event
+	err := a.st.View(ctx, func(tx *store.Tx) error {
+		ses, err := tx.Events("")
+		if err != nil {
+			return err
+		}
+		for i := range ses {
+			e, err := a.eventTx(tx, &ses[i])
+			if err != nil {
+				return err
+			}
+			out = append(out, e)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing events: %w", err)
+	}
+	return out, nil
+}
+
+// Event loads one event by name.
+func (a *App) Event(ctx context.Context, name string) (*referee.Event, error) {
+	var e *referee.Event
+	err := a.st.View(ctx, func(tx *store.Tx) error {
+		var err error
+		_, e, err = a.eventByName(tx, name)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("loading event %s: %w", name, err)
+	}
+	return e, nil
+}
+
+// StartEvent starts an event's games now (the organiser's "event start").
+func (a *App) StartEvent(ctx context.Context, name string) (*referee.Event, error) {
+	var e *referee.Event
+	err := a.st.Update(ctx, func(tx *store.Tx) error {
+		se, _, err := a.eventByName(tx, name)
+		if err != nil {
+			return err
+		}
+		if se.Status != referee.EventOpen {
+			return fmt.Errorf("%w: event %s is %s already; only an open event can start", ErrInput, se.Name, se.Status)
+		}
+		if err := a.startEventTx(tx, se); err != nil {
+			return err
+		}
+		_, e, err = a.eventByName(tx, se.Name)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("starting event %s: %w", name, err)
+	}
+	return e, nil
+}
+
+// startEventTx starts an event: every game of a round robin at once, with
+// Berger's pairings (the seats are the table's numbers; with an odd count,
+// whoever meets the dummy sits out that pairing), or a knockout's first
+// round of seeded two-game matches. All in tx.
+func (a *App) startEventTx(tx *store.Tx, se *store.Event) error {
+	ents, err := tx.Entrants(se.ID)
+	if err != nil {
+		return err
+	}
+	n := len(ents)
+	var specs []store.EventGame
+	if se.Format == referee.FormatKO {
+		matches, err := event.Bracket(n)
+		if err != nil {
+			return fmt.Errorf("%w: event %s has %d entrants: %v (\"referee event show %s\" lists them)", ErrInput, se.Name, n, err, se.Name)
+		}
+		specs = matchGames(1, matches, 1)
+	} else {
+		if n < referee.MinRoundRobin || n > referee.MaxRoundRobin {
+			return fmt.Errorf("%w: event %s has %d players; a round robin takes %d to %d (\"referee event show %s\" lists them)",
+				ErrInput, se.Name, n, referee.MinRoundRobin, referee.MaxRoundRobin, se.Name)
+		}
+		pairings := event.Berger
+		if se.Format == referee.FormatDRR {
+			pairings = event.DoubleBerger
+		}
+		rounds, err := pairings(n)
+		if err != nil {
+			return fmt.Errorf("%w: event %s: %v", ErrInput, se.Name, err)
+		}
+		for r, round := range rounds {
+			for b, p := range round {
+				if !p.Bye() {
+					specs = append(specs, store.EventGame{Round: r + 1, Board: b + 1, Leg: 1, White: p.White, Black: p.Black})
+				}
+			}
+		}
+	}
+	if err := tx.SetEventStatus(se.ID, referee.EventRunning, a.opts.Now().UTC()); err != nil {
+		return err
+	}
+	se.Status = referee.EventRunning
+	return a.addEventGames(tx, se, specs, fmt.Sprintf("event %s started: %d players", se.Name, n))
+}
+
+// matchGames are the games of knockout matches from leg on: two a match,
+// colours swapped; the match's number is its board.
+func matchGames(round int, matches []event.Pairing, leg int) []store.EventGame {
+	var out []store.EventGame
+	for i, m := range matches {
+		out = append(out,
+			store.EventGame{Round: round, Board: i + 1, Leg: leg, White: m.White, Black: m.Black},
+			store.EventGame{Round: round, Board: i + 1, Leg: leg + 1, White: m.Black, Black: m.White})
+	}
+	return out
+}
+
+// addEventGames creates an event's games (specs, without ids) through the
+// path of every new game; each player of them first gets one mail listing
+// their new games with the reply addresses, then the games' opening mails.
+func (a *App) addEventGames(tx *store.Tx, se *store.Event, specs []store.EventGame, audit string) error {
+	ents, err := tx.Entrants(se.ID)
+	if err != nil {
+		return err
+	}
+	playing := func(seat int) string {
+		if p := ents[seat-1]; p.ReplacedBy != "" {
+			return p.ReplacedBy
+		}
+		return ents[seat-1].Address
+	}
+	now := a.opts.Now().UTC().Truncate(time.Second)
+	games := map[int][]*referee.Game{} // by seat
+	var all []*referee.Game
+	for _, sp := range specs {
+		g, err := a.prepareGame(se.Variant, playing(sp.White), playing(sp.Black), nil, se.TimeControl)
+		if err != nil {
+			return fmt.Errorf("event %s round %d board %d: %w", se.Name, sp.Round, sp.Board, err)
+		}
+		id, err := tx.CreateGame(toStoreGame(g))
+		if err != nil {
+			return err
+		}
+		g.ID, sp.GameID = id, id
+		if err := tx.AddEventGame(se.ID, sp); err != nil {
+			return err
+		}
+		games[sp.White] = append(games[sp.White], g)
+		games[sp.Black] = append(games[sp.Black], g)
+		all = append(all, g)
+	}
+	e, err := a.eventTx(tx, se)
+	if err != nil {
+		return err
+	}
+	// The listing first (it is queued first, at the priority of the
+	// openings after it: behind the mails of moves in games in play), then
+	// each game's opening mails.
+	for _, p := range e.Players {
+		if mine := games[p.Seat]; len(mine) > 0 {
+			if err := a.queue(tx, 0, []referee.Mail{a.ref.EventStartMail(e, p.Seat, mine, now)}); err != nil {
+				return err
+			}
+		}
+	}
+	for _, g := range all {
+		if err := a.openGame(tx, g, true); err != nil {
+			return err
+		}
+	}
+	return tx.Audit(nil, "event", fmt.Sprintf("%s: %d games", audit, len(all)))
+}
+
+// StartDueEvents starts the open events whose start date has come (the
+// daemon's tick); it returns how many started.
+func (a *App) StartDueEvents(ctx context.Context) (int, error) {
+	now := a.opts.Now().UTC()
+	started := 0
+	var due []store.Event
+	err := a.st.View(ctx, func(tx *store.Tx) error {
+		open, err := tx.Events(referee.EventOpen)
+		for _, e := range open {
+			if e.Starts != nil && !e.Starts.After(now) {
+				due = append(due, e)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("listing events due to start: %w", err)
+	}
+	for i := range due {
+		se := &due[i]
+		err := a.st.Update(ctx, func(tx *store.Tx) error {
+			cur, err := tx.EventByName(se.Name)
+			if err != nil || cur.Status != referee.EventOpen {
+				return err // started meanwhile
+			}
+			ents, err := tx.Entrants(se.ID)
+			if err != nil {
+				return err
+			}
+			if err := checkSize(se.Format, 0, len(ents)); err != nil || len(ents) == 0 {
+				// The start date came with a number of players the
+				// format cannot pair: closed, not retried every minute.
+				if err := tx.SetEventStatus(se.ID, referee.EventClosed, now); err != nil {
+					return err
+				}
+				return tx.Audit(nil, "event", fmt.Sprintf("event %s closed at its start date: %d players, which a %s cannot pair",
+					se.Name, len(ents), referee.FormatTitle(se.Format)))
+			}
+			started++
+			return a.startEventTx(tx, cur)
+		})
+		if err != nil {
+			return started, fmt.Errorf("starting event %s at its date: %w", se.Name, err)
+		}
+	}
+	return started, nil
+}
+
+// seatOf finds address among the event's players (not substitutes).
+func seatOf(e *referee.Event, address string) int {
+	for _, p := range e.Players {
+		if addr.SameMailbox(p.Address, address) {
+			return p.Seat
+		}
+	}
+	return 0
+}
+
+// WithdrawFromEvent withdraws a player from a running event for the
+// organiser ("event withdraw NAME ADDR"), under ICCF's rule.
+func (a *App) WithdrawFromEvent(ctx context.Context, name, address string) (int, error) {
+	kind := 0
+	err := a.st.Update(ctx, func(tx *store.Tx) error {
+		se, e, err := a.eventByName(tx, name)
+		if err != nil {
+			return err
+		}
+		seat := seatOf(e, address)
+		if seat == 0 {
+			return fmt.Errorf("%w: %s does not play in event %s; \"referee event show %s\" lists its players", ErrInput, address, se.Name, se.Name)
+		}
+		if se.Status != referee.EventRunning {
+			return fmt.Errorf("%w: event %s is %s; a withdrawal applies to a running event (before the start, players leave by mail)", ErrInput, se.Name, se.Status)
+		}
+		if e.Players[seat-1].Withdrawn != referee.NotWithdrawn {
+			return fmt.Errorf("%w: %s has withdrawn from event %s already", ErrInput, address, se.Name)
+		}
+		if kind, err = a.withdrawTx(tx, se, e, seat, "withdrew"); err != nil {
+			return err
+		}
+		return a.afterEventChange(tx, se)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("withdrawing %s from event %s: %w", address, name, err)
+	}
+	return kind, nil
+}
+
+// withdrawTx applies ICCF's rule to seat: with at least half their games
+// completed their unfinished games are lost; otherwise all their games are
+// annulled (the unfinished ones aborted, the finished ones left out of the
+// scores). why is how the player left ("withdrew", "was silent").
+func (a *App) withdrawTx(tx *store.Tx, se *store.Event, e *referee.Event, seat int, why string) (int, error) {
+	kind := e.WithdrawalKind(seat)
+	if err := tx.SetWithdrawn(se.ID, seat, kind); err != nil {
+		return 0, err
+	}
+	p := e.Players[seat-1]
+	now := a.opts.Now().UTC().Truncate(time.Second)
+	for _, eg := range e.Games {
+		if eg.Status != referee.StatusActive || (eg.White != seat && eg.Black != seat) {
+			continue
+		}
+		sg, err := tx.Game(eg.GameID)
+		if err != nil {
+			return 0, err
+		}
+		g, err := a.loadTx(tx, sg)
+		if err != nil {
+			return 0, err
+		}
+		var ng *referee.Game
+		var mails []referee.Mail
+		reason := fmt.Sprintf("%s %s from %s", p.Address, why, se.Name)
+		if kind == referee.WithdrawnLost {
+			loser := rules.White
+			if eg.Black == seat {
+				loser = rules.Black
+			}
+			ng, mails, err = a.ref.Forfeit(g, loser, reason, now)
+		} else {
+			ng, mails, err = a.ref.Abort(g, reason+"; the game is annulled", now)
+		}
+		if err != nil {
+			return 0, err
+		}
+		if err := tx.UpdateGame(toStoreGame(ng)); err != nil {
+			return 0, err
+		}
+		if err := a.queue(tx, ng.ID, mails); err != nil {
+			return 0, err
+		}
+		if err := tx.Audit(&ng.ID, "event", reason); err != nil {
+			return 0, err
+		}
+	}
+	rule := "unfinished games lost"
+	if kind == referee.WithdrawnAnnulled {
+		rule = "all games annulled"
+	}
+	completed, total := e.SeatGames(seat)
+	return kind, tx.Audit(nil, "event", fmt.Sprintf("event %s: %s %s after %d of %d games: %s", se.Name, p.Address, why, completed, total, rule))
+}
+
+// ReplaceInEvent hands a withdrawn player's unfinished games to a
+// substitute ("event replace NAME OLD NEW"): the games go on, the
+// substitute plays them under new reply secrets, and both are told. Only
+// games still in play can be handed on: replace before withdrawing, or
+// the withdrawal has ended them.
+func (a *App) ReplaceInEvent(ctx context.Context, name, old, sub string) (int, error) {
+	w, err := cleanAddress("NEW", sub)
+	if err != nil {
+		return 0, err
+	}
+	moved := 0
+	err = a.st.Update(ctx, func(tx *store.Tx) error {
+		se, e, err := a.eventByName(tx, name)
+		if err != nil {
+			return err
+		}
+		seat := seatOf(e, old)
+		if seat == 0 {
+			return fmt.Errorf("%w: %s does not play in event %s; \"referee event show %s\" lists its players", ErrInput, old, se.Name, se.Name)
+		}
+		if se.Status != referee.EventRunning {
+			return fmt.Errorf("%w: event %s is %s; a substitute takes over games of a running event", ErrInput, se.Name, se.Status)
+		}
+		if e.Seat(w) != 0 {
+			return fmt.Errorf("%w: %s plays in event %s already; a substitute must be new to it", ErrInput, w, se.Name)
+		}
+		p := e.Players[seat-1]
+		if p.ReplacedBy != "" {
+			return fmt.Errorf("%w: %s was replaced by %s already", ErrInput, p.Address, p.ReplacedBy)
+		}
+		now := a.opts.Now().UTC().Truncate(time.Second)
+		for _, eg := range e.Games {
+			if eg.Status != referee.StatusActive || (eg.White != seat && eg.Black != seat) {
+				continue
+			}
+			sg, err := tx.Game(eg.GameID)
+			if err != nil {
+				return err
+			}
+			g, err := a.loadTx(tx, sg)
+			if err != nil {
+				return err
+			}
+			c := rules.White
+			if eg.Black == seat {
+				c = rules.Black
+			}
+			g.Players[c] = referee.Player{Address: addr.Mailbox(w), Secret: newSecret()}
+			if err := tx.ReplacePlayer(g.ID, int(c), g.Players[c].Address, g.Players[c].Secret); err != nil {
+				return err
+			}
+			// The substitute gets the board with their own reply address,
+			// the opponent the news.
+			mails, err := a.ref.Substituted(g, c, p.Address, now)
+			if err != nil {
+				return err
+			}
+			if err := a.queue(tx, g.ID, mails); err != nil {
+				return err
+			}
+			if err := tx.Audit(&g.ID, "event", fmt.Sprintf("event %s: %s takes over from %s", se.Name, w, p.Address)); err != nil {
+				return err
+			}
+			moved++
+		}
+		if moved == 0 {
+			return fmt.Errorf("%w: %s has no game in play in event %s: there is nothing to hand over", ErrInput, p.Address, se.Name)
+		}
+		if err := tx.SetReplacedBy(se.ID, seat, addr.Mailbox(w)); err != nil {
+			return err
+		}
+		return tx.Audit(nil, "event", fmt.Sprintf("event %s: %s replaces %s in %d games", se.Name, w, p.Address, moved))
+	})
+	if err != nil {
+		return 0, fmt.Errorf("replacing %s in event %s: %w", old, name, err)
+	}
+	return moved, nil
+}
+
+// CloseEvent ends an event for the organiser: an open one never starts,
+// a running one has its unfinished games aborted.
+func (a *App) CloseEvent(ctx context.Context, name string) error {
+	err := a.st.Update(ctx, func(tx *store.Tx) error {
+		se, e, err := a.eventByName(tx, name)
+		if err != nil {
+			return err
+		}
+		if se.Status == referee.EventClosed || se.Status == referee.EventFinished {
+			return fmt.Errorf("%w: event %s is %s already", ErrInput, se.Name, se.Status)
+		}
+		now := a.opts.Now().UTC().Truncate(time.Second)
+		for _, eg := range e.Games {
+			if eg.Status != referee.StatusActive {
+				continue
+			}
+			sg, err := tx.Game(eg.GameID)
+			if err != nil {
+				return err
+			}
+			g, err := a.loadTx(tx, sg)
+			if err != nil {
+				return err
+			}
+			ng, mails, err := a.ref.Abort(g, "the organiser closed "+se.Name, now)
+			if err != nil {
+				return err
+			}
+			if err := tx.UpdateGame(toStoreGame(ng)); err != nil {
+				return err
+			}
+			if err := a.queue(tx, ng.ID, mails); err != nil {
+				return err
+			}
+		}
+		if err := tx.SetEventStatus(se.ID, referee.EventClosed, now); err != nil {
+			return err
+		}
+		return tx.Audit(nil, "event", fmt.Sprintf("event %s closed by the organiser", se.Name))
+	})
+	if err != nil {
+		return fmt.Errorf("closing event %s: %w", name, err)
+	}
+	return nil
+}
+
+// afterEventGame is what follows a game's change when the game belongs to
+// an event: a player who lost half their games on time is treated as
+// withdrawn, and when the last game ended every player gets the final
+// crosstable. It does nothing for a game outside any event.
+func (a *App) afterEventGame(tx *store.Tx, gameID int64) error {
+	eventID, _, found, err := tx.EventOfGame(gameID)
+	if err != nil || !found {
+		return err
+	}
+	se, err := tx.EventByID(eventID)
+	if err != nil {
+		return err
+	}
+	return a.afterEventChange(tx, se)
+}
+
+// afterEventChange applies the silence rule and the event's end.
+func (a *App) afterEventChange(tx *store.Tx, se *store.Event) error {
+	if se.Status != referee.EventRunning {
+		return nil
+	}
+	e, err := a.eventTx(tx, se)
+	if err != nil {
+		return err
+	}
+	for _, p := range e.Players {
+		if p.Withdrawn == referee.NotWithdrawn && e.Silent(p.Seat) {
+			if _, err := a.withdrawTx(tx, se, e, p.Seat, "lost half their games on time and is withdrawn"); err != nil {
+				return err
+			}
+			if e, err = a.eventTx(tx, se); err != nil {
+				return err
+			}
+		}
+	}
+	if se.Format == referee.FormatKO {
+		if more, err := a.knockoutNext(tx, se, e); err != nil || more {
+			return err
+		}
+	}
+	if !e.Over() {
+		return nil
+	}
+	now := a.opts.Now().UTC().Truncate(time.Second)
+	if err := tx.SetEventStatus(se.ID, referee.EventFinished, now); err != nil {
+		return err
+	}
+	e.Status = referee.EventFinished
+	if err := a.queue(tx, 0, a.ref.EventEndMails(e, now)); err != nil {
+		return err
+	}
+	t := e.Table()
+	var leaders []string
+	for _, s := range t.Leaders() {
+		leaders = append(leaders, e.Players[s-1].Address)
+	}
+	return tx.Audit(nil, "event", fmt.Sprintf("event %s finished: first %s", se.Name, strings.Join(leaders, ", ")))
+}
+
+// eventView loads what an event command needs into the lobby view: the
+// events (open ones and the sender's), or the one named, and whether the
+// sender may join it under its entry rule.
+func (a *App) eventView(tx *store.Tx, lb *referee.Lobby, mb string, needs referee.Needs) error {
+	if needs.Events {
+		ses, err := tx.Events("")
+		if err != nil {
+			return err
+		}
+		for i := range ses {
+			if ses[i].Status == referee.EventClosed {
+				continue
+			}
+			e, err := a.eventTx(tx, &ses[i])
+			if err != nil {
+				return err
+			}
+			if (e.Status == referee.EventOpen && e.Places > 0) || e.Seat(mb) != 0 {
+				lb.Events = append(lb.Events, *e)
+			}
+		}
+	}
+	if needs.Event == "" {
+		return nil
+	}
+	se, err := tx.EventByName(strings.ToLower(needs.Event))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if lb.Event, err = a.eventTx(tx, se); err != nil {
+		return err
+	}
+	switch {
+	case se.Entry == referee.PlayersOpen:
+		lb.EventAllowed = true
+	case strings.HasPrefix(se.Entry, "list:"):
+		for _, p := range strings.Split(strings.TrimPrefix(se.Entry, "list:"), ",") {
+			if p != "" && addr.SameMailbox(p, mb) {
+				lb.EventAllowed = true
+			}
+		}
+	default: // known: played here, or added by the organiser
+		kp, found, err := tx.KnownPlayer(mb)
+		if err != nil {
+			return err
+		}
+		if found {
+			lb.EventAllowed = kp.Allowed
+		} else if lb.EventAllowed, err = tx.PlayedGame(mb); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// applyEvent stores a player's join, leave or withdrawal by mail; a join
+// that fills the event starts it, in the same transaction.
+func (a *App) applyEvent(tx *store.Tx, ch *referee.EventChange, mails *[]referee.Mail) error {
+	se, e, err := a.eventByName(tx, ch.Name)
+	if err != nil {
+		return err
+	}
+	now := a.opts.Now().UTC().Truncate(time.Second)
+	switch {
+	case ch.Join != "":
+		if err := tx.AddEntrant(se.ID, ch.Join, now); err != nil {
+			return err
+		}
+		if err := tx.Audit(nil, "event", fmt.Sprintf("event %s: %s joined by mail", se.Name, ch.Join)); err != nil {
+			return err
+		}
+		if se.Places > 0 && len(e.Players)+1 >= se.Places {
+			// The mails so far (the join's answer) go first.
+			if err := a.queue(tx, 0, *mails); err != nil {
+				return err
+			}
+			*mails = nil
+			return a.startEventTx(tx, se)
+		}
+	case ch.Leave != "":
+		if _, err := tx.RemoveEntrant(se.ID, ch.Leave); err != nil {
+			return err
+		}
+		return tx.Audit(nil, "event", fmt.Sprintf("event %s: %s left by mail", se.Name, ch.Leave))
+	case ch.Withdraw != "":
+		seat := seatOf(e, ch.Withdraw)
+		if seat == 0 {
+			return fmt.Errorf("event %s: %s is no player of it", se.Name, ch.Withdraw)
+		}
+		if _, err := a.withdrawTx(tx, se, e, seat, "withdrew"); err != nil {
+			return err
+		}
+		return a.afterEventChange(tx, se)
+	}
+	return nil
+}
+
+// ExportEvent returns the records of an event's games, by round and
+// board, each tagged with the event's name, its round and its board.
+func (a *App) ExportEvent(ctx context.Context, name string) ([]*game.Record, error) {
+	e, err := a.Event(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	var out []*game.Record
+	for _, eg := range e.Games {
+		rec, err := a.Export(ctx, eg.GameID)
+		if err != nil {
+			return nil, fmt.Errorf("exporting game #%d of event %s: %w", eg.GameID, e.Name, err)
+		}
+		rec.SetTag("Event", e.Name)
+		rec.SetTag("Round", fmt.Sprint(eg.Round))
+		rec.SetTag("Board", fmt.Sprint(eg.Board))
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+// knockoutNext starts what a knockout's state calls for: two more games
+// for each tied match whose decider is another match, or, once every match
+// of the round is decided, the next round (winners in bracket order). It
+// says whether it started games.
+func (a *App) knockoutNext(tx *store.Tx, se *store.Event, e *referee.Event) (bool, error) {
+	rounds := e.Matches()
+	if len(rounds) == 0 {
+		return false, nil
+	}
+	cur := rounds[len(rounds)-1]
+	var specs []store.EventGame
+	for _, m := range cur {
+		if m.MoreGames {
+			leg := len(m.Games) + 1
+			specs = append(specs,
+				store.EventGame{Round: m.Round, Board: m.Number, Leg: leg, White: m.A, Black: m.B},
+				store.EventGame{Round: m.Round, Board: m.Number, Leg: leg + 1, White: m.B, Black: m.A})
+		}
+	}
+	if len(specs) > 0 {
+		return true, a.addEventGames(tx, se, specs, fmt.Sprintf("event %s round %d: tied matches go to two more games", se.Name, len(rounds)))
+	}
+	var winners []int
+	for _, m := range cur {
+		if m.Winner == 0 {
+			return false, nil
+		}
+		winners = append(winners, m.Winner)
+	}
+	for _, m := range cur {
+		if err := tx.Audit(nil, "event", fmt.Sprintf("event %s round %d match %d: %s wins (%s)", se.Name, m.Round, m.Number,
+			e.Players[m.Winner-1].Address, m.How)); err != nil {
+			return false, err
+		}
+	}
+	if len(cur) == 1 {
+		return false, nil // the final: the event is over
+	}
+	next, err := event.NextRound(winners)
+	if err != nil {
+		return false, err
+	}
+	return true, a.addEventGames(tx, se, matchGames(len(rounds)+1, next, 1), fmt.Sprintf("event %s round %d started", se.Name, len(rounds)+1))
+}

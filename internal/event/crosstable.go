@@ -1,0 +1,154 @@
+package event
+
+import (
+	"fmt"
+	"html"
+	"strconv"
+	"strings"
+)
+
+// Entrant is one row of a crosstable: the player's name as shown, and
+// whether they withdrew.
+type Entrant struct {
+	Name      string
+	Withdrawn bool
+}
+
+// Table is an event's crosstable: every player's results against every
+// other, with points, tie-breaks and rank. It is computed from the games
+// alone (Crosstable), so it can always be recomputed.
+type Table struct {
+	Players []Entrant
+	// Cells[i][j] are the results of player i+1 against player j+1, in the
+	// order the games were given: "1" a win, "=" a draw, "0" a loss.
+	Cells [][]string
+	// Standings in rank order (see Standings).
+	Standings []Standing
+	// Chain is the tie-break chain applied.
+	Chain []TieBreak
+}
+
+// Crosstable computes the table of players from the finished games (seats
+// from 1, in the order of players).
+func Crosstable(players []Entrant, games []Game, chain []TieBreak) Table {
+	n := len(players)
+	cells := make([][]string, n)
+	for i := range cells {
+		cells[i] = make([]string, n)
+	}
+	for _, g := range games {
+		w, b := g.White-1, g.Black-1
+		cells[w][b] += scoreMark(g.WhiteScore)
+		cells[b][w] += scoreMark(1 - g.WhiteScore)
+	}
+	return Table{Players: players, Cells: cells, Standings: Standings(n, games, chain), Chain: chain}
+}
+
+func scoreMark(s float64) string {
+	switch s {
+	case 1:
+		return "1"
+	case 0:
+		return "0"
+	}
+	return "="
+}
+
+// Points writes a score with a half as ".5": 2, 2.5.
+func Points(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64) }
+
+// standingOf returns the standing of player p (from 1).
+func (t Table) standingOf(p int) Standing {
+	for _, s := range t.Standings {
+		if s.Player == p {
+			return s
+		}
+	}
+	return Standing{Player: p}
+}
+
+// Leaders are the players ranked first (more than one when the chain
+// could not separate them).
+func (t Table) Leaders() []int {
+	var out []int
+	for _, s := range t.Standings {
+		if s.Rank == 1 {
+			out = append(out, s.Player)
+		}
+	}
+	return out
+}
+
+// Text writes the table in fixed width, one row a player in seat order,
+// ASCII only: "=" is a draw, "." a game not yet finished, "X" the
+// diagonal; "(w)" marks a player who withdrew.
+func (t Table) Text() string {
+	n := len(t.Players)
+	nameW := len("Player")
+	for _, p := range t.Players {
+		nameW = max(nameW, len(p.Name)+4)
+	}
+	cellW := 1
+	for i := range t.Cells {
+		for _, c := range t.Cells[i] {
+			cellW = max(cellW, len(c))
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%3s  %-*s", "#", nameW, "Player")
+	for j := 1; j <= n; j++ {
+		fmt.Fprintf(&b, " %*d", cellW, j)
+	}
+	b.WriteString("   Pts Wins    SB Rank\n")
+	for i, p := range t.Players {
+		name := p.Name
+		if p.Withdrawn {
+			name += " (w)"
+		}
+		fmt.Fprintf(&b, "%3d  %-*s", i+1, nameW, name)
+		for j := range n {
+			c := t.Cells[i][j]
+			switch {
+			case i == j:
+				c = "X"
+			case c == "":
+				c = "."
+			}
+			fmt.Fprintf(&b, " %*s", cellW, c)
+		}
+		s := t.standingOf(i + 1)
+		fmt.Fprintf(&b, " %5s %4d %5s %4d\n", Points(s.Points), s.Wins, Points(s.SB), s.Rank)
+	}
+	return b.String()
+}
+
+// HTML writes the same table as an HTML table.
+func (t Table) HTML() string {
+	var b strings.Builder
+	b.WriteString("<table border=\"1\" cellpadding=\"3\" style=\"border-collapse:collapse;font-family:monospace\">\n<tr><th>#</th><th>Player</th>")
+	for j := range t.Players {
+		fmt.Fprintf(&b, "<th>%d</th>", j+1)
+	}
+	b.WriteString("<th>Pts</th><th>Wins</th><th>SB</th><th>Rank</th></tr>\n")
+	for i, p := range t.Players {
+		name := html.EscapeString(p.Name)
+		if p.Withdrawn {
+			name += " (withdrew)"
+		}
+		fmt.Fprintf(&b, "<tr><td>%d</td><td>%s</td>", i+1, name)
+		for j := range t.Players {
+			c := t.Cells[i][j]
+			switch {
+			case i == j:
+				c = "X"
+			case c == "":
+				c = "."
+			}
+			fmt.Fprintf(&b, "<td align=\"center\">%s</td>", strings.ReplaceAll(c, "=", "&frac12;"))
+		}
+		s := t.standingOf(i + 1)
+		fmt.Fprintf(&b, "<td>%s</td><td>%d</td><td>%s</td><td>%d</td></tr>\n", Points(s.Points), s.Wins, Points(s.SB), s.Rank)
+	}
+	b.WriteString("</table>\n")
+	return b.String()
+}

@@ -1,0 +1,456 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"referee/internal/dice"
+	"referee/internal/event"
+	"referee/internal/mail/addr"
+	"referee/internal/render"
+	"referee/internal/rules"
+)
+
+// Events (issue 29): round robins and double round robins made of ordinary
+// games. The app loads an event (Lobby.Event, Lobby.Events) and stores what
+// changes (LobbyChange.Event); the scores are never stored: Table computes
+// the crosstable from the games each time, so it can always be recomputed.
+
+// Event formats.
+const (
+	FormatRR  = "rr"  // single round robin
+	FormatDRR = "drr" // double round robin, colours swapped
+	FormatKO  = "ko"  // knockout
+)
+
+// Event statuses.
+const (
+	EventOpen     = "open"     // taking entries
+	EventRunning  = "running"  // its games are under way
+	EventFinished = "finished" // its last game ended
+	EventClosed   = "closed"   // closed by the organiser
+)
+
+// Withdrawal kinds (EventPlayer.Withdrawn), ICCF's rule.
+const (
+	NotWithdrawn = 0
+	// WithdrawnLost: the player had completed at least half their games;
+	// their unfinished games are lost.
+	WithdrawnLost = 1
+	// WithdrawnAnnulled: fewer than half were completed; all their games
+	// are annulled and removed from the scores.
+	WithdrawnAnnulled = 2
+)
+
+// MinRoundRobin and MaxRoundRobin bound a round robin's players.
+const (
+	MinRoundRobin = 3
+	MaxRoundRobin = 16
+)
+
+// Event is a tournament as the core sees it.
+type Event struct {
+	Name        string
+	Variant     string
+	Format      string
+	TimeControl string
+	// Places is the number of players an open event waits for (--open N);
+	// 0 for an event with a fixed list of players.
+	Places int
+	Entry  string // who may join by mail: known, open, or list
+	Status string
+	Starts time.Time // zero for none
+	Chain  []event.TieBreak
+	// Decider settles a tied knockout match (DeciderMatch, DeciderBlack,
+	// DeciderLot); Seed draws its lots (secret until the event ends) and
+	// Commitment is the seed's SHA-256, told to the players at the start.
+	Decider    string
+	Seed       dice.Seed
+	Commitment string
+	Players    []EventPlayer // in seat order
+	Games      []EventGame   // by round and board
+}
+
+// EventPlayer is one seat of an event.
+type EventPlayer struct {
+	Seat       int
+	Address    string
+	Withdrawn  int
+	ReplacedBy string // the substitute playing the seat's unfinished games
+}
+
+// EventGame is one game of an event, with its state.
+type EventGame struct {
+	GameID       int64
+	Round, Board int
+	Leg          int        // a knockout match's game: 1, 2, then 3, 4 after a tie
+	White, Black int        // seats
+	Status       GameStatus // the game's: active, finished, aborted
+	Result       string     // "1-0", "0-1", "1/2-1/2" or ""
+	Reason       string     // the result's reason
+}
+
+// FormatTitle names a format in words.
+func FormatTitle(f string) string {
+	switch f {
+	case FormatRR:
+		return "round robin"
+	case FormatDRR:
+		return "double round robin"
+	case FormatKO:
+		return "knockout"
+	}
+	return f
+}
+
+// Seat is the seat of address in e (its player or the substitute), or 0.
+func (e *Event) Seat(address string) int {
+	for _, p := range e.Players {
+		if addr.SameMailbox(p.Address, address) || (p.ReplacedBy != "" && addr.SameMailbox(p.ReplacedBy, address)) {
+			return p.Seat
+		}
+	}
+	return 0
+}
+
+// playing is the address now playing seat's games.
+func (p EventPlayer) playing() string {
+	if p.ReplacedBy != "" {
+		return p.ReplacedBy
+	}
+	return p.Address
+}
+
+// Table is the crosstable, computed from the finished games: a player
+// withdrawn under the annulment rule has all their games removed from the
+// scores, as ICCF does.
+func (e *Event) Table() event.Table {
+	players := make([]event.Entrant, len(e.Players))
+	annulled := map[int]bool{}
+	for i, p := range e.Players {
+		name := p.Address
+		if p.ReplacedBy != "" {
+			name += " / " + p.ReplacedBy
+		}
+		players[i] = event.Entrant{Name: name, Withdrawn: p.Withdrawn != NotWithdrawn}
+		if p.Withdrawn == WithdrawnAnnulled {
+			annulled[p.Seat] = true
+		}
+	}
+	var games []event.Game
+	for _, g := range e.Games {
+		if g.Status != StatusFinished || annulled[g.White] || annulled[g.Black] {
+			continue
+		}
+		var s float64
+		switch g.Result {
+		case "1-0":
+			s = 1
+		case "0-1":
+			s = 0
+		case "1/2-1/2":
+			s = 0.5
+		default:
+			continue
+		}
+		games = append(games, event.Game{White: g.White, Black: g.Black, WhiteScore: s})
+	}
+	return event.Crosstable(players, games, e.Chain)
+}
+
+// Over says whether a started event has ended: every game of a round
+// robin, the final of a knockout.
+func (e *Event) Over() bool {
+	if e.Format == FormatKO {
+		return e.Champion() != 0
+	}
+	if len(e.Games) == 0 {
+		return false
+	}
+	for _, g := range e.Games {
+		if g.Status == StatusActive {
+			return false
+		}
+	}
+	return true
+}
+
+// SeatGames counts the games of seat, and those completed with a result.
+func (e *Event) SeatGames(seat int) (completed, total int) {
+	for _, g := range e.Games {
+		if g.White != seat && g.Black != seat {
+			continue
+		}
+		total++
+		if g.Status == StatusFinished && g.Result != "" {
+			completed++
+		}
+	}
+	return completed, total
+}
+
+// WithdrawalKind is ICCF's rule for a player of seat who withdraws now:
+// with at least half their games completed their unfinished games are
+// lost (WithdrawnLost); otherwise all their games are annulled
+// (WithdrawnAnnulled).
+func (e *Event) WithdrawalKind(seat int) int {
+	if e.Format == FormatKO {
+		return WithdrawnLost // the match is lost
+	}
+	completed, total := e.SeatGames(seat)
+	if 2*completed >= total {
+		return WithdrawnLost
+	}
+	return WithdrawnAnnulled
+}
+
+// Silent says whether seat lost at least half their games on time: such
+// a player is treated as withdrawn.
+func (e *Event) Silent(seat int) bool {
+	if e.Format == FormatKO {
+		return false // a loss on time loses the game, and with it maybe the match
+	}
+	lost, total := 0, 0
+	for _, g := range e.Games {
+		if g.White != seat && g.Black != seat {
+			continue
+		}
+		total++
+		if g.Status == StatusFinished && strings.HasSuffix(g.Reason, "lost on time") &&
+			((g.White == seat && g.Result == "0-1") || (g.Black == seat && g.Result == "1-0")) {
+			lost++
+		}
+	}
+	return total > 0 && 2*lost >= total
+}
+
+// describe is the event's game, format and time: "Toto40, round robin, 3
+// days per move".
+func (e *Event) describe() string {
+	title := e.Variant
+	if v, err := rules.Lookup(e.Variant); err == nil {
+		title = v.Title()
+	}
+	return fmt.Sprintf("%s, %s, %s", title, FormatTitle(e.Format), controlText(e.TimeControl))
+}
+
+// summary is one line on the event: variant, format, time, places or state.
+func (e *Event) summary() string {
+	s := e.Name + ": " + e.describe()
+	switch e.Status {
+	case EventOpen:
+		if e.Places > 0 {
+			s += fmt.Sprintf("; %s left of %d", plural(e.Places-len(e.Players), "place"), e.Places)
+		}
+		if !e.Starts.IsZero() {
+			s += "; starts " + dateText(e.Starts)
+		}
+	default:
+		s += "; " + e.Status
+	}
+	return s
+}
+
+// StandingsText is the crosstable with its legend and, once the event is
+// over, the winner.
+func (e *Event) StandingsText() string {
+	if e.Format == FormatKO {
+		return e.knockoutText()
+	}
+	t := e.Table()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\n%s\n", e.summary(), t.Text())
+	b.WriteString(wrap("Points: 1 a win, 1/2 a draw (\"=\" in the table, \".\" a game not yet over). Ties are broken by "+
+		chainText(t.Chain)+". (w) marks a player who withdrew.") + "\n")
+	if e.Over() {
+		b.WriteString("\n" + e.winnerText(t) + "\n")
+	}
+	return b.String()
+}
+
+func (e *Event) winnerText(t event.Table) string {
+	if e.Format == FormatKO {
+		if c := e.Champion(); c != 0 {
+			return fmt.Sprintf("The winner of %s is %s.", e.Name, e.Players[c-1].playing())
+		}
+		return ""
+	}
+	var names []string
+	for _, s := range t.Leaders() {
+		names = append(names, e.Players[s-1].playing())
+	}
+	if len(names) == 1 {
+		return fmt.Sprintf("The winner of %s is %s.", e.Name, names[0])
+	}
+	return fmt.Sprintf("%s share first place in %s.", strings.Join(names, " and "), e.Name)
+}
+
+func chainText(chain []event.TieBreak) string {
+	var out []string
+	for _, c := range chain {
+		switch c {
+		case event.Wins:
+			out = append(out, "the number of wins")
+		case event.SonnebornBerger:
+			out = append(out, "Sonneborn-Berger")
+		case event.Direct:
+			out = append(out, "the direct encounter")
+		}
+	}
+	if len(out) == 0 {
+		return "nothing (tied players share the rank)"
+	}
+	return strings.Join(out, ", then ")
+}
+
+// EventStartMail is the one mail each player of a starting event gets
+// before the games' opening mails: their games, each with its reply
+// address (theirs alone).
+func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Time) Mail {
+	p := e.Players[seat-1]
+	var b strings.Builder
+	round := 0
+	if len(games) > 0 {
+		round = e.gameOf(games[0].ID).Round
+	}
+	switch {
+	case e.Format != FormatKO:
+		fmt.Fprintf(&b, "%s (%s) has started.\n\n", e.Name, e.describe())
+		b.WriteString(wrap("Your games are below, all under way at once, as in a correspondence section. Each game's opening mail "+
+			"follows; reply to it (or to the address below) with your moves.") + "\n\n")
+	case round == 1:
+		fmt.Fprintf(&b, "%s (%s) has started.\n\n", e.Name, e.describe())
+		b.WriteString(wrap("Your first-round match is below: two games at once, colours swapped; a tied match goes to "+
+			deciderText(e.Decider)+". Each game's opening mail follows.") + "\n\n")
+		if e.Commitment != "" {
+			fmt.Fprintf(&b, "Lots are drawn from a seed whose SHA-256 commitment is\n%s\n(it is revealed at the end; docs/dice.md "+
+				"says how to check every lot).\n\n", e.Commitment)
+		}
+	default:
+		fmt.Fprintf(&b, "%s: your match in round %d.\n\n", e.Name, round)
+		b.WriteString(wrap("Your games are below; each game's opening mail follows.") + "\n\n")
+	}
+	for _, g := range games {
+		eg := e.gameOf(g.ID)
+		c := rules.White
+		if eg.Black == seat {
+			c = rules.Black
+		}
+		fmt.Fprintf(&b, "Round %d, board %d: game #%d, you play %s against %s\n    reply to: %s\n", eg.Round, eg.Board, g.ID, c,
+			g.Players[c.Other()].Address, r.ReplyAddress(g, c))
+	}
+	if e.Format != FormatKO && len(e.Players)%2 == 1 {
+		b.WriteString("\n" + wrap("With an odd number of players, each player sits out one pairing of the table.") + "\n")
+	}
+	b.WriteString("\n" + wrap(fmt.Sprintf("Send \"standings %s\" to the referee for the crosstable at any time. The reply "+
+		"addresses are yours alone: do not pass them on.", e.Name)) + "\n")
+	subject := fmt.Sprintf("[%s] The event has started: your games", e.Name)
+	if round > 1 {
+		subject = fmt.Sprintf("[%s] Round %d: your games", e.Name, round)
+	}
+	return Mail{Kind: KindEventStart, To: p.playing(), Subject: subject,
+		Text: b.String() + lobbyFooter(r.cfg.Address), Date: now,
+		MessageID: r.messageID("event-start", e.Name, p.playing(), fmt.Sprint(round), fmt.Sprint(firstID(games)), now.UTC().Format(time.RFC3339))}
+}
+
+func (e *Event) gameOf(id int64) EventGame {
+	for _, g := range e.Games {
+		if g.GameID == id {
+			return g
+		}
+	}
+	return EventGame{}
+}
+
+// EventEndMails are the final crosstable and the winner, to every player
+// (and substitute) of a finished event.
+func (r *Referee) EventEndMails(e *Event, now time.Time) []Mail {
+	t := e.Table()
+	var out []Mail
+	seen := map[string]bool{}
+	for _, p := range e.Players {
+		for _, to := range []string{p.Address, p.ReplacedBy} {
+			if to == "" || seen[addr.Mailbox(to)] {
+				continue
+			}
+			seen[addr.Mailbox(to)] = true
+			out = append(out, Mail{Kind: KindEventEnd, To: to, Subject: fmt.Sprintf("[%s] Final crosstable: %s", e.Name, e.winnerText(t)),
+				Text: "The last game of " + e.Name + " has ended. " + e.winnerText(t) + "\n\n" + e.StandingsText() + lobbyFooter(r.cfg.Address),
+				HTML: e.StandingsHTML(), Date: now,
+				MessageID: r.messageID("event-end", e.Name, to)})
+		}
+	}
+	return out
+}
+
+// StandingsHTML is StandingsText as HTML, the crosstable as a table.
+func (e *Event) StandingsHTML() string {
+	esc := func(s string) string { return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s) }
+	if e.Format == FormatKO {
+		return "<pre>" + esc(e.knockoutText()) + "</pre>\n"
+	}
+	t := e.Table()
+	var b strings.Builder
+	fmt.Fprintf(&b, "<p>%s</p>\n%s<p>Points: 1 a win, &frac12; a draw (&ldquo;.&rdquo; a game not yet over). Ties are broken by %s. "+
+		"(withdrew) marks a player who withdrew.</p>\n", esc(e.summary()), t.HTML(), esc(chainText(t.Chain)))
+	if e.Over() {
+		fmt.Fprintf(&b, "<p><b>%s</b></p>\n", esc(e.winnerText(t)))
+	}
+	return b.String()
+}
+
+// Forfeit ends an active game as lost by loser, for reason (an event's
+// withdrawal rule), and writes the notices to both players.
+func (r *Referee) Forfeit(g *Game, loser rules.Color, reason string, now time.Time) (*Game, []Mail, error) {
+	if g.Status != StatusActive {
+		return nil, nil, fmt.Errorf("game #%d is %s already: it cannot be forfeited", g.ID, g.Status)
+	}
+	rep, err := g.Replay()
+	if err != nil {
+		return nil, nil, err
+	}
+	ng := g.clone()
+	ng.Status = StatusFinished
+	ng.Result = map[rules.Color]string{rules.White: "0-1", rules.Black: "1-0"}[loser]
+	ng.ResultReason = reason
+	ng.DrawOffer = nil
+	ng.SeedRevealed = true
+	var out []Mail
+	for _, c := range []rules.Color{rules.White, rules.Black} {
+		body := render.Mail{Headline: "This game is over: " + resultText(ng) + "."}
+		if ng.Commitment != "" {
+			body.Sections = append(body.Sections, r.revealSection(ng))
+		}
+		out = append(out, r.boardMail(ng, rep.Final, c, body, "", nil, "abort", reason, now))
+	}
+	return ng, out, nil
+}
+
+// Substituted writes the mails of a game whose player c was replaced by a
+// substitute (already in g.Players[c]): the substitute gets the board with
+// their own reply address, the opponent the news; old is the player who
+// left.
+func (r *Referee) Substituted(g *Game, c rules.Color, old string, now time.Time) ([]Mail, error) {
+	rep, err := g.Replay()
+	if err != nil {
+		return nil, err
+	}
+	var out []Mail
+	for _, x := range []rules.Color{c, c.Other()} {
+		body := render.Mail{Headline: fmt.Sprintf("%s takes over %s's place (%s) in this game from %s.", g.Players[c].Address, c, old, old)}
+		if x == c {
+			body.Headline = fmt.Sprintf("You take over %s's place in this game: you play %s against %s. Reply to this mail with your moves.",
+				old, c, g.Players[c.Other()].Address)
+		}
+		out = append(out, r.boardMail(g, rep.Final, x, body, "", nil, "board", "substitute "+old, now))
+	}
+	return out, nil
+}
+
+func firstID(games []*Game) int64 {
+	if len(games) == 0 {
+		return 0
+	}
+	return games[0].ID
+}

@@ -1,0 +1,239 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+
+	"referee/internal/dice"
+	"referee/internal/event"
+)
+
+// Knockouts: each round a two-game match with colours swapped; a tied
+// match goes to the decider the organiser chose when creating the event.
+// Everything here is computed from the games (and, for a lot, the event's
+// seed), like the round robins' crosstable.
+
+// Deciders of a tied knockout match.
+const (
+	DeciderMatch = "match" // another two-game match, as often as needed
+	DeciderBlack = "black" // more wins with Black in the event so far; still tied: a lot
+	DeciderLot   = "lot"   // a lot drawn by the die witness (docs/dice.md)
+)
+
+// KnockoutSizes are the entrant counts a knockout takes.
+var KnockoutSizes = []int{2, 4, 8, 16, 32}
+
+// Match is one knockout match: A is the higher seed of the pairing (White
+// in the first game), B the other.
+type Match struct {
+	Round, Number  int
+	A, B           int // seats
+	Games          []EventGame
+	ScoreA, ScoreB float64
+	// Winner is A or B once the match is decided, else 0; How says how
+	// ("on points", "more wins with Black", "by lot: roll 3", ...).
+	Winner int
+	How    string
+	// MoreGames: the match is tied after all its games and the decider is
+	// another two-game match, not yet started.
+	MoreGames bool
+}
+
+// Matches are the knockout's matches by round, computed from its games.
+func (e *Event) Matches() [][]Match {
+	var rounds [][]Match
+	for _, g := range e.Games {
+		for len(rounds) < g.Round {
+			rounds = append(rounds, nil)
+		}
+		r := rounds[g.Round-1]
+		for len(r) < g.Board {
+			r = append(r, Match{Round: g.Round, Number: len(r) + 1})
+		}
+		m := &r[g.Board-1]
+		if g.Leg == 1 {
+			m.A, m.B = g.White, g.Black
+		}
+		m.Games = append(m.Games, g)
+		rounds[g.Round-1] = r
+	}
+	// A withdrawal decides the withdrawn player's last match only: the
+	// matches they played before stay as they were played.
+	last := map[int]int{}
+	for _, g := range e.Games {
+		last[g.White], last[g.Black] = max(last[g.White], g.Round), max(last[g.Black], g.Round)
+	}
+	for r := range rounds {
+		for i := range rounds[r] {
+			m := &rounds[r][i]
+			withdrawn := map[int]bool{}
+			for _, p := range e.Players {
+				if p.Withdrawn != NotWithdrawn && last[p.Seat] == m.Round {
+					withdrawn[p.Seat] = true
+				}
+			}
+			e.decide(m, withdrawn)
+		}
+	}
+	return rounds
+}
+
+func (e *Event) decide(m *Match, withdrawn map[int]bool) {
+	over := true
+	blackWins := map[int]int{}
+	for _, g := range m.Games {
+		if g.Status == StatusActive {
+			over = false
+			continue
+		}
+		if g.Status != StatusFinished {
+			continue
+		}
+		var w float64
+		switch g.Result {
+		case "1-0":
+			w = 1
+		case "0-1":
+			w = 0
+			blackWins[g.Black]++
+		case "1/2-1/2":
+			w = 0.5
+		default:
+			continue
+		}
+		if g.White == m.A {
+			m.ScoreA, m.ScoreB = m.ScoreA+w, m.ScoreB+1-w
+		} else {
+			m.ScoreA, m.ScoreB = m.ScoreA+1-w, m.ScoreB+w
+		}
+	}
+	switch {
+	case withdrawn[m.A] && !withdrawn[m.B]:
+		m.Winner, m.How = m.B, "by withdrawal"
+		return
+	case withdrawn[m.B] && !withdrawn[m.A]:
+		m.Winner, m.How = m.A, "by withdrawal"
+		return
+	}
+	if !over {
+		return
+	}
+	pts := func(x float64) string { return event.Points(x) }
+	switch {
+	case m.ScoreA > m.ScoreB:
+		m.Winner, m.How = m.A, fmt.Sprintf("%s-%s", pts(m.ScoreA), pts(m.ScoreB))
+		return
+	case m.ScoreB > m.ScoreA:
+		m.Winner, m.How = m.B, fmt.Sprintf("%s-%s", pts(m.ScoreB), pts(m.ScoreA))
+		return
+	}
+	tied := fmt.Sprintf("%s-%s", pts(m.ScoreA), pts(m.ScoreB))
+	switch e.Decider {
+	case DeciderMatch:
+		m.MoreGames = true
+		return
+	case DeciderBlack:
+		// In one two-game match with colours swapped a tie always has
+		// equal Black wins, so they are counted over all the players'
+		// games of the event up to this match.
+		blackWins = map[int]int{}
+		for _, g := range e.Games {
+			if g.Round <= m.Round && g.Status == StatusFinished && g.Result == "0-1" {
+				blackWins[g.Black]++
+			}
+		}
+		if a, b := blackWins[m.A], blackWins[m.B]; a != b {
+			m.Winner = m.A
+			if b > a {
+				m.Winner = m.B
+			}
+			m.How = fmt.Sprintf("%s, more wins with Black (%d to %d)", tied, max(a, b), min(a, b))
+			return
+		}
+	}
+	roll := e.Lot(m.Round, m.Number)
+	m.Winner = m.A
+	if roll%2 == 0 {
+		m.Winner = m.B
+	}
+	m.How = fmt.Sprintf("%s, by lot: roll %d of %s (odd: the first-named player)", tied, roll, LotName(e.Name, m.Round, m.Number))
+}
+
+// LotName is the "game" of a knockout lot in the die witness's
+// construction (docs/dice.md): EVENT/ROUND/MATCH, e.g. "autumn/2/3".
+func LotName(event string, round, match int) string {
+	return fmt.Sprintf("%s/%d/%d", event, round, match)
+}
+
+// Lot is the die roll deciding a tied match: roll 1 of the "game"
+// LotName, from the event's seed (dice.Roll).
+func (e *Event) Lot(round, match int) int { return dice.Roll(e.Seed, LotName(e.Name, round, match), 1) }
+
+// Champion is the knockout's winner, or 0 while the final is undecided.
+func (e *Event) Champion() int {
+	ms := e.Matches()
+	if len(ms) == 0 {
+		return 0
+	}
+	last := ms[len(ms)-1]
+	if len(last) == 1 && 2<<(len(ms)-1) == len(e.Players) {
+		return last[0].Winner
+	}
+	return 0
+}
+
+// BracketText is a knockout's state: each round's matches with their
+// scores and winners.
+func (e *Event) BracketText() string {
+	var b strings.Builder
+	for r, round := range e.Matches() {
+		fmt.Fprintf(&b, "Round %d:\n", r+1)
+		for _, m := range round {
+			name := func(s int) string {
+				p := e.Players[s-1]
+				n := p.playing()
+				if p.Withdrawn != NotWithdrawn {
+					n += " (w)"
+				}
+				return n
+			}
+			fmt.Fprintf(&b, "  match %d: %s v %s  %s-%s", m.Number, name(m.A), name(m.B), event.Points(m.ScoreA), event.Points(m.ScoreB))
+			switch {
+			case m.Winner != 0:
+				fmt.Fprintf(&b, "  -> %s (%s)", e.Players[m.Winner-1].playing(), m.How)
+			case m.MoreGames:
+				b.WriteString("  tied: two more games")
+			}
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// knockoutText is a knockout's standings: the bracket, the decider, the
+// lots' commitment, the winner and, once it is over, the seed.
+func (e *Event) knockoutText() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\n%s\n", e.summary(), e.BracketText())
+	b.WriteString(wrap("Each match is two games, colours swapped; a tied match goes to "+deciderText(e.Decider)+".") + "\n")
+	if e.Commitment != "" {
+		fmt.Fprintf(&b, "\nLots are drawn as die rolls (docs/dice.md) from a seed whose SHA-256 commitment is\n%s\n", e.Commitment)
+	}
+	if c := e.Champion(); c != 0 {
+		fmt.Fprintf(&b, "\nThe winner of %s is %s.\n", e.Name, e.Players[c-1].playing())
+		if e.Commitment != "" {
+			fmt.Fprintf(&b, "The lots' seed, now revealed: %s\n", e.Seed.Hex())
+		}
+	}
+	return b.String()
+}
+
+func deciderText(d string) string {
+	switch d {
+	case DeciderBlack:
+		return "the player with more wins with Black in the event so far (still tied: a lot)"
+	case DeciderLot:
+		return "a lot drawn by the die witness"
+	}
+	return "another two-game match, as often as needed"
+}
