@@ -79,7 +79,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&s.logFormat, "log-format", "text", "text (key=value lines) or json (one JSON object a line)")
 	fs.StringVar(&s.statusAddr, "status-addr", "", "serve /status (JSON), /metrics (Prometheus), /healthz and /readyz on this `host:port`, e.g. 127.0.0.1:9180")
-	fs.DurationVar(&s.readyOutboxAge, "ready-outbox-age", 30*time.Minute, "/readyz fails when a mail has waited in the outbox longer than this")
+	fs.DurationVar(&s.readyOutboxAge, "ready-outbox-age", 30*time.Minute, "/readyz fails when a mail has waited in the outbox longer than this and nothing was delivered meanwhile")
 	fs.StringVar(&s.dkimKey, "dkim-key", "", "sign outgoing mail with the DKIM key in this PEM `file` (see referee dkim-keygen)")
 	fs.StringVar(&s.dkimSelector, "dkim-selector", "referee", "the DKIM `selector` published for --dkim-key")
 	fs.StringVar(&s.embeddedIMAP, "embedded-imap", "127.0.0.1:1143", "listen `address` of the embedded IMAP server")

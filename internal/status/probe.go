@@ -77,22 +77,32 @@ func Reachable(name, addr string) Check {
 	}}
 }
 
-// OutboxNotStuck is a readiness check that no mail has waited in the
-// outbox longer than limit: a longer wait means the SMTP server has been
-// refusing or unreachable for that long, and players are not getting
-// their replies.
+// OutboxNotStuck is a readiness check that the outbox moves: it fails when
+// sending is blocked (the SMTP server refused the login, or no session
+// could be opened), or when a mail has waited longer than limit and no
+// mail at all was delivered within limit. A long wait while mail goes out
+// is not stuck: under --send-limit the outbox paces itself, and mail may
+// wait for hours behind more urgent mail, in order.
 func OutboxNotStuck(st *store.Store, limit time.Duration, now func() time.Time) Check {
 	return Check{Name: "outbox", Run: func(ctx context.Context) error {
 		s, err := st.Status(ctx)
 		if err != nil {
 			return fmt.Errorf("reading the outbox: %w", err)
 		}
-		if s.OutboxPending > 0 && !s.OutboxOldest.IsZero() {
-			if age := now().Sub(s.OutboxOldest); age > limit {
-				return fmt.Errorf("%d mails waiting, the oldest for %s (more than %s): see \"referee outbox\" and the log", s.OutboxPending, age.Truncate(time.Second), limit)
-			}
+		if s.SendingBlocked != "" {
+			return fmt.Errorf("sending is blocked since %s: %s", s.BlockedSince.UTC().Format(time.RFC3339), s.SendingBlocked)
 		}
-		return nil
+		if s.OutboxPending == 0 || s.OutboxOldest.IsZero() {
+			return nil
+		}
+		age := now().Sub(s.OutboxOldest)
+		if age <= limit {
+			return nil
+		}
+		if !s.LastDelivery.IsZero() && now().Sub(s.LastDelivery) <= limit {
+			return nil // moving: paced, or a long queue served in order
+		}
+		return fmt.Errorf("%d mails waiting, the oldest for %s (more than %s), and none delivered since: see \"referee outbox\" and the log", s.OutboxPending, age.Truncate(time.Second), limit)
 	}}
 }
 

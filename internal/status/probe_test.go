@@ -59,13 +59,18 @@ func TestHealthReadyAndMetrics(t *testing.T) {
 		name      string
 		smtp      string
 		waiting   time.Duration // age of one outbox mail; 0 for none
+		delivered time.Duration // how long ago another mail was delivered; 0 for never
 		wantCode  int
 		wantLines []string
 	}{
-		{"all well", up.Addr().String(), 0, 200, []string{"ok imap", "ok smtp", "ok outbox"}},
-		{"smtp down", downAddr, 0, 503, []string{"ok imap", "FAIL smtp: cannot connect to " + downAddr}},
-		{"fresh mail waiting", up.Addr().String(), time.Minute, 200, []string{"ok outbox"}},
-		{"outbox stuck", up.Addr().String(), 2 * time.Hour, 503, []string{"FAIL outbox: 1 mails waiting, the oldest for 2h0m0s"}},
+		{"all well", up.Addr().String(), 0, 0, 200, []string{"ok imap", "ok smtp", "ok outbox"}},
+		{"smtp down", downAddr, 0, 0, 503, []string{"ok imap", "FAIL smtp: cannot connect to " + downAddr}},
+		{"fresh mail waiting", up.Addr().String(), time.Minute, 0, 200, []string{"ok outbox"}},
+		{"outbox stuck", up.Addr().String(), 2 * time.Hour, 0, 503, []string{"FAIL outbox: 1 mails waiting, the oldest for 2h0m0s"}},
+		{"stuck since the last delivery", up.Addr().String(), 2 * time.Hour, time.Hour, 503, []string{"FAIL outbox: 1 mails waiting"}},
+		// Paced under --send-limit: mail waits for hours, in order, while
+		// other mail goes out: that is not stuck.
+		{"paced, still delivering", up.Addr().String(), 2 * time.Hour, 5 * time.Minute, 200, []string{"ok outbox"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := open(t)
@@ -74,6 +79,24 @@ func TestHealthReadyAndMetrics(t *testing.T) {
 					_, err := tx.Enqueue(store.Outgoing{To: "a@x.org", From: "r@x.org", MessageID: "<1@x>", Raw: []byte("x"), Created: now.Add(-c.waiting)})
 					return err
 				}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.delivered > 0 {
+				var id int64
+				if err := st.Update(ctx, func(tx *store.Tx) error {
+					var err error
+					id, err = tx.Enqueue(store.Outgoing{To: "b@x.org", From: "r@x.org", MessageID: "<2@x>", Raw: []byte("x"), Created: now.Add(-3 * time.Hour)})
+					return err
+				}); err != nil {
+					t.Fatal(err)
+				}
+				sentAt := now.Add(-c.delivered)
+				claim, err := st.ClaimOutgoing(ctx, id, sentAt, time.Minute)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := st.MarkSent(ctx, claim, sentAt); err != nil {
 					t.Fatal(err)
 				}
 			}
