@@ -402,11 +402,26 @@ func newSecret() string {
 	return string(b[:])
 }
 
+// noGame is the error of an admin command that names no game.
+func noGame(id int64) error {
+	return fmt.Errorf("%w: there is no game #%d; \"referee list\" shows the games", ErrInput, id)
+}
+
+// adminGameTx loads game id in tx for an admin command: an id that names
+// no game is the organiser's input error (noGame).
+func (a *App) adminGameTx(tx *store.Tx, id int64) (*referee.Game, error) {
+	g, err := a.gameTx(tx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, noGame(id)
+	}
+	return g, err
+}
+
 // Game loads one game.
 func (a *App) Game(ctx context.Context, id int64) (*referee.Game, error) {
 	sg, err := a.st.Game(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("%w: there is no game #%d; \"referee list\" shows the games", ErrInput, id)
+		return nil, noGame(id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("loading game #%d: %w", id, err)
@@ -535,14 +550,7 @@ func (a *App) Abort(ctx context.Context, id int64, reason string) error {
 		return fmt.Errorf("%w: the --reason %q holds control characters (a line break, an escape); write it as one line of text", ErrInput, reason)
 	}
 	return a.st.Update(ctx, func(tx *store.Tx) error {
-		sg, err := tx.Game(id)
-		if errors.Is(err, store.ErrNotFound) {
-			return fmt.Errorf("%w: there is no game #%d; \"referee list\" shows the games", ErrInput, id)
-		}
-		if err != nil {
-			return err
-		}
-		g, err := a.loadTx(tx, sg)
+		g, err := a.adminGameTx(tx, id)
 		if err != nil {
 			return err
 		}

@@ -299,13 +299,7 @@ func (a *App) SetWatchDelay(ctx context.Context, id int64, n int) error {
 		return fmt.Errorf("%w: %v", ErrInput, err)
 	}
 	return a.st.Update(ctx, func(tx *store.Tx) error {
-		sg, err := tx.Game(id)
-		if errors.Is(err, store.ErrNotFound) {
-			return fmt.Errorf("%w: there is no game #%d; \"referee list\" shows the games", ErrInput, id)
-		} else if err != nil {
-			return err
-		}
-		g, err := a.loadTx(tx, sg)
+		g, err := a.adminGameTx(tx, id)
 		if err != nil {
 			return err
 		}
@@ -324,13 +318,7 @@ func (a *App) Watch(ctx context.Context, id int64, addr string, stop bool) error
 		return err
 	}
 	return a.st.Update(ctx, func(tx *store.Tx) error {
-		sg, err := tx.Game(id)
-		if errors.Is(err, store.ErrNotFound) {
-			return fmt.Errorf("%w: there is no game #%d; \"referee list\" shows the games", ErrInput, id)
-		} else if err != nil {
-			return err
-		}
-		g, err := a.loadTx(tx, sg)
+		g, err := a.adminGameTx(tx, id)
 		if err != nil {
 			return err
 		}
