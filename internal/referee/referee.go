@@ -12,7 +12,6 @@ import (
 
 	"referee/internal/dice"
 	"referee/internal/game"
-	"referee/internal/mail/dkimcheck"
 	"referee/internal/mail/reader"
 	"referee/internal/render"
 	"referee/internal/rules"
@@ -309,7 +308,7 @@ type Inbound struct {
 	Digest  string
 	// DKIM is the referee's own DKIM verification of the mail (nil when
 	// AuthMode does not ask for it); the app copies it into Env.DKIM.
-	DKIM *dkimcheck.Verdict
+	DKIM *reader.DKIMVerdict
 }
 
 // The evidence Config.AuthMode accepts.
@@ -351,7 +350,7 @@ type Env struct {
 	Now time.Time
 	// DKIM is the referee's own DKIM verification of the mail (see
 	// Config.AuthMode), nil when it did not run.
-	DKIM *dkimcheck.Verdict
+	DKIM *reader.DKIMVerdict
 	// RecentRefusals counts the refusals sent to the mail's sender in the
 	// last hour, about any game or none.
 	RecentRefusals int

@@ -18,6 +18,8 @@ import (
 	"github.com/emersion/go-msgauth/dkim"
 	"github.com/emersion/go-msgauth/dmarc"
 	"golang.org/x/net/publicsuffix"
+
+	"referee/internal/mail/reader"
 )
 
 // maxSignatures caps the signatures verified in one mail (each may cost a
@@ -42,14 +44,10 @@ func lookupFor(name, fromDomain, fromOrg string) bool {
 	return ok && orgDomain(d) == fromOrg
 }
 
-// Verdict is what the referee's own DKIM verification found.
-type Verdict struct {
-	OK     bool
-	Reason string // what was found, for the organiser and the refusal
-	// Temporary is true when a DNS failure decided the verdict: the mail
-	// may verify later.
-	Temporary bool
-}
+// Verdict is what the referee's own DKIM verification found. The type
+// lives in package reader, beside the header's verdict, so that the core
+// can read it without depending on this package's DNS code.
+type Verdict = reader.DKIMVerdict
 
 // Checker verifies DKIM signatures and their DMARC alignment.
 type Checker struct {

@@ -387,3 +387,13 @@ func domainNote(d string) string {
 	}
 	return " for " + d
 }
+
+// DKIMVerdict is what the referee's own DKIM verification of a mail found
+// (package dkimcheck, serve --require-auth dkim|either).
+type DKIMVerdict struct {
+	OK     bool
+	Reason string // what was found, for the organiser and the refusal
+	// Temporary is true when a DNS failure decided the verdict: the mail
+	// may verify later.
+	Temporary bool
+}
