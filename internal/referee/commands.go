@@ -472,6 +472,11 @@ func (r *Referee) Needs(m *reader.Mail, g *Game) Needs {
 			n.RatingsOf = m.From
 		}
 	}
+	if p.cmd != nil && len(p.cmd.Words) > 0 && p.cmd.Words[0] == "join" && where == Outside {
+		// An event may limit who joins by rating: the core needs the
+		// sender's ratings (the event is not loaded yet).
+		n.RatingsOf = m.From
+	}
 	if p.cmd == nil || p.cmd.load == 0 {
 		return n
 	}
