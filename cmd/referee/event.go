@@ -15,7 +15,7 @@ import (
 // eventVerbs are the subcommands of "referee event", in the order of the
 // usage text.
 var eventVerbs = []struct{ name, synopsis string }{
-	{"new", "NAME --variant V --format rr|drr --time T [--players a,b,c | --open N] [--starts DATE] [--entry known|open|FILE] [--tiebreak wins,sb,direct]"},
+	{"new", "NAME --variant V --format rr|drr --time T [--players a,b,c | --open N] [--starts DATE] [--entry known|open|FILE] [--tiebreak wins,sb,direct] [--casual] [--min-rating N] [--max-rating N] [--min-reliability PERCENT]"},
 	{"list", ""},
 	{"show", "NAME"},
 	{"start", "NAME"},
@@ -65,6 +65,10 @@ func runEvent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	entry := fs.String("entry", "known", "who may join by mail: known (played here or added), open (anyone), or a FILE of addresses")
 	tiebreak := fs.String("tiebreak", "wins,sb,direct", "the tie-break chain: wins, sb (Sonneborn-Berger), direct (direct encounter)")
 	decider := fs.String("decider", "match", "knockouts: a tied match goes to another match, to the player with more Black wins (black), or to a lot")
+	casual := fs.Bool("casual", false, "the event's games are casual (an event is rated unless created --casual)")
+	minRating := fs.Float64("min-rating", 0, "who joins by mail needs at least this rating in the event's variant (1500 when unrated; 0: no limit)")
+	maxRating := fs.Float64("max-rating", 0, "who joins by mail may have at most this rating in the event's variant (0: no limit)")
+	minReliability := fs.Float64("min-reliability", 0, "who joins by mail needs at least this reliability in the variant, in percent (0: no limit)")
 	if code, ok := parseFlags(fs, rest); !ok {
 		return code
 	}
@@ -81,7 +85,8 @@ func runEvent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	spec := app.EventSpec{Name: fs.Arg(0), Variant: *variant, Format: *format, TimeControl: *timeControl, Open: *open,
-		Entry: *entry, TieBreak: *tiebreak, Decider: *decider}
+		Entry: *entry, TieBreak: *tiebreak, Decider: *decider, Casual: *casual,
+		Limits: referee.RatingLimits{MinRating: *minRating, MaxRating: *maxRating, MinReliability: *minReliability / 100}}
 	if verb == "new" {
 		if strings.EqualFold(spec.TimeControl, "none") {
 			spec.TimeControl = ""
@@ -147,6 +152,9 @@ func runEvent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return failed(stderr, name, err)
 		}
 		fmt.Fprint(stdout, e.StandingsText())
+		if e.Limits.Any() {
+			fmt.Fprintf(stdout, "\nJoining by mail needs %s in its variant (the organiser's players and substitutes are not limited).\n", e.Limits.Text())
+		}
 		if len(e.Games) > 0 {
 			fmt.Fprintln(stdout, "\nGames:")
 			for _, g := range e.Games {
@@ -190,7 +198,10 @@ func runEvent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 
 var eventHelp = map[string]string{
 	"new": "Creates an event. With --players and no --open, its players are fixed and \"event start\" starts it;\n" +
-		"with --open N, players join by mail (\"join NAME\") and it starts when N are in, or at --starts.",
+		"with --open N, players join by mail (\"join NAME\") and it starts when N are in, or at --starts.\n" +
+		"Its games are rated unless --casual. --min-rating, --max-rating and --min-reliability limit who joins by mail\n" +
+		"(rating and reliability in the event's variant; 1500 and 100% for a player without a rated game there);\n" +
+		"the players of --players and substitutes (\"event replace\") are not limited.",
 	"list":     "Lists the events.",
 	"show":     "Shows an event's crosstable (recomputed from its games) and its games.",
 	"start":    "Starts every game of a round robin at once, with the FIDE/Berger pairings.",

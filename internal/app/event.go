@@ -40,6 +40,13 @@ type EventSpec struct {
 	EntryList []string
 	TieBreak  string // comma-separated chain; "" for wins,sb,direct
 	Decider   string // knockouts: match, black or lot
+	// Casual makes the event's games casual; an event is rated unless
+	// created --casual.
+	Casual bool
+	// Limits bound who may join by mail (--min-rating, --max-rating,
+	// --min-reliability), by rating and reliability in the event's
+	// variant; the organiser's --players and substitutes are not limited.
+	Limits referee.RatingLimits
 	// Seed fixes the seed of the lots (tests); nil draws one.
 	Seed *dice.Seed
 }
@@ -127,6 +134,9 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 	case places != 0 && len(players) >= places:
 		return nil, fmt.Errorf("%w: --players lists %d players for --open %d: leave a place to join, or drop --open", ErrInput, len(players), places)
 	}
+	if err := checkLimits(s.Limits, places); err != nil {
+		return nil, err
+	}
 	entry := s.Entry
 	switch {
 	case entry == "":
@@ -154,7 +164,8 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 	}
 	se := &store.Event{Name: name, Variant: v.Name(), Format: s.Format, TimeControl: s.TimeControl, Places: places, Entry: entry,
 		TieBreak: strings.Join(chainNames, ","), Decider: decider, Starts: s.Starts, Created: a.opts.Now().UTC(),
-		Seed: seed[:], Commitment: seed.Commitment()}
+		Seed: seed[:], Commitment: seed.Commitment(), Rated: !s.Casual,
+		MinRating: s.Limits.MinRating, MaxRating: s.Limits.MaxRating, MinReliability: s.Limits.MinReliability}
 	var out *referee.Event
 	err = a.st.Update(ctx, func(tx *store.Tx) error {
 		if _, err := tx.EventByName(name); err == nil {
@@ -165,8 +176,13 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 		if err := tx.CreateEvent(se, players); err != nil {
 			return err
 		}
-		if err := tx.Audit(nil, "event", fmt.Sprintf("event %s created: %s %s, %s, players %s, places %d, entry %s, tie-breaks %s",
-			name, v.Name(), s.Format, controlText(s.TimeControl), strings.Join(players, ","), places, entryName(entry), se.TieBreak)); err != nil {
+		limits := s.Limits.Text()
+		if limits == "" {
+			limits = "none"
+		}
+		if err := tx.Audit(nil, "event", fmt.Sprintf("event %s created: %s %s, %s, %s, players %s, places %d, entry %s, rating limits %s, tie-breaks %s",
+			name, v.Name(), s.Format, controlText(s.TimeControl), map[bool]string{true: "rated", false: "casual"}[se.Rated],
+			strings.Join(players, ","), places, entryName(entry), limits, se.TieBreak)); err != nil {
 			return err
 		}
 		out, err = a.eventTx(tx, se)
@@ -176,6 +192,23 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 		return nil, fmt.Errorf("creating event %s: %w", name, err)
 	}
 	return out, nil
+}
+
+// checkLimits checks an event's rating limits: they apply to players who
+// join by mail, so only to an event with places (--open N).
+func checkLimits(l referee.RatingLimits, places int) error {
+	switch {
+	case l.MinRating < 0 || l.MaxRating < 0:
+		return fmt.Errorf("%w: --min-rating %.0f, --max-rating %.0f: a rating limit is a positive rating such as 1400 (0 for none)", ErrInput, l.MinRating, l.MaxRating)
+	case l.MinRating > 0 && l.MaxRating > 0 && l.MinRating > l.MaxRating:
+		return fmt.Errorf("%w: --min-rating %.0f is above --max-rating %.0f: no one could join; swap them", ErrInput, l.MinRating, l.MaxRating)
+	case l.MinReliability < 0 || l.MinReliability > 1:
+		return fmt.Errorf("%w: --min-reliability %.0f: a reliability is a percentage from 0 to 100, e.g. 90", ErrInput, 100*l.MinReliability)
+	case l.Any() && places == 0:
+		return fmt.Errorf("%w: --min-rating, --max-rating and --min-reliability limit who joins by mail, and this event takes no entries by mail "+
+			"(no --open N); the organiser's --players are not limited: drop the limits, or add --open N", ErrInput)
+	}
+	return nil
 }
 
 func controlText(tc string) string {
@@ -195,7 +228,8 @@ func entryName(entry string) string {
 // eventTx loads an event with its players and its games' states.
 func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
 	e := &referee.Event{Name: se.Name, Variant: se.Variant, Format: se.Format, TimeControl: se.TimeControl, Places: se.Places,
-		Entry: entryName(se.Entry), Status: se.Status, Decider: se.Decider, Commitment: se.Commitment}
+		Entry: entryName(se.Entry), Status: se.Status, Decider: se.Decider, Commitment: se.Commitment, Rated: se.Rated,
+		Limits: referee.RatingLimits{MinRating: se.MinRating, MaxRating: se.MaxRating, MinReliability: se.MinReliability}}
 	copy(e.Seed[:], se.Seed)
 	if se.Starts != nil {
 		e.Starts = *se.Starts
@@ -379,6 +413,7 @@ func (a *App) addEventGames(tx *store.Tx, se *store.Event, specs []store.EventGa
 		if err != nil {
 			return fmt.Errorf("event %s round %d board %d: %w", se.Name, sp.Round, sp.Board, err)
 		}
+		g.Rated = se.Rated
 		id, err := tx.CreateGame(toStoreGame(g))
 		if err != nil {
 			return err

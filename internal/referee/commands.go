@@ -336,10 +336,10 @@ func commandTable() []Command {
 			Help: "stop the clocks of all your timed games for DAYS days; every opponent is told; \"vacation cancel\" ends it, giving back the days not yet begun",
 			load: LoadLobby | LoadGames, run: (*Referee).vacationAll},
 		{Words: []string{"events"}, Where: Outside,
-			Help: "the events you may join (variant, format, time, places left) and your own",
+			Help: "the events you may join (variant, format, time, rated or casual, places left, rating limits) and your own",
 			load: LoadLobby | LoadEvents, answer: true, run: (*Referee).eventsList},
 		{Words: []string{"join"}, Args: "EVENT", Where: Outside,
-			Help: "enter an open event; its games start when it is full or on its start date",
+			Help: "enter an open event; its games start when it is full or on its start date; an event may take only players within its rating limits in its game",
 			load: LoadLobby | LoadEvent, run: (*Referee).eventJoin},
 		{Words: []string{"leave"}, Args: "EVENT", Where: Outside,
 			Help: "leave an event you entered, before it starts",
@@ -471,6 +471,11 @@ func (r *Referee) Needs(m *reader.Mail, g *Game) Needs {
 		case "challenge", "rematch", "accept":
 			n.RatingsOf = m.From
 		}
+	}
+	if p.cmd != nil && len(p.cmd.Words) > 0 && p.cmd.Words[0] == "join" && where == Outside {
+		// An event may limit who joins by rating: the core needs the
+		// sender's ratings (the event is not loaded yet).
+		n.RatingsOf = m.From
 	}
 	if p.cmd == nil || p.cmd.load == 0 {
 		return n

@@ -62,6 +62,11 @@ type Event struct {
 	Status string
 	Starts time.Time // zero for none
 	Chain  []event.TieBreak
+	// Rated: the event's games are rated (the default), or casual.
+	Rated bool
+	// Limits bound who may join by mail, by rating and reliability in the
+	// event's variant; the organiser's own list is not limited.
+	Limits RatingLimits
 	// Decider settles a tied knockout match (DeciderMatch, DeciderBlack,
 	// DeciderLot); Seed draws its lots (secret until the event ends) and
 	// Commitment is the seed's SHA-256, told to the players at the start.
@@ -225,14 +230,22 @@ func (e *Event) Silent(seat int) bool {
 	return total > 0 && 2*lost >= total
 }
 
-// describe is the event's game, format and time: "Toto40, round robin, 3
-// days per move".
+// describe is the event's game, format, time and whether it is rated:
+// "Toto40, round robin, 3 days per move, rated".
 func (e *Event) describe() string {
 	title := e.Variant
 	if v, err := rules.Lookup(e.Variant); err == nil {
 		title = v.Title()
 	}
-	return fmt.Sprintf("%s, %s, %s", title, FormatTitle(e.Format), controlText(e.TimeControl))
+	return fmt.Sprintf("%s, %s, %s, %s", title, FormatTitle(e.Format), controlText(e.TimeControl), e.ratedWord())
+}
+
+// ratedWord is "rated" or "casual".
+func (e *Event) ratedWord() string {
+	if e.Rated {
+		return "rated"
+	}
+	return "casual"
 }
 
 // summary is one line on the event: variant, format, time, places or state.
@@ -242,6 +255,9 @@ func (e *Event) summary() string {
 	case EventOpen:
 		if e.Places > 0 {
 			s += fmt.Sprintf("; %s left of %d", plural(e.Places-len(e.Players), "place"), e.Places)
+			if e.Limits.Any() {
+				s += "; entry by mail: " + e.Limits.Text()
+			}
 		}
 		if !e.Starts.IsZero() {
 			s += "; starts " + dateText(e.Starts)

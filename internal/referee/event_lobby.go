@@ -86,6 +86,12 @@ func (r *Referee) eventJoin(c *call) Outcome {
 		}
 		return r.noEvent(c, "join")
 	}
+	if why := e.Limits.outside(c.env.Lobby.Ratings, e.Variant, "event "+e.Name); why != "" {
+		return r.refuse(c.env, c.m, fmt.Sprintf("event: join %s: %s outside its rating limits", e.Name, c.m.From),
+			fmt.Sprintf("You cannot join %s: %s.", e.Name, why),
+			fmt.Sprintf("Its organiser takes entries by mail only from players with %s in its game. \"rating\" shows your ratings; "+
+				"\"events\" lists the events you may join.", e.Limits.Text()))
+	}
 	left := e.Places - len(e.Players) - 1
 	text := fmt.Sprintf("You have joined %s (%s). ", e.Name, e.describe())
 	if left <= 0 {

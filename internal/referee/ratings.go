@@ -200,15 +200,42 @@ func (r *Referee) topAnswer(c *call) Outcome {
 	return r.lobbyAnswer(m, env, "top", "Top players of "+v.Title(), text)
 }
 
-// ratingLimits reports whether the organiser limits who may play by rating.
-func (lc LobbyConfig) ratingLimits() bool {
-	return lc.MinRating > 0 || lc.MaxRating > 0 || lc.MinReliability > 0
+// RatingLimits bound who may play: the rating in the variant played, and
+// the reliability there; a player without a rated game in the variant
+// counts as a new player (1500, reliability 100%). Zero means no bound.
+type RatingLimits struct {
+	MinRating, MaxRating float64
+	MinReliability       float64 // a share, 0 to 1
 }
 
-// outsideLimits says why the sender, whose ratings are ratings, may not
-// play variant under the organiser's rating limits, or "" when they may.
-func (lc LobbyConfig) outsideLimits(ratings []rating.Standing, variant string) (why string) {
-	if !lc.ratingLimits() {
+// Any reports whether l bounds anything.
+func (l RatingLimits) Any() bool {
+	return l.MinRating > 0 || l.MaxRating > 0 || l.MinReliability > 0
+}
+
+// Text describes l in words ("rating 1400 to 1800, reliability at least
+// 90%"), "" when it bounds nothing.
+func (l RatingLimits) Text() string {
+	var parts []string
+	switch {
+	case l.MinRating > 0 && l.MaxRating > 0:
+		parts = append(parts, fmt.Sprintf("rating %.0f to %.0f", l.MinRating, l.MaxRating))
+	case l.MinRating > 0:
+		parts = append(parts, fmt.Sprintf("rating at least %.0f", l.MinRating))
+	case l.MaxRating > 0:
+		parts = append(parts, fmt.Sprintf("rating at most %.0f", l.MaxRating))
+	}
+	if l.MinReliability > 0 {
+		parts = append(parts, fmt.Sprintf("reliability at least %.0f%%", 100*l.MinReliability))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// outside says why a player whose ratings are ratings is outside l in
+// variant, or "" when they are within; who sets the limits ("the
+// organiser", "event autumn").
+func (l RatingLimits) outside(ratings []rating.Standing, variant, who string) (why string) {
+	if !l.Any() {
 		return ""
 	}
 	s := rating.Standing{Variant: variant, Rating: rating.Default().Initial}
@@ -222,13 +249,27 @@ func (lc LobbyConfig) outsideLimits(ratings []rating.Standing, variant string) (
 		title = v.Title()
 	}
 	switch {
-	case lc.MinRating > 0 && s.R < lc.MinRating:
-		return fmt.Sprintf("your %s rating is %s, and the organiser asks for at least %.0f", title, s.Rating, lc.MinRating)
-	case lc.MaxRating > 0 && s.R > lc.MaxRating:
-		return fmt.Sprintf("your %s rating is %s, and the organiser allows at most %.0f", title, s.Rating, lc.MaxRating)
-	case lc.MinReliability > 0 && s.Reliability() < lc.MinReliability:
-		return fmt.Sprintf("your reliability in %s is %.0f%% (%d of %d rated games lost on time or abandoned), and the organiser asks for at least %.0f%%",
-			title, 100*s.Reliability(), s.LostOnTime+s.Abandoned, s.Games, 100*lc.MinReliability)
+	case l.MinRating > 0 && s.R < l.MinRating:
+		return fmt.Sprintf("your %s rating is %s, and %s asks for at least %.0f", title, s.Rating, who, l.MinRating)
+	case l.MaxRating > 0 && s.R > l.MaxRating:
+		return fmt.Sprintf("your %s rating is %s, and %s allows at most %.0f", title, s.Rating, who, l.MaxRating)
+	case l.MinReliability > 0 && s.Reliability() < l.MinReliability:
+		return fmt.Sprintf("your reliability in %s is %.0f%% (%d of %d rated games lost on time or abandoned), and %s asks for at least %.0f%%",
+			title, 100*s.Reliability(), s.LostOnTime+s.Abandoned, s.Games, who, 100*l.MinReliability)
 	}
 	return ""
+}
+
+// limits are the organiser's limits on challenges.
+func (lc LobbyConfig) limits() RatingLimits {
+	return RatingLimits{MinRating: lc.MinRating, MaxRating: lc.MaxRating, MinReliability: lc.MinReliability}
+}
+
+// ratingLimits reports whether the organiser limits who may play by rating.
+func (lc LobbyConfig) ratingLimits() bool { return lc.limits().Any() }
+
+// outsideLimits says why the sender, whose ratings are ratings, may not
+// play variant under the organiser's rating limits, or "" when they may.
+func (lc LobbyConfig) outsideLimits(ratings []rating.Standing, variant string) (why string) {
+	return lc.limits().outside(ratings, variant, "the organiser")
 }

@@ -27,6 +27,12 @@ type Event struct {
 	Created     time.Time
 	Started     *time.Time
 	Ended       *time.Time
+	// Rated: the event's games are rated (the default), or casual.
+	Rated bool
+	// MinRating and MaxRating bound the rating in the event's variant of
+	// whoever joins by mail (0: no bound); MinReliability is the least
+	// reliability (0 to 1; 0: none).
+	MinRating, MaxRating, MinReliability float64
 }
 
 // Entrant is one player of an event.
@@ -49,7 +55,7 @@ type EventGame struct {
 }
 
 const eventColumns = `id, name, variant, format, time_control, places, entry, tiebreak, decider, status, seed, commitment, starts, created,
-	started, ended`
+	started, ended, rated, min_rating, max_rating, min_reliability`
 
 func optMS(t *time.Time) any {
 	if t == nil {
@@ -63,7 +69,8 @@ func scanEvent(row scanner) (*Event, error) {
 	var starts, started, ended sql.NullInt64
 	var created int64
 	if err := row.Scan(&e.ID, &e.Name, &e.Variant, &e.Format, &e.TimeControl, &e.Places, &e.Entry, &e.TieBreak, &e.Decider,
-		&e.Status, &e.Seed, &e.Commitment, &starts, &created, &started, &ended); err != nil {
+		&e.Status, &e.Seed, &e.Commitment, &starts, &created, &started, &ended, &e.Rated, &e.MinRating, &e.MaxRating,
+		&e.MinReliability); err != nil {
 		return nil, err
 	}
 	e.Created = fromMS(created)
@@ -78,8 +85,10 @@ func (t *Tx) CreateEvent(e *Event, entrants []string) error {
 		e.Seed = []byte{}
 	}
 	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO events (name, variant, format, time_control, places, entry, tiebreak, decider,
-		status, seed, commitment, starts, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?)`,
-		e.Name, e.Variant, e.Format, e.TimeControl, e.Places, e.Entry, e.TieBreak, e.Decider, e.Seed, e.Commitment, optMS(e.Starts), ms(e.Created))
+		status, seed, commitment, starts, created, rated, min_rating, max_rating, min_reliability)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.Name, e.Variant, e.Format, e.TimeControl, e.Places, e.Entry, e.TieBreak, e.Decider, e.Seed, e.Commitment, optMS(e.Starts), ms(e.Created),
+		e.Rated, e.MinRating, e.MaxRating, e.MinReliability)
 	if err != nil {
 		return fmt.Errorf("recording event %s: %w", e.Name, err)
 	}

@@ -85,3 +85,52 @@ func TestEventEntrantsAndGames(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// An event keeps whether it is rated and its rating limits (issue 30); an
+// event stored before schema 17 made casual games and reads as casual.
+func TestEventRatedAndLimits(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	events := []Event{
+		{Name: "rated", Variant: "chess", Format: "rr", Rated: true, MinRating: 1400, MaxRating: 1800, MinReliability: 0.9},
+		{Name: "casual", Variant: "chess", Format: "rr"},
+	}
+	err := s.Update(ctx, func(tx *Tx) error {
+		for i := range events {
+			events[i].TieBreak, events[i].Decider, events[i].Created = "wins,sb,direct", "match", now
+			if err := tx.CreateEvent(&events[i], nil); err != nil {
+				return err
+			}
+		}
+		// As a version 16 database wrote it: without the new columns.
+		_, err := tx.tx.ExecContext(ctx, `INSERT INTO events (name, variant, format, seed, created) VALUES ('old', 'chess', 'rr', x'', 0)`)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.View(ctx, func(tx *Tx) error {
+		for _, want := range events {
+			got, err := tx.EventByName(want.Name)
+			if err != nil {
+				return err
+			}
+			if got.Rated != want.Rated || got.MinRating != want.MinRating || got.MaxRating != want.MaxRating || got.MinReliability != want.MinReliability {
+				t.Errorf("event %s read back rated %v, limits %v/%v/%v; stored rated %v, limits %v/%v/%v", want.Name,
+					got.Rated, got.MinRating, got.MaxRating, got.MinReliability, want.Rated, want.MinRating, want.MaxRating, want.MinReliability)
+			}
+		}
+		old, err := tx.EventByName("old")
+		if err != nil {
+			return err
+		}
+		if old.Rated || old.MinRating != 0 || old.MaxRating != 0 || old.MinReliability != 0 {
+			t.Errorf("an event of schema 16 read as rated %v, limits %v/%v/%v; want casual without limits", old.Rated, old.MinRating, old.MaxRating, old.MinReliability)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
