@@ -154,6 +154,9 @@ func (s *Site) anyRunning(sn *snapshot, ep *eventPage) bool {
 type eventCell struct {
 	Text, Title string
 	Link        string // "game-17.html" or ""
+	// ID and Result are for a knockout's list of games: "1-0", "running".
+	ID     int64
+	Result string
 }
 
 type eventRow struct {
@@ -178,7 +181,12 @@ type eventMatch struct {
 // cell is game g seen from seat: "1", "=", "0", or "." while it runs (or
 // "–" when it did not count: aborted or annulled).
 func (s *Site) cell(sn *snapshot, ep *eventPage, g referee.EventGame, seat int) eventCell {
-	c := eventCell{Text: "."}
+	c := eventCell{Text: ".", ID: g.GameID, Result: g.Result}
+	if g.Status == referee.StatusActive {
+		c.Result = "running"
+	} else if g.Result == "" {
+		c.Result = string(g.Status)
+	}
 	white := g.White == seat
 	switch {
 	case g.Status == referee.StatusActive:
@@ -298,11 +306,11 @@ const eventTemplate = `{{template "top" .}}<h1>Event {{.Name}}</h1>
 {{if .Knockout}}{{range $i, $r := .Rounds}}<h2>Round {{inc $i}}</h2>
 <ul class="games">
 {{range $r}}<li>Match {{.Number}}: {{if .AKey}}<a href="player-{{.AKey}}.html">{{.A}}</a>{{else}}{{.A}}{{end}} v {{if .BKey}}<a href="player-{{.BKey}}.html">{{.B}}</a>{{else}}{{.B}}{{end}} <b>{{.Score}}</b>{{if .Outcome}} <span class="muted">· {{.Outcome}}</span>{{end}}<br>
-<span class="muted">Games:</span>{{range .Games}} {{template "cell" .}}{{end}}</li>
+<span class="muted">Games:</span>{{range $i, $g := .Games}}{{if $i}},{{end}} {{if .Link}}<a href="{{.Link}}">#{{.ID}}</a>{{else}}#{{.ID}}{{end}} {{.Result}}{{end}}</li>
 {{end}}</ul>
 {{end}}{{else}}<h2>Crosstable</h2>
 <div class="wide"><table class="cross">
-<thead><tr><th scope="col">Rank</th><th scope="col">Player</th>{{range .Seats}}<th scope="col">{{.}}</th>{{end}}<th scope="col">Points</th><th scope="col">SB</th></tr></thead>
+<thead><tr><th scope="col"><abbr title="Rank">#</abbr></th><th scope="col">Player</th>{{range .Seats}}<th scope="col">{{.}}</th>{{end}}<th scope="col"><abbr title="Points">Pts</abbr></th><th scope="col"><abbr title="Sonneborn-Berger">SB</abbr></th></tr></thead>
 <tbody>
 {{range .Rows}}<tr><td>{{.Rank}}</td><th scope="row">{{.Seat}}. {{if .Key}}<a href="player-{{.Key}}.html">{{.Name}}</a>{{else}}{{.Name}}{{end}}{{if .Withdrawn}} (withdrew){{end}}</th>{{range .Cells}}<td>{{if not .}}<span aria-label="same player">×</span>{{else}}{{range .}}{{template "cell" .}}{{end}}{{end}}</td>{{end}}<td>{{.Points}}</td><td>{{.SB}}</td></tr>
 {{end}}</tbody>

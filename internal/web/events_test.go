@@ -176,7 +176,7 @@ func TestKnockoutPage(t *testing.T) {
 	f := openEventFixture(t, false)
 	s := site(t, f.fixture, web.PublicAll)
 	body := string(get(t, s, "event-cup.html").Body)
-	for _, want := range []string{"Chess, knockout", "<h2>Round 1</h2>", "Match 1: ", "ka…@example.org", "le…@example.org", "<b>0–0</b>"} {
+	for _, want := range []string{"Chess, knockout", "<h2>Round 1</h2>", "Match 1: ", "ka…@example.org", "le…@example.org", "<b>0–0</b>", " running"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the knockout page does not hold %q:\n%s", want, body)
 		}

@@ -67,7 +67,7 @@ table{border-collapse:collapse}
 td,th{padding:.2em .6em .2em 0;text-align:left;vertical-align:top}
 pre{overflow-x:auto;max-width:100%}
 .wide{overflow-x:auto;max-width:100%}
-table.cross td,table.cross th{border-bottom:1px solid #e6e6e6;padding:.3em .5em;white-space:nowrap}
+table.cross td,table.cross th{border-bottom:1px solid #e6e6e6;padding:.3em .4em;white-space:nowrap}
 table.cross td{text-align:center}
 table.cross td a{display:inline-block;min-width:1.4em;padding:.1em 0}
 footer{margin-top:2em;padding-bottom:2em;font-size:.85em;color:#5a5a5a}
