@@ -35,8 +35,13 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 	if lb.MayObserve, err = a.mayObserve(tx, mb); err != nil {
 		return nil, err
 	}
-	if needs.Named != 0 {
+	if needs.Named != 0 || needs.Event != "" {
 		if lb.Observing, err = tx.Observing(m.From); err != nil {
+			return nil, err
+		}
+	}
+	if needs.Named != 0 {
+		if lb.NamedVia, err = tx.WatchedVia(needs.Named, m.From); err != nil {
 			return nil, err
 		}
 	}
@@ -125,6 +130,11 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 	}
 	if err := a.eventView(tx, lb, mb, needs); err != nil { // event.go
 		return nil, err
+	}
+	if lb.Event != nil {
+		if lb.EventObserved, err = a.eventObserved(tx, lb.Event.Name, mb); err != nil {
+			return nil, err
+		}
 	}
 	if m.Invite != nil {
 		ch, err := tx.Challenge(m.Invite.ChallengeID)
@@ -297,6 +307,11 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 			return 0, fmt.Errorf("game #%d: recording the spectator %s: %w", w.GameID, w.Address, err)
 		}
 		if err := tx.Audit(&w.GameID, "observe", out.Detail); err != nil {
+			return 0, err
+		}
+	}
+	if w := lc.WatchEvent; w != nil {
+		if err := a.applyEventWatch(tx, w, out.Detail); err != nil {
 			return 0, err
 		}
 	}

@@ -303,6 +303,9 @@ func (r *Referee) spectatorMails(g *Game, pos rules.Position, headline string, n
 func (r *Referee) spectatorMailsOf(g, view *Game, pos rules.Position, headline string, now time.Time) []Mail {
 	var out []Mail
 	for _, w := range g.Watchers {
+		if _, plays := g.colorOf(w); plays {
+			continue // a player of the event who observes it gets their own games' mails
+		}
 		body := render.Mail{GameID: g.ID, Variant: g.Variant, Pos: pos, Viewer: rules.White, Spectator: true,
 			Status: r.statusLine(view, pos, now), Headline: headline, MoveList: played(view), MoveNote: notation.MarksNote(sans(view)),
 			Footer: fmt.Sprintf("You are watching game #%d (%s v %s). To stop, send \"unobserve %d\" to %s.",

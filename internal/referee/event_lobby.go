@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"referee/internal/event"
 	"referee/internal/mail/addr"
 )
 
@@ -191,3 +192,7 @@ func (r *Referee) eventWithdraw(c *call) Outcome {
 
 // Summary is the event in one line: name, variant, format, time, places.
 func (e *Event) Summary() string { return e.summary() }
+
+// TieBreakText names a tie-break chain in words: "the number of wins, then
+// Sonneborn-Berger".
+func TieBreakText(chain []event.TieBreak) string { return chainText(chain) }

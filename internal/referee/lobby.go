@@ -240,8 +240,13 @@ type Lobby struct {
 	// policy (LobbyConfig.Observers).
 	MayObserve bool
 	// Observing counts the running games the sender observes (for
-	// "observe").
+	// "observe"), by themselves or as games of an event.
 	Observing int
+	// EventObserved: the sender observes Lobby.Event ("observe EVENT").
+	EventObserved bool
+	// NamedVia is the event through which the sender observes Named, ""
+	// for none.
+	NamedVia string
 	// RecentAnswers counts the answers to the sender's lobby commands in
 	// the last hour.
 	RecentAnswers int
@@ -297,6 +302,8 @@ type LobbyChange struct {
 	Stop *StopChange
 	// Watch adds or removes a spectator ("observe", "unobserve").
 	Watch *WatchChange
+	// WatchEvent adds or removes a spectator of a whole event.
+	WatchEvent *EventWatchChange
 	// Event is a player joining, leaving or withdrawing from an event.
 	Event *EventChange
 }
@@ -311,6 +318,14 @@ type StopChange struct {
 // WatchChange adds (or with Stop, removes) a spectator of a game.
 type WatchChange struct {
 	GameID  int64
+	Address string
+	Stop    bool
+}
+
+// EventWatchChange adds (or with Stop, removes) a spectator of every game
+// of an event, present and later ones.
+type EventWatchChange struct {
+	Event   string // its name
 	Address string
 	Stop    bool
 }

@@ -134,13 +134,17 @@ func MaskAddress(a string) string {
 // observe makes the sender a spectator of the game the argument names.
 func (r *Referee) observe(c *call) Outcome {
 	m, env, id := c.m, c.env, gameArg(c.args)
+	if id == 0 && env.Lobby.Event != nil {
+		return r.observeEvent(c)
+	}
 	lc := r.lobbyCfg()
 	line := firstWords(m.Action, 6)
 	no := func(detail, what, todo string) Outcome {
 		return r.refuse(env, m, "observe: "+detail, fmt.Sprintf("Your request %q was not carried out: %s", line, what), todo)
 	}
 	if id == 0 {
-		return no("no game id", "it names no game.", "Write \"observe\" and the game's number, e.g. \"observe 17\".")
+		return no("no game id or event", "it names no game and no event.",
+			"Write \"observe\" and the game's number, e.g. \"observe 17\", or an event's name, e.g. \"observe autumn\" (\"events\" lists them).")
 	}
 	if !env.Lobby.MayObserve {
 		what := "the organiser lets only players who have played here observe games by mail."
@@ -192,9 +196,17 @@ func (r *Referee) observe(c *call) Outcome {
 // unobserve stops the sender's spectator mails of a game.
 func (r *Referee) unobserve(c *call) Outcome {
 	m, env, id := c.m, c.env, gameArg(c.args)
+	if id == 0 && env.Lobby.Event != nil {
+		return r.unobserveEvent(c)
+	}
 	if id == 0 {
-		return r.refuse(env, m, "unobserve: no game id", fmt.Sprintf("%q names no game.", firstWords(m.Action, 6)),
-			"Write \"unobserve\" and the game's number, e.g. \"unobserve 17\".")
+		return r.refuse(env, m, "unobserve: no game id or event", fmt.Sprintf("%q names no game and no event.", firstWords(m.Action, 6)),
+			"Write \"unobserve\" and the game's number, e.g. \"unobserve 17\", or an event's name, e.g. \"unobserve autumn\".")
+	}
+	if ev := env.Lobby.NamedVia; ev != "" {
+		return r.refuse(env, m, fmt.Sprintf("unobserve: %s observes game #%d through event %s", m.From, id, ev),
+			fmt.Sprintf("You observe game #%d as a game of the event %s, so it cannot be stopped alone.", id, ev),
+			fmt.Sprintf("Send \"unobserve %s\" to %s to stop the mails of every game of the event.", ev, r.cfg.Address))
 	}
 	g := env.Lobby.Named
 	watching := ""

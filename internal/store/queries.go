@@ -605,22 +605,27 @@ func (t *Tx) Unwatch(gameID int64, addr string) (bool, error) {
 	return n > 0, nil
 }
 
-// Observing counts the running games addr watches.
+// Observing counts the running games addr watches, by themselves or as
+// games of an event addr observes.
 func (t *Tx) Observing(addr string) (int, error) {
 	var n int
-	err := t.tx.QueryRowContext(t.ctx, `SELECT COUNT(*) FROM watchers w JOIN games g ON g.id = w.game_id
-		WHERE w.address = ? AND g.status = 'active'`, addr).Scan(&n)
+	err := t.tx.QueryRowContext(t.ctx, `SELECT COUNT(*) FROM games g WHERE g.status = 'active' AND g.id IN (
+		SELECT game_id FROM watchers WHERE address = ?
+		UNION SELECT eg.game_id FROM event_games eg JOIN event_watchers ew ON ew.event_id = eg.event_id WHERE ew.address = ?)`,
+		addr, addr).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("counting the games %s observes: %w", addr, err)
 	}
 	return n, nil
 }
 
-// Watchers lists a game's spectators.
+// Watchers lists a game's spectators: its own and its event's (schema 17).
 func (t *Tx) Watchers(gameID int64) ([]string, error) {
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT address FROM watchers WHERE game_id = ? ORDER BY address`, gameID)
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT address FROM watchers WHERE game_id = ?
+		UNION SELECT ew.address FROM event_watchers ew JOIN event_games eg ON eg.event_id = ew.event_id WHERE eg.game_id = ?
+		ORDER BY 1`, gameID, gameID)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("listing the spectators of game #%d: %w", gameID, err)
 	}
 	defer rows.Close()
 	var out []string

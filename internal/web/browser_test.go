@@ -68,11 +68,12 @@ var widths = []int{360, 1280}
 // picture loads, has alt text and stays on the screen. Two negative
 // controls must overflow at 360 pixels: the chess page without the
 // picture's max-width, the finished Chec Toe page without the hex words'
-// wrapping. With -update it writes screenshots to testdata/screens.
+// wrapping. A round robin's and a knockout's event pages too (issue 31).
+// With -update it writes screenshots to testdata/screens.
 func TestPagesInChromium(t *testing.T) {
 	bin := chromiumBin(t)
-	f := openFixture(t)
-	s := site(t, f, web.PublicAll)
+	f := openEventFixture(t, false)
+	s := site(t, f.fixture, web.PublicAll)
 	dir := t.TempDir()
 	if _, err := s.Export(context.Background(), dir); err != nil {
 		t.Fatal(err)
@@ -90,6 +91,8 @@ func TestPagesInChromium(t *testing.T) {
 		"chectoe-run":   fmt.Sprintf("game-%d.html", f.toe1.ID),
 		"chectoe-over":  fmt.Sprintf("game-%d.html", f.toe2.ID),
 		"chess-delayed": fmt.Sprintf("game-%d.html", f.chess2.ID),
+		"event":         "event-autumn.html",
+		"knockout":      "event-cup.html",
 	}
 	// A player's page: the first player link of the chess game.
 	chess := read(pages["chess"])
@@ -209,9 +212,9 @@ func TestPagesAreValidHTML(t *testing.T) {
 		}
 		t.Skip("tidy is not installed (apt-get install tidy)")
 	}
-	f := openFixture(t)
+	f := openEventFixture(t, false)
 	dir := t.TempDir()
-	if _, err := site(t, f, web.PublicAll).Export(context.Background(), dir); err != nil {
+	if _, err := site(t, f.fixture, web.PublicAll).Export(context.Background(), dir); err != nil {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.html"))

@@ -3,13 +3,14 @@ package web
 import (
 	"encoding/xml"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"referee/internal/referee"
 )
 
-// The Atom feed (RFC 4287) of finished games, newest first.
+// The Atom feed (RFC 4287) of finished games and events, newest first.
 
 type atomLink struct {
 	Href string `xml:"href,attr"`
@@ -49,7 +50,7 @@ func (s *Site) feed(sn *snapshot) ([]byte, error) {
 	if _, d, ok := strings.Cut(s.opts.Referee.Config().Address, "@"); ok {
 		domain = d
 	}
-	f := atomFeed{Title: "Finished games · " + s.opts.Title, ID: "tag:" + domain + ",2026:games", Author: s.opts.Title,
+	f := atomFeed{Title: "Finished games and events · " + s.opts.Title, ID: "tag:" + domain + ",2026:games", Author: s.opts.Title,
 		Links: []atomLink{{Href: base + "feed.atom", Rel: "self", Type: "application/atom+xml"}, {Href: base + "index.html", Rel: "alternate", Type: "text/html"}}}
 	var newest time.Time
 	for _, g := range sn.games {
@@ -68,6 +69,27 @@ func (s *Site) feed(sn *snapshot) ([]byte, error) {
 			Summary: fmt.Sprintf("%s, %s.", resultText(g), plural(g.Ply(), "move")),
 		})
 	}
+	for _, ep := range sn.eventList {
+		if !ep.finished {
+			continue
+		}
+		up := ep.updated
+		if up.IsZero() {
+			up = time.Unix(0, 0).UTC()
+		}
+		if up.After(newest) {
+			newest = up
+		}
+		_, sum, _ := strings.Cut(ep.E.Summary(), ": ")
+		f.Entries = append(f.Entries, atomEntry{
+			Title:   "Event " + ep.E.Name + ": " + sum,
+			ID:      fmt.Sprintf("tag:%s,2026:event-%s", domain, ep.E.Name),
+			Updated: up.Format(time.RFC3339),
+			Links:   []atomLink{{Href: base + "event-" + ep.E.Name + ".html", Rel: "alternate", Type: "text/html"}},
+			Summary: fmt.Sprintf("%s, %s.", sum, plural(len(ep.E.Games), "game")),
+		})
+	}
+	slices.SortStableFunc(f.Entries, func(a, b atomEntry) int { return strings.Compare(b.Updated, a.Updated) })
 	if newest.IsZero() {
 		newest = time.Unix(0, 0).UTC()
 	}

@@ -7,9 +7,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"html/template"
+	"math"
 	"time"
 
 	"referee/internal/notation"
+	"referee/internal/rating"
 	"referee/internal/referee"
 	"referee/internal/render"
 	"referee/internal/rules"
@@ -38,7 +40,7 @@ const layout = `{{define "top"}}<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
-<link rel="alternate" type="application/atom+xml" href="feed.atom" title="Finished games">
+<link rel="alternate" type="application/atom+xml" href="feed.atom" title="Finished games and events">
 <style>
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1b1b1b;background:#fafaf7;line-height:1.45}
 header,main,footer{max-width:960px;margin:0 auto;padding:0 12px}
@@ -64,6 +66,10 @@ ol.moves .cur{font-weight:700}
 table{border-collapse:collapse}
 td,th{padding:.2em .6em .2em 0;text-align:left;vertical-align:top}
 pre{overflow-x:auto;max-width:100%}
+.wide{overflow-x:auto;max-width:100%}
+table.cross td,table.cross th{border-bottom:1px solid #e6e6e6;padding:.3em .4em;white-space:nowrap}
+table.cross td{text-align:center}
+table.cross td a{display:inline-block;min-width:1.4em;padding:.1em 0}
 footer{margin-top:2em;padding-bottom:2em;font-size:.85em;color:#5a5a5a}
 </style>
 </head>
@@ -72,7 +78,7 @@ footer{margin-top:2em;padding-bottom:2em;font-size:.85em;color:#5a5a5a}
 <main>
 {{end}}
 {{define "bottom"}}</main>
-<footer>Read-only pages of the referee: players are named by the name they chose or a masked address. <a href="feed.atom">Atom feed of finished games</a>.</footer>
+<footer>Read-only pages of the referee: players are named by the name they chose or a masked address. <a href="feed.atom">Atom feed of finished games and events</a>.</footer>
 {{if .Script}}<script>` + stepScript + `</script>
 {{end}}</body>
 </html>
@@ -82,20 +88,35 @@ footer{margin-top:2em;padding-bottom:2em;font-size:.85em;color:#5a5a5a}
 
 const indexPage = `{{template "top" .}}<h1>{{.Heading}}</h1>
 <p class="filters">Show: <a href="index.html">all</a>{{range .States}} <a href="state-{{.Name}}.html">{{.Label}}</a>{{end}}{{range .Variants}} <a href="variant-{{.Name}}.html">{{.Title}}</a>{{end}}</p>
-{{if .None}}<p>No games are public here.</p>{{else if not .Games}}<p>No games here yet.</p>{{else}}<ul class="games">
+{{if .Events}}<h2>Events</h2>
+<ul class="games">
+{{range .Events}}<li><a href="event-{{.Name}}.html">{{.Name}}</a> <span class="muted">· {{.Summary}}</span></li>
+{{end}}</ul>
+<h2>Games</h2>
+{{end}}{{if .None}}<p>No games are public here.</p>{{else if not .Games}}<p>No games here yet.</p>{{else}}<ul class="games">
 {{range .Games}}{{template "gameitem" .}}
 {{end}}</ul>{{end}}
 {{template "bottom" .}}`
 
 const playerPage = `{{template "top" .}}<h1>{{.Heading}}</h1>
 <p>{{.Summary}}</p>
-<ul class="games">
+{{if .Ratings}}<h2>Ratings</h2>
+<table>
+<thead><tr><th scope="col">Variant</th><th scope="col">Rating</th><th scope="col">RD</th><th scope="col">Games</th><th scope="col">W/D/L</th></tr></thead>
+<tbody>
+{{range .Ratings}}<tr><td>{{.Variant}}</td><td>{{.Rating}}</td><td>{{.RD}}</td><td>{{.Games}}</td><td>{{.WDL}}</td></tr>
+{{end}}</tbody>
+</table>
+<p class="muted">Glicko-2 ratings of rated games; "?" marks a provisional rating (a rating deviation, RD, above {{.Provisional}}).</p>
+<h2>Games</h2>
+{{end}}<ul class="games">
 {{range .Games}}{{template "gameitem" .}}
 {{end}}</ul>
 {{template "bottom" .}}`
 
 const gamePage = `{{template "top" .}}<h1>Game #{{.ID}}: <a href="player-{{.WhiteKey}}.html">{{.White}}</a> v <a href="player-{{.BlackKey}}.html">{{.Black}}</a></h1>
 <p class="muted">{{.Variant}} · started {{.Started}} · {{.State}}</p>
+{{if .Event}}<p>A game of the event <a href="event-{{.Event}}.html">{{.Event}}</a>, round {{.Round}}.</p>{{end}}
 {{if .Delay}}<p>This game is shown {{.Delay}} late: the newest moves are not on this page yet.</p>{{end}}
 <div class="board">
 <figure>
@@ -131,8 +152,9 @@ const gamePage = `{{template "top" .}}<h1>Game #{{.ID}}: <a href="player-{{.Whit
 
 var templates = func() map[string]*template.Template {
 	out := map[string]*template.Template{}
-	for name, text := range map[string]string{"index": indexPage, "player": playerPage, "game": gamePage} {
-		out[name] = template.Must(template.Must(template.New("layout").Parse(layout)).New(name).Parse(text))
+	funcs := template.FuncMap{"inc": func(i int) int { return i + 1 }}
+	for name, text := range map[string]string{"index": indexPage, "player": playerPage, "game": gamePage, "event": eventTemplate} {
+		out[name] = template.Must(template.Must(template.New("layout").Funcs(funcs).Parse(layout + cellTemplate)).New(name).Parse(text))
 	}
 	return out
 }()
@@ -211,10 +233,14 @@ func (s *Site) index(sn *snapshot, f filter) ([]byte, error) {
 		None     bool
 		States   []stateLink
 		Variants []variantLink
+		Events   []eventLink
 		Games    []gameItem
 	}{frame: frame{Title: s.opts.Title, Site: s.opts.Title}, Heading: "Games", None: s.opts.Public == PublicNone}
 	if s.opts.Public == PublicAll {
 		data.States = []stateLink{{referee.StatusActive, "running"}, {referee.StatusFinished, "finished"}}
+	}
+	if f == (filter{}) {
+		data.Events = eventLinks(sn)
 	}
 	seen := map[string]bool{}
 	for _, g := range sn.games {
@@ -248,8 +274,18 @@ func (s *Site) playerPage(sn *snapshot, pl *player) ([]byte, error) {
 	data := struct {
 		frame
 		Heading, Summary string
+		Ratings          []ratingRow
+		Provisional      int
 		Games            []gameItem
-	}{frame: frame{Title: pl.Name + " · " + s.opts.Title, Site: s.opts.Title}, Heading: pl.Name}
+	}{frame: frame{Title: pl.Name + " · " + s.opts.Title, Site: s.opts.Title}, Heading: pl.Name, Provisional: rating.ProvisionalRD}
+	for _, r := range sn.ratings[pl.Key] {
+		title := r.Variant
+		if v, err := rules.Lookup(r.Variant); err == nil {
+			title = v.Title()
+		}
+		data.Ratings = append(data.Ratings, ratingRow{Variant: title, Rating: r.Rating.String(), RD: fmt.Sprint(int(math.Round(r.RD))),
+			Games: r.Games, WDL: fmt.Sprintf("%d/%d/%d", r.Wins, r.Draws, r.Losses)})
+	}
 	won, lost, drawn := 0, 0, 0
 	for _, g := range pl.Games {
 		data.Games = append(data.Games, s.item(g))
@@ -269,6 +305,12 @@ func (s *Site) playerPage(sn *snapshot, pl *player) ([]byte, error) {
 	}
 	data.Summary = fmt.Sprintf("%s here: %d won, %d lost, %d drawn.", plural(len(pl.Games), "public game"), won, lost, drawn)
 	return s.exec("player", data)
+}
+
+// ratingRow is one variant's rating on a player's page.
+type ratingRow struct {
+	Variant, Rating, RD, WDL string
+	Games                    int
 }
 
 // position is g's position after ply actions, and the squares of the
@@ -358,6 +400,8 @@ func (s *Site) gamePage(sn *snapshot, g *referee.Game, ply int) ([]byte, error) 
 		White, Black, WhiteKey, BlackKey string
 		Variant, Started, State, Delay   string
 		Ply, Prev, Next, Last, W, H      int
+		Event                            string
+		Round                            int
 		HasPrev, HasNext                 bool
 		Alt, Caption                     string
 		TextBoard                        template.HTML
@@ -374,6 +418,9 @@ func (s *Site) gamePage(sn *snapshot, g *referee.Game, ply int) ([]byte, error) 
 		TextBoard: template.HTML(render.HTML(pos, rules.White)),
 	}
 	data.WhiteKey, data.BlackKey = sn.keys[g.ID][0], sn.keys[g.ID][1]
+	if ev, ok := sn.events[g.ID]; ok {
+		data.Event, data.Round = ev.Name, ev.Round
+	}
 	data.Title = fmt.Sprintf("Game #%d: %s v %s (%s) · %s", g.ID, data.White, data.Black, data.Variant, s.opts.Title)
 	switch g.Status {
 	case referee.StatusFinished:

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"referee/internal/mail/addr"
+	"referee/internal/rating"
 	"referee/internal/referee"
 	"referee/internal/render"
 )
@@ -117,6 +118,12 @@ type snapshot struct {
 	players map[string]*player // by page key
 	// keys are the player page keys of each game's White and Black.
 	keys map[int64][2]string
+	// eventList are the public events, oldest first; events names the
+	// event of each public game of one.
+	eventList []*eventPage
+	events    map[int64]eventOf
+	// ratings are each player's ratings by page key, without addresses.
+	ratings map[string][]rating.Standing
 }
 
 // player is one player's page.
@@ -153,8 +160,15 @@ func (s *Site) games(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the games for the web pages: %w", err)
 	}
-	sn := &snapshot{at: now, byID: map[int64]*referee.Game{}, players: map[string]*player{}, keys: map[int64][2]string{}}
+	sn := &snapshot{at: now, byID: map[int64]*referee.Game{}, players: map[string]*player{}, keys: map[int64][2]string{},
+		events: map[int64]eventOf{}, ratings: map[string][]rating.Standing{}}
+	names := map[string]string{} // page key -> public name, from every game
 	for _, g := range all {
+		for _, p := range g.Players {
+			if k := s.playerKey(p.Address); names[k] == "" && !g.State.Private {
+				names[k] = referee.PublicName(p)
+			}
+		}
 		if !s.public(g) {
 			continue
 		}
@@ -185,6 +199,9 @@ func (s *Site) games(ctx context.Context) (*snapshot, error) {
 		for c := range v.Players {
 			v.Players[c] = referee.Player{Name: referee.PublicName(v.Players[c])}
 		}
+	}
+	if err := s.loadEvents(ctx, sn, names); err != nil {
+		return nil, err
 	}
 	s.snap = sn
 	if len(s.pngs) > 4096 {
@@ -267,6 +284,8 @@ func (s *Site) page(sn *snapshot, name string) (*Page, error) {
 		return html(s.playerPage(sn, pl))
 	case "game":
 		return s.gameFile(sn, name, rest, ext)
+	case "event":
+		return s.eventFile(sn, name, rest, ext)
 	}
 	return nil, ErrNotFound
 }
@@ -340,6 +359,9 @@ func (s *Site) names(sn *snapshot) []string {
 		for ply := 0; ply <= g.Ply(); ply++ {
 			out = append(out, fmt.Sprintf("game-%d-%d.html", g.ID, ply), fmt.Sprintf("game-%d-%d.png", g.ID, ply))
 		}
+	}
+	for _, ep := range sn.eventList {
+		out = append(out, "event-"+ep.E.Name+".html")
 	}
 	keys := make([]string, 0, len(sn.players))
 	for k := range sn.players {

@@ -195,18 +195,7 @@ func TestEveryPageKeepsSecrets(t *testing.T) {
 			if len(files) != n+1 || n < 4 { // and the manifest
 				t.Fatalf("%d files written, %d in the directory", n, len(files))
 			}
-			secrets := f.secrets(f.toe1)
-			for _, e := range files {
-				b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, sec := range secrets {
-					if sec != "" && bytes.Contains(bytes.ToLower(b), []byte(strings.ToLower(sec))) {
-						t.Errorf("%s holds %q", e.Name(), sec)
-					}
-				}
-			}
+			scanForSecrets(t, dir, f.secrets(f.toe1))
 			has := func(name string) bool { _, err := os.Stat(filepath.Join(dir, name)); return err == nil }
 			wantGames := map[string][]*referee.Game{
 				web.PublicAll:      {f.chess1, f.chess2, f.toe1, f.toe2},
@@ -219,6 +208,24 @@ func TestEveryPageKeepsSecrets(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// scanForSecrets reads every file in dir and fails for each secret one
+// holds, in any case.
+func scanForSecrets(t *testing.T, dir string, secrets []string) {
+	t.Helper()
+	files, _ := os.ReadDir(dir)
+	for _, e := range files {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sec := range secrets {
+			if sec != "" && bytes.Contains(bytes.ToLower(b), []byte(strings.ToLower(sec))) {
+				t.Errorf("%s holds %q", e.Name(), sec)
+			}
+		}
 	}
 }
 
@@ -324,6 +331,13 @@ func TestServerServesTheExport(t *testing.T) {
 	if _, err := s.Export(context.Background(), dir); err != nil {
 		t.Fatal(err)
 	}
+	checkServesExport(t, s, dir)
+}
+
+// checkServesExport fails for each file of the export in dir that the
+// server does not serve byte for byte, with its content type.
+func checkServesExport(t *testing.T, s *web.Site, dir string) {
+	t.Helper()
 	srv := httptest.NewServer(s.Handler(nil))
 	defer srv.Close()
 	files, _ := os.ReadDir(dir)

@@ -1,0 +1,78 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+)
+
+// observeEvent makes the sender a spectator of every game of the event the
+// argument names (Lobby.Event): the running games and those that start
+// later, such as a knockout's next rounds. The policy and the limit are
+// those of "observe GAME"; a private game of the event stays unobserved
+// (spectatorMails sends nothing for one).
+func (r *Referee) observeEvent(c *call) Outcome {
+	m, env, e := c.m, c.env, c.env.Lobby.Event
+	lc := r.lobbyCfg()
+	line := firstWords(m.Action, 6)
+	no := func(detail, what, todo string) Outcome {
+		return r.refuse(env, m, "observe: "+detail, fmt.Sprintf("Your request %q was not carried out: %s", line, what), todo)
+	}
+	if !env.Lobby.MayObserve {
+		what := "the organiser lets only players who have played here observe games by mail."
+		if lc.Observers == ObserversNone {
+			what = "the organiser does not let anyone observe games by mail."
+		}
+		return no("sender not allowed under --observers "+lc.Observers, what,
+			"Ask the organiser to add you (\"referee watch\"), or ask a player of the event.")
+	}
+	if e.Status != EventOpen && e.Status != EventRunning {
+		return no(fmt.Sprintf("event %s is %s", e.Name, e.Status),
+			fmt.Sprintf("the event %s is %s: it has no games to come.", e.Name, e.Status),
+			fmt.Sprintf("Send \"standings %s\" for its final table.", e.Name))
+	}
+	if env.Lobby.EventObserved {
+		return no(fmt.Sprintf("already observing event %s", e.Name), fmt.Sprintf("you observe the event %s already.", e.Name),
+			fmt.Sprintf("Send \"unobserve %s\" to %s to stop.", e.Name, r.cfg.Address))
+	}
+	var running []string
+	for _, g := range e.Games {
+		if g.Status == StatusActive {
+			running = append(running, fmt.Sprintf("#%d", g.GameID))
+		}
+	}
+	if n := env.Lobby.Observing; n+len(running) > lc.MaxObserved {
+		return no("sender would observe more games than allowed",
+			fmt.Sprintf("you observe %s already, and the event %s has %s running: together more than the %d allowed at once.",
+				plural(n, "running game"), e.Name, plural(len(running), "game"), lc.MaxObserved),
+			"Send \"unobserve GAME\" for some of your games first, or observe single games of the event (\"observe 17\").")
+	}
+	text := fmt.Sprintf("You now observe the event %s (%s). You get the board mails of each of its games as it is played, "+
+		"of the games that start later too, except of any game its players asked to keep private. Games may be shown some moves late.",
+		e.Name, e.describe())
+	if len(running) > 0 {
+		text += fmt.Sprintf(" Its running games: %s; the next move in each brings its board.", strings.Join(running, ", "))
+	}
+	text += fmt.Sprintf(" Send \"unobserve %s\" to %s to stop.", e.Name, r.cfg.Address)
+	out := r.lobbyAnswer(m, env, "observe", "You observe the event "+e.Name, wrap(text))
+	out.Verdict = Applied
+	out.Detail = fmt.Sprintf("event %s: %s observes", e.Name, m.From)
+	out.Lobby = &LobbyChange{WatchEvent: &EventWatchChange{Event: e.Name, Address: m.From}}
+	return out
+}
+
+// unobserveEvent stops the sender's spectator mails of an event's games.
+func (r *Referee) unobserveEvent(c *call) Outcome {
+	m, env, e := c.m, c.env, c.env.Lobby.Event
+	if !env.Lobby.EventObserved {
+		return r.refuse(env, m, fmt.Sprintf("unobserve: %s does not observe event %s", m.From, e.Name),
+			fmt.Sprintf("You do not observe the event %s, so there is nothing to stop.", e.Name),
+			"To stop the mails of a single game, send \"unobserve\" and its number (\"[variant #17]\" in the subject is game 17).")
+	}
+	out := r.lobbyAnswer(m, env, "unobserve", "You no longer observe the event "+e.Name,
+		wrap(fmt.Sprintf("You will get no more mails about the games of the event %s. Send \"observe %s\" to %s to follow it again.",
+			e.Name, e.Name, r.cfg.Address)))
+	out.Verdict = Applied
+	out.Detail = fmt.Sprintf("event %s: %s stops observing", e.Name, m.From)
+	out.Lobby = &LobbyChange{WatchEvent: &EventWatchChange{Event: e.Name, Address: m.From, Stop: true}}
+	return out
+}
