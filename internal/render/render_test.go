@@ -11,13 +11,13 @@ import (
 	"image/draw"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"referee/internal/browsertest"
 	"referee/internal/notation"
 	"referee/internal/rules"
 )
@@ -495,39 +495,6 @@ func TestPieceSheet(t *testing.T) {
 	goldenPNG(t, "pieces.png", buf.Bytes())
 }
 
-// chromiumBin returns headless Chromium's path, or skips the test where
-// it is not installed (outside CI) or with -short.
-func chromiumBin(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("chromium is not installed, but CI must run this test (.ci/run installs it)")
-		}
-		t.Skip("chromium is not installed (apt-get install chromium)")
-	}
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
-	return bin
-}
-
-// chromium runs headless Chromium with a fresh profile and no network
-// chatter (TECH-NOTES.md), and returns what it printed on stdout.
-func chromium(t *testing.T, bin string, args ...string) []byte {
-	t.Helper()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-		"--user-data-dir=" + t.TempDir()}
-	cmd := exec.Command(bin, append(base, args...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, stderr.String())
-	}
-	return stdout.Bytes()
-}
-
 // mailLayout is what the page measured in one mail's frame.
 type mailLayout struct {
 	ScrollW, ClientW, Height int     // the document's scrolling width, the viewport's width, the height
@@ -556,7 +523,7 @@ var screenWidths = []int{360, 900}
 // overflow at 360 pixels. With -update it keeps screenshots of both widths
 // in testdata/screens for review.
 func TestHTMLMailInChromium(t *testing.T) {
-	bin := chromiumBin(t)
+	bin := browsertest.Bin(t)
 	dir := t.TempDir()
 	hex := strings.Repeat("3f9a0c57e1d2b48a", 8)
 	pages := map[string]string{} // by variant
@@ -628,7 +595,7 @@ window.addEventListener("load", function () {
 </script></body></html>`)
 	hpath := filepath.Join(dir, "harness.html")
 	os.WriteFile(hpath, []byte(harness.String()), 0o644)
-	dom := string(chromium(t, bin, "--dump-dom", "--virtual-time-budget=10000", "--window-size=1200,900", "file://"+hpath))
+	dom := string(browsertest.Run(t, bin, "--dump-dom", "--virtual-time-budget=10000", "--window-size=1200,900", "file://"+hpath))
 	i, j := strings.Index(dom, `<pre id="result">`), strings.Index(dom, "</pre><script>")
 	if i < 0 || j < i {
 		t.Fatalf("no measurements in the page:\n%.2000s", dom)
@@ -686,7 +653,7 @@ window.addEventListener("load", function () {
 			for _, w := range screenWidths {
 				h := min(got[fmt.Sprintf("%s-%d", v.Name(), w)].Height, 3000)
 				shot, _ := filepath.Abs(filepath.Join("testdata", "screens", fmt.Sprintf("%s-%d.png", v.Name(), w)))
-				chromium(t, bin, "--screenshot="+shot, fmt.Sprintf("--window-size=%d,%d", w, h), "file://"+page)
+				browsertest.Run(t, bin, "--screenshot="+shot, fmt.Sprintf("--window-size=%d,%d", w, h), "file://"+page)
 			}
 		}
 	}

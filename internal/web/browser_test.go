@@ -13,43 +13,11 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/browsertest"
 	"referee/internal/web"
 )
 
 var update = flag.Bool("update", false, "rewrite the screenshots in testdata/screens")
-
-// chromiumBin returns headless Chromium's path, or skips the test where it
-// is not installed (outside CI) or with -short.
-func chromiumBin(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("chromium is not installed, but CI must run this test (.ci/run installs it)")
-		}
-		t.Skip("chromium is not installed (apt-get install chromium)")
-	}
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
-	return bin
-}
-
-// chromium runs headless Chromium with a fresh profile and no network
-// chatter (TECH-NOTES.md) and returns what it printed on stdout.
-func chromium(t *testing.T, bin string, args ...string) []byte {
-	t.Helper()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-		"--user-data-dir=" + t.TempDir()}
-	cmd := exec.Command(bin, append(base, args...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, stderr.String())
-	}
-	return stdout.Bytes()
-}
 
 // layout is what the harness measured of one page in one frame.
 type layout struct {
@@ -71,7 +39,7 @@ var widths = []int{360, 1280}
 // wrapping. A round robin's and a knockout's event pages too (issue 31).
 // With -update it writes screenshots to testdata/screens.
 func TestPagesInChromium(t *testing.T) {
-	bin := chromiumBin(t)
+	bin := browsertest.Bin(t)
 	f := openEventFixture(t, false)
 	s := site(t, f.fixture, web.PublicAll)
 	dir := t.TempDir()
@@ -138,7 +106,7 @@ window.addEventListener("load", function () {
 	if err := os.WriteFile(hpath, []byte(harness.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	dom := string(chromium(t, bin, "--dump-dom", "--virtual-time-budget=10000", "--window-size=1300,900", "file://"+hpath))
+	dom := string(browsertest.Run(t, bin, "--dump-dom", "--virtual-time-budget=10000", "--window-size=1300,900", "file://"+hpath))
 	a, b := strings.Index(dom, `<pre id="result">`), strings.Index(dom, "</pre><script>")
 	if a < 0 || b < a {
 		t.Fatalf("no measurements in the page:\n%.2000s", dom)
@@ -182,7 +150,7 @@ window.addEventListener("load", function () {
 	key := strings.Replace(read(pages["chess"]), "</body>", `<script>window.addEventListener("load",function(){document.dispatchEvent(new KeyboardEvent("keydown",{key:"ArrowRight"}))})</script></body>`, 1)
 	kpath := filepath.Join(dir, "keytest.html")
 	os.WriteFile(kpath, []byte(key), 0o644)
-	after := string(chromium(t, bin, "--dump-dom", "--virtual-time-budget=5000", "file://"+kpath))
+	after := string(browsertest.Run(t, bin, "--dump-dom", "--virtual-time-budget=5000", "file://"+kpath))
 	if want := fmt.Sprintf(`<img src="game-%d-4.png"`, f.chess1.ID); !strings.Contains(after, want) {
 		t.Errorf("after → on ply 3 the browser shows no %s:\n%.600s", want, after)
 	}
@@ -195,7 +163,7 @@ window.addEventListener("load", function () {
 			for _, w := range widths {
 				h := min(max(got[fmt.Sprintf("%s-%d", key, w)].Height, 400), 3000)
 				shot, _ := filepath.Abs(filepath.Join(out, fmt.Sprintf("%s-%d.png", key, w)))
-				chromium(t, bin, "--screenshot="+shot, fmt.Sprintf("--window-size=%d,%d", w, h), "file://"+filepath.Join(dir, name))
+				browsertest.Run(t, bin, "--screenshot="+shot, fmt.Sprintf("--window-size=%d,%d", w, h), "file://"+filepath.Join(dir, name))
 			}
 		}
 	}
