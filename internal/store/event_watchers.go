@@ -34,16 +34,7 @@ func (t *Tx) EventWatchers(eventID int64) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listing the spectators of event %d: %w", eventID, err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var a string
-		if err := rows.Scan(&a); err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return scanStrings(rows)
 }
 
 // WatchedVia is the name of the event through which addr observes game

@@ -619,7 +619,7 @@ func (t *Tx) Observing(addr string) (int, error) {
 	return n, nil
 }
 
-// Watchers lists a game's spectators: its own and its event's (schema 17).
+// Watchers lists a game's spectators: its own and its event's (schema 18).
 func (t *Tx) Watchers(gameID int64) ([]string, error) {
 	rows, err := t.tx.QueryContext(t.ctx, `SELECT address FROM watchers WHERE game_id = ?
 		UNION SELECT ew.address FROM event_watchers ew JOIN event_games eg ON eg.event_id = ew.event_id WHERE eg.game_id = ?
@@ -627,6 +627,11 @@ func (t *Tx) Watchers(gameID int64) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listing the spectators of game #%d: %w", gameID, err)
 	}
+	return scanStrings(rows)
+}
+
+// scanStrings reads a one-column result of text, and closes rows.
+func scanStrings(rows *sql.Rows) ([]string, error) {
 	defer rows.Close()
 	var out []string
 	for rows.Next() {
