@@ -496,6 +496,23 @@ func (a *App) StartDueEvents(ctx context.Context) (int, error) {
 	return started, nil
 }
 
+// runningSeat finds the running event name and address's seat in it, for
+// an organiser's command; why says what needs the event running.
+func (a *App) runningSeat(tx *store.Tx, name, address, why string) (*store.Event, *referee.Event, int, error) {
+	se, e, err := a.eventByName(tx, name)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	seat := seatOf(e, address)
+	if seat == 0 {
+		return nil, nil, 0, fmt.Errorf("%w: %s does not play in event %s; \"referee event show %s\" lists its players", ErrInput, address, se.Name, se.Name)
+	}
+	if se.Status != referee.EventRunning {
+		return nil, nil, 0, fmt.Errorf("%w: event %s is %s; %s", ErrInput, se.Name, se.Status, why)
+	}
+	return se, e, seat, nil
+}
+
 // seatOf finds address among the event's players (not substitutes).
 func seatOf(e *referee.Event, address string) int {
 	for _, p := range e.Players {
@@ -511,16 +528,9 @@ func seatOf(e *referee.Event, address string) int {
 func (a *App) WithdrawFromEvent(ctx context.Context, name, address string) (int, error) {
 	kind := 0
 	err := a.st.Update(ctx, func(tx *store.Tx) error {
-		se, e, err := a.eventByName(tx, name)
+		se, e, seat, err := a.runningSeat(tx, name, address, "a withdrawal applies to a running event (before the start, players leave by mail)")
 		if err != nil {
 			return err
-		}
-		seat := seatOf(e, address)
-		if seat == 0 {
-			return fmt.Errorf("%w: %s does not play in event %s; \"referee event show %s\" lists its players", ErrInput, address, se.Name, se.Name)
-		}
-		if se.Status != referee.EventRunning {
-			return fmt.Errorf("%w: event %s is %s; a withdrawal applies to a running event (before the start, players leave by mail)", ErrInput, se.Name, se.Status)
 		}
 		if e.Players[seat-1].Withdrawn != referee.NotWithdrawn {
 			return fmt.Errorf("%w: %s has withdrawn from event %s already", ErrInput, address, se.Name)
@@ -604,16 +614,9 @@ func (a *App) ReplaceInEvent(ctx context.Context, name, old, sub string) (int, e
 	}
 	moved := 0
 	err = a.st.Update(ctx, func(tx *store.Tx) error {
-		se, e, err := a.eventByName(tx, name)
+		se, e, seat, err := a.runningSeat(tx, name, old, "a substitute takes over games of a running event")
 		if err != nil {
 			return err
-		}
-		seat := seatOf(e, old)
-		if seat == 0 {
-			return fmt.Errorf("%w: %s does not play in event %s; \"referee event show %s\" lists its players", ErrInput, old, se.Name, se.Name)
-		}
-		if se.Status != referee.EventRunning {
-			return fmt.Errorf("%w: event %s is %s; a substitute takes over games of a running event", ErrInput, se.Name, se.Status)
 		}
 		if e.Seat(w) != 0 {
 			return fmt.Errorf("%w: %s plays in event %s already; a substitute must be new to it", ErrInput, w, se.Name)
