@@ -1,4 +1,4 @@
--- Schema version 9: ratings per player per variant (docs/ratings.md).
+-- Schema version 11: ratings per player per variant (docs/ratings.md).
 -- rated: 1 when the game's result counts for the players' ratings.
 -- rating_seq: the order in which rated results were counted (1, 2, ...),
 -- set in the transaction that records the result; `referee ratings

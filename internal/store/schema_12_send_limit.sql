@@ -1,4 +1,4 @@
--- Schema version 9: the outbox is paced under the mailbox's sending limits
+-- Schema version 12: the outbox is paced under the mailbox's sending limits
 -- (serve --send-limit), which count the mail sent lately, and its
 -- priorities are finer: 0 a player's turn (the opponent's move, a game's
 -- opening and end), 1 answers to a player (the mover's confirmation,

@@ -1,4 +1,4 @@
--- Schema version 10: each player's own settings, over all their games.
+-- Schema version 13: each player's own settings, over all their games.
 --
 -- address: canonical, no plus-detail (addr.Mailbox), as known_players.
 -- timezone: an IANA zone name ("Europe/Berlin"); '' for UTC. Deadlines,

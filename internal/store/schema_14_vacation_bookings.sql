@@ -1,4 +1,4 @@
--- Schema version 11: leave booked ahead ("vacation from 2026-12-20 10").
+-- Schema version 14: leave booked ahead ("vacation from 2026-12-20 10").
 --
 -- address: canonical, no plus-detail. start: when the leave begins (the
 -- player's local midnight, Unix ms); days: how long. began: when the tick

@@ -1,4 +1,4 @@
--- Schema version 12: a player may take one digest mail a day instead of a
+-- Schema version 15: a player may take one digest mail a day instead of a
 -- mail per move ("mail digest 18:00"; "mail each" goes back).
 --
 -- digest: the local time of day (HH:MM, in the player's timezone) of the

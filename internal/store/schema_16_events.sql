@@ -1,4 +1,4 @@
--- Schema version 8: events (round robins, double round robins, knockouts)
+-- Schema version 16: events (round robins, double round robins, knockouts)
 -- made of ordinary games (issue 29). Everything an event decides is
 -- recomputable from its games: the scores and the crosstable are never
 -- stored, only who plays, which games belong to the event, and the

@@ -1,4 +1,4 @@
--- Schema version 7: the clock reads only what is due.
+-- Schema version 8: the clock reads only what is due.
 -- deadline: the next moment the clocks must look at the game (Unix ms):
 -- the reminder of the side to act, or once it is sent, that side's loss on
 -- time. NULL when the game has no running clock (untimed, or over). The

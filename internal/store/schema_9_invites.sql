@@ -1,4 +1,4 @@
--- Schema version 7: no one is mailed without limit (issue 28).
+-- Schema version 9: no one is mailed without limit (issue 28).
 --
 -- stopped: addresses that answered "stop" to an invitation; the referee
 -- passes on no invitation to them until they send "start" from the same
