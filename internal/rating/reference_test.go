@@ -36,6 +36,18 @@ func TestReferenceCases(t *testing.T) {
 		{"new player below 1500 loses to a new player", 0.5, Rating{R: 1320, RD: 350, Sigma: 0.06},
 			[]g{{1500, 350, 0}},
 			Rating{R: 1207.907059, RD: 295.497225, Sigma: 0.059999384}},
+		// δ² lies between φ² + v and 1 + v: step 5 starts B at
+		// ln(δ² − φ² − v), and σ barely moves (by 6e-7, well over the
+		// tolerance).
+		{"small upset: 1500 beats 1535", 0.5, Rating{R: 1500, RD: 50, Sigma: 0.06},
+			[]g{{1535, 30, 1}},
+			Rating{R: 1508.050848, RD: 50.541877, Sigma: 0.060000638}},
+		// Many games keep v under 1, with δ small: step 5 searches B
+		// from a − τ.
+		{"twelve games, one win more than expected", 0.5, Rating{R: 1500, RD: 60, Sigma: 0.06},
+			[]g{{1500, 50, 1}, {1500, 50, 0.5}, {1500, 50, 0.5}, {1500, 50, 0.5}, {1500, 50, 0.5}, {1500, 50, 0.5},
+				{1500, 50, 0.5}, {1500, 50, 0.5}, {1500, 50, 0.5}, {1500, 50, 0.5}, {1500, 50, 0.5}, {1500, 50, 0.5}},
+			Rating{R: 1507.753777, RD: 52.226864, Sigma: 0.059972756}},
 		{"large tau: an expected draw lowers a high volatility", 5.0, Rating{R: 1650, RD: 30, Sigma: 0.8},
 			[]g{{1650, 30, 0.5}},
 			Rating{R: 1650, RD: 93.660603, Sigma: 0.532375085}},

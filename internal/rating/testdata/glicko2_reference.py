@@ -71,7 +71,10 @@ CASES = [
      [(1900, 90, 0.5), (1900, 90, 0.5), (1900, 90, 0.5)]),
     ("new player below 1500 loses to a new player", 0.5, (1320, 350, 0.06),
      [(1500, 350, 0)]),
-    ("large tau takes the k loop (step 5, f(a - k tau) < 0)", 5.0, (1650, 30, 0.8),
+    ("small upset: 1500 beats 1535", 0.5, (1500, 50, 0.06), [(1535, 30, 1)]),
+    ("twelve games, one win more than expected", 0.5, (1500, 60, 0.06),
+     [(1500, 50, 1)] + [(1500, 50, 0.5)] * 11),
+    ("large tau: an expected draw lowers a high volatility", 5.0, (1650, 30, 0.8),
      [(1650, 30, 0.5)]),
 ]
 
