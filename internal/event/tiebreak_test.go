@@ -2,6 +2,7 @@ package event
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 func table(st []Standing) string {
 	var s []string
 	for _, x := range st {
-		s = append(s, fmt.Sprintf("%d:%d %.1f w%d sb%.2f", x.Rank, x.Player, x.Points, x.Wins, x.SB))
+		s = append(s, fmt.Sprintf("%d:%d %.1f g%d w%d sb%.2f", x.Rank, x.Player, x.Points, x.Games, x.Wins, x.SB))
 	}
 	return strings.Join(s, " | ")
 }
@@ -50,7 +51,7 @@ func TestSenseisDoubleRoundRobin(t *testing.T) {
 func TestDrawsCountHalf(t *testing.T) {
 	games := []Game{{1, 2, 0.5}, {1, 3, 1}, {4, 1, 1}, {2, 3, 1}, {2, 4, 0.5}, {3, 4, 1}}
 	got := table(Standings(4, games, DefaultChain()))
-	want := "1:2 2.0 w1 sb2.50 | 2:4 1.5 w1 sb2.50 | 3:1 1.5 w1 sb2.00 | 4:3 1.0 w1 sb1.50"
+	want := "1:2 2.0 g3 w1 sb2.50 | 2:4 1.5 g3 w1 sb2.50 | 3:1 1.5 g3 w1 sb2.00 | 4:3 1.0 g3 w1 sb1.50"
 	if got != want {
 		t.Fatalf("standings\n got %s\nwant %s", got, want)
 	}
@@ -89,7 +90,7 @@ func TestTiedAfterTheChainShareARank(t *testing.T) {
 	const A, B, C, D = 1, 2, 3, 4
 	games := []Game{{A, B, 1}, {B, C, 1}, {C, A, 1}, {A, D, 0.5}, {B, D, 0.5}, {C, D, 0.5}}
 	got := table(Standings(4, games, DefaultChain()))
-	want := "1:1 1.5 w1 sb2.25 | 1:2 1.5 w1 sb2.25 | 1:3 1.5 w1 sb2.25 | 4:4 1.5 w0 sb2.25"
+	want := "1:1 1.5 g3 w1 sb2.25 | 1:2 1.5 g3 w1 sb2.25 | 1:3 1.5 g3 w1 sb2.25 | 4:4 1.5 g3 w0 sb2.25"
 	if got != want {
 		t.Fatalf("standings\n got %s\nwant %s", got, want)
 	}
@@ -101,5 +102,62 @@ func TestParseChain(t *testing.T) {
 	}
 	if _, err := ParseChain([]string{"buchholz"}); err == nil || !strings.Contains(err.Error(), "wins, sb or direct") {
 		t.Fatalf("an unknown tie-break gave %v", err)
+	}
+}
+
+// TestDirectEncounterAmongThree: the direct encounter ranks a group of
+// three or more tied players by their scores in the games among them, as
+// FIDE's tie-break regulations (C.07, "direct encounter": the points scored
+// in the games between the tied players) apply it to any number of players,
+// and says nothing when not every pair of them met, or when pairs met
+// unequally often. The direct encounter alone is the chain, so nothing else
+// can split the group. Five players, one cycle:
+//
+//	1-2 1-0, 1-3 ½, 2-3 1-0        among 1, 2, 3: 1½, 1, ½
+//	4-1 1-0, 2-4 ½, 3-4 1-0, 4-5 1-0
+//	5 beats 1, 2 and 3
+//
+// 5 has 3 points, 4 has 2½, and 1, 2 and 3 have 1½ each (Sonneborn-Berger
+// would order them 3, 2, 1: the reverse). Every value below is worked by
+// hand in the comments.
+func TestDirectEncounterAmongThree(t *testing.T) {
+	roundRobin := []Game{
+		{1, 2, 1}, {1, 3, 0.5}, {2, 3, 1},
+		{4, 1, 1}, {2, 4, 0.5}, {3, 4, 1}, {4, 5, 1},
+		{5, 1, 1}, {5, 2, 1}, {5, 3, 1},
+	}
+	with := func(extra ...Game) []Game { return append(slices.Clone(roundRobin), extra...) }
+	tests := []struct {
+		name  string
+		games []Game
+		want  string
+	}{
+		// SB: 5 = 3·1½ = 4½; 4 = 1½ + ½·1½ + 3 = 5¼; 1 = 1½ + ½·1½ = 2¼;
+		// 2 = 1½ + ½·2½ = 2¾; 3 = ½·1½ + 2½ = 3¼.
+		{"every pair met once: 1, 2, 3 by their direct scores", roundRobin,
+			"1:5 3.0 g4 w3 sb4.50 | 2:4 2.5 g4 w2 sb5.25 | 3:1 1.5 g4 w1 sb2.25 | 4:2 1.5 g4 w1 sb2.75 | 5:3 1.5 g4 w1 sb3.25"},
+		// 1-3 not played, 5-1 and 5-3 drawn instead of won: 1, 2 and 3
+		// still have 1½ each (direct scores would be 1, 1, 0), 4 has 2½,
+		// 5 has 2. SB: 4 = 1½ + ¾ + 2 = 4¼; 5 = ¾ + 1½ + ¾ = 3; 1 = 1½ + 1 =
+		// 2½; 2 = 1½ + 1¼ = 2¾; 3 = 2½ + 1 = 3½.
+		{"one pair never met: no split", []Game{
+			{1, 2, 1}, {2, 3, 1},
+			{4, 1, 1}, {2, 4, 0.5}, {3, 4, 1}, {4, 5, 1},
+			{5, 1, 0.5}, {5, 2, 1}, {5, 3, 0.5},
+		}, "1:4 2.5 g4 w2 sb4.25 | 2:5 2.0 g4 w1 sb3.00 | 3:1 1.5 g3 w1 sb2.50 | 3:2 1.5 g4 w1 sb2.75 | 3:3 1.5 g3 w1 sb3.50"},
+		// 1 and 3 meet twice more (each wins with White) and 2 beats 5 in
+		// a second game: 1, 2, 3 and 4 have 2½ each, 5 has 3; the pair
+		// 1-3 met three times, every other pair once. SB: 1 = 2½ + 1¼ +
+		// 2½ = 6¼; 2 = 2½ + 1¼ + 3 = 6¾; 3 = 1¼ + 2½ + 2½ = 6¼; 4 = 2½ +
+		// 1¼ + 3 = 6¾; 5 = 3·2½ = 7½.
+		{"pairs met unequally often: no split", with(Game{1, 3, 1}, Game{3, 1, 1}, Game{2, 5, 1}),
+			"1:5 3.0 g5 w3 sb7.50 | 2:1 2.5 g6 w2 sb6.25 | 2:2 2.5 g5 w2 sb6.75 | 2:3 2.5 g6 w2 sb6.25 | 2:4 2.5 g4 w2 sb6.75"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := table(Standings(5, tt.games, []TieBreak{Direct})); got != tt.want {
+				t.Fatalf("standings\n got %s\nwant %s", got, tt.want)
+			}
+		})
 	}
 }

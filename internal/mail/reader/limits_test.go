@@ -1,0 +1,123 @@
+package reader
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// limitsMail is a plain reply whose second line is body.
+func limitsMail(body string) []byte {
+	return []byte("From: Alice <alice@example.test>\r\n" +
+		"To: referee+17.k3fux2ab7q.23@example.test\r\n" +
+		"Subject: Re: [chess #17] Move 12\r\n" +
+		"Message-ID: <limits@example.test>\r\n" +
+		"MIME-Version: 1.0\r\n" +
+		"Content-Type: text/plain; charset=UTF-8\r\n" +
+		"Content-Transfer-Encoding: 8bit\r\n\r\n" +
+		"Nf3\r\n" + body + "\r\n")
+}
+
+// TestOverlongLinesKeepTheirText: a line over MaxLineBytes is cut at the
+// limit (at the last whole character before it), never emptied; the move on
+// the line before is still read, and the cut is reported.
+func TestOverlongLinesKeepTheirText(t *testing.T) {
+	// Under the 2,000 characters relayed at most (Clean), so the line's
+	// own cut is what shows.
+	lim := DefaultLimits()
+	lim.MaxLineBytes = 100
+	tests := []struct {
+		name string
+		line string
+		want string // the relayed line after the cut
+	}{
+		{"ASCII, cut at the limit", strings.Repeat("x", lim.MaxLineBytes+500),
+			strings.Repeat("x", lim.MaxLineBytes)},
+		// "a" then two-byte "é"s: byte MaxLineBytes is the second byte
+		// of an "é", so the cut falls one byte earlier.
+		{"a character across the limit", "a" + strings.Repeat("é", lim.MaxLineBytes),
+			"a" + strings.Repeat("é", (lim.MaxLineBytes-1)/2)},
+		{"exactly at the limit: kept whole", strings.Repeat("y", lim.MaxLineBytes),
+			strings.Repeat("y", lim.MaxLineBytes)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Read(limitsMail(tt.line), base, lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Action != "Nf3" {
+				t.Errorf("action %q, want Nf3", m.Action)
+			}
+			if m.Message != tt.want {
+				t.Errorf("relayed %d bytes (%q…), want %d bytes", len(m.Message), head(m.Message), len(tt.want))
+			}
+			if !utf8.ValidString(m.Message) {
+				t.Errorf("the cut split a character")
+			}
+			cut := len(tt.line) > lim.MaxLineBytes
+			if warned := strings.Contains(strings.Join(m.Warnings, "\n"), "was cut at 100 bytes"); warned != cut {
+				t.Errorf("warnings %q; a cut reported: %v, want %v", m.Warnings, warned, cut)
+			}
+		})
+	}
+}
+
+// TestOverlongTextKeepsItsBeginning: a text over MaxTextBytes keeps its
+// first MaxTextBytes (to a whole character), with the move, and says so.
+func TestOverlongTextKeepsItsBeginning(t *testing.T) {
+	lim := Limits{MaxTextBytes: 1000, MaxLineBytes: 100}
+	var b strings.Builder
+	for b.Len() < 3000 {
+		b.WriteString("Ünd so weiter, und so fort.\r\n")
+	}
+	m, err := Read(limitsMail(b.String()), base, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Action != "Nf3" {
+		t.Errorf("action %q, want Nf3", m.Action)
+	}
+	if n := len(m.Message); n < 900 || n > 1000 {
+		t.Errorf("relayed %d bytes, want the first 1000 bytes less the move line", n)
+	}
+	if !strings.HasPrefix(m.Message, "Ünd so weiter, und so fort.\nÜnd so weiter") || !utf8.ValidString(m.Message) {
+		t.Errorf("relayed %q…", head(m.Message))
+	}
+	if !strings.Contains(strings.Join(m.Warnings, "\n"), "text truncated at 1000 bytes") {
+		t.Errorf("warnings %q, want the truncation", m.Warnings)
+	}
+}
+
+// TestUnknownCharsetInOnePart: in a multipart mail, a part in a charset the
+// reader does not know is still read (its ASCII is ASCII in every charset
+// a mail client writes), with a warning that names the charset; it does not
+// end the walk as a damaged structure would.
+func TestUnknownCharsetInOnePart(t *testing.T) {
+	raw := "From: Alice <alice@example.test>\r\n" +
+		"To: referee+17.k3fux2ab7q.23@example.test\r\n" +
+		"Subject: Re: [chess #17] Move 12\r\n" +
+		"MIME-Version: 1.0\r\n" +
+		"Content-Type: multipart/mixed; boundary=\"b1\"\r\n\r\n" +
+		"--b1\r\nContent-Type: text/plain; charset=x-klingon\r\n\r\nNf3\r\n\r\nqapla'\r\n" +
+		"--b1\r\nContent-Type: application/octet-stream\r\n\r\nxyz\r\n" +
+		"--b1--\r\n"
+	m, err := Read([]byte(raw), base, DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Action != "Nf3" || m.Message != "qapla'" {
+		t.Errorf("read %q / %q, want Nf3 / qapla'", m.Action, m.Message)
+	}
+	w := strings.Join(m.Warnings, "\n")
+	if !strings.Contains(w, "x-klingon") || strings.Contains(w, "damaged") {
+		t.Errorf("warnings %q, want one naming the charset x-klingon and none of damage", m.Warnings)
+	}
+}
+
+func head(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40])
+	}
+	return s
+}
