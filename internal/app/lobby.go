@@ -442,9 +442,9 @@ func ReadPlayerList(text, name string) ([]string, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		a, err := addr.Canonical(line)
+		a, err := addr.Player(line)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s line %d: %q is not a mail address; write one address a line, like alice@example.org", ErrInput, name, n+1, line)
+			return nil, fmt.Errorf("%w: %s line %d: %v; write one address a line", ErrInput, name, n+1, err)
 		}
 		out = append(out, a)
 	}

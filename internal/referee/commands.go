@@ -523,7 +523,7 @@ func gameArg(args []string) int64 {
 func challengeOpponent(args []string, _ *Game, _ *reader.Mail) string {
 	for _, a := range args {
 		if strings.Contains(a, "@") {
-			if ca, err := addr.Canonical(strings.Trim(a, "<>,;")); err == nil {
+			if ca, err := addr.Player(strings.Trim(a, "<>,;")); err == nil {
 				return ca
 			}
 			return ""

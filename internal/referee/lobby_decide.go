@@ -122,9 +122,9 @@ func (r *Referee) challenge(c *call) Outcome {
 			if ch.Opponent != "" {
 				return no("two addresses", "it names two opponents.", "Challenge one player a mail: "+challengeSyntax+".")
 			}
-			o, err := addr.Canonical(strings.Trim(a, "<>,;"))
-			if err != nil || !strings.Contains(addr.Domain(o), ".") {
-				return no("bad address "+a, fmt.Sprintf("%q is not a mail address.", a), "Write the opponent's address like bob@example.org: "+challengeSyntax+".")
+			o, err := addr.Player(strings.Trim(a, "<>,;"))
+			if err != nil {
+				return no("bad address "+a, fmt.Sprintf("%q is not a mail address the referee sends invitations to: %s.", a, err), "Write the opponent's address like bob@example.org: "+challengeSyntax+".")
 			}
 			ch.Opponent = o
 		case timeControlRE.MatchString(a):
