@@ -185,7 +185,7 @@ func (r *Referee) eventWithdraw(c *call) Outcome {
 			wrap(fmt.Sprintf("To withdraw, send \"withdraw %s confirm\". Anything else keeps you in the event.", e.Name)))
 	}
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("event %s: %s withdrew", e.Name, c.m.From),
-		Lobby: &LobbyChange{Event: &EventChange{Name: e.Name, Withdraw: p.Address}},
+		Lobby: &LobbyChange{Event: &EventChange{Name: e.Name, Withdraw: p.playing()}},
 		Mails: []Mail{r.lobbyLetter(c.m, c.env.Now, "withdraw", "You withdrew from "+e.Name,
 			wrap(strings.NewReplacer(" would be ", " are ").Replace(rule)+" Your opponents are told."), "", "")}}
 }
