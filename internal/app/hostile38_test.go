@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -120,5 +121,109 @@ func TestReplacedPlayerHoldsNoSeat(t *testing.T) {
 	// A player of the event, present or past, is no substitute.
 	if _, err := a.ReplaceInEvent(ctx, "sub2", "dan@example.org", "cat@example.org"); !errors.Is(err, ErrInput) {
 		t.Errorf("cat, replaced in sub2, takes over dan's seat there: %v", err)
+	}
+}
+
+// joinByMail sends "join NAME" from from and, when the referee asks the
+// address to prove itself (an address never seen here, issue 38), replies
+// to that request as the address's owner would. It returns what became of
+// the last mail.
+func joinByMail(t *testing.T, a *App, n *int, from, name string) Processed {
+	t.Helper()
+	p := send(t, a, n, from, "", "join "+name)
+	if p.Verdict != referee.Answered {
+		return p
+	}
+	o, m := lastTo(t, a, from)
+	if o.Kind != string(referee.KindProof) {
+		return p
+	}
+	return send(t, a, n, from, replyAddress(t, o), "join "+name, "In-Reply-To: "+m.MessageID+"\r\n")
+}
+
+// Issue 38: under --entry open, 16 forged joins filled a 16-player round
+// robin, started its 120 games and had the referee mail 46 outside
+// addresses about 300 times in seconds. A join from an address never seen
+// here now counts only once the address replies to the referee's request
+// for proof, and those requests are answers to strangers, under their
+// hourly cap across all senders (30 by default). So 40 forged joins
+// start nothing, enter no one, and make at most 30 mails, each to the
+// forged sender alone; one real newcomer who replies does join.
+func TestOpenEntryFloodStartsNothing(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "open16", Variant: "chess", Format: "rr", Open: 16, Entry: "open"}); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for i := range 40 {
+		p := send(t, a, &n, fmt.Sprintf("victim%d@example.net", i), "", "join open16")
+		if p.Verdict == referee.Applied {
+			t.Fatalf("forged join %d was applied: %+v", i, p)
+		}
+	}
+	e, err := a.Event(ctx, "open16")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Status != referee.EventOpen || len(e.Players) != 0 || len(e.Games) != 0 {
+		t.Fatalf("after 40 forged joins: %s, %d players, %d games; want open, none, none", e.Status, len(e.Players), len(e.Games))
+	}
+	out, err := renderedOutbox(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := map[string]int{}
+	for _, o := range out {
+		if o.Kind != string(referee.KindProof) {
+			t.Errorf("a forged join made a %q mail to %s", o.Kind, o.To)
+		}
+		to[o.To]++
+	}
+	if len(out) > DefaultMaxStrangerAnswers {
+		t.Errorf("40 forged joins queued %d mails, over the cap of %d answers to strangers an hour", len(out), DefaultMaxStrangerAnswers)
+	}
+	for who, k := range to {
+		if k != 1 || !strings.HasPrefix(who, "victim") {
+			t.Errorf("%d mails to %s; want at most one, to a forged sender", k, who)
+		}
+	}
+	// A newcomer's own reply proves the address: then the join counts.
+	// (A new referee: this one spent the hour's answers to strangers.)
+	a2, _ := openLobby(t, referee.LobbyConfig{})
+	if _, err := a2.CreateEvent(ctx, EventSpec{Name: "open16", Variant: "chess", Format: "rr", Open: 16, Entry: "open"}); err != nil {
+		t.Fatal(err)
+	}
+	if p := send(t, a2, &n, "newcomer@example.net", "", "join open16"); p.Verdict != referee.Answered {
+		t.Fatalf("a newcomer's join: %+v; want an answer asking for proof", p)
+	}
+	o, m := lastTo(t, a2, "newcomer@example.net")
+	says(t, "the request for proof", m, "received a request to enter open16", `reply to it with "join open16" on the first line`,
+		"If you did not ask for this, ignore this mail: nothing happens, and you are not entered.")
+	// Someone else replying with the newcomer's proof is not the newcomer.
+	if p := send(t, a2, &n, "mallory@example.net", replyAddress(t, o), "join open16"); p.Verdict == referee.Applied {
+		t.Errorf("another address used the newcomer's proof: %+v", p)
+	}
+	if p := send(t, a2, &n, "newcomer@example.net", replyAddress(t, o), "join open16", "In-Reply-To: "+m.MessageID+"\r\n"); p.Verdict != referee.Applied {
+		t.Fatalf("the newcomer's reply: %+v", p)
+	}
+	// The Message-ID alone proves it too (a provider that drops plus-addresses).
+	if p := send(t, a2, &n, "other@example.net", "", "join open16"); p.Verdict != referee.Answered {
+		t.Fatalf("another newcomer's join: %+v", p)
+	}
+	_, m = lastTo(t, a2, "other@example.net")
+	if p := send(t, a2, &n, "other@example.net", "", "join open16", "In-Reply-To: "+m.MessageID+"\r\n"); p.Verdict != referee.Applied {
+		t.Fatalf("a reply carrying the proof in In-Reply-To only: %+v", p)
+	}
+	e, _ = a2.Event(ctx, "open16")
+	if len(e.Players) != 2 {
+		t.Errorf("%d players after two proved joins, want 2", len(e.Players))
+	}
+	// A player entered once is seen: a later join needs no proof.
+	if _, err := a2.CreateEvent(ctx, EventSpec{Name: "next", Variant: "chess", Format: "rr", Open: 4, Entry: "open"}); err != nil {
+		t.Fatal(err)
+	}
+	if p := send(t, a2, &n, "newcomer@example.net", "", "join next"); p.Verdict != referee.Applied {
+		t.Errorf("a seen player's join: %+v; want it applied at once", p)
 	}
 }

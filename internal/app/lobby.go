@@ -48,7 +48,7 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 	if lb.RecentAnswers, err = tx.LobbyAnswers(m.From, now.Add(-time.Hour)); err != nil {
 		return nil, err
 	}
-	if lb.SenderStopped, err = tx.IsStopped(mb); err != nil {
+	if lb.SenderStoppedSince, lb.SenderStopped, err = tx.StoppedSince(mb); err != nil {
 		return nil, err
 	}
 	if needs.Games {
@@ -130,6 +130,11 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 	}
 	if err := a.eventView(tx, lb, mb, needs); err != nil { // event.go
 		return nil, err
+	}
+	if needs.Seen {
+		if lb.Seen, err = a.seen(tx, mb, lb); err != nil { // seen.go
+			return nil, err
+		}
 	}
 	if lb.Event != nil {
 		if lb.EventObserved, err = a.eventObserved(tx, lb.Event.Name, mb); err != nil {
