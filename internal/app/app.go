@@ -379,12 +379,9 @@ func cleanAddress(flag, s string) (string, error) {
 	if s == "" {
 		return "", fmt.Errorf("%w: %s is missing; give the player's mail address, e.g. %s alice@example.org", ErrInput, flag, flag)
 	}
-	a, err := addr.Canonical(s)
+	a, err := addr.Player(s)
 	if err != nil {
 		return "", fmt.Errorf("%w: %s: %v", ErrInput, flag, err)
-	}
-	if d := addr.Domain(a); !strings.Contains(d, ".") && d != "localhost" {
-		return "", fmt.Errorf("%w: %s %q has no domain with a dot; write it like alice@example.org", ErrInput, flag, s)
 	}
 	return a, nil
 }

@@ -503,7 +503,10 @@ func (a *App) runningSeat(tx *store.Tx, name, address, why string) (*store.Event
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	seat := seatOf(e, address)
+	seat := e.Seat(address)
+	if p, ok := e.ReplacedIn(address); ok && seat == 0 {
+		return nil, nil, 0, fmt.Errorf("%w: %s no longer plays in event %s: %s took over their seat; name %s instead", ErrInput, address, se.Name, p.ReplacedBy, p.ReplacedBy)
+	}
 	if seat == 0 {
 		return nil, nil, 0, fmt.Errorf("%w: %s does not play in event %s; \"referee event show %s\" lists its players", ErrInput, address, se.Name, se.Name)
 	}
@@ -511,16 +514,6 @@ func (a *App) runningSeat(tx *store.Tx, name, address, why string) (*store.Event
 		return nil, nil, 0, fmt.Errorf("%w: event %s is %s; %s", ErrInput, se.Name, se.Status, why)
 	}
 	return se, e, seat, nil
-}
-
-// seatOf finds address among the event's players (not substitutes).
-func seatOf(e *referee.Event, address string) int {
-	for _, p := range e.Players {
-		if addr.SameMailbox(p.Address, address) {
-			return p.Seat
-		}
-	}
-	return 0
 }
 
 // WithdrawFromEvent withdraws a player from a running event for the
@@ -571,7 +564,7 @@ func (a *App) withdrawTx(tx *store.Tx, se *store.Event, e *referee.Event, seat i
 		}
 		var ng *referee.Game
 		var mails []referee.Mail
-		reason := fmt.Sprintf("%s %s from %s", p.Address, why, se.Name)
+		reason := fmt.Sprintf("%s %s from %s", p.Playing(), why, se.Name)
 		if kind == referee.WithdrawnLost {
 			loser := rules.White
 			if eg.Black == seat {
@@ -599,7 +592,7 @@ func (a *App) withdrawTx(tx *store.Tx, se *store.Event, e *referee.Event, seat i
 		rule = "all games annulled"
 	}
 	completed, total := e.SeatGames(seat)
-	return kind, tx.Audit(nil, "event", fmt.Sprintf("event %s: %s %s after %d of %d games: %s", se.Name, p.Address, why, completed, total, rule))
+	return kind, tx.Audit(nil, "event", fmt.Sprintf("event %s: %s %s after %d of %d games: %s", se.Name, p.Playing(), why, completed, total, rule))
 }
 
 // ReplaceInEvent hands a withdrawn player's unfinished games to a
@@ -618,12 +611,12 @@ func (a *App) ReplaceInEvent(ctx context.Context, name, old, sub string) (int, e
 		if err != nil {
 			return err
 		}
-		if e.Seat(w) != 0 {
-			return fmt.Errorf("%w: %s plays in event %s already; a substitute must be new to it", ErrInput, w, se.Name)
+		if e.Named(w) {
+			return fmt.Errorf("%w: %s plays (or played) in event %s already; a substitute must be new to it", ErrInput, w, se.Name)
 		}
 		p := e.Players[seat-1]
 		if p.ReplacedBy != "" {
-			return fmt.Errorf("%w: %s was replaced by %s already", ErrInput, p.Address, p.ReplacedBy)
+			return fmt.Errorf("%w: %s took over from %s already, and a seat is handed on once", ErrInput, p.ReplacedBy, p.Address)
 		}
 		now := a.opts.Now().UTC().Truncate(time.Second)
 		for _, eg := range e.Games {
@@ -867,7 +860,7 @@ func (a *App) applyEvent(tx *store.Tx, ch *referee.EventChange, mails *[]referee
 		}
 		return tx.Audit(nil, "event", fmt.Sprintf("event %s: %s left by mail", se.Name, ch.Leave))
 	case ch.Withdraw != "":
-		seat := seatOf(e, ch.Withdraw)
+		seat := e.Seat(ch.Withdraw)
 		if seat == 0 {
 			return fmt.Errorf("event %s: %s is no player of it", se.Name, ch.Withdraw)
 		}

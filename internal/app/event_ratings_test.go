@@ -200,7 +200,7 @@ func TestEventJoinRatingLimits(t *testing.T) {
 				says(t, "the refusal", m, "You cannot join cup: "+why, `"rating" shows your ratings`)
 			}
 			for _, who := range tc.joins {
-				if p := send(t, a, &n, who, "", "join cup"); p.Verdict != referee.Applied {
+				if p := joinByMail(t, a, &n, who, "cup"); p.Verdict != referee.Applied {
 					_, m := lastTo(t, a, who)
 					t.Fatalf("%s joins within the limits: %+v\n%s", who, p, m.Text)
 				}

@@ -116,7 +116,7 @@ func TestRoundRobinByMail(t *testing.T) {
 	players := []string{"ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org"}
 	n := 0
 	for i, p := range players {
-		res := send(t, a, &n, p, "", "join autumn")
+		res := joinByMail(t, a, &n, p, "autumn")
 		if res.Verdict != referee.Applied {
 			t.Fatalf("%s joins: %+v", p, res)
 		}
@@ -162,9 +162,13 @@ func TestRoundRobinByMail(t *testing.T) {
 		t.Errorf("round 1 board 1 is %d-%d, the FIDE table has 1-4", g.White, g.Black)
 	}
 	for _, p := range players {
-		mails := outboxTo(t, a, p)
+		var mails []store.Outgoing
 		var kinds []string
-		for _, o := range mails {
+		for _, o := range outboxTo(t, a, p) {
+			if o.Kind == string(referee.KindProof) {
+				continue // the request to prove a new address comes first (issue 38)
+			}
+			mails = append(mails, o)
 			kinds = append(kinds, o.Kind)
 		}
 		if len(kinds) < 5 || kinds[1] != "event-start" || kinds[2] != "event-opening" {
@@ -457,7 +461,7 @@ func TestLeaveAndClosedEntry(t *testing.T) {
 	if strings.Contains(m.Text, "club") {
 		t.Errorf("the stranger's list shows the closed event:\n%s", m.Text)
 	}
-	send(t, a, &n, "eve@example.org", "", "join cup")
+	joinByMail(t, a, &n, "eve@example.org", "cup")
 	if p := send(t, a, &n, "eve@example.org", "", "leave cup"); p.Verdict != referee.Applied {
 		t.Fatalf("leave: %+v", p)
 	}
@@ -654,8 +658,8 @@ func TestEventStartsAtItsDate(t *testing.T) {
 	}
 	n := 0
 	for _, p := range entrants(3) {
-		send(t, a, &n, p, "", "join dated")
-		send(t, a, &n, p, "", "join thin")
+		joinByMail(t, a, &n, p, "dated")
+		joinByMail(t, a, &n, p, "thin")
 	}
 	if _, err := a.Tick(ctx); err != nil {
 		t.Fatal(err)

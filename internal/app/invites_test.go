@@ -67,9 +67,19 @@ func TestHundredForgedChallengersOneVictim(t *testing.T) {
 		t.Errorf("the organiser's stop list: %+v, %v", list, err)
 	}
 
-	// "start" from the same address: invitations reach it again.
-	if p := send(t, a, &n, "victim@example.org", "", "start"); p.Verdict != referee.Applied {
+	// "start" from the address (forged or not) changes nothing: the
+	// referee asks the address itself (issue 38). Its reply to that
+	// request takes it off the stop list: invitations reach it again.
+	if p := send(t, a, &n, "victim@example.org", "", "start"); p.Verdict != referee.Answered {
 		t.Fatalf("start: %+v", p)
+	}
+	if list, _ := a.StoppedList(ctx); len(list) != 1 {
+		t.Errorf("a start by From alone undid the stop: the stop list is %+v", list)
+	}
+	ask, askMail := lastTo(t, a, "victim@example.org")
+	says(t, "the request for proof", askMail, `reply to it with "start" on the first line`)
+	if p := send(t, a, &n, "victim@example.org", replyAddress(t, ask), "start", "In-Reply-To: "+askMail.MessageID+"\r\n"); p.Verdict != referee.Applied {
+		t.Fatalf("start in a reply to the request: %+v", p)
 	}
 	if list, _ := a.StoppedList(ctx); len(list) != 0 {
 		t.Errorf("the stop list after start: %+v", list)

@@ -48,7 +48,7 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 	if lb.RecentAnswers, err = tx.LobbyAnswers(m.From, now.Add(-time.Hour)); err != nil {
 		return nil, err
 	}
-	if lb.SenderStopped, err = tx.IsStopped(mb); err != nil {
+	if lb.SenderStoppedSince, lb.SenderStopped, err = tx.StoppedSince(mb); err != nil {
 		return nil, err
 	}
 	if needs.Games {
@@ -130,6 +130,11 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 	}
 	if err := a.eventView(tx, lb, mb, needs); err != nil { // event.go
 		return nil, err
+	}
+	if needs.Seen {
+		if lb.Seen, err = a.seen(tx, mb, lb); err != nil { // seen.go
+			return nil, err
+		}
 	}
 	if lb.Event != nil {
 		if lb.EventObserved, err = a.eventObserved(tx, lb.Event.Name, mb); err != nil {
@@ -442,9 +447,9 @@ func ReadPlayerList(text, name string) ([]string, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		a, err := addr.Canonical(line)
+		a, err := addr.Player(line)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s line %d: %q is not a mail address; write one address a line, like alice@example.org", ErrInput, name, n+1, line)
+			return nil, fmt.Errorf("%w: %s line %d: %v; write one address a line", ErrInput, name, n+1, err)
 		}
 		out = append(out, a)
 	}

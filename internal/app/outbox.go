@@ -28,7 +28,7 @@ func priorityOf(kind referee.MailKind) int {
 		return store.PriorityReminder
 	case referee.KindSpectator, referee.KindEventOpening, referee.KindEventEnd:
 		return store.PriorityBulk
-	case referee.KindRefusal:
+	case referee.KindRefusal, referee.KindProof:
 		return store.PriorityStranger
 	}
 	return store.PriorityPlayer

@@ -34,13 +34,15 @@ func testRoundRobinByMail(t *testing.T, e *env) {
 	e.startServe(t, bin, db, e.mail.smtpAddr())
 
 	for _, p := range ps[:3] {
-		e.mailTo(t, p, referee, "join", "join spring")
+		e.joinProved(t, p, "spring")
 		if m := e.waitMail(t, p, 1, mailWait)[0]; m.subject != "You joined spring" {
 			t.Fatalf("%s's answer to join is %q:\n%s", p.addr, m.subject, m.text)
 		}
 	}
-	start := time.Now()
 	e.mailTo(t, ps[3], referee, "join", "join spring")
+	ps[3].last = only(t, ps[3].addr, e.waitMail(t, ps[3], 1, mailWait), "Confirm your entry to spring")
+	start := time.Now()
+	e.send(t, ps[3], "join spring")
 	// Each: the listing and three openings; the last to join also the
 	// answer to the join.
 	reply := map[string]map[string]string{} // player -> game id -> reply address

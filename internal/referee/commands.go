@@ -331,7 +331,7 @@ func commandTable() []Command {
 			Help:    "in a reply to an invitation: receive no more invitations through this referee, from anyone (\"start\" undoes it)",
 			inReply: true, noAuth: true, run: (*Referee).invitationAnswer},
 		{Words: []string{"start"}, Where: Outside,
-			Help: "receive invitations again after a \"stop\", sent from the same address",
+			Help: "receive invitations again after a \"stop\", sent from the same address; the referee asks that address to reply \"start\" to its answer, so that no one else can undo your stop",
 			load: LoadLobby, answer: true, run: (*Referee).startInvites},
 		{Words: []string{"vacation"}, Args: "DAYS", Where: Outside,
 			Help: "stop the clocks of all your timed games for DAYS days; every opponent is told; \"vacation cancel\" ends it, giving back the days not yet begun",
@@ -340,7 +340,8 @@ func commandTable() []Command {
 			Help: "the events you may join (variant, format, time, rated or casual, places left, rating limits) and your own",
 			load: LoadLobby | LoadEvents, answer: true, run: (*Referee).eventsList},
 		{Words: []string{"join"}, Args: "EVENT", Where: Outside,
-			Help: "enter an open event; its games start when it is full or on its start date; an event may take only players within its rating limits in its game",
+			Help: "enter an open event; its games start when it is full or on its start date; an event may take only players within its rating limits in its game. " +
+				"From an address that has not played here, the entry counts once you reply \"join EVENT\" to the referee's answer",
 			load: LoadLobby | LoadEvent, run: (*Referee).eventJoin},
 		{Words: []string{"leave"}, Args: "EVENT", Where: Outside,
 			Help: "leave an event you entered, before it starts",
@@ -450,6 +451,8 @@ type Needs struct {
 	// Event is the name of the event the command names (Lobby.Event); ""
 	// for none.
 	Event string
+	// Seen: whether the sender's address is known here (Lobby.Seen).
+	Seen bool
 }
 
 // Needs says what the app must load for m before Handle decides it; g is
@@ -477,6 +480,7 @@ func (r *Referee) Needs(m *reader.Mail, g *Game) Needs {
 		// An event may limit who joins by rating: the core needs the
 		// sender's ratings (the event is not loaded yet).
 		n.RatingsOf = m.From
+		n.Seen = true // a join from an address never seen waits for its proof
 	}
 	if p.cmd == nil || p.cmd.load == 0 {
 		return n
@@ -523,7 +527,7 @@ func gameArg(args []string) int64 {
 func challengeOpponent(args []string, _ *Game, _ *reader.Mail) string {
 	for _, a := range args {
 		if strings.Contains(a, "@") {
-			if ca, err := addr.Canonical(strings.Trim(a, "<>,;")); err == nil {
+			if ca, err := addr.Player(strings.Trim(a, "<>,;")); err == nil {
 				return ca
 			}
 			return ""

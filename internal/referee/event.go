@@ -109,15 +109,44 @@ func FormatTitle(f string) string {
 	return f
 }
 
-// Seat is the seat of address in e (its player or the substitute), or 0.
+// Seat is the seat address plays in e, or 0: the seat's player, or its
+// substitute once there is one. A player replaced by a substitute holds
+// no seat any more (issue 38): their mails about the event are a
+// stranger's, and nothing they send can withdraw the substitute.
 func (e *Event) Seat(address string) int {
 	for _, p := range e.Players {
-		if addr.SameMailbox(p.Address, address) || (p.ReplacedBy != "" && addr.SameMailbox(p.ReplacedBy, address)) {
+		if addr.SameMailbox(p.playing(), address) {
 			return p.Seat
 		}
 	}
 	return 0
 }
+
+// ReplacedIn returns the seat whose player address was, before a
+// substitute took it over.
+func (e *Event) ReplacedIn(address string) (EventPlayer, bool) {
+	for _, p := range e.Players {
+		if p.ReplacedBy != "" && addr.SameMailbox(p.Address, address) {
+			return p, true
+		}
+	}
+	return EventPlayer{}, false
+}
+
+// Named reports whether address is, or was, a player of e: a seat's
+// player or its substitute.
+func (e *Event) Named(address string) bool {
+	for _, p := range e.Players {
+		if addr.SameMailbox(p.Address, address) || (p.ReplacedBy != "" && addr.SameMailbox(p.ReplacedBy, address)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Playing is the address now playing the seat's games: its substitute
+// once there is one, else its player.
+func (p EventPlayer) Playing() string { return p.playing() }
 
 // playing is the address now playing seat's games.
 func (p EventPlayer) playing() string {
@@ -365,9 +394,9 @@ func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Tim
 	if round > 1 {
 		subject = fmt.Sprintf("[%s] Round %d: your games", e.Name, round)
 	}
-	return Mail{Kind: KindEventStart, To: p.playing(), Subject: subject,
+	return Mail{Kind: KindEventStart, To: p.Playing(), Subject: subject,
 		Text: b.String() + lobbyFooter(r.cfg.Address), Date: now,
-		MessageID: r.messageID("event-start", e.Name, p.playing(), fmt.Sprint(round), fmt.Sprint(firstID(games)), now.UTC().Format(time.RFC3339))}
+		MessageID: r.messageID("event-start", e.Name, p.Playing(), fmt.Sprint(round), fmt.Sprint(firstID(games)), now.UTC().Format(time.RFC3339))}
 }
 
 func (e *Event) gameOf(id int64) EventGame {

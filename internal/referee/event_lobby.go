@@ -93,6 +93,18 @@ func (r *Referee) eventJoin(c *call) Outcome {
 			fmt.Sprintf("Its organiser takes entries by mail only from players with %s in its game. \"rating\" shows your ratings; "+
 				"\"events\" lists the events you may join.", e.Limits.Text()))
 	}
+	if !c.env.Lobby.Seen {
+		if _, err := addr.Player(c.m.From); err != nil {
+			return Outcome{Verdict: Ignored, Detail: fmt.Sprintf("event: join %s: %s is no player's address (%v): not answered", e.Name, c.m.From, err)}
+		}
+		if !r.proved(c.m, joinProof(e)...) {
+			return r.askProof(c, "join", fmt.Sprintf("event %s: join from %s, an address not seen here, waits for its proof", e.Name, c.m.From),
+				"Confirm your entry to "+e.Name,
+				fmt.Sprintf("The referee at %s received a request to enter %s (%s) for this address, which has not played here before. "+
+					"The entry counts once you confirm it.", r.cfg.Address, e.Name, e.describe()),
+				"join "+e.Name, "nothing happens, and you are not entered.", joinProof(e)...)
+		}
+	}
 	left := e.Places - len(e.Players) - 1
 	text := fmt.Sprintf("You have joined %s (%s). ", e.Name, e.describe())
 	if left <= 0 {
@@ -185,7 +197,7 @@ func (r *Referee) eventWithdraw(c *call) Outcome {
 			wrap(fmt.Sprintf("To withdraw, send \"withdraw %s confirm\". Anything else keeps you in the event.", e.Name)))
 	}
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("event %s: %s withdrew", e.Name, c.m.From),
-		Lobby: &LobbyChange{Event: &EventChange{Name: e.Name, Withdraw: p.Address}},
+		Lobby: &LobbyChange{Event: &EventChange{Name: e.Name, Withdraw: p.playing()}},
 		Mails: []Mail{r.lobbyLetter(c.m, c.env.Now, "withdraw", "You withdrew from "+e.Name,
 			wrap(strings.NewReplacer(" would be ", " are ").Replace(rule)+" Your opponents are told."), "", "")}}
 }

@@ -72,11 +72,15 @@ func TestStopAndStart(t *testing.T) {
 		stop    *StopChange
 		closes  bool
 		says    string
+		// proof: the mail carries the proof token of "start" for this
+		// address, made for the stop of proofSince (zero: the stop's).
+		proof      string
+		proofSince time.Time
 	}{
 		{name: "bob stops", from: "bob@example.org", line: "stop", invite: true, want: Applied,
 			stop: &StopChange{Address: "bob@example.org", Stop: true, ChallengeID: 7}, closes: true,
 			says: `will pass on no more invitations to bob@example.org, from anyone; the invitation you replied to is declined. ` +
-				`To receive invitations again, send "start" to referee@example.test from this address.`},
+				`To receive invitations again, send "start" to referee@example.test from this address, then reply "start" to the referee's answer.`},
 		{name: "bob's plus-address stops bob", from: "Bob+chess@example.org", line: "unsubscribe", invite: true, want: Applied,
 			stop: &StopChange{Address: "bob@example.org", Stop: true, ChallengeID: 7}, closes: true, says: "no more invitations"},
 		{name: "the challenger cannot stop", from: "carol@example.org", line: "stop", invite: true, want: Rejected,
@@ -84,15 +88,32 @@ func TestStopAndStart(t *testing.T) {
 		{name: "someone else with bob's invitation", from: "eve@example.org", line: "stop", invite: true, want: Rejected,
 			says: "could not be tied to an invitation for you"},
 		{name: "stop without an invitation", from: "bob@example.org", line: "stop", want: Rejected, says: "not a reply to an invitation"},
-		{name: "start after stop", from: "bob@example.org", line: "start", stopped: true, want: Applied,
+		// Issue 38: "start" takes only a From, which anyone can forge: the
+		// referee asks the address itself, and a reply to that request
+		// (its proof token, from the stopped address) takes it off.
+		{name: "start after stop asks the address", from: "bob@example.org", line: "start", stopped: true, want: Answered,
+			says: `received "start" from this address, which asked on Sun 22 Nov 2026 08:00 UTC to receive no invitations. ` +
+				`Anyone can put another's address on a mail, so the referee acts only on a reply to this mail`},
+		{name: "start in a reply to the request", from: "bob@example.org", line: "start", stopped: true, proof: "bob@example.org", want: Applied,
 			stop: &StopChange{Address: "bob@example.org"}, says: "passes on invitations to bob@example.org again"},
+		{name: "start with another address's proof", from: "bob@example.org", line: "start", stopped: true, proof: "eve@example.org", want: Answered,
+			says: "acts only on a reply to this mail"},
+		{name: "start with the proof of an older stop", from: "bob@example.org", line: "start", stopped: true, proof: "bob@example.org",
+			proofSince: lobbyNow.Add(-10 * Day), want: Answered, says: "acts only on a reply to this mail"},
 		{name: "start when not stopped", from: "bob@example.org", line: "start", want: Answered, says: "is not on the referee's stop list"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := lobbyReferee(t, LobbyConfig{})
-			lb := &Lobby{Allowed: true, Active: map[string]int{}, SenderStopped: tt.stopped}
+			since := lobbyNow.Add(-26 * time.Hour)
+			lb := &Lobby{Allowed: true, Active: map[string]int{}, SenderStopped: tt.stopped, SenderStoppedSince: since}
 			m := &reader.Mail{From: tt.from, MessageID: "<s1@example.org>", Subject: "Re: invitation", Action: tt.line}
+			if tt.proof != "" {
+				if !tt.proofSince.IsZero() {
+					since = tt.proofSince
+				}
+				m.Proof = r.proofSecret(tt.proof, startProof(since)...)
+			}
 			if tt.invite {
 				ch := invitedBob()
 				lb.Challenge = ch
@@ -111,6 +132,15 @@ func TestStopAndStart(t *testing.T) {
 			if out.Lobby != nil {
 				got = out.Lobby.Stop
 				closes = out.Lobby.Close != nil && out.Lobby.Close.Status == ChallengeDeclined
+			}
+			if tt.want == Answered && tt.stopped {
+				// The request for proof: to the sender alone, a stranger's
+				// answer, with the proof in its reply address.
+				ml := out.Mails[0]
+				want := "referee+" + reader.ProofToken(r.proofSecret(tt.from, startProof(lb.SenderStoppedSince)...)) + "@example.test"
+				if len(out.Mails) != 1 || ml.Kind != KindProof || ml.ReplyTo != want {
+					t.Errorf("the request for proof: %d mails, kind %s, Reply-To %s; want one %s mail replying to %s", len(out.Mails), ml.Kind, ml.ReplyTo, KindProof, want)
+				}
 			}
 			if (got == nil) != (tt.stop == nil) || got != nil && *got != *tt.stop {
 				t.Errorf("stop change %+v, want %+v", got, tt.stop)

@@ -56,4 +56,8 @@ const (
 	KindEventOpening MailKind = "event-opening"
 	// KindEventEnd: an event's final crosstable and winner.
 	KindEventEnd MailKind = "event-end"
+	// KindProof: the request to prove an address by replying (a join
+	// from an address never seen, a "start" after a "stop"); until the
+	// reply comes, its addressee is a stranger.
+	KindProof MailKind = "proof"
 )

@@ -258,8 +258,16 @@ type Lobby struct {
 	// OpponentStopped: the opponent a new challenge names answered "stop"
 	// to an invitation and gets none.
 	OpponentStopped bool
-	// SenderStopped: the sender is on the stop list.
-	SenderStopped bool
+	// SenderStopped: the sender is on the stop list, since
+	// SenderStoppedSince.
+	SenderStopped      bool
+	SenderStoppedSince time.Time
+	// Seen: the sender's address is known here beyond this mail's From
+	// (Needs.Seen): it played a game, the organiser named it (the player
+	// list, an event's list or players), or it holds or held a place in an
+	// event. A join from an address not seen waits for the address to
+	// prove itself (proof.go).
+	Seen bool
 	// Ratings are the ratings of the player "rating" names, one per
 	// variant with a rated game (Needs.RatingsOf).
 	Ratings []rating.Standing

@@ -122,9 +122,9 @@ func (r *Referee) challenge(c *call) Outcome {
 			if ch.Opponent != "" {
 				return no("two addresses", "it names two opponents.", "Challenge one player a mail: "+challengeSyntax+".")
 			}
-			o, err := addr.Canonical(strings.Trim(a, "<>,;"))
-			if err != nil || !strings.Contains(addr.Domain(o), ".") {
-				return no("bad address "+a, fmt.Sprintf("%q is not a mail address.", a), "Write the opponent's address like bob@example.org: "+challengeSyntax+".")
+			o, err := addr.Player(strings.Trim(a, "<>,;"))
+			if err != nil {
+				return no("bad address "+a, fmt.Sprintf("%q is not a mail address the referee sends invitations to: %s.", a, err), "Write the opponent's address like bob@example.org: "+challengeSyntax+".")
 			}
 			ch.Opponent = o
 		case timeControlRE.MatchString(a):
@@ -557,7 +557,7 @@ func (r *Referee) stopInvites(c *call, ch *Challenge, isChallenger bool) Outcome
 	}
 	text := wrap(fmt.Sprintf("The referee at %s will pass on no more invitations to %s, from anyone; the invitation you "+
 		"replied to is declined.", r.cfg.Address, mb)) + "\n\n" +
-		wrap(fmt.Sprintf("To receive invitations again, send \"start\" to %s from this address.", r.cfg.Address)) + "\n"
+		wrap(fmt.Sprintf("To receive invitations again, send \"start\" to %s from this address, then reply \"start\" to the referee's answer.", r.cfg.Address)) + "\n"
 	out.Mails = append([]Mail{r.lobbyLetter(m, now, "stop", "No more invitations", text, "", "")}, out.Mails...)
 	return out
 }
@@ -570,6 +570,15 @@ func (r *Referee) startInvites(c *call) Outcome {
 		return r.lobbyAnswer(m, env, "start", "Invitations reach you",
 			wrap(fmt.Sprintf("%s is not on the referee's stop list: invitations from players here already reach you. "+
 				"Reply \"stop\" to an invitation to receive none.", mb))+"\n")
+	}
+	if !r.proved(m, startProof(lb.SenderStoppedSince)...) {
+		// A forged "start" must not undo the stop: the address itself
+		// confirms, by replying to the referee's mail (proof.go).
+		return r.askProof(c, "start", fmt.Sprintf("lobby: %s sent \"start\": waits for its proof", mb),
+			"Confirm: receive invitations again",
+			fmt.Sprintf("The referee at %s received \"start\" from this address, which asked on %s to receive no invitations.",
+				r.cfg.Address, dateText(lb.SenderStoppedSince)),
+			"start", "nothing happens, and no invitation reaches you.", startProof(lb.SenderStoppedSince)...)
 	}
 	out := r.lobbyAnswer(m, env, "start", "Invitations reach you again",
 		wrap(fmt.Sprintf("The referee at %s passes on invitations to %s again. Reply \"stop\" to any of them to receive none.", r.cfg.Address, mb))+"\n")

@@ -179,7 +179,9 @@ func TestChallengeCommand(t *testing.T) {
 		{name: "unknown variant", line: "challenge checkers bob@example.org", want: Rejected, says: "\"checkers\" is not a game offered"},
 		{name: "variant not offered", lc: LobbyConfig{Variants: []string{"chess"}}, line: "challenge toto40 bob@example.org", want: Rejected,
 			says: "Choose one of chess"},
-		{name: "bad address", line: "challenge chess bob@localhost", want: Rejected, says: "is not a mail address"},
+		{name: "bad address", line: "challenge chess bob@localhost", want: Rejected, says: "has no dot"},
+		// Issue 38: an address written like an IP address is no mail domain.
+		{name: "IP-like domain", line: "challenge chess bob@1.2.3.4", want: Rejected, says: "written like an IP address"},
 		// Issue 28: addresses are held to RFC 5321's limits and valid domains.
 		{name: "address literal", line: "challenge chess bob@[127.0.0.1]", want: Rejected, says: "is not a mail address"},
 		{name: "hyphen-edged label", line: "challenge chess bob@-bad-.test", want: Rejected, says: "is not a mail address"},

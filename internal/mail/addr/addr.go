@@ -182,3 +182,38 @@ func Plus(base, detail string) string {
 	}
 	return base[:at] + "+" + detail + base[at:]
 }
+
+// Player returns the canonical spelling of s (as Canonical) when it may
+// be a player's or a spectator's address: an address the referee will
+// mail because someone named it (the organiser's commands, a challenge,
+// an event's list, a join). Besides Canonical's rules its domain must be
+// a mail domain on the Internet: one with a dot (alice@localhost names
+// this machine, or whichever host reads the mail) and whose last label is
+// not all digits (alice@1.2.3.4 is a host's IP address written as a
+// domain; no top-level domain is numeric, RFC 3696 2). The referee's own
+// address is held to Canonical only: a test set-up may run it on
+// localhost.
+func Player(s string) (string, error) {
+	a, err := Canonical(s)
+	if err != nil {
+		return "", err
+	}
+	if why := notMailDomain(Domain(a)); why != "" {
+		return "", fmt.Errorf("%s is not a player's mail address: its domain %s; write the address at the player's mail domain, like alice@example.org", short(a), why)
+	}
+	return a, nil
+}
+
+// notMailDomain says why domain, valid as a host name, is not a mail
+// domain on the Internet ("" when it may be one).
+func notMailDomain(domain string) string {
+	dot := strings.LastIndexByte(domain, '.')
+	if dot < 0 {
+		return fmt.Sprintf("%q has no dot: it names a single host, not a mail domain", short(domain))
+	}
+	tld := domain[dot+1:]
+	if strings.Trim(tld, "0123456789") == "" {
+		return fmt.Sprintf("%q ends in a number: it is written like an IP address, and no mail domain ends in digits", short(domain))
+	}
+	return ""
+}

@@ -96,3 +96,36 @@ func TestCanonicalLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayer: an address the referee is asked to mail must be at a mail
+// domain (issue 38: alice@1.2.3.4 and alice@localhost were taken by the
+// CLI and in challenges). The embedded server's example.test stays valid.
+func TestPlayer(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // "" when valid, else words the error must contain
+	}{
+		{"alice@example.test", ""},
+		{"Alice <Alice+chess@Example.ORG>", ""},
+		{"alice@mail.1and1.de", ""},     // digits inside a domain are fine
+		{"alice@123.example.org", ""},   // a numeric label that is not the last
+		{"alice@xn--bcher-kva.ch", ""},  // an internationalised domain, as written in SMTP
+		{"alice@1.2.3.4", "IP address"}, // issue 38
+		{"alice@10.0.0.1", "IP address"},
+		{"alice@example.123", "ends in a number"},
+		{"alice@localhost", "has no dot"}, // issue 38
+		{"alice@intranet", "has no dot"},
+		{"alice@[127.0.0.1]", "IP address"}, // Canonical's own refusal
+		{"alice", "not a mail address"},
+	} {
+		got, err := Player(tc.in)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("Player(%q): %v, want it accepted", tc.in, err)
+		case tc.want != "" && err == nil:
+			t.Errorf("Player(%q) = %q, want an error saying %q", tc.in, got, tc.want)
+		case tc.want != "" && !strings.Contains(err.Error(), tc.want):
+			t.Errorf("Player(%q): %v, want it to say %q", tc.in, err, tc.want)
+		}
+	}
+}

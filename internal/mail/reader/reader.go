@@ -98,7 +98,12 @@ type Mail struct {
 	// "recipient", "in-reply-to" or "references".
 	Invite       *Invite
 	InviteSource string
-	Variant      string // from the subject tag "[variant #id]", or "": information only
+	// Proof is the secret of a proof token (see ProofToken): the mail
+	// replies to one the referee sent to an address to prove it. "" when
+	// none was found; ProofSource says where it was found, as InviteSource.
+	Proof       string
+	ProofSource string
+	Variant     string // from the subject tag "[variant #id]", or "": information only
 	// Automatic is why no reply may be sent ("" for mail from a person):
 	// "Auto-Submitted: auto-replied", "bounce (empty Return-Path)", "From
 	// mailer-daemon@...", "Precedence: bulk", "mailing list (List-Id)",
@@ -367,6 +372,7 @@ func readHeaders(m *Mail, h gomail.Header, base string) {
 		}
 	}
 	m.findInvite(base, inReplyTo)
+	m.findProof(base, inReplyTo)
 	if tm := subjectTagRE.FindStringSubmatch(strings.ToLower(m.Subject)); tm != nil {
 		m.Variant = tm[1]
 	}
