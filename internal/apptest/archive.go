@@ -46,14 +46,14 @@ func (a Archive) ArchiveGame(n int) (white, black, plies int, running bool) {
 
 // ArchiveDB returns the path of a database holding the games of a, made
 // once and kept in the system's temporary directory under a name of its
-// parameters and the schema's version, so that the next benchmark run
+// parameters and the schema (store.SchemaDigest), so that the next benchmark run
 // reuses it (building 100,000 games takes minutes). The caller must not
 // change it; copy it first to change it.
 func ArchiveDB(ctx context.Context, a Archive) (string, error) {
 	if a.Players < 2 || a.Games < 1 {
 		return "", fmt.Errorf("an archive needs at least one game and two players, not %d and %d", a.Games, a.Players)
 	}
-	sum := sha256.Sum256(fmt.Appendf(nil, "archive 1 %d %d %d schema %d", a.Games, a.Players, a.RunningEvery, store.SchemaVersion()))
+	sum := sha256.Sum256(fmt.Appendf(nil, "archive 1 %d %d %d schema %s", a.Games, a.Players, a.RunningEvery, store.SchemaDigest()))
 	path := filepath.Join(os.TempDir(), "referee-archive-"+hex.EncodeToString(sum[:6])+".db")
 	if _, err := os.Stat(path); err == nil {
 		return path, nil

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,12 +16,20 @@ import (
 // shows, through the indexes of schema version 19, so that a page costs
 // the same with 100 games and with 100,000.
 
-// notPrivate is the condition of the partial indexes games_web_status and
-// games_web_variant, written exactly as there so that SQLite uses them.
+// notPrivate is the condition of the partial index games_web_variant,
+// written exactly as there so that SQLite uses it.
 const notPrivate = `json_extract(g.state, '$.private') IS NOT 1`
 
-// SchemaVersion is the schema version this build brings a database to.
-func SchemaVersion() int { return len(migrations()) }
+// SchemaDigest names the schema this build brings a database to: a hash
+// of every migration's text.
+func SchemaDigest() string {
+	h := sha256.New()
+	for _, m := range migrations() {
+		h.Write([]byte(m))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
 
 // WebQuery selects public games for a list of the web pages, newest first.
 type WebQuery struct {
@@ -103,6 +113,25 @@ func (s *Store) WebGames(ctx context.Context, q WebQuery) (out []WebGame, err er
 }
 
 func (t *Tx) webGames(q WebQuery, status string) ([]WebGame, error) {
+	query, args := webGamesSQL(q, status)
+	rows, err := t.tx.QueryContext(t.ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []WebGame
+	for rows.Next() {
+		g, err := scanWebGame(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// webGamesSQL is the query of q's games of one status.
+func webGamesSQL(q WebQuery, status string) (string, []any) {
 	var b strings.Builder
 	var args []any
 	if len(q.Addresses) > 0 {
@@ -134,20 +163,7 @@ func (t *Tx) webGames(q WebQuery, status string) ([]WebGame, error) {
 		b.WriteString(` ORDER BY g.id DESC LIMIT ?`)
 	}
 	args = append(args, q.Limit+1) // +1: the same game twice (a player against themself)
-	rows, err := t.tx.QueryContext(t.ctx, b.String(), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []WebGame
-	for rows.Next() {
-		g, err := scanWebGame(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, g)
-	}
-	return out, rows.Err()
+	return b.String(), args
 }
 
 // webPlayers fills in the players of gs.
