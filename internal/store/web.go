@@ -231,12 +231,15 @@ func (s *Store) WebVariants(ctx context.Context, statuses, variants []string) (o
 		for _, v := range variants {
 			var best int64
 			for _, st := range statuses {
-				var id sql.NullInt64
-				if err := t.tx.QueryRowContext(t.ctx, `SELECT MAX(g.id) FROM games g WHERE g.variant = ? AND g.status = ? AND `+notPrivate,
-					v, st).Scan(&id); err != nil {
+				// ORDER BY ... LIMIT 1 reads one entry of the index; SQLite
+				// reads them all for MAX() under a WHERE.
+				var id int64
+				err := t.tx.QueryRowContext(t.ctx, `SELECT g.id FROM games g WHERE g.variant = ? AND g.status = ? AND `+notPrivate+
+					` ORDER BY g.id DESC LIMIT 1`, v, st).Scan(&id)
+				if err != nil && !errors.Is(err, sql.ErrNoRows) {
 					return err
 				}
-				best = max(best, id.Int64)
+				best = max(best, id)
 			}
 			if best > 0 {
 				found = append(found, newest{v, best})
