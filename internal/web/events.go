@@ -52,6 +52,9 @@ func (s *Site) publicEvent(e *referee.Event) bool {
 // when a game or an event changed (store.WebEventsVersion).
 type eventSet struct {
 	version string
+	// variants are the variants of the public games, that of the newest
+	// game first: the index's filters.
+	variants []string
 	list    []*eventPage // oldest first
 	byName  map[string]*eventPage
 	public  map[int64]bool // the events' games that have pages
@@ -70,6 +73,9 @@ func (s *Site) eventSet(ctx context.Context) (*eventSet, error) {
 		return s.events, nil
 	}
 	set := &eventSet{version: version, byName: map[string]*eventPage{}, public: map[int64]bool{}}
+	if set.variants, err = s.st.WebVariants(ctx, s.statuses(), variantNames()); err != nil {
+		return nil, err
+	}
 	es, ok := s.src.(EventSource)
 	if !ok {
 		s.events = set

@@ -199,10 +199,11 @@ func (s *Site) ExportChanges(ctx context.Context, dir string) (ExportResult, err
 		}
 	}
 	lists := []listSpec{{}, {state: "active"}, {state: "finished"}}
-	variants, err := s.st.WebVariants(ctx, s.statuses(), variantNames())
+	set, err := s.eventSet(ctx) // the variants of the public games with the events
 	if err != nil {
 		return r, err
 	}
+	variants := set.variants
 	for _, v := range variants {
 		lists = append(lists, listSpec{variant: v})
 	}
@@ -231,10 +232,6 @@ func (s *Site) ExportChanges(ctx context.Context, dir string) (ExportResult, err
 		}
 	}
 	if err := page("feed.atom"); err != nil {
-		return r, err
-	}
-	set, err := s.eventSet(ctx)
-	if err != nil {
 		return r, err
 	}
 	for _, ep := range set.list {

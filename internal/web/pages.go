@@ -237,10 +237,11 @@ func (s *Site) index(ctx context.Context, l listSpec) (listOut, error) {
 	if s.opts.Public == PublicAll {
 		data.States = []stateLink{{referee.StatusActive, "running"}, {referee.StatusFinished, "finished"}}
 	}
-	variants, err := s.st.WebVariants(ctx, s.statuses(), variantNames())
+	set, err := s.eventSet(ctx) // the variants of the public games with the events
 	if err != nil {
 		return listOut{}, err
 	}
+	variants := set.variants
 	title := ""
 	for _, name := range variants {
 		v, err := rules.Lookup(name)
