@@ -55,9 +55,9 @@ type eventSet struct {
 	// variants are the variants of the public games, that of the newest
 	// game first: the index's filters.
 	variants []string
-	list    []*eventPage // oldest first
-	byName  map[string]*eventPage
-	public  map[int64]bool // the events' games that have pages
+	list     []*eventPage // oldest first
+	byName   map[string]*eventPage
+	public   map[int64]bool // the events' games that have pages
 }
 
 // eventSet returns the public events, made again if a game or an event
