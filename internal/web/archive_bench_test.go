@@ -68,7 +68,8 @@ func archiveNames(a apptest.Archive) map[string]string {
 // games: each page under 50 ms, the first page under 1 s, RSS under
 // 80 MB.
 //
-//	go test -run XXX -bench Pages -benchtime 20x ./internal/web/
+//	go test -run XXX -bench 'Pages/(index|game|ply|picture|running|feed)$' -benchtime 200x ./internal/web/
+//	go test -run XXX -bench 'Pages/serve$' -benchtime 1x ./internal/web/
 func BenchmarkPages(b *testing.B) {
 	a, path := archive(b)
 	ctx := context.Background()
