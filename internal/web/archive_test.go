@@ -3,6 +3,9 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -124,6 +127,24 @@ func TestListsArePaged(t *testing.T) {
 	}
 	if sum := fmt.Sprintf("%d public games here", len(want(player0))); !strings.Contains(string(p.Body), sum) {
 		t.Errorf("%s does not say %q", black, sum)
+	}
+	// Over HTTP, the filters as query parameters.
+	srv := httptest.NewServer(s.Handler(nil))
+	defer srv.Close()
+	for q, want := range map[string]int{"/?state=active": 200, "/index.html?variant=chess&state=finished&before=200": 200,
+		"/?state=aborted": 404, "/?before=1": 404, "/game-3.html?x=1": 200} {
+		resp, err := http.Get(srv.URL + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("GET %s: %d, want %d", q, resp.StatusCode, want)
+		}
+		if q == "/?state=active" && (!strings.Contains(string(body), "<h1>Running games</h1>") || strings.Contains(string(body), `href="game-2.html"`)) {
+			t.Errorf("GET %s does not list the running games alone", q)
+		}
 	}
 	for _, name := range []string{"index-before-1.html", "index-before-0.html", "index-before-01.html", "index.html?before=x",
 		"index.html?state=aborted", "variant-go.html", "index.html?variant=go", "index-x.html", "player-nobody-before-5.html"} {

@@ -20,7 +20,8 @@ import (
 const MaxRequestBytes = 1 << 10
 
 // Handler serves the site: GET and HEAD only (405 otherwise), each file at
-// its name ("/" is index.html), with its content type, an ETag (a strong
+// its name ("/" is index.html; a list takes its filters as query
+// parameters too, "/?variant=chess&state=finished&before=1234"), with its content type, an ETag (a strong
 // one: the hash of the bytes) and caching headers, and a security policy
 // that lets nothing from another site in.
 func (s *Site) Handler(log *slog.Logger) http.Handler {
@@ -46,7 +47,11 @@ func (s *Site) Handler(log *slog.Logger) http.Handler {
 		if name == "" {
 			name = "index.html"
 		}
-		p, err := s.Page(r.Context(), name)
+		asked := name
+		if r.URL.RawQuery != "" {
+			asked += "?" + r.URL.RawQuery // a list's filters (Page)
+		}
+		p, err := s.Page(r.Context(), asked)
 		if errors.Is(err, ErrNotFound) {
 			http.Error(w, "There is no such page here; the index is at /.", http.StatusNotFound)
 			return
