@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"time"
 
 	"referee/internal/notation"
 	"referee/internal/rating"
@@ -176,22 +175,10 @@ type pager struct {
 
 // gameItem is one line of a list of games.
 type gameItem struct {
-	ID                   int64
-	Variant              string
-	White, Black         string
-	State, Moves         string
-	updated, created     time.Time
-	result, resultReason string
-}
-
-func updated(g *referee.Game) time.Time {
-	t := g.Created
-	for _, a := range g.Actions {
-		if a.Time.After(t) {
-			t = a.Time
-		}
-	}
-	return t.UTC()
+	ID           int64
+	Variant      string
+	White, Black string
+	State, Moves string
 }
 
 func resultText(g *referee.Game) string { return result(string(g.Status), g.Result, g.ResultReason) }
