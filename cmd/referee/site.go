@@ -62,7 +62,7 @@ func (w *webFlags) serveWeb(ctx context.Context, a *app.App, log *slog.Logger, s
 
 func runSite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("site", "--out DIR [--public all|finished|none]",
-		"Writes the public game pages as static files into DIR, for any web server: the same pages serve --http serves.", stderr)
+		"Writes the public game pages as static files into DIR, for any web server: the same pages serve --http serves. Run again, it writes only what changed since the last export.", stderr)
 	db := dbFlag(fs)
 	address := addressFlag(fs)
 	out := fs.String("out", "", "the `directory` to write the pages into (made if missing)")
@@ -88,10 +88,11 @@ func runSite(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failed(stderr, "site", err)
 	}
-	n, err := s.Export(ctx, *out)
+	r, err := s.ExportChanges(ctx, *out)
 	if err != nil {
 		return failed(stderr, "site", err)
 	}
-	fmt.Fprintf(stdout, "site: %d files written to %s (--public %s)\n", n, *out, w.public)
+	fmt.Fprintf(stdout, "site: %d files written to %s, %d unchanged since the last export, %d removed (--public %s)\n",
+		r.Written, *out, r.Files-r.Written, r.Removed, w.public)
 	return exitOK
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"referee/internal/event"
-	"referee/internal/rating"
 	"referee/internal/referee"
 )
 
@@ -22,13 +21,6 @@ import (
 type EventSource interface {
 	// Events lists every event, oldest first.
 	Events(ctx context.Context) ([]*referee.Event, error)
-}
-
-// RatingSource is a Source that also lists the ratings (app.App has this
-// method).
-type RatingSource interface {
-	// Ratings lists the ratings of a variant ("" for every variant).
-	Ratings(ctx context.Context, variant string) ([]rating.Standing, error)
 }
 
 // eventPage is one public event as the pages show it: no address, no
@@ -56,28 +48,65 @@ func (s *Site) publicEvent(e *referee.Event) bool {
 	return s.opts.Public != PublicNone && e.Status != referee.EventOpen && len(e.Games) > 0
 }
 
-// loadEvents adds the public events and the players' ratings to sn; names
-// maps a mailbox's page key to the public name it plays under.
-func (s *Site) loadEvents(ctx context.Context, sn *snapshot, names map[string]string) error {
-	if rs, ok := s.src.(RatingSource); ok {
-		all, err := rs.Ratings(ctx, "")
-		if err != nil {
-			return fmt.Errorf("reading the ratings for the web pages: %w", err)
-		}
-		for _, r := range all {
-			if k := s.playerKey(r.Address); sn.players[k] != nil {
-				r.Address = ""
-				sn.ratings[k] = append(sn.ratings[k], r)
-			}
-		}
+// eventSet is the public events as the pages show them, made again
+// when a game or an event changed (store.WebEventsVersion).
+type eventSet struct {
+	version string
+	// variants are the variants of the public games, that of the newest
+	// game first: the index's filters.
+	variants []string
+	list     []*eventPage // oldest first
+	byName   map[string]*eventPage
+	public   map[int64]bool // the events' games that have pages
+}
+
+// eventSet returns the public events, made again if a game or an event
+// changed since they were made.
+func (s *Site) eventSet(ctx context.Context) (*eventSet, error) {
+	version, err := s.st.WebEventsVersion(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.events != nil && s.events.version == version {
+		return s.events, nil
+	}
+	set := &eventSet{version: version, byName: map[string]*eventPage{}, public: map[int64]bool{}}
+	if set.variants, err = s.st.WebVariants(ctx, s.statuses(), variantNames()); err != nil {
+		return nil, err
 	}
 	es, ok := s.src.(EventSource)
 	if !ok {
-		return nil
+		s.events = set
+		return set, nil
 	}
 	events, err := es.Events(ctx)
 	if err != nil {
-		return fmt.Errorf("reading the events for the web pages: %w", err)
+		return nil, fmt.Errorf("reading the events for the web pages: %w", err)
+	}
+	statuses := s.statuses()
+	// name is the public name a mailbox plays under, and its page key (""
+	// when it has no public game).
+	name := func(address string) (string, string, error) {
+		k := s.playerKey(address)
+		addrs, err := s.playerAddresses(ctx, k)
+		if err != nil {
+			return "", "", err
+		}
+		n, ok, err := s.mailboxName(ctx, addrs, nil)
+		if err != nil {
+			return "", "", err
+		}
+		if !ok {
+			n = referee.MaskAddress(address)
+		}
+		if _, ok, err = s.st.WebName(ctx, addrs, statuses); err != nil {
+			return "", "", err
+		} else if !ok {
+			k = ""
+		}
+		return n, k, nil
 	}
 	for _, e := range events {
 		if !s.publicEvent(e) {
@@ -89,58 +118,70 @@ func (s *Site) loadEvents(ctx context.Context, sn *snapshot, names map[string]st
 		c.Games = slices.Clone(e.Games)
 		ep := &eventPage{E: &c, finished: e.Status == referee.EventFinished || e.Status == referee.EventClosed}
 		for i, p := range e.Players {
-			k := s.playerKey(p.Address)
-			name := names[k]
-			if name == "" {
-				name = referee.MaskAddress(p.Address)
+			n, k, err := name(p.Address)
+			if err != nil {
+				return nil, err
 			}
 			if p.ReplacedBy != "" {
-				sk := s.playerKey(p.ReplacedBy)
-				sub := names[sk]
-				if sub == "" {
-					sub = referee.MaskAddress(p.ReplacedBy)
+				sub, sk, err := name(p.ReplacedBy)
+				if err != nil {
+					return nil, err
 				}
 				c.Players[i].ReplacedBy = sub
-				name, k = sub+" (for "+name+")", sk
+				n, k = sub+" (for "+n+")", sk
 			}
-			c.Players[i].Address = name
-			if sn.players[k] == nil {
-				k = ""
-			}
-			ep.Names, ep.Keys = append(ep.Names, name), append(ep.Keys, k)
+			c.Players[i].Address = n
+			ep.Names, ep.Keys = append(ep.Names, n), append(ep.Keys, k)
 		}
+		var ids []int64
 		for _, g := range c.Games {
-			if v := sn.byID[g.GameID]; v != nil {
-				sn.events[g.GameID] = eventOf{Name: c.Name, Round: g.Round}
-				if up := updated(v); up.After(ep.updated) {
-					ep.updated = up
-				}
+			wg, err := s.st.WebGame(ctx, g.GameID)
+			if err != nil {
+				return nil, err
+			}
+			if !s.public(wg.Status, wg.Private) {
+				continue
+			}
+			set.public[g.GameID] = true
+			ids = append(ids, g.GameID)
+			if up := wg.Created.UTC(); up.After(ep.updated) {
+				ep.updated = up
 			}
 		}
-		sn.eventList = append(sn.eventList, ep)
+		last, err := s.st.WebLastActions(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range last {
+			if t.UTC().After(ep.updated) {
+				ep.updated = t.UTC()
+			}
+		}
+		set.list = append(set.list, ep)
+		set.byName[c.Name] = ep
 	}
-	return nil
+	s.events = set
+	return set, nil
 }
 
 // eventFile is the page "event-NAME.html".
-func (s *Site) eventFile(sn *snapshot, name, rest, ext string) (*Page, error) {
-	var ep *eventPage
-	for _, e := range sn.eventList {
-		if e.E.Name == rest {
-			ep = e
-		}
-	}
-	if ep == nil || ext != "html" {
-		return nil, ErrNotFound
-	}
-	b, err := s.eventHTML(sn, ep)
+func (s *Site) eventFile(ctx context.Context, name, rest string) (*Page, error) {
+	set, err := s.eventSet(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &Page{Name: name, ContentType: "text/html; charset=utf-8", Body: b, Final: ep.finished && !s.anyRunning(sn, ep)}, nil
+	ep := set.byName[rest]
+	if ep == nil {
+		return nil, ErrNotFound
+	}
+	b, err := s.eventHTML(set, ep)
+	if err != nil {
+		return nil, err
+	}
+	return &Page{Name: name, ContentType: "text/html; charset=utf-8", Body: b, Final: ep.finished && !s.anyRunning(ep)}, nil
 }
 
-func (s *Site) anyRunning(sn *snapshot, ep *eventPage) bool {
+func (s *Site) anyRunning(ep *eventPage) bool {
 	for _, g := range ep.E.Games {
 		if g.Status == referee.StatusActive {
 			return true
@@ -180,7 +221,7 @@ type eventMatch struct {
 
 // cell is game g seen from seat: "1", "=", "0", or "." while it runs (or
 // "–" when it did not count: aborted or annulled).
-func (s *Site) cell(sn *snapshot, ep *eventPage, g referee.EventGame, seat int) eventCell {
+func (s *Site) cell(set *eventSet, ep *eventPage, g referee.EventGame, seat int) eventCell {
 	c := eventCell{Text: ".", ID: g.GameID, Result: g.Result}
 	if g.Status == referee.StatusActive {
 		c.Result = "running"
@@ -208,7 +249,7 @@ func (s *Site) cell(sn *snapshot, ep *eventPage, g referee.EventGame, seat int) 
 		c.Title = g.Result
 	}
 	c.Title = fmt.Sprintf("game #%d, %s, %s", g.GameID, col, c.Title)
-	if sn.byID[g.GameID] != nil {
+	if set.public[g.GameID] {
 		c.Link = fmt.Sprintf("game-%d.html", g.GameID)
 	}
 	return c
@@ -217,7 +258,7 @@ func (s *Site) cell(sn *snapshot, ep *eventPage, g referee.EventGame, seat int) 
 // eventHTML is an event's page: its format, variant, time and state, and
 // the crosstable of a round robin (the numbers of "standings") or the
 // rounds of a knockout.
-func (s *Site) eventHTML(sn *snapshot, ep *eventPage) ([]byte, error) {
+func (s *Site) eventHTML(set *eventSet, ep *eventPage) ([]byte, error) {
 	e := ep.E
 	data := struct {
 		frame
@@ -241,7 +282,7 @@ func (s *Site) eventHTML(sn *snapshot, ep *eventPage) ([]byte, error) {
 					em.Outcome = "tied: two more games"
 				}
 				for _, g := range m.Games {
-					em.Games = append(em.Games, s.cell(sn, ep, g, m.A))
+					em.Games = append(em.Games, s.cell(set, ep, g, m.A))
 				}
 				ms = append(ms, em)
 			}
@@ -262,7 +303,7 @@ func (s *Site) eventHTML(sn *snapshot, ep *eventPage) ([]byte, error) {
 			var cells []eventCell
 			for _, g := range e.Games {
 				if (g.White == seat && g.Black == opp) || (g.White == opp && g.Black == seat) {
-					cells = append(cells, s.cell(sn, ep, g, seat))
+					cells = append(cells, s.cell(set, ep, g, seat))
 				}
 			}
 			if opp == seat {
@@ -292,13 +333,17 @@ type eventLink struct {
 	Name, Summary string
 }
 
-func eventLinks(sn *snapshot) []eventLink {
+func (s *Site) eventLinks(ctx context.Context) ([]eventLink, error) {
+	set, err := s.eventSet(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var out []eventLink
-	for _, ep := range sn.eventList {
+	for _, ep := range set.list {
 		_, sum, _ := strings.Cut(ep.E.Summary(), ": ")
 		out = append(out, eventLink{Name: ep.E.Name, Summary: sum})
 	}
-	return out
+	return out, nil
 }
 
 const eventTemplate = `{{template "top" .}}<h1>Event {{.Name}}</h1>

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/xml"
 	"fmt"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"referee/internal/referee"
+	"referee/internal/store"
 )
 
 // The Atom feed (RFC 4287) of finished games and events, newest first.
@@ -39,7 +41,7 @@ type atomFeed struct {
 // feedEntries is how many finished games the feed lists.
 const feedEntries = 50
 
-func (s *Site) feed(sn *snapshot) ([]byte, error) {
+func (s *Site) feed(ctx context.Context) ([]byte, error) {
 	base := s.opts.BaseURL
 	if base != "" && !strings.HasSuffix(base, "/") {
 		base += "/"
@@ -53,23 +55,43 @@ func (s *Site) feed(sn *snapshot) ([]byte, error) {
 	f := atomFeed{Title: "Finished games and events · " + s.opts.Title, ID: "tag:" + domain + ",2026:games", Author: s.opts.Title,
 		Links: []atomLink{{Href: base + "feed.atom", Rel: "self", Type: "application/atom+xml"}, {Href: base + "index.html", Rel: "alternate", Type: "text/html"}}}
 	var newest time.Time
-	for _, g := range sn.games {
-		if g.Status != referee.StatusFinished || len(f.Entries) >= feedEntries {
-			continue
+	var finished []store.WebGame
+	if slices.Contains(s.statuses(), string(referee.StatusFinished)) {
+		var err error
+		if finished, err = s.st.WebGames(ctx, store.WebQuery{Statuses: []string{string(referee.StatusFinished)}, Limit: feedEntries}); err != nil {
+			return nil, err
 		}
-		up := updated(g)
+	}
+	ids := make([]int64, len(finished))
+	for i, g := range finished {
+		ids[i] = g.ID
+	}
+	last, err := s.st.WebLastActions(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range finished {
+		up := g.Created.UTC()
+		if t, ok := last[g.ID]; ok && t.After(up) {
+			up = t.UTC()
+		}
 		if up.After(newest) {
 			newest = up
 		}
+		it := itemOf(g)
 		f.Entries = append(f.Entries, atomEntry{
-			Title:   fmt.Sprintf("#%d %s: %s v %s, %s", g.ID, g.Variant.Title(), g.Players[0].Name, g.Players[1].Name, resultText(g)),
+			Title:   fmt.Sprintf("#%d %s: %s v %s, %s", g.ID, it.Variant, it.White, it.Black, it.State),
 			ID:      fmt.Sprintf("tag:%s,2026:game-%d", domain, g.ID),
 			Updated: up.Format(time.RFC3339),
 			Links:   []atomLink{{Href: fmt.Sprintf("%sgame-%d.html", base, g.ID), Rel: "alternate", Type: "text/html"}},
-			Summary: fmt.Sprintf("%s, %s.", resultText(g), plural(g.Ply(), "move")),
+			Summary: fmt.Sprintf("%s, %s.", it.State, it.Moves),
 		})
 	}
-	for _, ep := range sn.eventList {
+	set, err := s.eventSet(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, ep := range set.list {
 		if !ep.finished {
 			continue
 		}

@@ -2,13 +2,13 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"html/template"
 	"math"
-	"time"
 
 	"referee/internal/notation"
 	"referee/internal/rating"
@@ -83,6 +83,8 @@ footer{margin-top:2em;padding-bottom:2em;font-size:.85em;color:#5a5a5a}
 {{end}}</body>
 </html>
 {{end}}
+{{define "pager"}}{{if or .Newest .Older}}
+<p class="filters">{{if .Newest}}<a href="{{.Newest}}">Newest games</a>{{end}}{{if .Older}} <a href="{{.Older}}">Older games</a>{{end}}</p>{{end}}{{end}}
 {{define "gameitem"}}<li><a href="game-{{.ID}}.html">#{{.ID}} {{.Variant}}</a>: {{.White}} v {{.Black}} <span class="muted">· {{.State}} · {{.Moves}}</span></li>{{end}}
 `
 
@@ -95,7 +97,7 @@ const indexPage = `{{template "top" .}}<h1>{{.Heading}}</h1>
 <h2>Games</h2>
 {{end}}{{if .None}}<p>No games are public here.</p>{{else if not .Games}}<p>No games here yet.</p>{{else}}<ul class="games">
 {{range .Games}}{{template "gameitem" .}}
-{{end}}</ul>{{end}}
+{{end}}</ul>{{end}}{{template "pager" .}}
 {{template "bottom" .}}`
 
 const playerPage = `{{template "top" .}}<h1>{{.Heading}}</h1>
@@ -111,7 +113,7 @@ const playerPage = `{{template "top" .}}<h1>{{.Heading}}</h1>
 <h2>Games</h2>
 {{end}}<ul class="games">
 {{range .Games}}{{template "gameitem" .}}
-{{end}}</ul>
+{{end}}</ul>{{template "pager" .}}
 {{template "bottom" .}}`
 
 const gamePage = `{{template "top" .}}<h1>Game #{{.ID}}: <a href="player-{{.WhiteKey}}.html">{{.White}}</a> v <a href="player-{{.BlackKey}}.html">{{.Black}}</a></h1>
@@ -165,51 +167,32 @@ type frame struct {
 	Script      bool
 }
 
+// pager links a list's page to the newest and the older games ("" where
+// there is no such page).
+type pager struct {
+	Newest, Older string
+}
+
 // gameItem is one line of a list of games.
 type gameItem struct {
-	ID                   int64
-	Variant              string
-	White, Black         string
-	State, Moves         string
-	updated, created     time.Time
-	result, resultReason string
+	ID           int64
+	Variant      string
+	White, Black string
+	State, Moves string
 }
 
-func (s *Site) item(g *referee.Game) gameItem {
-	it := gameItem{ID: g.ID, Variant: g.Variant.Title(), White: g.Players[0].Name, Black: g.Players[1].Name,
-		Moves: plural(g.Ply(), "move"), created: g.Created, updated: updated(g), result: g.Result, resultReason: g.ResultReason}
-	switch g.Status {
-	case referee.StatusFinished:
-		it.State = resultText(g)
-	default:
-		it.State = "running"
-	}
-	return it
-}
+func resultText(g *referee.Game) string { return result(string(g.Status), g.Result, g.ResultReason) }
 
-func updated(g *referee.Game) time.Time {
-	t := g.Created
-	for _, a := range g.Actions {
-		if a.Time.After(t) {
-			t = a.Time
-		}
+// result is "1-0 (resignation)", or the status of a game without a
+// result.
+func result(status, result, reason string) string {
+	if result == "" {
+		return status
 	}
-	return t.UTC()
-}
-
-func resultText(g *referee.Game) string {
-	if g.Result == "" {
-		return string(g.Status)
+	if reason != "" {
+		return result + " (" + reason + ")"
 	}
-	if g.ResultReason != "" {
-		return g.Result + " (" + g.ResultReason + ")"
-	}
-	return g.Result
-}
-
-type filter struct {
-	Variant string
-	State   referee.GameStatus
+	return result
 }
 
 func (s *Site) exec(name string, data any) ([]byte, error) {
@@ -220,8 +203,9 @@ func (s *Site) exec(name string, data any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// index is the list of games, all or those of one variant or state.
-func (s *Site) index(sn *snapshot, f filter) ([]byte, error) {
+// index is a page of the list of games, all or those of a variant or a
+// state.
+func (s *Site) index(ctx context.Context, l listSpec) (listOut, error) {
 	type variantLink struct{ Name, Title string }
 	type stateLink struct {
 		Name  referee.GameStatus
@@ -229,6 +213,7 @@ func (s *Site) index(sn *snapshot, f filter) ([]byte, error) {
 	}
 	data := struct {
 		frame
+		pager
 		Heading  string
 		None     bool
 		States   []stateLink
@@ -239,46 +224,85 @@ func (s *Site) index(sn *snapshot, f filter) ([]byte, error) {
 	if s.opts.Public == PublicAll {
 		data.States = []stateLink{{referee.StatusActive, "running"}, {referee.StatusFinished, "finished"}}
 	}
-	if f == (filter{}) {
-		data.Events = eventLinks(sn)
+	set, err := s.eventSet(ctx) // the variants of the public games with the events
+	if err != nil {
+		return listOut{}, err
 	}
-	seen := map[string]bool{}
-	for _, g := range sn.games {
-		if v := g.Variant; !seen[v.Name()] {
-			seen[v.Name()] = true
-			data.Variants = append(data.Variants, variantLink{v.Name(), v.Title()})
-		}
-		if (f.Variant != "" && g.Variant.Name() != f.Variant) || (f.State != "" && g.Status != f.State) {
+	variants := set.variants
+	title := ""
+	for _, name := range variants {
+		v, err := rules.Lookup(name)
+		if err != nil {
 			continue
 		}
-		data.Games = append(data.Games, s.item(g))
-	}
-	switch {
-	case f.Variant != "":
-		for _, v := range data.Variants {
-			if v.Name == f.Variant {
-				data.Heading = "Games of " + v.Title
-			}
+		data.Variants = append(data.Variants, variantLink{name, v.Title()})
+		if name == l.variant {
+			title = v.Title()
 		}
-	case f.State == referee.StatusActive:
+	}
+	if l.variant != "" && title == "" {
+		return listOut{}, ErrNotFound // no public game of that variant
+	}
+	if l == (listSpec{}) {
+		if data.Events, err = s.eventLinks(ctx); err != nil {
+			return listOut{}, err
+		}
+	}
+	var out listOut
+	if data.Games, out.older, err = s.listGames(ctx, l, nil); err != nil {
+		return listOut{}, err
+	}
+	data.pager = pagerOf(l, out.older)
+	switch l.state {
+	case referee.StatusActive:
 		data.Heading = "Running games"
-	case f.State == referee.StatusFinished:
+	case referee.StatusFinished:
 		data.Heading = "Finished games"
 	}
+	if l.variant != "" {
+		if l.state == "" {
+			data.Heading = "Games of " + title
+		} else {
+			data.Heading += " of " + title
+		}
+	}
 	data.Title = data.Heading + " · " + s.opts.Title
-	return s.exec("index", data)
+	out.body, err = s.exec("index", data)
+	return out, err
 }
 
-// playerPage lists one player's public games.
-func (s *Site) playerPage(sn *snapshot, pl *player) ([]byte, error) {
+// playerPage is a page of one player's public games.
+func (s *Site) playerPage(ctx context.Context, l listSpec) (listOut, error) {
+	addresses, err := s.playerAddresses(ctx, l.player)
+	if err != nil {
+		return listOut{}, err
+	}
+	statuses := s.statuses()
+	name, ok, err := s.mailboxName(ctx, addresses, statuses)
+	if err != nil {
+		return listOut{}, err
+	}
+	if !ok {
+		return listOut{}, ErrNotFound // no public game
+	}
+	if l.variant != "" {
+		if _, err := rules.Lookup(l.variant); err != nil {
+			return listOut{}, ErrNotFound
+		}
+	}
 	data := struct {
 		frame
+		pager
 		Heading, Summary string
 		Ratings          []ratingRow
 		Provisional      int
 		Games            []gameItem
-	}{frame: frame{Title: pl.Name + " · " + s.opts.Title, Site: s.opts.Title}, Heading: pl.Name, Provisional: rating.ProvisionalRD}
-	for _, r := range sn.ratings[pl.Key] {
+	}{frame: frame{Title: name + " · " + s.opts.Title, Site: s.opts.Title}, Heading: name, Provisional: rating.ProvisionalRD}
+	ratings, err := s.st.WebRatings(ctx, addresses)
+	if err != nil {
+		return listOut{}, err
+	}
+	for _, r := range ratings {
 		title := r.Variant
 		if v, err := rules.Lookup(r.Variant); err == nil {
 			title = v.Title()
@@ -286,25 +310,18 @@ func (s *Site) playerPage(sn *snapshot, pl *player) ([]byte, error) {
 		data.Ratings = append(data.Ratings, ratingRow{Variant: title, Rating: r.Rating.String(), RD: fmt.Sprint(int(math.Round(r.RD))),
 			Games: r.Games, WDL: fmt.Sprintf("%d/%d/%d", r.Wins, r.Draws, r.Losses)})
 	}
-	won, lost, drawn := 0, 0, 0
-	for _, g := range pl.Games {
-		data.Games = append(data.Games, s.item(g))
-		c := rules.White
-		if sn.keys[g.ID][1] == pl.Key {
-			c = rules.Black
-		}
-		switch {
-		case g.Status != referee.StatusFinished:
-		case g.Result == "1/2-1/2":
-			drawn++
-		case (g.Result == "1-0") == (c == rules.White):
-			won++
-		default:
-			lost++
-		}
+	games, won, lost, drawn, err := s.st.WebPlayerStats(ctx, addresses, statuses)
+	if err != nil {
+		return listOut{}, err
 	}
-	data.Summary = fmt.Sprintf("%s here: %d won, %d lost, %d drawn.", plural(len(pl.Games), "public game"), won, lost, drawn)
-	return s.exec("player", data)
+	var out listOut
+	if data.Games, out.older, err = s.listGames(ctx, l, addresses); err != nil {
+		return listOut{}, err
+	}
+	data.pager = pagerOf(l, out.older)
+	data.Summary = fmt.Sprintf("%s here: %d won, %d lost, %d drawn.", plural(games, "public game"), won, lost, drawn)
+	out.body, err = s.exec("player", data)
+	return out, err
 }
 
 // ratingRow is one variant's rating on a player's page.
@@ -336,26 +353,23 @@ func position(g *referee.Game, ply int) (rules.Position, []rules.Square, error) 
 	return pos, marks, nil
 }
 
-// picture is the board after ply actions, as the mails draw it.
+// picture is the board after ply actions, as the mails draw it. The
+// pictures of one position (every game's start) are drawn once while
+// they are kept.
 func (s *Site) picture(g *referee.Game, ply int) ([]byte, error) {
 	pos, marks, err := position(g, ply)
 	if err != nil {
 		return nil, err
 	}
-	key := g.Variant.Name() + "\x00" + pos.String() + "\x00" + fmt.Sprint(marks)
-	s.mu.Lock()
-	b, ok := s.pngs[key]
-	s.mu.Unlock()
-	if ok {
+	key := "png\x00" + g.Variant.Name() + "\x00" + pos.String() + "\x00" + fmt.Sprint(marks)
+	if b, ok := s.cache.getValue(key, "").([]byte); ok {
 		return b, nil
 	}
-	b, err = s.painter.PNG(pos, rules.White, render.Options{LastMove: marks})
+	b, err := s.painter.PNG(pos, rules.White, render.Options{LastMove: marks})
 	if err != nil {
 		return nil, fmt.Errorf("game #%d: drawing the board after %d actions: %w", g.ID, ply, err)
 	}
-	s.mu.Lock()
-	s.pngs[key] = b
-	s.mu.Unlock()
+	s.cache.putValue(key, "", b, len(b)+len(key)+64)
 	return b, nil
 }
 
@@ -377,7 +391,8 @@ func moveLabel(g *referee.Game, i int) string {
 
 // gamePage is a game's page at ply (latest: the game's own page, which
 // shows the last position).
-func (s *Site) gamePage(sn *snapshot, g *referee.Game, ply int) ([]byte, error) {
+func (s *Site) gamePage(gc *gameCtx, ply int) ([]byte, error) {
+	g := gc.view
 	pos, _, err := position(g, ply)
 	if err != nil {
 		return nil, err
@@ -417,10 +432,8 @@ func (s *Site) gamePage(sn *snapshot, g *referee.Game, ply int) ([]byte, error) 
 		Ply: ply, Prev: ply - 1, Next: ply + 1, Last: g.Ply(), W: w, H: h, HasPrev: ply > 0, HasNext: ply < g.Ply(),
 		TextBoard: template.HTML(render.HTML(pos, rules.White)),
 	}
-	data.WhiteKey, data.BlackKey = sn.keys[g.ID][0], sn.keys[g.ID][1]
-	if ev, ok := sn.events[g.ID]; ok {
-		data.Event, data.Round = ev.Name, ev.Round
-	}
+	data.WhiteKey, data.BlackKey = gc.keys[0], gc.keys[1]
+	data.Event, data.Round = gc.event.Name, gc.event.Round
 	data.Title = fmt.Sprintf("Game #%d: %s v %s (%s) · %s", g.ID, data.White, data.Black, data.Variant, s.opts.Title)
 	switch g.Status {
 	case referee.StatusFinished:

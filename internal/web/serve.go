@@ -11,8 +11,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 )
@@ -22,7 +20,8 @@ import (
 const MaxRequestBytes = 1 << 10
 
 // Handler serves the site: GET and HEAD only (405 otherwise), each file at
-// its name ("/" is index.html), with its content type, an ETag (a strong
+// its name ("/" is index.html; a list takes its filters as query
+// parameters too, "/?variant=chess&state=finished&before=1234"), with its content type, an ETag (a strong
 // one: the hash of the bytes) and caching headers, and a security policy
 // that lets nothing from another site in.
 func (s *Site) Handler(log *slog.Logger) http.Handler {
@@ -48,7 +47,11 @@ func (s *Site) Handler(log *slog.Logger) http.Handler {
 		if name == "" {
 			name = "index.html"
 		}
-		p, err := s.Page(r.Context(), name)
+		asked := name
+		if r.URL.RawQuery != "" {
+			asked += "?" + r.URL.RawQuery // a list's filters (Page)
+		}
+		p, err := s.Page(r.Context(), asked)
 		if errors.Is(err, ErrNotFound) {
 			http.Error(w, "There is no such page here; the index is at /.", http.StatusNotFound)
 			return
@@ -112,81 +115,4 @@ func (s *Site) Serve(ctx context.Context, ln net.Listener, log *slog.Logger) err
 		defer cancel()
 		return srv.Shutdown(sctx)
 	}
-}
-
-// manifestName is the file in an export's directory that lists the files
-// the export wrote, so that the next export removes those the site no
-// longer has (a game that became private, a policy made stricter, a ply
-// taken back) and nothing else.
-const manifestName = ".referee-site"
-
-// Export writes every file of the site into dir (made if missing) and
-// returns how many it wrote. The files are what the server serves under
-// the same names. Each file is written whole under a temporary name and
-// renamed, so a web server serving dir never sends half a page; files an
-// earlier export wrote that the site no longer has are removed, and no
-// other file of dir is touched.
-func (s *Site) Export(ctx context.Context, dir string) (int, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return 0, fmt.Errorf("making the site's directory: %w", err)
-	}
-	sn, err := s.games(ctx)
-	if err != nil {
-		return 0, err
-	}
-	names := s.names(sn)
-	for _, name := range names {
-		if err := ctx.Err(); err != nil {
-			return 0, err
-		}
-		p, err := s.page(sn, name)
-		if err != nil {
-			return 0, fmt.Errorf("making %s: %w", name, err)
-		}
-		if err := writeFile(dir, name, p.Body); err != nil {
-			return 0, err
-		}
-	}
-	keep := make(map[string]bool, len(names))
-	for _, n := range names {
-		keep[n] = true
-	}
-	if old, err := os.ReadFile(filepath.Join(dir, manifestName)); err == nil {
-		for _, n := range strings.Split(string(old), "\n") {
-			// Only plain names the site makes: never a path.
-			if n == "" || keep[n] || strings.ContainsAny(n, "/\\") || strings.HasPrefix(n, ".") {
-				continue
-			}
-			if err := os.Remove(filepath.Join(dir, n)); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return 0, fmt.Errorf("removing %s, which the site no longer has: %w", n, err)
-			}
-		}
-	}
-	if err := writeFile(dir, manifestName, []byte(strings.Join(names, "\n")+"\n")); err != nil {
-		return 0, err
-	}
-	return len(names), nil
-}
-
-// writeFile writes b as dir/name through a temporary file and a rename.
-func writeFile(dir, name string, b []byte) error {
-	tmp, err := os.CreateTemp(dir, ".tmp-"+name+"-*")
-	if err != nil {
-		return fmt.Errorf("writing the site: %w", err)
-	}
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	return nil
 }

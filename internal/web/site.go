@@ -27,9 +27,9 @@ import (
 	"time"
 
 	"referee/internal/mail/addr"
-	"referee/internal/rating"
 	"referee/internal/referee"
 	"referee/internal/render"
+	"referee/internal/store"
 )
 
 // Public policies: which games the pages show (Options.Public).
@@ -48,10 +48,14 @@ func CheckPublic(p string) error {
 	return fmt.Errorf("--public %q is not a policy: give all (running and finished games), finished (only finished games) or none", p)
 }
 
-// Source is where the pages' games come from (app.App has this method).
+// Source is where the pages' games come from (app.App has these
+// methods).
 type Source interface {
-	// Games lists games with the given status ("" for all).
-	Games(ctx context.Context, status string) ([]*referee.Game, error)
+	// Game loads one game with its actions and rolls.
+	Game(ctx context.Context, id int64) (*referee.Game, error)
+	// Store is the database the lists of games are read from, a page at a
+	// time (store.WebGames).
+	Store() *store.Store
 }
 
 // Options configure a Site.
@@ -66,23 +70,38 @@ type Options struct {
 	// BaseURL, when set (https://games.example.org/), makes the feed's
 	// links absolute; pages always link relatively.
 	BaseURL string
-	// Refresh is how long the games read from the Source are kept before
-	// they are read again (default 5 s; the export reads them once).
-	Refresh time.Duration
+	// CacheBytes bounds the pages kept made in memory (DefaultCacheBytes
+	// when 0; below 0, none is kept).
+	CacheBytes int
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
 
+// DefaultCacheBytes is how much memory the pages kept made may take by
+// default: a game's page is about 10 KB, its picture 5 to 20 KB.
+const DefaultCacheBytes = 16 << 20
+
 // Site makes the pages. It is safe for concurrent use.
+//
+// Each page reads only what it shows (issue 39): a game's pages read that
+// game, the lists (the index, its filters, a player's page) read one page
+// of games through the indexes of store.WebGames, newest first. The pages
+// of a game are kept made (Options.CacheBytes) and made again only when
+// the game changed (store.WebGame.Version): a finished game's pages are
+// made once, a running game's when a move is made.
 type Site struct {
 	src  Source
+	st   *store.Store
 	opts Options
 	key  []byte // names player pages: HMAC of the mailbox, never the address
 
-	mu      sync.Mutex
-	snap    *snapshot
-	pngs    map[string][]byte // picture cache: position and highlight -> PNG
+	cache   *pageCache
+	games   *pageCache // the spectator views of the games last loaded
 	painter render.Painter
+
+	mu      sync.Mutex
+	players *playerIndex // page key -> stored addresses, learnt on first use
+	events  *eventSet    // the public events, made again when a game or an event changed
 }
 
 // NewSite makes a site of src's games.
@@ -96,8 +115,8 @@ func NewSite(src Source, opts Options) (*Site, error) {
 	if opts.Referee == nil {
 		return nil, errors.New("web: no referee to write the records")
 	}
-	if opts.Refresh <= 0 {
-		opts.Refresh = 5 * time.Second
+	if opts.CacheBytes == 0 {
+		opts.CacheBytes = DefaultCacheBytes
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -107,107 +126,25 @@ func NewSite(src Source, opts Options) (*Site, error) {
 		opts.Title = "Games at " + cfg.Address
 	}
 	k := sha256.Sum256([]byte("web player pages\x00" + cfg.IDSalt + "\x00" + cfg.Key.PublicHex()))
-	return &Site{src: src, opts: opts, key: k[:], pngs: map[string][]byte{}}, nil
+	return &Site{src: src, st: src.Store(), opts: opts, key: k[:], cache: newPageCache(opts.CacheBytes),
+		games: newPageCache(4 << 20), players: &playerIndex{keys: map[string][]string{}}}, nil
 }
 
-// snapshot is the public games as read at one time.
-type snapshot struct {
-	at      time.Time
-	games   []*referee.Game // spectator views, newest first
-	byID    map[int64]*referee.Game
-	players map[string]*player // by page key
-	// keys are the player page keys of each game's White and Black.
-	keys map[int64][2]string
-	// eventList are the public events, oldest first; events names the
-	// event of each public game of one.
-	eventList []*eventPage
-	events    map[int64]eventOf
-	// ratings are each player's ratings by page key, without addresses.
-	ratings map[string][]rating.Standing
-}
-
-// player is one player's page.
-type player struct {
-	Key   string
-	Name  string
-	Games []*referee.Game
-}
-
-// public reports whether the policy shows g.
-func (s *Site) public(g *referee.Game) bool {
-	if g.State.Private {
-		return false
-	}
+// statuses are the statuses of the games the policy shows.
+func (s *Site) statuses() []string {
 	switch s.opts.Public {
 	case PublicAll:
-		return g.Status == referee.StatusActive || g.Status == referee.StatusFinished
+		return []string{string(referee.StatusActive), string(referee.StatusFinished)}
 	case PublicFinished:
-		return g.Status == referee.StatusFinished
+		return []string{string(referee.StatusFinished)}
 	}
-	return false
+	return []string{} // not nil: store.WebName reads nil as any status
 }
 
-// games returns the current snapshot, reading the source again when it is
-// older than Options.Refresh.
-func (s *Site) games(ctx context.Context) (*snapshot, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.opts.Now()
-	if s.snap != nil && now.Sub(s.snap.at) < s.opts.Refresh {
-		return s.snap, nil
-	}
-	all, err := s.src.Games(ctx, "")
-	if err != nil {
-		return nil, fmt.Errorf("reading the games for the web pages: %w", err)
-	}
-	sn := &snapshot{at: now, byID: map[int64]*referee.Game{}, players: map[string]*player{}, keys: map[int64][2]string{},
-		events: map[int64]eventOf{}, ratings: map[string][]rating.Standing{}}
-	names := map[string]string{} // page key -> public name, from every game
-	for _, g := range all {
-		for _, p := range g.Players {
-			if k := s.playerKey(p.Address); names[k] == "" && !g.State.Private {
-				names[k] = referee.PublicName(p)
-			}
-		}
-		if !s.public(g) {
-			continue
-		}
-		v := g.SpectatorView()
-		sn.games = append(sn.games, v)
-		sn.byID[v.ID] = v
-		var keys [2]string
-		for c, p := range g.Players {
-			k := s.playerKey(p.Address)
-			keys[c] = k
-			pl := sn.players[k]
-			if pl == nil {
-				pl = &player{Key: k, Name: referee.PublicName(p)}
-				sn.players[k] = pl
-			}
-			pl.Games = append(pl.Games, v)
-		}
-		sn.keys[v.ID] = keys
-	}
-	slices.SortFunc(sn.games, func(a, b *referee.Game) int { return int(b.ID - a.ID) })
-	for _, pl := range sn.players {
-		slices.SortFunc(pl.Games, func(a, b *referee.Game) int { return int(b.ID - a.ID) })
-	}
-	// The spectator views hold no secret, no running seed and no watcher;
-	// here the players' addresses go too: a view knows its players by
-	// their public names alone.
-	for _, v := range sn.games {
-		for c := range v.Players {
-			v.Players[c] = referee.Player{Name: referee.PublicName(v.Players[c])}
-		}
-	}
-	if err := s.loadEvents(ctx, sn, names); err != nil {
-		return nil, err
-	}
-	s.snap = sn
-	if len(s.pngs) > 4096 {
-		s.pngs = map[string][]byte{} // a bound, not an LRU: pictures are cheap to draw again
-	}
-	return sn, nil
+// public reports whether the policy shows a game of this status and
+// privacy.
+func (s *Site) public(status string, private bool) bool {
+	return !private && slices.Contains(s.statuses(), status)
 }
 
 // playerKey names a player's page: an HMAC of the mailbox under a key of
@@ -234,27 +171,29 @@ var ErrNotFound = errors.New("no such page")
 
 // Page makes the page called name ("index.html", "game-17.html",
 // "game-17-5.html", "game-17-5.png", "game-17.pgn", "player-KEY.html",
-// "variant-chess.html", "state-finished.html", "feed.atom").
+// "variant-chess.html", "state-finished.html", "event-NAME.html",
+// "feed.atom"; a list's older games: "index-before-1234.html",
+// "variant-chess-before-1234.html", ...). A list may also be asked for
+// with its filters as query parameters: "index.html?variant=chess&
+// state=finished&before=1234", "player-KEY.html?before=1234".
 func (s *Site) Page(ctx context.Context, name string) (*Page, error) {
-	sn, err := s.games(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.page(sn, name)
-}
-
-func (s *Site) page(sn *snapshot, name string) (*Page, error) {
-	html := func(b []byte, err error) (*Page, error) {
+	name, query, hasQuery := strings.Cut(name, "?")
+	if hasQuery {
+		l, ok, err := s.listQuery(name, query)
 		if err != nil {
 			return nil, err
 		}
-		return &Page{Name: name, ContentType: "text/html; charset=utf-8", Body: b}, nil
+		if ok {
+			return s.listPage(ctx, name, l)
+		}
 	}
-	switch {
-	case name == "index.html":
-		return html(s.index(sn, filter{}))
-	case name == "feed.atom":
-		b, err := s.feed(sn)
+	return s.page(ctx, name)
+}
+
+func (s *Site) page(ctx context.Context, name string) (*Page, error) {
+	switch name {
+	case "feed.atom":
+		b, err := s.feed(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -266,112 +205,144 @@ func (s *Site) page(sn *snapshot, name string) (*Page, error) {
 	}
 	kind, rest, _ := strings.Cut(stem, "-")
 	switch kind {
-	case "variant":
-		if ext != "html" || !slices.ContainsFunc(sn.games, func(g *referee.Game) bool { return g.Variant.Name() == rest }) {
+	case "index", "variant", "state", "player":
+		l, ok := parseList(stem)
+		if !ok || ext != "html" {
 			return nil, ErrNotFound
 		}
-		return html(s.index(sn, filter{Variant: rest}))
-	case "state":
-		if st := referee.GameStatus(rest); ext != "html" || (st != referee.StatusActive && st != referee.StatusFinished) {
-			return nil, ErrNotFound
-		}
-		return html(s.index(sn, filter{State: referee.GameStatus(rest)}))
-	case "player":
-		pl := sn.players[rest]
-		if ext != "html" || pl == nil {
-			return nil, ErrNotFound
-		}
-		return html(s.playerPage(sn, pl))
+		return s.listPage(ctx, name, l)
 	case "game":
-		return s.gameFile(sn, name, rest, ext)
+		return s.gameFile(ctx, name, rest, ext)
 	case "event":
-		return s.eventFile(sn, name, rest, ext)
+		if ext != "html" {
+			return nil, ErrNotFound
+		}
+		return s.eventFile(ctx, name, rest)
 	}
 	return nil, ErrNotFound
 }
 
 // gameFile is one of a game's files: its page (at the last ply or at ply
-// N), a board picture, its record.
-func (s *Site) gameFile(sn *snapshot, name, rest, ext string) (*Page, error) {
+// N), a board picture, its record. Each is kept made until the game
+// changes.
+func (s *Site) gameFile(ctx context.Context, name, rest, ext string) (*Page, error) {
 	idText, plyText, hasPly := strings.Cut(rest, "-")
 	id, err := strconv.ParseInt(idText, 10, 64)
-	if err != nil || strconv.FormatInt(id, 10) != idText {
+	if err != nil || strconv.FormatInt(id, 10) != idText || id <= 0 {
 		return nil, ErrNotFound
 	}
-	g := sn.byID[id]
-	if g == nil {
+	switch {
+	case ext == "html", ext == "png" && hasPly, ext == "pgn" && !hasPly:
+	default:
 		return nil, ErrNotFound
 	}
-	ply := g.Ply()
+	wg, err := s.st.WebGame(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !s.public(wg.Status, wg.Private) {
+		return nil, ErrNotFound
+	}
+	shown := shownPly(wg)
+	ply := shown
 	if hasPly {
 		n, err := strconv.Atoi(plyText)
-		if err != nil || strconv.Itoa(n) != plyText || n < 0 || n > g.Ply() {
+		if err != nil || strconv.Itoa(n) != plyText || n < 0 || n > shown {
 			return nil, ErrNotFound
 		}
 		ply = n
 	}
+	version := wg.Version()
+	if p := s.cache.get(name, version); p != nil {
+		return p, nil
+	}
+	gc, err := s.game(ctx, wg)
+	if err != nil {
+		return nil, err
+	}
+	g := gc.view
+	if g.Ply() != shown {
+		// The game changed between the two reads: the next request finds
+		// it as it is now.
+		return nil, fmt.Errorf("game #%d changed while its page was made (%d actions, %d expected)", id, g.Ply(), shown)
+	}
 	final := g.Status != referee.StatusActive
-	switch {
-	case ext == "html":
-		b, err := s.gamePage(sn, g, ply)
+	var p *Page
+	switch ext {
+	case "html":
+		b, err := s.gamePage(gc, ply)
 		if err != nil {
 			return nil, err
 		}
-		return &Page{Name: name, ContentType: "text/html; charset=utf-8", Body: b, Final: final}, nil
-	case ext == "png" && hasPly:
+		p = &Page{Name: name, ContentType: "text/html; charset=utf-8", Body: b, Final: final}
+	case "png":
 		b, err := s.picture(g, ply)
 		if err != nil {
 			return nil, err
 		}
 		// Not final while the game runs, even for an old ply: takebacks
 		// may replace it.
-		return &Page{Name: name, ContentType: "image/png", Body: b, Final: final}, nil
-	case ext == "pgn" && !hasPly:
+		p = &Page{Name: name, ContentType: "image/png", Body: b, Final: final}
+	case "pgn":
 		b, err := s.pgn(g)
 		if err != nil {
 			return nil, err
 		}
-		return &Page{Name: name, ContentType: "application/x-chess-pgn; charset=utf-8", Body: b, Final: final}, nil
+		p = &Page{Name: name, ContentType: "application/x-chess-pgn; charset=utf-8", Body: b, Final: final}
 	}
-	return nil, ErrNotFound
+	s.cache.put(name, version, p)
+	return p, nil
 }
 
-// Names lists every file of the site, for the export: the index and its
-// filters, the feed, each game's pages, pictures and record, each player's
-// page.
-func (s *Site) Names(ctx context.Context) ([]string, error) {
-	sn, err := s.games(ctx)
+// shownPly is how many actions of g the pages show: all once it is over,
+// all but its delay while it runs.
+func shownPly(g store.WebGame) int {
+	if g.Status != string(referee.StatusActive) {
+		return g.Ply
+	}
+	return max(0, g.Ply-g.WatchDelay)
+}
+
+// gameCtx is a game as its pages show it: the spectator view with the
+// players by their public names, their page keys, and its event.
+type gameCtx struct {
+	view  *referee.Game
+	keys  [2]string
+	event eventOf
+}
+
+// game loads the game wg names as its pages show it, or takes it from the
+// views kept.
+func (s *Site) game(ctx context.Context, wg store.WebGame) (*gameCtx, error) {
+	key := strconv.FormatInt(wg.ID, 10)
+	if gc, ok := s.games.getValue(key, wg.Version()).(*gameCtx); ok {
+		return gc, nil
+	}
+	g, err := s.src.Game(ctx, wg.ID)
+	if err != nil {
+		return nil, fmt.Errorf("loading game #%d for its pages: %w", wg.ID, err)
+	}
+	gc := &gameCtx{view: g.SpectatorView()}
+	// The spectator views hold no secret, no running seed and no watcher;
+	// here the players' addresses go too: a view knows its players by
+	// their public names alone.
+	for c, p := range g.Players {
+		gc.keys[c] = s.playerKey(p.Address)
+		gc.view.Players[c] = referee.Player{Name: referee.PublicName(p)}
+	}
+	name, round, ok, err := s.st.WebGameEvent(ctx, wg.ID)
 	if err != nil {
 		return nil, err
 	}
-	return s.names(sn), nil
-}
-
-func (s *Site) names(sn *snapshot) []string {
-	out := []string{"index.html", "feed.atom", "state-active.html", "state-finished.html"}
-	variants := map[string]bool{}
-	for _, g := range sn.games {
-		if !variants[g.Variant.Name()] {
-			variants[g.Variant.Name()] = true
-			out = append(out, "variant-"+g.Variant.Name()+".html")
-		}
-		out = append(out, fmt.Sprintf("game-%d.html", g.ID), fmt.Sprintf("game-%d.pgn", g.ID))
-		for ply := 0; ply <= g.Ply(); ply++ {
-			out = append(out, fmt.Sprintf("game-%d-%d.html", g.ID, ply), fmt.Sprintf("game-%d-%d.png", g.ID, ply))
-		}
+	if ok {
+		gc.event = eventOf{Name: name, Round: round}
 	}
-	for _, ep := range sn.eventList {
-		out = append(out, "event-"+ep.E.Name+".html")
-	}
-	keys := make([]string, 0, len(sn.players))
-	for k := range sn.players {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		out = append(out, "player-"+k+".html")
-	}
-	return out
+	// A game's record, actions and positions: about 200 bytes an action.
+	s.games.putValue(key, wg.Version(), gc, 1024+300*len(g.Actions))
+	return gc, nil
 }
 
 // pgn is the game's record as a spectator may see it: the players by
