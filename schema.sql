@@ -6,7 +6,7 @@
 -- against a new database by every go test; the migrations, not this file,
 -- create and upgrade databases. Times are INTEGER Unix milliseconds, UTC.
 --
--- Schema version 18 (PRAGMA user_version).
+-- Schema version 19 (PRAGMA user_version).
 
 CREATE TABLE actions (
     game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -124,6 +124,8 @@ CREATE TABLE games (
 CREATE INDEX games_deadline ON games (deadline) WHERE deadline IS NOT NULL;
 CREATE UNIQUE INDEX games_rating_seq ON games (rating_seq) WHERE rating_seq IS NOT NULL;
 CREATE INDEX games_status ON games (status);
+CREATE INDEX games_updated ON games (updated);
+CREATE INDEX games_web_variant ON games (variant, status, id) WHERE json_extract(state, '$.private') IS NOT 1;
 
 CREATE TABLE inbound (
     id          INTEGER PRIMARY KEY,
@@ -188,6 +190,7 @@ CREATE TABLE players (
     PRIMARY KEY (game_id, color)
 );
 CREATE INDEX players_address ON players (address);
+CREATE INDEX players_address_game ON players (address, game_id);
 
 CREATE TABLE rating_changes (
     game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
