@@ -152,6 +152,9 @@ func clean(text string, sent *Sent) (action, message string) {
 // (a forward, a signature, a header block): quotes above the player's words
 // are skipped by the caller.
 func quoteStart(lines []string, i int, trim string, written bool, sent *Sent) int {
+	if written && sent.has(trim) {
+		return sentHeaderTop(lines, i)
+	}
 	if cuts(trim) || headerBlock(lines, i) || inlineHeader(trim) || introducesQuote(trim, lines, i) {
 		return headerTop(lines, i)
 	}
@@ -161,9 +164,6 @@ func quoteStart(lines []string, i int, trim string, written bool, sent *Sent) in
 	if trim == quoteMark || isFooter(trim) || wrappedAttribution(lines, i) >= 0 || ruleAboveHeader(lines, i) ||
 		headerAboveQuote(trim, lines, i) {
 		return headerTop(lines, i)
-	}
-	if sent.has(trim) {
-		return sentHeaderTop(lines, i)
 	}
 	return -1
 }

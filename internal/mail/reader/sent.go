@@ -69,18 +69,21 @@ func (s *Sent) has(line string) bool {
 }
 
 // sentHeaderTop returns where the quote that the referee's line lines[i]
-// belongs to begins: the header lines directly above it (blank lines
-// between them aside) are the client's quote header, in whatever language
-// ("Le dim. 22 nov. 2026 à 10:02, Referee <…> a écrit :", "发件人: …").
+// belongs to begins: the lines directly above it (blank lines between
+// them aside) are the client's quote header, in whatever language: the
+// nearest one unless it ends a sentence, and above it those that look like
+// a header's (a field, an attribution, an address, a date, a rule), four
+// lines at most ("Le dim. 22 nov. 2026 à 10:02, Referee <…> a écrit :",
+// "发件人: …", a header in a language no list holds).
 func sentHeaderTop(lines []string, i int) int {
-	top := i
-	for k := i - 1; k >= 0 && k >= i-8; k-- {
+	top, n := i, 0
+	for k := i - 1; k >= 0 && n < 4; k-- {
 		l := strings.TrimSpace(lines[k])
 		switch {
 		case l == "":
 			continue
-		case headerLike(l):
-			top = k
+		case headerLike(l), n == 0 && !strings.ContainsAny(lastRune(l), ".!?…"):
+			top, n = k, n+1
 			continue
 		}
 		break
