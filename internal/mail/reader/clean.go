@@ -155,6 +155,9 @@ func quoteStart(lines []string, i int, trim string, written bool, sent *Sent) in
 	if written && sent.has(trim) {
 		return sentHeaderTop(lines, i)
 	}
+	if strings.HasPrefix(trim, ">") {
+		return -1 // a quoted line is dropped, whatever it says
+	}
 	if cuts(trim) || headerBlock(lines, i) || inlineHeader(trim) || introducesQuote(trim, lines, i) {
 		return headerTop(lines, i)
 	}
@@ -381,7 +384,12 @@ func cuts(line string) bool {
 	return false
 }
 
+// isFooter reports whether line is a client's footer. Footers are short:
+// a longer line is never tested.
 func isFooter(line string) bool {
+	if len(line) > 200 {
+		return false
+	}
 	for _, re := range footerREs {
 		if re.MatchString(line) {
 			return true

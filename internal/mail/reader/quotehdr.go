@@ -20,7 +20,7 @@ import (
 // languages, Polish, Czech, Slovak, Russian, Ukrainian, Hungarian,
 // Finnish, Turkish, Romanian, Croatian, Chinese, Japanese.
 var attributionVerbs = []string{"wrote", "writes", "schrieb", "écrit", "escribió", "escrito", "scritto", "scrisse",
-	"escreveu", "schreef", "geschreven", "skrev", "skriver", "napisał", "napisal", "napsal", "napísal",
+	"escreveu", "pisze", "schreef", "geschreven", "skrev", "skriver", "napisał", "napisal", "napsal", "napísal",
 	"написал", "написав", "пишет", "пише", "írta", "kirjoitti", "yazdı", "a scris", "napisao", "napisala",
 	"写道", "寫道", "書きました", "のメッセージ"}
 
@@ -37,7 +37,7 @@ func hasAttributionVerb(line string) bool {
 var (
 	// endsWithVerbRE: the verb closes the line ("Bob wrote:", "… wrote",
 	// "… napisał(a):", "… a écrit :").
-	endsWithVerbRE = regexp.MustCompile(`(?i)(wrote|writes|schrieb|écrit|escribió|scritto|scrisse|escreveu|schreef|geschreven|skrev|skriver|napisał|napisal|napsal|napísal|написал|написала|написав|написала|пишет|пише|írta|kirjoitti|yazdı|a scris|napisao|napisala|写道|寫道|書きました)(\s*\(\s*(a|а|ла)\s*\))?\s*[:：]?$`)
+	endsWithVerbRE = regexp.MustCompile(`(?i)(wrote|writes|schrieb|écrit|escribió|scritto|scrisse|escreveu|pisze|schreef|geschreven|skrev|skriver|napisał|napisal|napsal|napísal|написал|написала|написав|написала|пишет|пише|írta|kirjoitti|yazdı|a scris|napisao|napisala|写道|寫道|書きました)(\s*\(\s*(a|а|ла)\s*\))?\s*[:：]?$`)
 	// leadRE: the words attribution lines begin with.
 	leadRE = regexp.MustCompile(`(?i)^(on|am|le|el|il giorno|il|in data|op|den|em|w dniu|dnia|dne|på|в|у)\s`)
 	// emailRE finds an address.
@@ -130,7 +130,7 @@ var (
 		"feladó", "lähettäjä", "kimden", "gönderen", "发件人", "發件人", "寄件者", "差出人", "送信者", "envoyé par", "afzender", "avsändare", "avsender"}
 	otherLabels = []string{"sent", "date", "to", "cc", "bcc", "subject", "reply-to", "gesendet", "an", "betreff", "datum",
 		"kopie", "envoyé", "envoyé le", "date d'envoi", "à", "a", "objet", "copie à", "sujet", "message du", "para", "asunto", "enviado",
-		"enviado el", "fecha", "inviato", "inviato il", "oggetto", "data", "verzonden", "aan", "onderwerp", "skickat", "till",
+		"enviado el", "fecha", "inviato", "inviato il", "oggetto", "assunto", "data", "verzonden", "aan", "onderwerp", "skickat", "till",
 		"ämne", "sendt", "til", "emne", "dato", "kopi", "wysłano", "do", "temat", "dw", "отправлено", "кому", "тема", "дата",
 		"копия", "надіслано", "відправлено", "odesláno", "komu", "předmět", "küldve", "elküldve", "címzett", "tárgy", "dátum",
 		"lähetetty", "vastaanottaja", "aihe", "päivämäärä", "kopio", "gönderildi", "kime", "konu", "tarih", "bilgi",

@@ -285,6 +285,12 @@ func TestRealReplies(t *testing.T) {
 	if err := json.Unmarshal(raw, &entries); err != nil {
 		t.Fatalf("reading %s/manifest.json: %v", dir, err)
 	}
+	before := map[string]string{} // the action main's reader read, by realKey
+	if b, err := os.ReadFile(filepath.Join(dir, "actions-before.json")); err == nil {
+		if err := json.Unmarshal(b, &before); err != nil {
+			t.Fatalf("reading %s/actions-before.json: %v", dir, err)
+		}
+	}
 	var results []realResult
 	for _, e := range entries {
 		ext := ".txt"
@@ -296,40 +302,73 @@ func TestRealReplies(t *testing.T) {
 			t.Fatal(err)
 		}
 		body := strings.ReplaceAll(string(b), "\r\n", "\n")
-		lines := strings.Split(body, "\n")
-		want := ownLines(e.Message)
-		own := [2]int{e.OwnFrom, e.OwnTo} // in the fixture: the move is line own[0]-1 (0-based), the words follow up to own[1]
-		if !e.HTML {
-			want = ownLines(strings.Join(lines[e.OwnFrom:e.OwnTo], "\n"))
-		}
-		for _, sh := range realShapes {
-			mail, ok := sh.make(e, body, own)
-			if !ok {
-				continue
+		for _, v := range realVariants(e, body) {
+			for _, sh := range realShapes {
+				mail, ok := sh.make(e, v.body, v.own)
+				if !ok {
+					continue
+				}
+				key := "real/" + e.Name + "/" + v.name + "/" + sh.name
+				t.Run(e.Name+"/"+v.name+"/"+sh.name, func(t *testing.T) {
+					m, err := Read([]byte(mail), base, DefaultLimits())
+					if err != nil {
+						t.Fatalf("Read: %v", err)
+					}
+					// Never refused what was read before: where main's reader
+					// read the move, this one does.
+					if old, ok := before[key]; ok && old == e.Move && m.Action != e.Move {
+						t.Errorf("action %q, and main's reader read the move %q", m.Action, e.Move)
+					}
+					if !v.checked {
+						return // the quote above the move has no marks: no telling where the player's words begin
+					}
+					r := realResult{Name: e.Name, Shape: v.name + "/" + sh.name, Client: e.Client, Language: e.Language, Action: m.Action}
+					r.Leaked, r.Missing = lineDiff(ownLines(m.Message), v.want, ownLines(strings.Join(e.ExtraOwn, "\n")))
+					r.Garbled = strings.ContainsRune(m.Message, '\uFFFD') || strings.ContainsRune(m.Action, '\uFFFD')
+					results = append(results, r)
+					if m.Action != e.Move {
+						t.Errorf("action %q, want %q", m.Action, e.Move)
+					}
+					if len(r.Leaked) > 0 {
+						t.Errorf("relayed what the sender did not write: %q\nwhole message: %q", r.Leaked, m.Message)
+					}
+					if r.Garbled {
+						t.Errorf("mojibake: %q", m.Message)
+					}
+				})
 			}
-			t.Run(e.Name+"/"+sh.name, func(t *testing.T) {
-				m, err := Read([]byte(mail), base, DefaultLimits())
-				if err != nil {
-					t.Fatalf("Read: %v", err)
-				}
-				r := realResult{Name: e.Name, Shape: sh.name, Client: e.Client, Language: e.Language, Action: m.Action}
-				got := ownLines(m.Message)
-				r.Leaked, r.Missing = lineDiff(got, want, ownLines(strings.Join(e.ExtraOwn, "\n")))
-				r.Garbled = strings.ContainsRune(m.Message, '\uFFFD') || strings.ContainsRune(m.Action, '\uFFFD')
-				results = append(results, r)
-				if m.Action != e.Move {
-					t.Errorf("action %q, want %q", m.Action, e.Move)
-				}
-				if len(r.Leaked) > 0 {
-					t.Errorf("relayed what the sender did not write: %q\nwhole message: %q", r.Leaked, m.Message)
-				}
-				if r.Garbled {
-					t.Errorf("mojibake: %q", m.Message)
-				}
-			})
 		}
 	}
 	summarise(t, entries, results)
+}
+
+// realVariant is a reply of the corpus as its client wrote it (top), or
+// bottom-posted: the quote first, with ">" marks or without, the move and
+// the sender's words below it.
+type realVariant struct {
+	name    string
+	body    string
+	own     [2]int   // as realEntry's, for the HTML shapes' quote container; own[1] -1 for none
+	want    []string // the sender's words
+	checked bool     // whether action and message are checked (else only that what was read is still read)
+}
+
+func realVariants(e realEntry, body string) []realVariant {
+	if e.HTML {
+		return []realVariant{{name: "top", body: body, own: [2]int{0, -1}, want: ownLines(e.Message), checked: true}}
+	}
+	lines := strings.Split(body, "\n")
+	own := lines[:e.OwnTo] // the move and the sender's words (and what stood above them)
+	want := ownLines(strings.Join(lines[e.OwnFrom:e.OwnTo], "\n"))
+	var quoted []string
+	for _, l := range lines[e.OwnTo:] {
+		quoted = append(quoted, "> "+l)
+	}
+	return []realVariant{
+		{name: "top", body: body, own: [2]int{e.OwnFrom, e.OwnTo}, want: want, checked: true},
+		{name: "bottom", body: strings.Join(quoted, "\n") + "\n\n" + strings.Join(own, "\n"), own: [2]int{0, -1}, want: want, checked: true},
+		{name: "bottom-unmarked", body: strings.Join(lines[e.OwnTo:], "\n") + "\n\n" + strings.Join(own, "\n"), own: [2]int{0, -1}, want: want},
+	}
 }
 
 // lineDiff returns the lines of got that are neither in want nor in also,
@@ -392,7 +431,7 @@ func summarise(t *testing.T, entries []realEntry, results []realResult) {
 			wrongAction++
 		}
 	}
-	t.Logf("real replies: %d, read in %d MIME shapes (%d readings)", len(entries), len(realShapes), readings)
+	t.Logf("real replies: %d, top- and bottom-posted, read in %d MIME shapes (%d readings checked)", len(entries), len(realShapes), readings)
 	t.Logf("per client: %s", count(func(e realEntry) string { return e.Client }))
 	t.Logf("per language: %s", count(func(e realEntry) string { return e.Language }))
 	t.Logf("readings with a wrong action: %d; with a leak: %d (%d replies); with words of the sender's not relayed: %d", wrongAction, leaks, len(byEntry), misses)
