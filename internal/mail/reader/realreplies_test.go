@@ -164,6 +164,7 @@ func toHTML(client, text string, own [2]int) string {
 			d++
 			t = strings.TrimPrefix(strings.TrimPrefix(t, ">"), " ")
 		}
+		d = min(d, 8) // as deep as clients nest: a line of 100 ">" is a quote, not 100 quotes
 		for depth < d {
 			b.WriteString(`<blockquote type="cite" style="margin:0 0 0 .8ex;border-left:1px #ccc solid">`)
 			depth++
@@ -305,8 +306,8 @@ func TestRealReplies(t *testing.T) {
 		for _, v := range realVariants(e, body) {
 			for _, sh := range realShapes {
 				mail, ok := sh.make(e, v.body, v.own)
-				if !ok {
-					continue
+				if !ok || len(mail) > int(DefaultLimits().MaxBytes) {
+					continue // no such mail, or one the referee refuses as too big (talon's 700 KB line of ">" as HTML)
 				}
 				key := "real/" + e.Name + "/" + v.name + "/" + sh.name
 				t.Run(e.Name+"/"+v.name+"/"+sh.name, func(t *testing.T) {
