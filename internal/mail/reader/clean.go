@@ -96,6 +96,7 @@ func clean(text string, sent *Sent) (action, message string) {
 	var kept []string
 	var from []int   // from[k] is the index in lines of kept[k]
 	written := false // whether the player wrote anything yet
+	acted := false   // whether the line that may be the action was kept: the cuts that only follow words wait for it
 	for i := 0; i < len(lines); i++ {
 		trim := strings.TrimSpace(lines[i])
 		if !written {
@@ -108,7 +109,10 @@ func clean(text string, sent *Sent) (action, message string) {
 				continue
 			}
 		}
-		if end := quoteStart(lines, i, trim, written, sent); end >= 0 {
+		if !acted && (trim == quoteMark || isFooter(trim)) {
+			continue // as footers always were before the action
+		}
+		if end := quoteStart(lines, i, trim, acted, sent); end >= 0 {
 			// A header wrapped above the line ends the player's words
 			// there, but never takes the action away.
 			keep := actionLine(kept) + 1
@@ -122,6 +126,7 @@ func clean(text string, sent *Sent) (action, message string) {
 		}
 		kept, from = append(kept, trim), append(from, i)
 		written = written || trim != ""
+		acted = acted || trim != "" && strings.Trim(trim, "*") != "" && !isGreeting(trim)
 	}
 	// The first meaningful line is the action: blank lines, lines of
 	// stars (an HTML heading's rule) and greetings ("Hi Bob,") come
@@ -148,11 +153,12 @@ func clean(text string, sent *Sent) (action, message string) {
 // quoteStart returns the index of the line where the quote that lines[i]
 // belongs to begins (i, or a line above it for a header the client
 // wrapped), or -1 when lines[i] is not a quote's beginning. Before the
-// player wrote anything, only the marks that no reply begins with count
-// (a forward, a signature, a header block): quotes above the player's words
-// are skipped by the caller.
-func quoteStart(lines []string, i int, trim string, written bool, sent *Sent) int {
-	if written && sent.has(trim) {
+// line that may be the action was kept (acted), only the marks that no
+// reply begins with count (a forward, a signature, a header block), as
+// they always did: quotes above the player's words are skipped by the
+// caller, and the action is never cut away by what the reader learnt since.
+func quoteStart(lines []string, i int, trim string, acted bool, sent *Sent) int {
+	if acted && sent.has(trim) {
 		return sentHeaderTop(lines, i)
 	}
 	if strings.HasPrefix(trim, ">") {
@@ -161,7 +167,7 @@ func quoteStart(lines []string, i int, trim string, written bool, sent *Sent) in
 	if cuts(trim) || headerBlock(lines, i) || inlineHeader(trim) || introducesQuote(trim, lines, i) {
 		return headerTop(lines, i)
 	}
-	if !written {
+	if !acted {
 		return -1
 	}
 	if trim == quoteMark || isFooter(trim) || wrappedAttribution(lines, i) >= 0 || ruleAboveHeader(lines, i) ||

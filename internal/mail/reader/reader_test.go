@@ -525,6 +525,12 @@ func FuzzClean(f *testing.F) {
 		if utf8.ValidString(s) && (!utf8.ValidString(a) || !utf8.ValidString(m)) {
 			t.Fatalf("invalid UTF-8 out of valid input: %q, %q", a, m)
 		}
+		// Whatever the referee sent (here: the whole reply, the worst
+		// case), the action never changes and the message only shrinks.
+		a2, m2 := clean(s, NewSent(s, s))
+		if a2 != a || len(m2) > len(m)+len(s) {
+			t.Fatalf("knowing the referee's mail changed the action %q to %q", a, a2)
+		}
 	})
 }
 

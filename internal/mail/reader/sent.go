@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -91,10 +92,14 @@ func sentHeaderTop(lines []string, i int) int {
 	return headerTop(lines, top)
 }
 
+// anyLabelRE: a header field in any language, "Name: value" with a short
+// name ("Autor: …", "Aeg: …").
+var anyLabelRE = regexp.MustCompile(`^\**\p{L}[\p{L}\p{M} .'-]{0,24}\**\s?[:：]\s*\S`)
+
 // headerLike reports whether l may be a line of a quote header: a header
 // field, an attribution or a piece of one, a rule, a line with an address
 // or a date.
 func headerLike(l string) bool {
-	return l == quoteMark || label(l) != "" || strings.HasSuffix(l, ":") || strings.HasSuffix(l, "：") ||
+	return l == quoteMark || label(l) != "" || anyLabelRE.MatchString(l) || strings.HasSuffix(l, ":") || strings.HasSuffix(l, "：") ||
 		hasAttributionVerb(l) || startsHeader(l) || ruleRE.MatchString(l) || strings.ContainsAny(l, "<>")
 }
