@@ -79,6 +79,9 @@ func (a *App) Inspect(ctx context.Context, raw []byte) (*Inspection, error) {
 	out.Verdict = string(res.Verdict)
 	if m != nil {
 		out.Message = m.Message
+		if len(res.NewActions) > 0 {
+			out.Message = res.NewActions[0].Message // what the opponent is sent: read knowing the referee's mail, checked, conditional lines out
+		}
 		out.Read.From, out.Read.Subject, out.Read.Automatic = m.From, m.Subject, m.Automatic
 		out.Read.TokenSource, out.Read.FirstLine, out.Read.Warnings = m.TokenSource, m.Action, m.Warnings
 		if m.Token != nil {

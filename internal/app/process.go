@@ -155,6 +155,13 @@ func (a *App) decide(tx *store.Tx, in referee.Inbound) (*referee.Game, referee.O
 			a.withPosition(g) // the position kept since the last mail, if any
 		}
 	}
+	if g != nil {
+		mm, err := a.answering(tx, m, g)
+		if err != nil {
+			return nil, referee.Outcome{}, time.Time{}, err
+		}
+		m, in.Mail = mm, mm
+	}
 	now := a.opts.Now().UTC().Truncate(time.Second)
 	env := referee.Env{Now: now, DKIM: in.DKIM}
 	if m != nil && m.From != "" {

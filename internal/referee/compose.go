@@ -245,8 +245,8 @@ func (r *Referee) boardMailsTo(g *Game, pos rules.Position, moverHeadline, headl
 		if c == mover {
 			body.Headline = moverHeadline
 		}
-		if c != mover && m != nil && strings.TrimSpace(m.Message) != "" {
-			body.Relay = m.Message
+		if c != mover && m != nil && strings.TrimSpace(r.relayable(m.Message, g)) != "" {
+			body.Relay = r.relayable(m.Message, g) // the last check (relay.go)
 			body.RelayFrom = g.Players[mover].displayName(mover)
 		}
 		if len(rolls) > 0 {

@@ -99,13 +99,15 @@ func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outco
 	if err != nil {
 		return Outcome{Verdict: Ignored, Detail: err.Error()}
 	}
-	// Conditional lines are taken out of the message: never relayed.
-	cond, rest := splitConditional(m.Message)
-	if len(cond) > 0 {
-		mm := *m
-		mm.Message = rest
-		m = &mm
-	}
+	// Conditional lines are taken out of the whole message, never
+	// relayed; what is left is checked for anything of the referee's
+	// (relayable) and only then cut at 2,000 characters (issue 36: the cut
+	// came first, and dropped lines of a valid tree without a word).
+	cond, rest := splitConditional(wholeMessage(m))
+	mm := *m
+	mm.FullMessage = r.relayable(rest, g)
+	mm.Message = reader.CapMessage(mm.FullMessage)
+	m = &mm
 	p := r.parseLine(m.Action, InGame, env.Lobby != nil)
 	c := &call{cmd: p.cmd, args: p.args, m: m, env: env, g: g, color: color, pos: pos, cond: cond}
 	if len(cond) > 0 && len(p.cmd.Words) > 0 && p.cmd.Words[0] != "if" && p.cmd.Words[0] != "reroll" && p.cmd.Words[0] != "roll" && p.cmd.Words[0] != "pass" {

@@ -115,8 +115,8 @@ func (r *Referee) Digest(to, zone string, games []*Game, now time.Time) (Mail, b
 		n++
 		fmt.Fprintf(&turn, "=== Game #%d - %s - you play %s against %s - move %d ===\n\n", g.ID, g.Variant.Title(), c, opp, pos.MoveNumber())
 		turn.WriteString(wrap(sentence(last)) + "\n")
-		if k := len(g.Actions); k > 0 && g.Actions[k-1].Color != c && strings.TrimSpace(g.Actions[k-1].Message) != "" {
-			fmt.Fprintf(&turn, "%s writes: %q\n", opp, strings.TrimSpace(g.Actions[k-1].Message))
+		if k := len(g.Actions); k > 0 && g.Actions[k-1].Color != c && strings.TrimSpace(r.relayable(g.Actions[k-1].Message, g)) != "" {
+			fmt.Fprintf(&turn, "%s writes: %q\n", opp, strings.TrimSpace(r.relayable(g.Actions[k-1].Message, g)))
 		}
 		turn.WriteString("\n" + render.Text(pos, c) + "\n")
 		if cl := g.clock(); cl != nil {

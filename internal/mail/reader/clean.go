@@ -14,7 +14,8 @@ var cutREs = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^-{2,}\s*forwarded message\s*-{2,}\s*$`),
 	regexp.MustCompile(`(?i)^-{2,}\s*(weitergeleitete nachricht|message transféré|mensaje reenviado)\s*-{2,}\s*$`),
 	regexp.MustCompile(`(?i)^begin forwarded message:\s*$`),
-	regexp.MustCompile(`^_{20,}\s*$`),
+	namedRuleRE,
+	underscoresRE,
 	// Signatures.
 	regexp.MustCompile(`^-- ?$`),
 	// A copy of the referee's own board mail quoted without ">" marks
@@ -37,36 +38,39 @@ var attributionREs = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)<[^>@\s]+@[^>\s]+>\s*(wrote|schrieb|a écrit|escribió|ha scritto|schreef|skrev)\s*:\s*$`),
 }
 
-// Lines that client software adds and the player did not write.
+// Lines that client software adds below what the player wrote: the
+// player's words end there (what follows is the client's quote).
 var footerREs = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)^sent from my \w+`),
-	regexp.MustCompile(`(?i)^sent from (mail|outlook) for`),
-	regexp.MustCompile(`(?i)^sent from (yahoo mail|gmail mobile|proton ?mail|samsung|huawei|outlook)`),
-	regexp.MustCompile(`(?i)^sent via `),
-	regexp.MustCompile(`(?i)^sent with proton ?mail`),
-	regexp.MustCompile(`(?i)^get outlook for (ios|android)`),
+	regexp.MustCompile(`(?i)^sent from\b`),
+	regexp.MustCompile(`(?i)^sent (via|with|using|by) `),
+	regexp.MustCompile(`(?i)^get outlook for `),
+	regexp.MustCompile(`(?i)^(obtenir|télécharger) outlook pour `),
+	regexp.MustCompile(`(?i)^outlook (für|for|pour) (ios|android)`),
 	regexp.MustCompile(`(?i)^von meinem .* gesendet`),
-	regexp.MustCompile(`(?i)^envoyé de mon `),
-	regexp.MustCompile(`(?i)^enviado desde mi `),
+	regexp.MustCompile(`(?i)^diese nachricht wurde von meinem .* gesendet`),
+	regexp.MustCompile(`(?i)^gesendet (von|mit|vom|über) `),
+	regexp.MustCompile(`(?i)^envoyé (de|depuis|à partir de|avec|via) `),
+	regexp.MustCompile(`(?i)^enviado (desde|do|de|con|com|a partir) `),
 	regexp.MustCompile(`(?i)^inviato da `),
-	regexp.MustCompile(`(?i)^verzonden (vanaf|met) `),
-	regexp.MustCompile(`(?i)^verstuurd vanaf mijn `),
-	regexp.MustCompile(`(?i)^gesendet (von|mit) `),
-	regexp.MustCompile(`(?i)^enviado (do|desde) (meu|mi) `),
-	regexp.MustCompile(`(?i)^skickat från min `),
-	regexp.MustCompile(`(?i)^sendt fra min `),
-	regexp.MustCompile(`(?i)^отправлено (с|из) `),
+	regexp.MustCompile(`(?i)^(verzonden|verstuurd) (vanaf|met|van) `),
+	regexp.MustCompile(`(?i)^skickat från `),
+	regexp.MustCompile(`(?i)^sendt fra `),
+	regexp.MustCompile(`(?i)^lähetetty `),
+	regexp.MustCompile(`(?i)^wysłane (z|ze) `),
+	regexp.MustCompile(`(?i)^odesláno z `),
+	regexp.MustCompile(`(?i)^(отправлено|надіслано|відправлено) (с|из|з) `),
+	regexp.MustCompile(`(?i)^iphone'umdan gönderildi`),
+	regexp.MustCompile(`^(发自我的|從我的|来自我的)`),
+	regexp.MustCompile(`(から送信|より送信)$`),
+	regexp.MustCompile(`(?i)^(<<|\()sent (by|from) .*(>>|\))$`),
 }
 
-// Outlook's quoted-header block: "From: ..." followed closely by "Sent:" or
-// "Date:" and "To:" or "Subject:".
+// Outlook on the web and phone clients may put a whole quoted header on
+// one line: "From: Referee <...> Sent: Monday ... To: ... Subject: ...".
 var (
-	hdrFromRE = regexp.MustCompile(`(?i)^\*?(from|von|de|da|van|från|fra|od)\s*:\*?\s`)
-	hdrDateRE = regexp.MustCompile(`(?i)^\*?(sent|date|gesendet|datum|envoyé|date d'envoi|enviado|fecha|inviato|data|verzonden|skickat|sendt|dato)\s*:`)
-	// The same fields within one line, after the From field.
+	hdrFromRE    = regexp.MustCompile(`(?i)^\*?(from|von|de|da|van|från|fra|od)\s*:\*?\s`)
 	inlineSentRE = regexp.MustCompile(`(?i)\s\*?(sent|date|gesendet|datum|envoyé|enviado|fecha|inviato|verzonden|skickat|sendt|dato)\s*:\*?\s`)
 	inlineToRE   = regexp.MustCompile(`(?i)\s\*?(to|an|à|para|aan|till|til|subject|betreff|objet|asunto|oggetto|onderwerp|ämne|emne)\s*:\*?\s`)
-	hdrToRE      = regexp.MustCompile(`(?i)^\*?(to|an|à|pour|para|a|aan|till|til|subject|betreff|objet|asunto|oggetto|onderwerp|ämne|emne)\s*:`)
 )
 
 // maxMessage is the most characters (runes) of a player's message kept for
@@ -76,29 +80,53 @@ const maxMessage = 2000
 // Clean takes a mail's body text and returns the action (the first
 // meaningful line of what the player wrote) and the message (the lines
 // after it, trimmed, runs of blank lines collapsed, at most 2,000
-// characters), dropping quoted text, quoted headers, forwards, signatures,
+// characters), dropping quoted text, quote headers, forwards, signatures,
 // client footers and copies of the referee's own board mail.
 func Clean(text string) (action, message string) {
+	action, whole := clean(text, nil)
+	return action, CapMessage(whole)
+}
+
+// clean is Clean without the cut at 2,000 characters, and with the lines
+// of the referee's own mail that the reply answers (nil when they are not
+// known): those lines, quoted or not, and the header lines directly above
+// the first of them end the player's words.
+func clean(text string, sent *Sent) (action, message string) {
 	lines := strings.Split(normaliseChars(text), "\n")
 	var kept []string
+	var from []int   // from[k] is the index in lines of kept[k]
 	written := false // whether the player wrote anything yet
+	acted := false   // whether the line that may be the action was kept: the cuts that only follow words wait for it
 	for i := 0; i < len(lines); i++ {
 		trim := strings.TrimSpace(lines[i])
-		if !written && (isAttribution(trim) || introducesQuote(trim, lines, i)) {
-			continue // bottom-posting: the quote comes first, the player's words follow it
+		if !written {
+			// Bottom-posting: the quote comes first, the player's words follow it.
+			if trim == quoteMark || isAttribution(trim) || introducesQuote(trim, lines, i) || isFooter(trim) {
+				continue
+			}
+			if j := wrappedAttribution(lines, i); j >= 0 {
+				i = j
+				continue
+			}
 		}
-		if !written && wrappedAttribution(trim, lines, i) {
-			i++
-			continue
+		if !acted && (trim == quoteMark || isFooter(trim)) {
+			continue // as footers always were before the action
 		}
-		if cuts(trim) || wrappedAttribution(trim, lines, i) || outlookBlock(lines, i) || introducesQuote(trim, lines, i) {
+		if end := quoteStart(lines, i, trim, acted, sent); end >= 0 {
+			// A header wrapped above the line ends the player's words
+			// there, but never takes the action away.
+			keep := actionLine(kept) + 1
+			for len(from) > keep && from[len(from)-1] >= end {
+				kept, from = kept[:len(kept)-1], from[:len(from)-1]
+			}
 			break
 		}
-		if strings.HasPrefix(trim, ">") || strings.HasPrefix(trim, "|>") || isFooter(trim) {
+		if strings.HasPrefix(trim, ">") || strings.HasPrefix(trim, "|>") {
 			continue
 		}
-		kept = append(kept, trim)
+		kept, from = append(kept, trim), append(from, i)
 		written = written || trim != ""
+		acted = acted || trim != "" && strings.Trim(trim, "*") != "" && !isGreeting(trim)
 	}
 	// The first meaningful line is the action: blank lines, lines of
 	// stars (an HTML heading's rule) and greetings ("Hi Bob,") come
@@ -119,7 +147,70 @@ func Clean(text string) (action, message string) {
 		return "", ""
 	}
 	action = unwrap(strings.Join(strings.Fields(kept[i]), " "))
-	return action, joinMessage(append(greetings, kept[i+1:]...))
+	return action, joinLines(append(greetings, kept[i+1:]...))
+}
+
+// quoteStart returns the index of the line where the quote that lines[i]
+// belongs to begins (i, or a line above it for a header the client
+// wrapped), or -1 when lines[i] is not a quote's beginning. Before the
+// line that may be the action was kept (acted), only the marks that no
+// reply begins with count (a forward, a signature, a header block), as
+// they always did: quotes above the player's words are skipped by the
+// caller, and the action is never cut away by what the reader learnt since.
+func quoteStart(lines []string, i int, trim string, acted bool, sent *Sent) int {
+	if acted && sent.has(trim) {
+		return sentHeaderTop(lines, i)
+	}
+	if strings.HasPrefix(trim, ">") {
+		return -1 // a quoted line is dropped, whatever it says
+	}
+	if cuts(trim) || headerBlock(lines, i) || inlineHeader(trim) || introducesQuote(trim, lines, i) {
+		return headerTop(lines, i)
+	}
+	if !acted {
+		return -1
+	}
+	if trim == quoteMark || isFooter(trim) || wrappedAttribution(lines, i) >= 0 || ruleAboveHeader(lines, i) ||
+		headerAboveQuote(trim, lines, i) {
+		return headerTop(lines, i)
+	}
+	return -1
+}
+
+// headerTop returns where the quote header that lines[i] ends begins: the
+// first line of an attribution wrapped above it ("02.04.2012 14:20
+// пользователь "Bob" <" above "b@x> написал:"), else i. A line that ends
+// a sentence is the player's.
+func headerTop(lines []string, i int) int {
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		if strings.HasSuffix(strings.TrimSpace(lines[k]), ".") || strings.ContainsAny(lastRune(lines[k]), "!?…") {
+			break
+		}
+		if j := wrappedAttribution(lines, k); j >= i {
+			return k
+		}
+		if strings.TrimSpace(lines[k]) == "" {
+			break
+		}
+	}
+	return i
+}
+
+func lastRune(s string) string {
+	s = strings.TrimSpace(s)
+	_, n := utf8.DecodeLastRuneInString(s)
+	return s[len(s)-n:]
+}
+
+// actionLine returns the index in kept of the line that may be the
+// action: the first one with words that is not a greeting.
+func actionLine(kept []string) int {
+	for i, l := range kept {
+		if l != "" && strings.Trim(l, "*") != "" && !isGreeting(l) {
+			return i
+		}
+	}
+	return len(kept) - 1
 }
 
 // maxGreetings is the most greeting lines skipped before the action.
@@ -225,32 +316,33 @@ func unwrapQuotes(s string) (string, bool) {
 	return s[n : len(s)-m], true
 }
 
-// joinMessage joins the player's lines after the action: blank runs
-// collapsed to one blank line, at most maxMessage runes.
-func joinMessage(lines []string) string {
+// joinLines joins the player's lines after the action: blank runs
+// collapsed to one blank line.
+func joinLines(lines []string) string {
 	var b strings.Builder
-	blank, n := false, 0
+	blank := false
 	for _, l := range lines {
 		if l == "" {
 			blank = b.Len() > 0
 			continue
 		}
-		sep := ""
 		if blank {
-			sep = "\n\n"
+			b.WriteString("\n\n")
 		} else if b.Len() > 0 {
-			sep = "\n"
+			b.WriteString("\n")
 		}
 		blank = false
-		b.WriteString(sep)
 		b.WriteString(l)
-		n += len(sep) + utf8.RuneCountInString(l)
-		if n > maxMessage {
-			break
-		}
 	}
-	msg := b.String()
-	if n <= maxMessage {
+	return b.String()
+}
+
+// CapMessage cuts a message to be relayed at 2,000 characters (runes),
+// marking a cut message with " [...]". The referee cuts a message only
+// after it took out the conditional lines, which are read from the whole
+// of it.
+func CapMessage(msg string) string {
+	if utf8.RuneCountInString(msg) <= maxMessage {
 		return msg
 	}
 	const more = " [...]"
@@ -278,20 +370,6 @@ func normaliseChars(s string) string {
 	}, s)
 }
 
-// attributionVerbs are the verbs of attributionREs, lower case.
-var attributionVerbs = []string{"wrote", "schrieb", "écrit", "escribió", "scritto", "schreef", "skrev", "escreveu",
-	"napisał", "napsal", "написал", "пишет"}
-
-func hasAttributionVerb(line string) bool {
-	low := strings.ToLower(line)
-	for _, v := range attributionVerbs {
-		if strings.Contains(low, v) {
-			return true
-		}
-	}
-	return false
-}
-
 // maxMarkerLine is the longest line tested against the cut patterns: real
 // attribution lines are far shorter, and the limit keeps hostile long
 // lines cheap.
@@ -312,34 +390,13 @@ func cuts(line string) bool {
 	return false
 }
 
+// isFooter reports whether line is a client's footer. Footers are short:
+// a longer line is never tested.
 func isFooter(line string) bool {
+	if len(line) > 200 {
+		return false
+	}
 	for _, re := range footerREs {
-		if re.MatchString(line) {
-			return true
-		}
-	}
-	return false
-}
-
-// wrappedAttribution catches an attribution line that the client wrapped
-// over two lines: "On Sun, 22 Nov 2026 at 10:02, Referee <r@x>" + "wrote:".
-// The player's own line just above a one-line attribution is not one.
-func wrappedAttribution(line string, lines []string, i int) bool {
-	if line == "" || len(line) > 300 || i+1 >= len(lines) {
-		return false
-	}
-	next := strings.TrimSpace(lines[i+1])
-	if next == "" || len(next) > 300 {
-		return false
-	}
-	return isAttribution(line+" "+next) && !isAttribution(next) // else the next line is cut on its own
-}
-
-func isAttribution(line string) bool {
-	if len(line) > maxMarkerLine || !strings.HasSuffix(line, ":") || !hasAttributionVerb(line) {
-		return false // cheap tests first: the patterns are slow on long lines
-	}
-	for _, re := range attributionREs {
 		if re.MatchString(line) {
 			return true
 		}
@@ -364,24 +421,7 @@ func introducesQuote(line string, lines []string, i int) bool {
 	return false
 }
 
-// outlookBlock catches a quoted header block: "From:" followed within the
-// next lines by a date line ("Sent:", "Date:", ...) and a recipient or
-// subject line ("To:", "Subject:", ...), in the client's language.
-func outlookBlock(lines []string, i int) bool {
-	first := strings.TrimSpace(lines[i])
-	if !hdrFromRE.MatchString(first) {
-		return false
-	}
-	// Outlook on the web and phone clients may put the whole quoted header
-	// on one line: "From: Referee <...> Sent: Monday ... To: ... Subject: ...".
-	if inlineSentRE.MatchString(first) && inlineToRE.MatchString(first) {
-		return true
-	}
-	date, to := false, false
-	for j := i + 1; j < len(lines) && j <= i+6; j++ {
-		l := strings.TrimSpace(lines[j])
-		date = date || hdrDateRE.MatchString(l)
-		to = to || hdrToRE.MatchString(l)
-	}
-	return date && to
+// inlineHeader catches Outlook's quoted header written on one line.
+func inlineHeader(line string) bool {
+	return len(line) <= maxMarkerLine && hdrFromRE.MatchString(line) && inlineSentRE.MatchString(line) && inlineToRE.MatchString(line)
 }

@@ -31,3 +31,23 @@ func TestFromNotGuessed(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoFromFields: RFC 5322 allows exactly one From field. A mail with
+// two is nobody's, whichever one is the player's (issue 36: the first was
+// used, so a forger could put the player's address above their own).
+func TestTwoFromFields(t *testing.T) {
+	for _, hdr := range []string{
+		"From: alice@example.test\r\nFrom: mallory@evil.test\r\n",
+		"From: mallory@evil.test\r\nFrom: alice@example.test\r\n",
+		"From: Alice <alice@example.test>\r\nTo: x@example.test\r\nFrom: Alice <alice@example.test>\r\n",
+	} {
+		raw := hdr + "To: referee+1.aaaaaaaaaa.1@example.test\r\nSubject: x\r\n\r\ne4\r\n"
+		m, err := Read([]byte(raw), "referee@example.test", Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.From != "" || !strings.Contains(m.BadFrom, "2 From header fields") || !strings.Contains(m.BadFrom, "exactly one") {
+			t.Errorf("%q: From %q, BadFrom %q; want no sender and a reason", hdr, m.From, m.BadFrom)
+		}
+	}
+}

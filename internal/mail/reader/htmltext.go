@@ -63,13 +63,18 @@ func linearHTMLText(s string, limit int) string {
 		case html.ErrorToken:
 			return b.String()
 		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
-			name, _ := z.TagName()
+			name, hasAttr := z.TagName()
 			a := atom.Lookup(name)
 			open, close := tt == html.StartTagToken, tt == html.EndTagToken
 			if blockElements[a] {
 				newline()
 			} else if a == atom.Td || a == atom.Th {
 				space = true
+			}
+			if tt != html.EndTagToken && skip == 0 && (a == atom.Hr || hasAttr && quoteContainer(z)) {
+				// A client's quote begins here: mark it for Clean.
+				b.WriteString(quoteMark + "\n")
+				lineStart, space = true, false
 			}
 			switch {
 			case skippedElements[a] && open:
@@ -111,6 +116,29 @@ func linearHTMLText(s string, limit int) string {
 		}
 	}
 	return b.String()
+}
+
+// quoteContainer reports whether the tag the tokenizer is on opens a
+// client's quote: Gmail's gmail_quote, Yahoo's yahoo_quoted,
+// Thunderbird's moz-cite-prefix, Outlook's divRplyFwdMsg (Outlook on the
+// web and the new Outlook), appendonsend and OutlookMessageHeader, Apple
+// Mail's and others' blockquote type=cite is marked with ">" instead.
+func quoteContainer(z *html.Tokenizer) bool {
+	for {
+		k, v, more := z.TagAttr()
+		switch string(k) {
+		case "class", "id":
+			val := strings.ToLower(string(v))
+			for _, c := range []string{"gmail_quote", "yahoo_quoted", "moz-cite-prefix", "divrplyfwdmsg", "appendonsend", "outlookmessageheader", "zmail_extra", "mail-quote"} {
+				if strings.Contains(val, c) {
+					return true
+				}
+			}
+		}
+		if !more {
+			return false
+		}
+	}
 }
 
 func startsWithSpace(s string) bool { return s != "" && strings.ContainsRune(" \t\r\n\f", rune(s[0])) }

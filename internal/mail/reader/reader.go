@@ -114,7 +114,11 @@ type Mail struct {
 	Automatic string
 	Text      string // the chosen body text, decoded, at most MaxTextBytes; "" for a mail over MaxBytes
 	Action    string // the first meaningful line the player wrote, trimmed (see Clean); "" for a mail over MaxBytes
-	Message   string // the player's following lines, for relaying (see Clean)
+	Message   string // the player's following lines, for relaying (see Clean), at most 2,000 characters
+	// FullMessage is Message before the cut at 2,000 characters: the
+	// referee reads conditional lines from the whole of it, then cuts
+	// what it relays (CapMessage).
+	FullMessage string
 	// Warnings say what was damaged or odd and how it was read ("text
 	// truncated at 64 KiB", "unknown charset "x-foo": read as UTF-8").
 	Warnings    []string
@@ -197,8 +201,28 @@ func Read(raw []byte, base string, lim Limits) (*Mail, error) {
 	text, warns := bodyText(e, lim)
 	m.Warnings = append(m.Warnings, warns...)
 	m.Text = text
-	m.Action, m.Message = Clean(text)
+	m.Action, m.FullMessage = clean(text, nil)
+	m.Message = CapMessage(m.FullMessage)
 	return m, nil
+}
+
+// Answering returns a copy of m whose message is read again knowing what
+// the referee itself wrote in the mails the reply answers (see Sent): a
+// line of them, quoted or not, and the quote header directly above the
+// first one end the player's words, whatever the client and its language.
+// The action is never changed: what the referee wrote only ever shortens
+// the message.
+func (m *Mail) Answering(sent *Sent) *Mail {
+	c := *m
+	if sent == nil || len(sent.lines) == 0 || m.Text == "" {
+		return &c
+	}
+	action, whole := clean(m.Text, sent)
+	if action != m.Action {
+		return &c // cannot happen: the referee's lines count only after the action
+	}
+	c.FullMessage, c.Message = whole, CapMessage(whole)
+	return &c
 }
 
 // withDefaults fills the zero fields of lim from DefaultLimits.
@@ -386,6 +410,14 @@ func readHeaders(m *Mail, h gomail.Header, base string) {
 func readFrom(m *Mail, h gomail.Header) {
 	raw := strings.TrimSpace(h.Get("From"))
 	if raw == "" {
+		return
+	}
+	if all := h.Values("From"); len(all) > 1 {
+		// RFC 5322 §3.6 allows exactly one From field: a mail with two
+		// is nobody's (issue 36: the first one was used).
+		m.BadFrom = fmt.Sprintf("the mail has %d From header fields (%s and %s), and a mail has exactly one",
+			len(all), snippet(strings.TrimSpace(all[0])), snippet(strings.TrimSpace(all[len(all)-1])))
+		m.warn("%s: the sender was not guessed, the mail not answered", m.BadFrom)
 		return
 	}
 	from, err := h.AddressList("From")

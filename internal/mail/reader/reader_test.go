@@ -319,7 +319,10 @@ func TestClean(t *testing.T) {
 		{"underscore separator", "d4\n________________________________\nFrom: x", "d4", ""},
 		{"signature", "d4\nthanks\n-- \nAlice\nphone", "d4", "thanks"},
 		{"signature without the space", "d4\nthanks\n--\nAlice", "d4", "thanks"},
-		{"mobile footers dropped", "d4\nSent from my iPhone\nok", "d4", "ok"},
+		// A client's footer ends the player's words: below it comes the
+		// client's quote (issue 36: Outlook mobile, TypeApp, Zoho).
+		{"mobile footers end the words", "d4\nthanks\nSent from my iPhone\nok", "d4", "thanks"},
+		{"a footer above the move is skipped", "Sent from my iPhone\nd4", "d4", ""},
 		{"outlook mobile footer", "d4\nGet Outlook for Android", "d4", ""},
 		{"german footer", "d4\nVon meinem iPhone gesendet", "d4", ""},
 		{"french footer", "d4\nEnvoyé de mon iPhone", "d4", ""},
@@ -521,6 +524,12 @@ func FuzzClean(f *testing.F) {
 		}
 		if utf8.ValidString(s) && (!utf8.ValidString(a) || !utf8.ValidString(m)) {
 			t.Fatalf("invalid UTF-8 out of valid input: %q, %q", a, m)
+		}
+		// Whatever the referee sent (here: the whole reply, the worst
+		// case), the action never changes and the message only shrinks.
+		a2, m2 := clean(s, NewSent(s, s))
+		if a2 != a || len(m2) > len(m)+len(s) {
+			t.Fatalf("knowing the referee's mail changed the action %q to %q", a, a2)
 		}
 	})
 }
