@@ -46,6 +46,7 @@ type serveFlags struct {
 	imapPassCmd, smtpPassCmd                            string        // passwords from a command (deployment)
 	once, noIdle                                        bool
 	sendLimit                                           string    // pacing the outbox (daemon/pacing.go)
+	smtpConnections                                     int       // the outbox's connections (daemon/sender.go)
 	auth                                                authFlags // serve_auth.go
 	web                                                 webFlags  // the public pages (site.go)
 }
@@ -95,6 +96,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&s.maxStrangerAnswers, "max-stranger-answers", app.DefaultMaxStrangerAnswers, "answer at most this many mails an `hour` that cannot be tied to a game or player, across all senders (0: none at all)")
 	fs.IntVar(&s.keepSentDays, "keep-sent-days", 30, "keep the text of sent mail this many `days` (0: for ever); the record of each mail stays")
 	fs.StringVar(&s.sendLimit, "send-limit", "", "the mailbox's sending `limits`, e.g. 2000/day,100/hour: the outbox paces itself under them, the most urgent mail first (docs/providers.md lists providers' limits)")
+	fs.IntVar(&s.smtpConnections, "smtp-connections", daemon.DefaultConnections, "deliver the outbox over this many SMTP `connections` side by side (1 to 16); each mail still goes once, the most urgent first, and a player's mails in order")
 	fs.StringVar(&s.variants, "variants", "all", "the variants offered by mail, comma-separated (e.g. chess,toto40)")
 
 	// Anti-spoofing: --require-auth and --dns (serve_auth.go).
@@ -231,13 +233,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "referee serve: --max-stranger-answers %d is negative; give a number of answers an hour, or 0 to answer no stranger\n", s.maxStrangerAnswers)
 		return exitUsage
 	}
+	if s.smtpConnections < 1 || s.smtpConnections > 16 {
+		fmt.Fprintf(stderr, "referee serve: --smtp-connections %d is out of range; give 1 to 16 (the default, %d, was measured in docs/performance.md; a provider may refuse more than a few at once)\n", s.smtpConnections, daemon.DefaultConnections)
+		return exitUsage
+	}
 	limits, err := pace.Parse(s.sendLimit)
 	if err != nil {
 		fmt.Fprintf(stderr, "referee serve: --send-limit: %v\n", err)
 		return exitUsage
 	}
 	cfg := daemon.Config{Once: s.once, Logger: log, RetryBase: s.retry, KeepSent: time.Duration(s.keepSentDays) * 24 * time.Hour,
-		SendLimits: limits}
+		SendLimits: limits, SMTPConnections: s.smtpConnections}
 	if s.imapAddr == "" {
 		if s.imapAuth != "password" || s.smtpAuth != "password" || s.imapTokenCmd != "" || s.smtpTokenCmd != "" {
 			fmt.Fprintln(stderr, "referee serve: --imap-auth, --smtp-auth and the token commands apply to a real mail server (--imap and --smtp); the embedded server needs none of them")

@@ -164,9 +164,10 @@ func TestLoopClosesAnIdleSession(t *testing.T) {
 	}
 }
 
-// TestOutboxBatchOverOneSession: one outbox pass sends every due mail over
-// ONE SMTP connection; a mail the server refuses (permanently or for now)
-// gets its own outcome, and the mails after it are still sent.
+// TestOutboxBatchOverOneSession: with Connections 1, one outbox pass sends
+// every due mail over ONE SMTP connection; a mail the server refuses
+// (permanently or for now) gets its own outcome, and the mails after it are
+// still sent.
 func TestOutboxBatchOverOneSession(t *testing.T) {
 	b := &batchServer{refuse: map[string]int{"nobody@example.test": 550, "busy@example.test": 451}}
 	_, ln := serveBatch(t, b)
@@ -175,7 +176,7 @@ func TestOutboxBatchOverOneSession(t *testing.T) {
 	queue(t, s, "alice@example.test", "nobody@example.test", "bob@example.test", "busy@example.test", "carol@example.test")
 	now := time.Now()
 	ob := &daemon.Outbox{Store: s, Sender: smtpout.New(smtpout.Config{Addr: ln.Addr().String(), TLS: "none", Timeout: 5 * time.Second}),
-		Log: discard(), Now: func() time.Time { return now }}
+		Log: discard(), Now: func() time.Time { return now }, Connections: 1}
 	if n, err := ob.Flush(context.Background()); err != nil || n != 3 {
 		t.Fatalf("%d sent, %v; want 3", n, err)
 	}

@@ -5,7 +5,6 @@
 package daemon
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -64,6 +63,9 @@ type Config struct {
 	Logger     *slog.Logger
 	// Metrics, when set, receives each processed mail's verdict and time.
 	Metrics *status.Metrics
+
+	// SMTPConnections: see Outbox.Connections.
+	SMTPConnections int
 }
 
 // Sender delivers one message.
@@ -103,7 +105,7 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 		log.Warn("mail claimed by a previous run that stopped while sending is due again", "mails", n)
 	}
 	ob := &Outbox{Store: a.Store(), Sender: cfg.Sender, Render: a.Render, Log: log.With("part", "outbox"), Now: time.Now, RetryBase: cfg.RetryBase,
-		Limits: cfg.SendLimits}
+		Limits: cfg.SendLimits, Connections: cfg.SMTPConnections}
 	nudge := make(chan struct{}, 1)
 	var lastContact time.Time
 	passed := func() {
@@ -250,9 +252,14 @@ type Outbox struct {
 	// and keeps the rest queued. None: as fast as the server takes it
 	// (until it answers "too many messages": then the pace halves).
 	Limits []pace.Limit
+	// Connections is how many SMTP connections deliver side by side
+	// (serve --smtp-connections); 0 means DefaultConnections. See
+	// sender.go for what still holds across them.
+	Connections int
 
 	mu      sync.Mutex
-	blocked blockage // sending blocked (login refused, no session): why, until when
+	blockMu sync.Mutex // one blocking answer at a time (blockOnce)
+	blocked blockage   // sending blocked (login refused, no session): why, until when
 	pace    pacer
 }
 
@@ -261,122 +268,6 @@ type blockage struct {
 	n     int       // consecutive blocked passes
 	until time.Time // no new attempt before
 	why   string
-}
-
-// Loop delivers due mail every interval, or at once when nudged, until ctx
-// is done. The SMTP session of one pass is kept for the next for KeepOpen
-// (checked with NOOP before it is used again): in a burst of mail the
-// daemon nudges the outbox after every message, and a new connection each
-// time cost the SMTP server a connection, EHLO and QUIT per message.
-func (o *Outbox) Loop(ctx context.Context, every time.Duration, nudge <-chan struct{}) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	keep := o.KeepOpen
-	if keep <= 0 {
-		keep = 5 * time.Second
-	}
-	conn := &sessionConn{opener: sessionsOf(o.Sender), limit: o.RefusalsPerSession}
-	defer conn.close()
-	idle := time.NewTimer(keep)
-	defer idle.Stop()
-	for {
-		if _, err := o.flush(ctx, conn); err != nil && ctx.Err() == nil {
-			o.Log.Warn("outbox pass failed", "err", err)
-		}
-		conn.rest()
-		idle.Reset(keep)
-	wait:
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		case <-nudge:
-		case <-idle.C:
-			conn.close()
-			goto wait
-		}
-	}
-}
-
-// Flush tries every due message once, a move's mails first. It returns how
-// many it sent. Each message is claimed before it is sent and skipped if
-// another sender holds it, and written (Render) only then. A message is
-// marked sent only after the SMTP server accepted it. A permanent refusal
-// (5xx, smtpout.IsPermanent) marks it undeliverable: it is not retried
-// until an operator says so (referee outbox --retry), except an answer to a
-// stranger, which is dropped. A session that cannot send at all (the login
-// refused, the server unreachable: smtpout.IsBlocked) blocks sending: the
-// message waits, and no other is tried until the block's retry time. Any
-// other failure schedules a retry with exponential backoff (30 s doubling,
-// at most 1 h), for as long as it takes. With an SMTP sender, the messages
-// of one pass go over one connection (a new one when it breaks, or after
-// RefusalsPerSession refusals); each message's outcome is its own.
-func (o *Outbox) Flush(ctx context.Context) (int, error) {
-	conn := &sessionConn{opener: sessionsOf(o.Sender), limit: o.RefusalsPerSession}
-	defer conn.close()
-	return o.flush(ctx, conn)
-}
-
-// flush is Flush over conn, which the caller closes. The due messages
-// are taken by priority (a move's mails first) and looked up again after
-// each message of lower priority, so that a move's mails queued meanwhile
-// never wait behind answers to strangers. While sending is blocked (the
-// server refused the login, or no session could be opened) it sends
-// nothing until the block's retry time.
-func (o *Outbox) flush(ctx context.Context, conn *sessionConn) (int, error) {
-	sent := 0
-	tried := map[int64]bool{}
-	if err := o.loadPace(ctx); err != nil {
-		return 0, err
-	}
-	queued := func() int {
-		n, err := o.Store.PendingOutbox(ctx)
-		if err != nil {
-			o.Log.Warn("counting the outbox", "err", err)
-		}
-		return n
-	}
-	for {
-		if o.isBlocked() && !o.retryRequested(ctx) {
-			return sent, nil
-		}
-		due, err := o.Store.DueOutbox(ctx, o.Now().UTC(), 50)
-		if err != nil {
-			return sent, fmt.Errorf("reading the outbox: %w", err)
-		}
-		var todo []store.Outgoing
-		for _, m := range due {
-			if !tried[m.ID] {
-				todo = append(todo, m)
-			}
-		}
-		if len(todo) == 0 {
-			o.paceIdle(ctx)
-			return sent, nil
-		}
-		for i, m := range todo {
-			if ctx.Err() != nil {
-				return sent, ctx.Err()
-			}
-			if i > 0 && m.Priority > store.PriorityGame {
-				break // look again: a move's mail may have been queued meanwhile
-			}
-			if !o.paceAllows(ctx, queued) {
-				return sent, nil // the sending limit: the rest waits, in order
-			}
-			tried[m.ID] = true
-			ok, err := o.deliver(ctx, m, conn)
-			if err != nil {
-				return sent, err
-			}
-			if ok {
-				sent++
-			}
-			if o.isBlocked() {
-				return sent, nil
-			}
-		}
-	}
 }
 
 // isBlocked reports whether sending is blocked right now.
@@ -434,72 +325,6 @@ func (o *Outbox) unblock(ctx context.Context) {
 	if err := o.Store.SetSendingBlocked(context.WithoutCancel(ctx), "", time.Time{}); err != nil {
 		o.Log.Warn("recording that sending works again", "err", err)
 	}
-}
-
-// sessionOpener is a Sender that can send many messages over one
-// connection (smtpout.Client).
-type sessionOpener interface {
-	Open(ctx context.Context) (*smtpout.Session, error)
-}
-
-func sessionsOf(s Sender) sessionOpener {
-	o, _ := s.(sessionOpener)
-	return o
-}
-
-// sessionConn is the SMTP session of the outbox's passes, opened at the
-// first send and again after it broke.
-type sessionConn struct {
-	opener sessionOpener
-	s      *smtpout.Session
-	rested bool // the session waited idle since its last send
-	// refused counts the messages the server refused in this session;
-	// at limit (0 means 3) the next message gets a fresh session.
-	refused, limit int
-}
-
-// rest notes that the session waits idle until the next pass.
-func (c *sessionConn) rest() { c.rested = c.s != nil }
-
-// send sends one message over the session, opening it first when needed,
-// and checking first with NOOP that a session that rested still answers
-// (else a new one is opened: the server may close idle connections).
-func (c *sessionConn) send(ctx context.Context, from string, to []string, raw []byte) error {
-	if c.s != nil && c.rested {
-		c.rested = false
-		if err := c.s.Noop(ctx); err != nil {
-			c.close()
-		}
-	}
-	if c.s == nil {
-		s, err := c.opener.Open(ctx)
-		if err != nil {
-			return err
-		}
-		c.s = s
-	}
-	err := c.s.Send(ctx, from, to, raw)
-	if err != nil && !c.s.Broken() {
-		// Servers that tarpit (Postfix's smtpd_error_sleep_time and
-		// soft_error_limit) answer each command of a session more slowly
-		// after a few errors: a fresh session answers at full speed.
-		c.refused++
-		if c.refused >= cmp.Or(c.limit, 3) {
-			c.close()
-		}
-	}
-	if c.s != nil && c.s.Broken() {
-		c.close()
-	}
-	return err
-}
-
-func (c *sessionConn) close() {
-	if c.s != nil {
-		_ = c.s.Close() // every message's outcome is already known
-		c.s = nil
-	}
-	c.refused = 0
 }
 
 // deliver claims m and sends it; it reports whether it was sent by this
@@ -567,7 +392,7 @@ func (o *Outbox) deliver(ctx context.Context, m store.Outgoing, conn *sessionCon
 		// The organiser's problem (login, server unreachable), not the
 		// recipient's: the mail waits, whatever the code, and is never a
 		// dead letter.
-		until := o.block(ctx, err)
+		until := o.blockOnce(ctx, err)
 		return false, o.record(o.Store.MarkFailed(rec, claim, err.Error(), until))
 	case m.Priority == store.PriorityStranger && smtpout.IsRefusal(err):
 		// An answer to a stranger the server will not take (a forged

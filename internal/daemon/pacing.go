@@ -26,6 +26,15 @@ type pacer struct {
 	sent    []time.Time  // sends in the longest window, oldest first
 	loaded  bool
 	started bool // the pace was recorded in the database
+
+	// onWire counts the mails handed to a connection and not yet
+	// answered: each counts as sent now (paceAllows), so that several
+	// connections together never send more than the limits allow.
+	onWire int
+	halved time.Time // the last halving (slowDown)
+	// slowing counts the sends whose "too many messages" answer is being
+	// taken in (slowDown): no mail is handed out meanwhile (slowingDown).
+	slowing int
 }
 
 // limits are the limits in force: base scaled by factor, spread (see
@@ -85,16 +94,19 @@ func (o *Outbox) loadPace(ctx context.Context) error {
 	return nil
 }
 
-// paceAllows reports whether one more mail may go now; queued is how many
-// wait. When it may not, pacing starts: logged once, with the forecast of
-// when the queue drains, and recorded for "referee status".
+// paceAllows reports whether one more mail may go now, counting the mails
+// on the wire as sent now; queued is how many wait. When it may, the mail
+// counts as on the wire from then on, until paceSent (accepted) or
+// paceRelease (not). When it may not, pacing starts: logged once, with the
+// forecast of when the queue drains, and recorded for "referee status".
 func (o *Outbox) paceAllows(ctx context.Context, queued func() int) bool {
 	o.mu.Lock()
 	p := &o.pace
 	ls := p.limits()
 	now := o.Now().UTC()
-	next := pace.Next(ls, p.sent, now)
+	next := p.next(ls, now)
 	if !next.After(now) {
+		p.onWire++
 		o.mu.Unlock()
 		return true
 	}
@@ -114,13 +126,50 @@ func (o *Outbox) paceAllows(ctx context.Context, queued func() int) bool {
 	return false
 }
 
-// paceSent counts a send at now.
+// next is when one more mail may go under ls, counting the mails on the
+// wire as sent at now.
+func (p *pacer) next(ls []pace.Limit, now time.Time) time.Time {
+	counted := p.sent
+	if p.onWire > 0 && len(ls) > 0 {
+		counted = slices.Clone(p.sent)
+		for range p.onWire {
+			counted = append(counted, now)
+		}
+	}
+	return pace.Next(ls, counted, now)
+}
+
+// paceRoom reports whether one more mail may go now beside those on the
+// wire, as paceAllows does, but changes nothing.
+func (o *Outbox) paceRoom() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	now := o.Now().UTC()
+	return !o.pace.next(o.pace.limits(), now).After(now)
+}
+
+// paceSent counts a send at now: a mail on the wire was accepted.
 func (o *Outbox) paceSent(now time.Time) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	o.pace.onWire = max(o.pace.onWire-1, 0)
 	if o.pace.loaded {
-		o.pace.sent = append(o.pace.sent, now)
+		// Kept oldest first: sends answered side by side may report
+		// their times in another order.
+		i := len(o.pace.sent)
+		for i > 0 && o.pace.sent[i-1].After(now) {
+			i--
+		}
+		o.pace.sent = slices.Insert(o.pace.sent, i, now)
 	}
+}
+
+// paceRelease notes that a mail on the wire was not accepted (refused,
+// failed, or taken by another sender): it no longer counts.
+func (o *Outbox) paceRelease() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.pace.onWire = max(o.pace.onWire-1, 0)
 }
 
 // paceIdle notes that nothing waits: pacing, if it was on, is over.
@@ -140,6 +189,14 @@ func (o *Outbox) paceIdle(ctx context.Context) {
 // configured, the pace starts from half of what went out in the last
 // hour.
 func (o *Outbox) slowDown(ctx context.Context, err error) time.Time {
+	o.mu.Lock()
+	o.pace.slowing++
+	o.mu.Unlock()
+	defer func() {
+		o.mu.Lock()
+		o.pace.slowing--
+		o.mu.Unlock()
+	}()
 	now := o.Now().UTC()
 	if len(o.currentBase()) == 0 {
 		sent, serr := o.Store.SentSince(ctx, now.Add(-time.Hour))
@@ -153,7 +210,12 @@ func (o *Outbox) slowDown(ctx context.Context, err error) time.Time {
 	}
 	o.mu.Lock()
 	p := &o.pace
-	p.factor = max(p.factor/2, minFactor)
+	if p.halved.IsZero() || now.Sub(p.halved) >= time.Second {
+		// The answers to mails sent side by side over several
+		// connections come together: they are one answer.
+		p.factor = max(p.factor/2, minFactor)
+		p.halved = now
+	}
 	p.slowed = now
 	ls := p.limits()
 	next := pace.Next(ls, p.sent, now.Add(time.Minute))
@@ -163,6 +225,14 @@ func (o *Outbox) slowDown(ctx context.Context, err error) time.Time {
 		"err", err, "pace", in, "retry_at", next)
 	o.recordPace(ctx, true)
 	return next
+}
+
+// slowingDown reports whether a "too many messages" answer is being taken
+// in: the next mail waits for the new pace.
+func (o *Outbox) slowingDown() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.pace.slowing > 0
 }
 
 func (o *Outbox) currentFactor() float64 {

@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -38,8 +39,11 @@ func (c *fakeClock) Add(d time.Duration) {
 type clockSender struct {
 	clock  *fakeClock
 	answer func(n int) error // n: the attempt's number, from 1
-	tries  int
-	sent   []sentMail
+	delay  time.Duration     // real time each send takes (the fake clock stands still)
+
+	mu    sync.Mutex // the outbox sends over several connections at once
+	tries int
+	sent  []sentMail
 }
 
 type sentMail struct {
@@ -48,6 +52,9 @@ type sentMail struct {
 }
 
 func (s *clockSender) Send(_ context.Context, _ string, _ []string, raw []byte) error {
+	time.Sleep(s.delay)
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.tries++
 	if s.answer != nil {
 		if err := s.answer(s.tries); err != nil {
@@ -100,19 +107,30 @@ func maxInWindow(sent []sentMail, d time.Duration) int {
 // under --send-limit 100/hour go out at most 100 in any hour (and, spread,
 // at most 10 in any 6 minutes), a move's mails first and answers to
 // strangers last, every one of them in the end, by the time status
-// forecast; pacing is logged once.
+// forecast; pacing is logged once. The same over one SMTP connection and
+// over four side by side (each send then takes real time while the fake
+// clock stands still, so that several are on the wire at once).
 func TestPacedOutboxSendsInPriorityOrderAtTheAllowedPace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("5,000 mails through SQLite")
 	}
+	for _, conns := range []int{1, 4} {
+		t.Run(fmt.Sprintf("connections=%d", conns), func(t *testing.T) { testPacedOutbox(t, conns) })
+	}
+}
+
+func testPacedOutbox(t *testing.T, conns int) {
 	ctx := context.Background()
 	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
 	clock := &fakeClock{t: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
 	count := queueMixed(t, s, 5000, clock.Now())
 	snd := &clockSender{clock: clock}
+	if conns > 1 {
+		snd.delay = time.Millisecond
+	}
 	var logs bytes.Buffer
 	ob := &daemon.Outbox{Store: s, Sender: snd, Now: clock.Now, Log: slog.New(slog.NewTextHandler(&logs, nil)),
-		Limits: []pace.Limit{{N: 100, Per: time.Hour}}}
+		Limits: []pace.Limit{{N: 100, Per: time.Hour}}, Connections: conns}
 
 	start := clock.Now()
 	var forecast time.Time
@@ -153,7 +171,15 @@ func TestPacedOutboxSendsInPriorityOrderAtTheAllowedPace(t *testing.T) {
 	if got := maxInWindow(snd.sent, 6*time.Minute); got > 10 {
 		t.Errorf("%d mails went out within 6 minutes; spread, at most 10", got)
 	}
-	if !slices.IsSortedFunc(snd.sent, func(a, b sentMail) int { return a.priority - b.priority }) {
+	// Mails sent side by side may be accepted in any order among
+	// themselves (they went at the same fake time); across passes, the
+	// more urgent first.
+	if conns == 1 && !slices.IsSortedFunc(snd.sent, func(a, b sentMail) int { return a.priority - b.priority }) {
+		t.Errorf("over one connection, mail went out out of priority order")
+	}
+	byTime := slices.Clone(snd.sent)
+	slices.SortStableFunc(byTime, func(a, b sentMail) int { return cmp.Or(a.at.Compare(b.at), a.priority-b.priority) })
+	if !slices.IsSortedFunc(byTime, func(a, b sentMail) int { return a.priority - b.priority }) {
 		t.Errorf("mail went out out of priority order")
 	}
 	took := snd.sent[len(snd.sent)-1].at.Sub(start)
@@ -211,8 +237,15 @@ func TestRateLimitReplyHalvesThePace(t *testing.T) {
 
 // TestRateLimitReplyWithoutLimits: with no --send-limit, a server's "too
 // many messages" answer makes the outbox pace itself at half of what it
-// sent in the last hour.
+// sent in the last hour. Over several connections, the mails on the wire
+// when the answer came still go (at most one per other connection).
 func TestRateLimitReplyWithoutLimits(t *testing.T) {
+	for _, conns := range []int{1, 4} {
+		t.Run(fmt.Sprintf("connections=%d", conns), func(t *testing.T) { testRateLimitReplyWithoutLimits(t, conns) })
+	}
+}
+
+func testRateLimitReplyWithoutLimits(t *testing.T, conns int) {
 	ctx := context.Background()
 	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
 	clock := &fakeClock{t: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
@@ -223,7 +256,7 @@ func TestRateLimitReplyWithoutLimits(t *testing.T) {
 		}
 		return nil
 	}}
-	ob := &daemon.Outbox{Store: s, Sender: snd, Now: clock.Now, Log: discard()}
+	ob := &daemon.Outbox{Store: s, Sender: snd, Now: clock.Now, Log: discard(), Connections: conns}
 	for range 60 {
 		if _, err := ob.Flush(ctx); err != nil {
 			t.Fatal(err)
@@ -231,8 +264,8 @@ func TestRateLimitReplyWithoutLimits(t *testing.T) {
 		clock.Add(time.Minute)
 	}
 	// 40 at once, then the server complained: 20 an hour from then on.
-	if got := len(snd.sent); got != 40 {
-		t.Errorf("%d mails went out in the hour; want the 40 before the answer, then none (20/hour counts those 40)", got)
+	if got := len(snd.sent); got < 40 || got > 40+conns-1 {
+		t.Errorf("%d mails went out in the hour; want the 40 before the answer (and up to %d on the wire with it), then none (20/hour counts those 40)", got, conns-1)
 	}
 	pending, _ := s.PendingOutbox(ctx)
 	if pending+len(snd.sent) != 200 {
@@ -242,7 +275,9 @@ func TestRateLimitReplyWithoutLimits(t *testing.T) {
 
 // TestHalvedPaceSurvivesARestart: after a 421 the pace is halved; a new
 // outbox on the same database (a restart, or the next "serve --once")
-// keeps it halved rather than starting at full speed again.
+// keeps it halved rather than starting at full speed again. Over one
+// connection, so that no mail is on the wire when the 421 comes (over
+// several, the mails handed out before the answer was known still go).
 func TestHalvedPaceSurvivesARestart(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
@@ -255,12 +290,12 @@ func TestHalvedPaceSurvivesARestart(t *testing.T) {
 		}
 		return nil
 	}}
-	first := &daemon.Outbox{Store: s, Sender: snd, Now: clock.Now, Log: discard(), Limits: limits}
+	first := &daemon.Outbox{Store: s, Sender: snd, Now: clock.Now, Log: discard(), Limits: limits, Connections: 1}
 	if _, err := first.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
 	clock.Add(time.Minute)
-	again := &daemon.Outbox{Store: s, Sender: snd, Now: clock.Now, Log: discard(), Limits: limits}
+	again := &daemon.Outbox{Store: s, Sender: snd, Now: clock.Now, Log: discard(), Limits: limits, Connections: 1}
 	for range 30 {
 		if _, err := again.Flush(ctx); err != nil {
 			t.Fatal(err)

@@ -1,9 +1,11 @@
 package render
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"html"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -70,48 +72,84 @@ func MoveListText(moves []Played) string {
 	if len(moves) == 0 {
 		return "Moves: none yet."
 	}
-	units := moveUnits(moves)
-	var lines []string
-	line := "Moves:"
-	for _, unit := range units {
+	buf, ends := appendMoveUnits(nil, nil, moves)
+	var b strings.Builder
+	b.Grow(len(buf) + len(buf)/8 + 16)
+	b.WriteString("Moves:")
+	width, from := len("Moves:"), 0 // runes on the line so far
+	for i, end := range ends {
+		unit := buf[from:end]
+		from = end
 		sep := "  "
-		if line == "Moves:" {
+		if i == 0 {
 			sep = " "
 		}
-		if utf8.RuneCountInString(line)+len(sep)+utf8.RuneCountInString(unit) > 72 && line != "Moves:" {
-			lines = append(lines, line)
-			line, sep = "", ""
+		n := utf8.RuneCount(unit)
+		if width+len(sep)+n > 72 && i > 0 {
+			b.WriteByte('\n')
+			sep, width = "", 0
 		}
-		line += sep + unit
+		b.WriteString(sep)
+		b.Write(unit)
+		width += len(sep) + n
 	}
-	lines = append(lines, line)
-	return strings.Join(lines, "\n")
+	return b.String()
 }
 
-// moveUnits are the move list's unbreakable pieces: a move number with
-// the actions under it ("12. Nf3 Nc6", "3... reroll N@c3").
-func moveUnits(moves []Played) []string {
-	var units []string
-	turns := turnsOf(moves)
-	for i := 0; i < len(turns); i++ {
-		t := turns[i]
-		if t.side == rules.Black {
-			units = append(units, fmt.Sprintf("%d... %s", t.number, t.text()))
+// appendMoveUnits appends the move list's unbreakable pieces to buf, one
+// after the other, and the end of each in buf to ends: a move number with
+// the actions under it ("12. Nf3 Nc6", "3... reroll N@c3"). It allocates
+// only to grow buf and ends, so a long game's list costs no more
+// allocations than a short one's.
+func appendMoveUnits(buf []byte, ends []int, moves []Played) ([]byte, []int) {
+	// turnEnd is the end of the turn (one side's actions under one move
+	// number) that begins at i.
+	turnEnd := func(i int) int {
+		j := i + 1
+		for j < len(moves) && moves[j].Side == moves[i].Side && moves[j].Number == moves[i].Number {
+			j++
+		}
+		return j
+	}
+	sans := func(buf []byte, ms []Played) []byte {
+		for k, m := range ms {
+			if k > 0 {
+				buf = append(buf, ' ')
+			}
+			buf = append(buf, m.SAN...)
+		}
+		return buf
+	}
+	if buf == nil {
+		buf = make([]byte, 0, 8*len(moves)+16)
+		ends = make([]int, 0, len(moves)/2+2)
+	}
+	for i := 0; i < len(moves); {
+		j := turnEnd(i)
+		buf = strconv.AppendInt(buf, int64(moves[i].Number), 10)
+		if moves[i].Side == rules.Black {
+			buf = append(buf, "... "...)
+			buf = sans(buf, moves[i:j])
+			ends = append(ends, len(buf))
+			i = j
 			continue
 		}
-		unit := fmt.Sprintf("%d. %s", t.number, t.text())
-		if i+1 < len(turns) && turns[i+1].side == rules.Black && turns[i+1].number == t.number {
-			i++
-			b := turns[i]
-			if len(t.sans) > 1 || len(b.sans) > 1 {
-				unit += fmt.Sprintf(" %d... %s", b.number, b.text())
-			} else {
-				unit += " " + b.text()
+		buf = append(buf, ". "...)
+		buf = sans(buf, moves[i:j])
+		if j < len(moves) && moves[j].Side == rules.Black && moves[j].Number == moves[i].Number {
+			k := turnEnd(j)
+			buf = append(buf, ' ')
+			if j-i > 1 || k-j > 1 {
+				buf = strconv.AppendInt(buf, int64(moves[j].Number), 10)
+				buf = append(buf, "... "...)
 			}
+			buf = sans(buf, moves[j:k])
+			j = k
 		}
-		units = append(units, unit)
+		ends = append(ends, len(buf))
+		i = j
 	}
-	return units
+	return buf, ends
 }
 
 // moveListHTML is the move list for the HTML part: it flows with the
@@ -120,39 +158,30 @@ func moveUnits(moves []Played) []string {
 func (m Mail) moveListHTML() string {
 	e := html.EscapeString
 	var b strings.Builder
+	buf, ends := appendMoveUnits(nil, nil, m.MoveList)
+	const span = ` <span style="white-space:nowrap; margin-right:0.5em">`
+	b.Grow(len(buf) + len(ends)*(len(span)+len("</span>")) + 64)
 	b.WriteString(`<p style="margin:8px 0">Moves:`)
 	if len(m.MoveList) == 0 {
 		b.WriteString(" none yet.")
 	}
-	for _, u := range moveUnits(m.MoveList) {
-		fmt.Fprintf(&b, ` <span style="white-space:nowrap; margin-right:0.5em">%s</span>`, e(u))
+	from := 0
+	for _, end := range ends {
+		unit := buf[from:end]
+		from = end
+		b.WriteString(span)
+		if bytes.ContainsAny(unit, `<>&'"`) {
+			b.WriteString(e(string(unit)))
+		} else {
+			b.Write(unit)
+		}
+		b.WriteString("</span>")
 	}
 	b.WriteString("</p>")
 	if m.MoveNote != "" {
 		fmt.Fprintf(&b, `<p style="color:#555;font-size:13px">%s</p>`, e(m.MoveNote))
 	}
 	return b.String()
-}
-
-// turn is the actions of one side under one move number.
-type turn struct {
-	side   rules.Color
-	number int
-	sans   []string
-}
-
-func (t turn) text() string { return strings.Join(t.sans, " ") }
-
-func turnsOf(moves []Played) []turn {
-	var out []turn
-	for _, m := range moves {
-		if n := len(out); n > 0 && out[n-1].side == m.Side && out[n-1].number == m.Number {
-			out[n-1].sans = append(out[n-1].sans, m.SAN)
-			continue
-		}
-		out = append(out, turn{side: m.Side, number: m.Number, sans: []string{m.SAN}})
-	}
-	return out
 }
 
 // moveListText is the move list and the note under it.

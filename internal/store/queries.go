@@ -227,31 +227,6 @@ func (t *Tx) AppendAction(a Action) error {
 	return nil
 }
 
-// Actions lists a game's actions by ply.
-func (t *Tx) Actions(gameID int64) ([]Action, error) {
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT game_id, ply, color, kind, notation, coord, position, message, inbound_id,
-		created FROM actions WHERE game_id = ? ORDER BY ply`, gameID)
-	if err != nil {
-		return nil, fmt.Errorf("loading the actions of game #%d: %w", gameID, err)
-	}
-	defer rows.Close()
-	var out []Action
-	for rows.Next() {
-		var a Action
-		var created int64
-		var in sql.NullInt64
-		if err := rows.Scan(&a.GameID, &a.Ply, &a.Color, &a.Kind, &a.Notation, &a.Coord, &a.Position, &a.Message, &in, &created); err != nil {
-			return nil, fmt.Errorf("loading the actions of game #%d: %w", gameID, err)
-		}
-		if in.Valid {
-			a.InboundID = &in.Int64
-		}
-		a.Created = fromMS(created)
-		out = append(out, a)
-	}
-	return out, rows.Err()
-}
-
 // AppendRoll records one die roll.
 func (t *Tx) AppendRoll(r Roll) error {
 	if r.Created.IsZero() {
