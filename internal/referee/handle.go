@@ -205,12 +205,27 @@ func (r *Referee) confirm(c *call) Outcome {
 		"There is nothing to confirm: \"confirm\" follows \"resign\".", "To resign, reply \"resign\" and then \"confirm\".")
 }
 
-// accept agrees to the opponent's takeback request, or to their draw offer.
+// accept agrees to the opponent's takeback request, or to their draw
+// offer. With neither pending there is nothing to accept: the answer says
+// so, as "confirm" does, and nothing is offered in the player's name (a
+// stray "accept" never becomes a draw offer).
 func (r *Referee) accept(c *call) Outcome {
-	if tb := c.g.State.TakebackBy; tb != nil && *tb == c.color.Other() {
-		return r.takeback(c.g, c.color, c.pos, c.m, c.env)
+	g, color := c.g, c.color
+	if tb := g.State.TakebackBy; tb != nil && *tb == color.Other() {
+		return r.takeback(g, color, c.pos, c.m, c.env)
 	}
-	return r.draw(c.g, c.color, c.pos, c.m, c.env)
+	if o := g.DrawOffer; o != nil && o.By == color.Other() {
+		return r.draw(g, color, c.pos, c.m, c.env)
+	}
+	what := "There is nothing to accept: your opponent has offered no draw and asked for no takeback."
+	switch {
+	case g.DrawOffer != nil && g.DrawOffer.By == color:
+		what = "There is nothing to accept: the draw offer pending is your own, and it waits for your opponent's answer."
+	case g.State.TakebackBy != nil && *g.State.TakebackBy == color:
+		what = "There is nothing to accept: the takeback pending is your own request, and it waits for your opponent's answer."
+	}
+	return r.rejectAction(g, color, c.pos, c.m, c.env, "nothing to accept", what,
+		"\"accept\" answers your opponent's draw offer or takeback request. To offer a draw yourself, reply \"draw\"; to play on, reply with your move.")
 }
 
 // gameRecord sends the game's record to the player.
