@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"testing"
+	"time"
 
 	"referee/internal/referee"
 	"referee/internal/rules"
@@ -66,4 +67,109 @@ func after0(t *testing.T, a *App, id int64) *referee.Game {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// TestDigestPlayerHearsOfStartsAndEnds: Carol takes "mail digest 18:00".
+// A game's start and a game's end reach her at once (a mate, an agreed
+// draw, a resignation, a loss on time: every end is KindGameEnd), never
+// only in a digest that lists games still in play; the moves of the day
+// wait for the digest, which names each opponent and gives each game's
+// clock and deadline (or says it has none) and any draw offer waiting.
+func TestDigestPlayerHearsOfStartsAndEnds(t *testing.T) {
+	ctx := context.Background()
+	a, clk := openLobby(t, referee.LobbyConfig{})
+	clk.now = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	n := 0
+	for _, body := range []string{"timezone Europe/Berlin", "mail digest 18:00"} {
+		if p := send(t, a, &n, "carol@example.org", "", body); p.Verdict != referee.Applied {
+			t.Fatalf("%q: %s %s", body, p.Verdict, p.Detail)
+		}
+	}
+	kindsTo := func(from int) []string {
+		t.Helper()
+		var k []string
+		for _, o := range sentSince(t, a, from) {
+			if o.To == "carol@example.org" {
+				k = append(k, o.Kind)
+			}
+		}
+		return k
+	}
+	before := mailCount(t, a)
+	timed, err := a.NewTimedGame(ctx, "chess", "dave@example.org", "carol@example.org", nil, "10d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	untimed, err := a.NewGame(ctx, "chess", "erin@example.org", "carol@example.org", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ending, err := a.NewGame(ctx, "chess", "carol@example.org", "fred@example.org", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := kindsTo(before); len(k) != 3 || k[0] != "opening" {
+		t.Fatalf("Carol got %v when three games started; want three openings at once", k)
+	}
+	before = mailCount(t, a)
+	at := func(h, m int) string {
+		clk.now = time.Date(2026, 12, 1, h, m, 0, 0, time.UTC)
+		return clk.now.Format(time.RFC1123Z)
+	}
+	for _, s := range []struct {
+		g    *referee.Game
+		c    rules.Color
+		h, m int
+		body string
+	}{
+		{timed, rules.White, 9, 0, "d4\r\nGood luck, Carol."},
+		{untimed, rules.White, 9, 30, "e4 draw"},
+		{ending, rules.White, 10, 0, "f3"},
+		{ending, rules.Black, 10, 5, "e5"},
+		{ending, rules.White, 10, 10, "g4"},
+	} {
+		g := after0(t, a, s.g.ID)
+		if p, err := a.Process(ctx, moveMail(a, g, s.c, at(s.h, s.m), s.body), 0, 0); err != nil || p.Verdict != referee.Applied {
+			t.Fatalf("game #%d %q: %+v %v", g.ID, s.body, p, err)
+		}
+	}
+	if k := kindsTo(before); len(k) != 0 {
+		t.Fatalf("Carol got %v for moves during the day; want them in her digest", k)
+	}
+	before = mailCount(t, a)
+	g := after0(t, a, ending.ID)
+	if p, err := a.Process(ctx, moveMail(a, g, rules.Black, at(10, 20), "Qh4#"), 0, 0); err != nil || p.Verdict != referee.Applied {
+		t.Fatalf("Qh4#: %+v %v", p, err)
+	}
+	mails := sentSince(t, a, before)
+	var toCarol []string
+	for _, o := range mails {
+		if o.To == "carol@example.org" {
+			toCarol = append(toCarol, o.Kind)
+			golden(t, "digest-player-mated.txt", mailText(t, o))
+		}
+	}
+	if len(toCarol) != 1 || toCarol[0] != string(referee.KindGameEnd) {
+		t.Fatalf("Carol got %v when she was mated; want the game's end at once", toCarol)
+	}
+	clk.now = time.Date(2026, 12, 1, 17, 0, 0, 0, time.UTC) // 18:00 in Berlin
+	before = mailCount(t, a)
+	if _, err := a.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mails = sentSince(t, a, before)
+	if len(mails) != 1 || mails[0].Kind != string(referee.KindDigest) {
+		t.Fatalf("%d mails at 18:00 (%v); want Carol's digest", len(mails), mails)
+	}
+	golden(t, "digest.txt", mailText(t, mails[0]))
+	// Carol accepts the draw from the digest's address: the end comes at
+	// once to both.
+	before = mailCount(t, a)
+	g = after0(t, a, untimed.ID)
+	if p, err := a.Process(ctx, moveMail(a, g, rules.Black, at(17, 5), "draw"), 0, 0); err != nil || p.Verdict != referee.Applied {
+		t.Fatalf("Carol's draw: %+v %v", p, err)
+	}
+	if k := kindsTo(before); len(k) != 1 || k[0] != string(referee.KindGameEnd) {
+		t.Errorf("Carol got %v after agreeing a draw; want the game's end at once", k)
+	}
 }

@@ -302,7 +302,7 @@ func commandTable() []Command {
 			Help: "the table of a variant's established players (rating not provisional), best first",
 			load: LoadLobby | LoadRatings, answer: true, run: (*Referee).topAnswer},
 		{Words: []string{"mail"}, Args: "digest HH:MM", Where: Both, When: Anytime,
-			Help:  "one mail a day at HH:MM (your time zone) listing every game where it is your move, each with its board and reply address, instead of a mail per move; reminders still come at once",
+			Help:  "one mail a day at HH:MM (your time zone) listing every game where it is your move, each with its board, clock and reply address, instead of a mail per move; a game's start and its end, and reminders, still come at once",
 			match: func(args []string) bool { return len(args) > 0 && args[0] == "digest" },
 			run:   (*Referee).mailSetting},
 		{Words: []string{"mail"}, Args: "each", Where: Both, When: Anytime,
