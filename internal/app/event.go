@@ -880,7 +880,8 @@ func (a *App) applyEvent(tx *store.Tx, ch *referee.EventChange, mails *[]referee
 }
 
 // ExportEvent returns the records of an event's games, by round and
-// board, each tagged with the event's name, its round and its board.
+// board, each tagged with the event's name, its round and its board (a
+// knockout's: Round ROUND.GAME, Board the match).
 func (a *App) ExportEvent(ctx context.Context, name string) ([]*game.Record, error) {
 	e, err := a.Event(ctx, name)
 	if err != nil {
@@ -894,6 +895,12 @@ func (a *App) ExportEvent(ctx context.Context, name string) ([]*game.Record, err
 		}
 		rec.SetTag("Event", e.Name)
 		rec.SetTag("Round", fmt.Sprint(eg.Round))
+		if e.Format == referee.FormatKO {
+			// A knockout's games as the FIDE World Cup numbers them:
+			// ROUND.GAME, so a match's deciding games (3, 4, ...) stand
+			// apart from its first two; Board is the match.
+			rec.SetTag("Round", fmt.Sprintf("%d.%d", eg.Round, eg.Leg))
+		}
 		rec.SetTag("Board", fmt.Sprint(eg.Board))
 		out = append(out, rec)
 	}

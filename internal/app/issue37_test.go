@@ -2,11 +2,14 @@ package app
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
+	"referee/internal/dice"
 	"referee/internal/referee"
 	"referee/internal/rules"
+	"referee/internal/store"
 )
 
 // Issue 37: a club's season by mail, what went wrong.
@@ -172,4 +175,94 @@ func TestDigestPlayerHearsOfStartsAndEnds(t *testing.T) {
 	if k := kindsTo(before); len(k) != 1 || k[0] != string(referee.KindGameEnd) {
 		t.Errorf("Carol got %v after agreeing a draw; want the game's end at once", k)
 	}
+}
+
+// firstTo is the first of mails to addr whose kind is kind.
+func firstTo(t *testing.T, mails []store.Outgoing, addr, kind string) store.Outgoing {
+	t.Helper()
+	for _, o := range mails {
+		if o.To == addr && o.Kind == kind {
+			return o
+		}
+	}
+	t.Fatalf("no %s mail to %s among %d", kind, addr, len(mails))
+	return store.Outgoing{}
+}
+
+// TestTiedKnockoutMatchMails: a 4-entrant knockout decided by more games
+// (--decider match, which draws no lot: no mail speaks of lots). Match 1
+// of round 1 (seeds 1 and 4) is won by White twice. The end of its first
+// game says the match goes on; the end of the second says it is tied 1-1
+// and two more games decide it; those games come with a mail that says
+// so (not "The event has started: your first-round match"); the PGN
+// numbers them 1.3 and 1.4, apart from 1.1 and 1.2.
+func TestTiedKnockoutMatchMails(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	seed := dice.Seed{7}
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "cup", Variant: "chess", Format: "ko", Players: entrants(4), Decider: "match", Seed: &seed}); err != nil {
+		t.Fatal(err)
+	}
+	before := mailCount(t, a)
+	e, err := a.StartEvent(ctx, "cup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := mailText(t, firstTo(t, sentSince(t, a, before), "p01@example.org", string(referee.KindEventStart)))
+	golden(t, "ko-start.txt", start)
+	var match1 []referee.EventGame
+	for _, g := range e.Games {
+		if g.Board == 1 {
+			match1 = append(match1, g)
+		}
+	}
+	before = mailCount(t, a)
+	finish(t, a, match1[0].GameID, "1-0")
+	golden(t, "ko-first-game-end.txt", mailText(t, firstTo(t, sentSince(t, a, before), "p01@example.org", string(referee.KindGameEnd))))
+	before = mailCount(t, a)
+	finish(t, a, match1[1].GameID, "1-0")
+	sent := sentSince(t, a, before)
+	golden(t, "ko-tied-game-end.txt", mailText(t, firstTo(t, sent, "p01@example.org", string(referee.KindGameEnd))))
+	golden(t, "ko-deciders-start.txt", mailText(t, firstTo(t, sent, "p04@example.org", string(referee.KindEventStart))))
+	e = playKnockout(t, a, "cup", nil)
+	if e.Status != referee.EventFinished {
+		t.Fatalf("cup is %s after its games; want finished", e.Status)
+	}
+	final := mailText(t, firstTo(t, sentSince(t, a, 0), "p01@example.org", string(referee.KindEventEnd)))
+	golden(t, "ko-final.txt", final)
+	for _, text := range []string{start, final} {
+		if strings.Contains(text, "Lots") || strings.Contains(text, "seed") {
+			t.Errorf("a knockout decided by more games speaks of lots:\n%s", text)
+		}
+	}
+	recs, err := a.ExportEvent(ctx, "cup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tags []string
+	for _, r := range recs {
+		tags = append(tags, r.Tag("Round")+"/"+r.Tag("Board"))
+	}
+	if got, want := strings.Join(tags, " "), "1.1/1 1.2/1 1.3/1 1.4/1 1.1/2 1.2/2 2.1/1 2.2/1"; got != want {
+		t.Errorf("the PGN's Round/Board tags: %s; want %s", got, want)
+	}
+}
+
+// TestKnockoutLotTexts: with --decider lot, a tied match's line in the
+// bracket says it was won by lot and which roll, without the score again
+// (the score stands beside it), and the final mail reveals the seed whose
+// commitment the first mail gave.
+func TestKnockoutLotTexts(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	seed := dice.Seed{7}
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "lotko", Variant: "chess", Format: "ko", Players: entrants(2), Decider: "lot", Seed: &seed}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.StartEvent(ctx, "lotko"); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "ko-lot-start.txt", mailText(t, firstTo(t, sentSince(t, a, 0), "p01@example.org", string(referee.KindEventStart))))
+	playKnockout(t, a, "lotko", func(referee.EventGame) string { return "1/2-1/2" })
+	golden(t, "ko-lot-final.txt", mailText(t, firstTo(t, sentSince(t, a, 0), "p02@example.org", string(referee.KindEventEnd))))
 }

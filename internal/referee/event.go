@@ -326,11 +326,26 @@ func chainText(chain []event.TieBreak) string {
 func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Time) Mail {
 	p := e.Players[seat-1]
 	var b strings.Builder
-	round := 0
+	round, first := 0, EventGame{}
 	if len(games) > 0 {
-		round = e.gameOf(games[0].ID).Round
+		first = e.gameOf(games[0].ID)
+		round = first.Round
+	}
+	deciding := e.Format == FormatKO && first.Leg > 2 // a tied match's further games
+	var m Match
+	if deciding {
+		m, _ = e.matchOf(first.GameID)
 	}
 	switch {
+	case deciding:
+		opp := m.A
+		if opp == seat {
+			opp = m.B
+		}
+		fmt.Fprintf(&b, "%s: round %d, match %d is tied.\n\n", e.Name, round, first.Board)
+		b.WriteString(wrap(fmt.Sprintf("Your match against %s stands at %s-%s after %s, so it goes on: two more games, "+
+			"colours swapped, as %s's decider says (another two-game match, as often as needed). Each game's opening mail follows.",
+			e.Players[opp-1].playing(), event.Points(m.ScoreA), event.Points(m.ScoreB), plural(len(m.Games)-len(games), "game"), e.Name)) + "\n\n")
 	case e.Format != FormatKO:
 		fmt.Fprintf(&b, "%s (%s) has started.\n\n", e.Name, e.describe())
 		b.WriteString(wrap("Your games are below, all under way at once, as in a correspondence section. Each game's opening mail "+
@@ -339,7 +354,7 @@ func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Tim
 		fmt.Fprintf(&b, "%s (%s) has started.\n\n", e.Name, e.describe())
 		b.WriteString(wrap("Your first-round match is below: two games at once, colours swapped; a tied match goes to "+
 			deciderText(e.Decider)+". Each game's opening mail follows.") + "\n\n")
-		if e.Commitment != "" {
+		if e.Commitment != "" && e.DrawsLots() {
 			fmt.Fprintf(&b, "Lots are drawn from a seed whose SHA-256 commitment is\n%s\n(it is revealed at the end; docs/dice.md "+
 				"says how to check every lot).\n\n", e.Commitment)
 		}
@@ -353,7 +368,11 @@ func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Tim
 		if eg.Black == seat {
 			c = rules.Black
 		}
-		fmt.Fprintf(&b, "Round %d, board %d: game #%d, you play %s against %s\n    reply to: %s\n", eg.Round, eg.Board, g.ID, c,
+		where := fmt.Sprintf("Round %d, board %d", eg.Round, eg.Board)
+		if e.Format == FormatKO {
+			where = fmt.Sprintf("Round %d, match %d, game %d", eg.Round, eg.Board, eg.Leg)
+		}
+		fmt.Fprintf(&b, "%s: game #%d, you play %s against %s\n    reply to: %s\n", where, g.ID, c,
 			g.Players[c.Other()].Address, r.ReplyAddress(g, c))
 	}
 	if e.Format != FormatKO && len(e.Players)%2 == 1 {
@@ -362,7 +381,10 @@ func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Tim
 	b.WriteString("\n" + wrap(fmt.Sprintf("Send \"standings %s\" to the referee for the crosstable at any time. The reply "+
 		"addresses are yours alone: do not pass them on.", e.Name)) + "\n")
 	subject := fmt.Sprintf("[%s] The event has started: your games", e.Name)
-	if round > 1 {
+	switch {
+	case deciding:
+		subject = fmt.Sprintf("[%s] Round %d, match %d tied %s-%s: two more games", e.Name, round, first.Board, event.Points(m.ScoreA), event.Points(m.ScoreB))
+	case round > 1:
 		subject = fmt.Sprintf("[%s] Round %d: your games", e.Name, round)
 	}
 	return Mail{Kind: KindEventStart, To: p.playing(), Subject: subject,
