@@ -535,7 +535,7 @@ func (a *App) WithdrawFromEvent(ctx context.Context, name, address string) (int,
 		if e.Players[seat-1].Withdrawn != referee.NotWithdrawn {
 			return fmt.Errorf("%w: %s has withdrawn from event %s already", ErrInput, address, se.Name)
 		}
-		if kind, err = a.withdrawTx(tx, se, e, seat, "withdrew"); err != nil {
+		if kind, err = a.withdrawTx(tx, se, e, seat, referee.ByOrganiser); err != nil {
 			return err
 		}
 		return a.afterEventChange(tx, se)
@@ -549,14 +549,18 @@ func (a *App) WithdrawFromEvent(ctx context.Context, name, address string) (int,
 // withdrawTx applies ICCF's rule to seat: with at least half their games
 // completed their unfinished games are lost; otherwise all their games are
 // annulled (the unfinished ones aborted, the finished ones left out of the
-// scores). why is how the player left ("withdrew", "was silent").
-func (a *App) withdrawTx(tx *store.Tx, se *store.Event, e *referee.Event, seat int, why string) (int, error) {
+// scores). how is how the player left (referee.ByMail, ByOrganiser,
+// BySilence). The games end without a board mail each: every person
+// concerned gets one mail (referee.WithdrawalMails) saying who withdrew
+// and what became of each of their games with that player.
+func (a *App) withdrawTx(tx *store.Tx, se *store.Event, e *referee.Event, seat int, how string) (int, error) {
 	kind := e.WithdrawalKind(seat)
+	w := referee.Withdrawal{Seat: seat, Kind: kind, How: how}
 	if err := tx.SetWithdrawn(se.ID, seat, kind); err != nil {
 		return 0, err
 	}
-	p := e.Players[seat-1]
 	now := a.opts.Now().UTC().Truncate(time.Second)
+	reason := e.WithdrawalReason(w)
 	for _, eg := range e.Games {
 		if eg.Status != referee.StatusActive || (eg.White != seat && eg.Black != seat) {
 			continue
@@ -570,16 +574,14 @@ func (a *App) withdrawTx(tx *store.Tx, se *store.Event, e *referee.Event, seat i
 			return 0, err
 		}
 		var ng *referee.Game
-		var mails []referee.Mail
-		reason := fmt.Sprintf("%s %s from %s", p.Address, why, se.Name)
 		if kind == referee.WithdrawnLost {
 			loser := rules.White
 			if eg.Black == seat {
 				loser = rules.Black
 			}
-			ng, mails, err = a.ref.Forfeit(g, loser, reason, now)
+			ng, _, err = a.ref.Forfeit(g, loser, reason, now)
 		} else {
-			ng, mails, err = a.ref.Abort(g, reason+"; the game is annulled", now)
+			ng, _, err = a.ref.Abort(g, reason, now)
 		}
 		if err != nil {
 			return 0, err
@@ -587,19 +589,20 @@ func (a *App) withdrawTx(tx *store.Tx, se *store.Event, e *referee.Event, seat i
 		if err := tx.UpdateGame(toStoreGame(ng)); err != nil {
 			return 0, err
 		}
-		if err := a.queue(tx, ng.ID, mails); err != nil {
-			return 0, err
-		}
 		if err := tx.Audit(&ng.ID, "event", reason); err != nil {
 			return 0, err
 		}
+	}
+	if err := a.queue(tx, 0, a.ref.WithdrawalMails(e, w, now)); err != nil {
+		return 0, err
 	}
 	rule := "unfinished games lost"
 	if kind == referee.WithdrawnAnnulled {
 		rule = "all games annulled"
 	}
 	completed, total := e.SeatGames(seat)
-	return kind, tx.Audit(nil, "event", fmt.Sprintf("event %s: %s %s after %d of %d games: %s", se.Name, p.Address, why, completed, total, rule))
+	return kind, tx.Audit(nil, "event", fmt.Sprintf("event %s: %s, after %d of %d games: %s", se.Name,
+		strings.TrimPrefix(reason, referee.AnnulledPrefix), completed, total, rule))
 }
 
 // ReplaceInEvent hands a withdrawn player's unfinished games to a
@@ -747,7 +750,7 @@ func (a *App) afterEventChange(tx *store.Tx, se *store.Event) error {
 	}
 	for _, p := range e.Players {
 		if p.Withdrawn == referee.NotWithdrawn && e.Silent(p.Seat) {
-			if _, err := a.withdrawTx(tx, se, e, p.Seat, "lost half their games on time and is withdrawn"); err != nil {
+			if _, err := a.withdrawTx(tx, se, e, p.Seat, referee.BySilence); err != nil {
 				return err
 			}
 			if e, err = a.eventTx(tx, se); err != nil {
@@ -871,7 +874,7 @@ func (a *App) applyEvent(tx *store.Tx, ch *referee.EventChange, mails *[]referee
 		if seat == 0 {
 			return fmt.Errorf("event %s: %s is no player of it", se.Name, ch.Withdraw)
 		}
-		if _, err := a.withdrawTx(tx, se, e, seat, "withdrew"); err != nil {
+		if _, err := a.withdrawTx(tx, se, e, seat, referee.ByMail); err != nil {
 			return err
 		}
 		return a.afterEventChange(tx, se)

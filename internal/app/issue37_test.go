@@ -266,3 +266,77 @@ func TestKnockoutLotTexts(t *testing.T) {
 	playKnockout(t, a, "lotko", func(referee.EventGame) string { return "1/2-1/2" })
 	golden(t, "ko-lot-final.txt", mailText(t, firstTo(t, sentSince(t, a, 0), "p02@example.org", string(referee.KindEventEnd))))
 }
+
+// TestWithdrawalMails: ann withdraws from a 6-player round robin by mail
+// after winning one of her five games. Her games are annulled; she gets
+// one mail (the answer to her "withdraw club confirm", listing her games),
+// never an "organiser aborted this game" board mail per game; each of her
+// five opponents gets one mail saying that ann withdrew and what became of
+// their game with her. The text crosstable marks the annulled games "-"
+// (as the web page's legend does), not "." (not yet over). Then the
+// organiser withdraws ben past half his games: his unfinished games are
+// lost, and he is told so in one mail too.
+func TestWithdrawalMails(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	players := []string{"ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org", "eve@example.org", "fay@example.org"}
+	e := newRR(t, a, "club", players...)
+	annGames := gamesOf(e, 1)
+	res := "1-0"
+	if annGames[0].Black == 1 {
+		res = "0-1"
+	}
+	finish(t, a, annGames[0].GameID, res)
+	n := 0
+	before := mailCount(t, a)
+	if p := send(t, a, &n, "ann@example.org", "", "withdraw club confirm"); p.Verdict != referee.Applied {
+		t.Fatalf("withdraw confirm: %+v", p)
+	}
+	count := map[string]int{}
+	for _, o := range sentSince(t, a, before) {
+		count[o.To]++
+		text := mailText(t, o)
+		if strings.Contains(text, "organiser") {
+			t.Errorf("a mail of ann's own withdrawal speaks of the organiser:\n%s", text)
+		}
+		switch o.To {
+		case "ann@example.org":
+			golden(t, "withdraw-self.txt", text)
+		case e.Players[annGames[0].White+annGames[0].Black-2].Address: // the one she beat
+			golden(t, "withdraw-opponent-finished.txt", text)
+		case "ben@example.org": // ann's first game was with fay
+			golden(t, "withdraw-opponent.txt", text)
+		}
+	}
+	for _, p := range players {
+		if count[p] != 1 {
+			t.Errorf("%s got %d mails for ann's withdrawal; want one", p, count[p])
+		}
+	}
+	e, _ = a.Event(ctx, "club")
+	golden(t, "withdraw-standings.txt", e.StandingsText())
+
+	// ben, past half his games (three draws of five, the game with ann
+	// annulled), is withdrawn by the organiser: his last game is lost.
+	done := 0
+	for _, g := range gamesOf(e, 2) {
+		if g.Status == referee.StatusActive && done < 3 {
+			finish(t, a, g.GameID, "1/2-1/2")
+			done++
+		}
+	}
+	before = mailCount(t, a)
+	if kind, err := a.WithdrawFromEvent(ctx, "club", "ben@example.org"); err != nil || kind != referee.WithdrawnLost {
+		t.Fatalf("withdraw ben: %d, %v; want his unfinished games lost", kind, err)
+	}
+	count = map[string]int{}
+	for _, o := range sentSince(t, a, before) {
+		count[o.To]++
+		if o.To == "ben@example.org" {
+			golden(t, "withdraw-organiser-self.txt", mailText(t, o))
+		}
+	}
+	if count["ben@example.org"] != 1 || len(count) != 2 {
+		t.Errorf("mails for ben's withdrawal: %v; want one to ben and one to his one opponent left", count)
+	}
+}

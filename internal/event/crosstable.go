@@ -44,6 +44,19 @@ func Crosstable(players []Entrant, games []Game, chain []TieBreak) Table {
 	return Table{Players: players, Cells: cells, Standings: Standings(n, games, chain), Chain: chain}
 }
 
+// MarkVoid marks a game between white and black (seats from 1) that
+// counts for no one, annulled by a withdrawal or aborted: "-" in the text
+// table (VoidMark), "–" in the HTML one. Its players' scores never held
+// it.
+func (t Table) MarkVoid(white, black int) {
+	t.Cells[white-1][black-1] += VoidMark
+	t.Cells[black-1][white-1] += VoidMark
+}
+
+// VoidMark is a void game's mark in the text crosstable (the web page and
+// the HTML table write "–").
+const VoidMark = "-"
+
 func scoreMark(s float64) string {
 	switch s {
 	case 1:
@@ -80,8 +93,9 @@ func (t Table) Leaders() []int {
 }
 
 // Text writes the table in fixed width, one row a player in seat order,
-// ASCII only: "=" is a draw, "." a game not yet finished, "X" the
-// diagonal; "(w)" marks a player who withdrew.
+// ASCII only: "=" is a draw, "." a game not yet finished, "-" a game that
+// counts for no one (VoidMark), "X" the diagonal; "(w)" marks a player who
+// withdrew.
 func (t Table) Text() string {
 	n := len(t.Players)
 	nameW := len("Player")
@@ -144,7 +158,7 @@ func (t Table) HTML() string {
 			case c == "":
 				c = "."
 			}
-			fmt.Fprintf(&b, "<td align=\"center\">%s</td>", strings.ReplaceAll(c, "=", "&frac12;"))
+			fmt.Fprintf(&b, "<td align=\"center\">%s</td>", strings.NewReplacer("=", "&frac12;", VoidMark, "&ndash;").Replace(c))
 		}
 		s := t.standingOf(i + 1)
 		fmt.Fprintf(&b, "<td>%s</td><td>%d</td><td>%s</td><td>%d</td></tr>\n", Points(s.Points), s.Wins, Points(s.SB), s.Rank)

@@ -144,8 +144,13 @@ func (e *Event) Table() event.Table {
 		}
 	}
 	var games []event.Game
+	var void []EventGame
 	for _, g := range e.Games {
-		if g.Status != StatusFinished || annulled[g.White] || annulled[g.Black] {
+		if g.Status == StatusAborted || (g.Status == StatusFinished && (annulled[g.White] || annulled[g.Black])) {
+			void = append(void, g) // annulled or aborted: "-", in no score
+			continue
+		}
+		if g.Status != StatusFinished {
 			continue
 		}
 		var s float64
@@ -161,7 +166,11 @@ func (e *Event) Table() event.Table {
 		}
 		games = append(games, event.Game{White: g.White, Black: g.Black, WhiteScore: s})
 	}
-	return event.Crosstable(players, games, e.Chain)
+	t := event.Crosstable(players, games, e.Chain)
+	for _, g := range void {
+		t.MarkVoid(g.White, g.Black)
+	}
+	return t
 }
 
 // Over says whether a started event has ended: every game of a round
@@ -277,8 +286,8 @@ func (e *Event) StandingsText() string {
 	t := e.Table()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\n%s\n", e.summary(), t.Text())
-	b.WriteString(wrap("Points: 1 a win, 1/2 a draw (\"=\" in the table, \".\" a game not yet over). Ties are broken by "+
-		chainText(t.Chain)+". (w) marks a player who withdrew.") + "\n")
+	b.WriteString(wrap("Points: 1 a win, 1/2 a draw (\"=\" in the table, \".\" a game not yet over, \"-\" a game that counts "+
+		"for no one: annulled or aborted). Ties are broken by "+chainText(t.Chain)+". (w) marks a player who withdrew.") + "\n")
 	if e.Over() {
 		b.WriteString("\n" + e.winnerText(t) + "\n")
 	}
@@ -430,7 +439,8 @@ func (e *Event) StandingsHTML() string {
 	}
 	t := e.Table()
 	var b strings.Builder
-	fmt.Fprintf(&b, "<p>%s</p>\n%s<p>Points: 1 a win, &frac12; a draw (&ldquo;.&rdquo; a game not yet over). Ties are broken by %s. "+
+	fmt.Fprintf(&b, "<p>%s</p>\n%s<p>Points: 1 a win, &frac12; a draw (&ldquo;.&rdquo; a game not yet over, &ldquo;&ndash;&rdquo; a game "+
+		"that counts for no one: annulled or aborted). Ties are broken by %s. "+
 		"(withdrew) marks a player who withdrew.</p>\n", esc(e.summary()), t.HTML(), esc(chainText(t.Chain)))
 	if e.Over() {
 		fmt.Fprintf(&b, "<p><b>%s</b></p>\n", esc(e.winnerText(t)))

@@ -418,6 +418,9 @@ func (g *Game) clone() *Game {
 func gameOverText(g *Game) string {
 	switch g.Status {
 	case StatusAborted:
+		if strings.HasPrefix(g.AbortReason, AnnulledPrefix) {
+			return g.AbortReason // "annulled: bob@example.org withdrew from autumn"
+		}
 		if g.AbortReason != "" {
 			return "aborted by the organiser: " + g.AbortReason
 		}
