@@ -771,7 +771,11 @@ func (a *App) afterEventChange(tx *store.Tx, se *store.Event) error {
 		return err
 	}
 	e.Status = referee.EventFinished
-	if err := a.queue(tx, 0, a.ref.EventEndMails(e, now)); err != nil {
+	watchers, err := tx.EventWatchers(se.ID)
+	if err != nil {
+		return err
+	}
+	if err := a.queue(tx, 0, a.ref.EventEndMails(e, watchers, now)); err != nil {
 		return err
 	}
 	t := e.Table()

@@ -340,3 +340,48 @@ func TestWithdrawalMails(t *testing.T) {
 		t.Errorf("mails for ben's withdrawal: %v; want one to ben and one to his one opponent left", count)
 	}
 }
+
+// TestFinalCrosstableMail: a 4-player round robin where ann and ben end
+// on 1.5 points with one win each and equal Sonneborn-Berger: the final
+// mail says ann stands above on the direct encounter (she beat ben). An
+// observer of the event ("observe tie") gets the final crosstable too,
+// once.
+func TestFinalCrosstableMail(t *testing.T) {
+	a, _ := openLobby(t, referee.LobbyConfig{Observers: referee.ObserversOpen})
+	players := []string{"ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org"}
+	e := newRR(t, a, "tie", players...)
+	n := 0
+	if p := send(t, a, &n, "obs@example.net", "", "observe tie"); p.Verdict != referee.Applied {
+		t.Fatalf("observe tie: %+v", p)
+	}
+	winner := map[[2]int]int{{1, 2}: 1, {1, 3}: 0, {1, 4}: 4, {2, 3}: 2, {2, 4}: 0, {3, 4}: 0}
+	before := 0
+	for i, g := range e.Games {
+		w := winner[[2]int{min(g.White, g.Black), max(g.White, g.Black)}]
+		res := map[bool]string{true: "1-0", false: "0-1"}[w == g.White]
+		if w == 0 {
+			res = "1/2-1/2"
+		}
+		if i == len(e.Games)-1 {
+			before = mailCount(t, a)
+		}
+		finish(t, a, g.GameID, res)
+	}
+	var ends []store.Outgoing
+	for _, o := range sentSince(t, a, before) {
+		if o.Kind == string(referee.KindEventEnd) {
+			ends = append(ends, o)
+		}
+	}
+	if len(ends) != 5 {
+		t.Fatalf("%d final crosstables; want one to each of the 4 players and one to the observer", len(ends))
+	}
+	for _, o := range ends {
+		switch o.To {
+		case "ann@example.org":
+			golden(t, "final-crosstable.txt", mailText(t, o))
+		case "obs@example.net":
+			golden(t, "final-crosstable-observer.txt", mailText(t, o))
+		}
+	}
+}

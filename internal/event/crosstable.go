@@ -26,6 +26,8 @@ type Table struct {
 	Standings []Standing
 	// Chain is the tie-break chain applied.
 	Chain []TieBreak
+	// games are the games the standings were computed from (TieNotes).
+	games []Game
 }
 
 // Crosstable computes the table of players from the finished games (seats
@@ -41,7 +43,7 @@ func Crosstable(players []Entrant, games []Game, chain []TieBreak) Table {
 		cells[w][b] += scoreMark(g.WhiteScore)
 		cells[b][w] += scoreMark(1 - g.WhiteScore)
 	}
-	return Table{Players: players, Cells: cells, Standings: Standings(n, games, chain), Chain: chain}
+	return Table{Players: players, Cells: cells, Standings: Standings(n, games, chain), Chain: chain, games: games}
 }
 
 // MarkVoid marks a game between white and black (seats from 1) that

@@ -411,24 +411,54 @@ func (e *Event) gameOf(id int64) EventGame {
 }
 
 // EventEndMails are the final crosstable and the winner, to every player
-// (and substitute) of a finished event.
-func (r *Referee) EventEndMails(e *Event, now time.Time) []Mail {
+// (and substitute) of a finished event, then to each of its observers
+// (watchers, "observe EVENT") who is not a player. The crosstable comes
+// with how each tie on points was broken.
+func (r *Referee) EventEndMails(e *Event, watchers []string, now time.Time) []Mail {
 	t := e.Table()
 	var out []Mail
 	seen := map[string]bool{}
-	for _, p := range e.Players {
-		for _, to := range []string{p.Address, p.ReplacedBy} {
-			if to == "" || seen[addr.Mailbox(to)] {
-				continue
-			}
-			seen[addr.Mailbox(to)] = true
-			out = append(out, Mail{Kind: KindEventEnd, To: to, Subject: fmt.Sprintf("[%s] Final crosstable: %s", e.Name, e.winnerText(t)),
-				Text: "The last game of " + e.Name + " has ended. " + e.winnerText(t) + "\n\n" + e.StandingsText() + lobbyFooter(r.cfg.Address),
-				HTML: e.StandingsHTML(), Date: now,
-				MessageID: r.messageID("event-end", e.Name, to)})
+	text, html := e.StandingsText(), e.StandingsHTML()
+	if notes := e.tieNotes(t); len(notes) > 0 {
+		text += "\nHow the ties on points were broken:\n"
+		html += "<p>How the ties on points were broken:</p>\n<ul>\n"
+		for _, n := range notes {
+			text += indent(wrapAt(n, 68), "    ")[2:] + "\n"
+			html += "<li>" + escapeHTML(n) + "</li>\n"
 		}
+		html += "</ul>\n"
+	}
+	send := func(to, intro string) {
+		if to == "" || seen[addr.Mailbox(to)] {
+			return
+		}
+		seen[addr.Mailbox(to)] = true
+		out = append(out, Mail{Kind: KindEventEnd, To: to, Subject: fmt.Sprintf("[%s] Final crosstable: %s", e.Name, e.winnerText(t)),
+			Text: wrap(intro+" "+e.winnerText(t)) + "\n\n" + text + lobbyFooter(r.cfg.Address),
+			HTML: html, Date: now,
+			MessageID: r.messageID("event-end", e.Name, to)})
+	}
+	for _, p := range e.Players {
+		send(p.Address, "The last game of "+e.Name+" has ended.")
+		send(p.ReplacedBy, "The last game of "+e.Name+" has ended.")
+	}
+	for _, w := range watchers {
+		send(w, "The last game of "+e.Name+", which you observe, has ended.")
 	}
 	return out
+}
+
+// tieNotes are the table's notes on ties broken (event.Table.TieNotes),
+// with the players' names; none for a knockout.
+func (e *Event) tieNotes(t event.Table) []string {
+	if e.Format == FormatKO {
+		return nil
+	}
+	return t.TieNotes(func(p int) string { return e.Players[p-1].playing() })
+}
+
+func escapeHTML(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 }
 
 // StandingsHTML is StandingsText as HTML, the crosstable as a table.
