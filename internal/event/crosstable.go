@@ -138,20 +138,27 @@ func (t Table) Text() string {
 	return b.String()
 }
 
-// HTML writes the same table as an HTML table.
+// HTML writes the same table as an HTML table, ready for a phone: it
+// scrolls within itself rather than widening the mail, long names wrap
+// anywhere, and the points and rank come right after the name, so that a
+// 360-pixel screen shows them before the results (which the numbered
+// columns give, as in the text table).
 func (t Table) HTML() string {
 	var b strings.Builder
-	b.WriteString("<table border=\"1\" cellpadding=\"3\" style=\"border-collapse:collapse;font-family:monospace\">\n<tr><th>#</th><th>Player</th>")
+	b.WriteString("<div style=\"overflow-x:auto;max-width:100%\">\n")
+	b.WriteString("<table border=\"1\" cellpadding=\"3\" style=\"border-collapse:collapse\">\n<tr><th>#</th><th>Player</th><th>Pts</th><th>Wins</th><th>SB</th><th>Rank</th>")
 	for j := range t.Players {
 		fmt.Fprintf(&b, "<th>%d</th>", j+1)
 	}
-	b.WriteString("<th>Pts</th><th>Wins</th><th>SB</th><th>Rank</th></tr>\n")
+	b.WriteString("</tr>\n")
 	for i, p := range t.Players {
 		name := html.EscapeString(p.Name)
 		if p.Withdrawn {
 			name += " (withdrew)"
 		}
-		fmt.Fprintf(&b, "<tr><td>%d</td><td>%s</td>", i+1, name)
+		s := t.standingOf(i + 1)
+		fmt.Fprintf(&b, "<tr><td>%d</td><td style=\"overflow-wrap:anywhere;min-width:6em\">%s</td><td align=\"right\"><b>%s</b></td><td align=\"right\">%d</td><td align=\"right\">%s</td><td align=\"right\">%d</td>",
+			i+1, name, Points(s.Points), s.Wins, Points(s.SB), s.Rank)
 		for j := range t.Players {
 			c := t.Cells[i][j]
 			switch {
@@ -160,11 +167,10 @@ func (t Table) HTML() string {
 			case c == "":
 				c = "."
 			}
-			fmt.Fprintf(&b, "<td align=\"center\">%s</td>", strings.NewReplacer("=", "&frac12;", VoidMark, "&ndash;").Replace(c))
+			fmt.Fprintf(&b, "<td align=\"center\" style=\"font-family:monospace\">%s</td>", strings.NewReplacer("=", "&frac12;", VoidMark, "&ndash;").Replace(c))
 		}
-		s := t.standingOf(i + 1)
-		fmt.Fprintf(&b, "<td>%s</td><td>%d</td><td>%s</td><td>%d</td></tr>\n", Points(s.Points), s.Wins, Points(s.SB), s.Rank)
+		b.WriteString("</tr>\n")
 	}
-	b.WriteString("</table>\n")
+	b.WriteString("</table>\n</div>\n")
 	return b.String()
 }
