@@ -206,7 +206,12 @@ func commandTable() []Command {
 			Help: "end your turn without moving", shown: roller, footer: legal(rules.Pass), run: move},
 		{Words: []string{"draw", "draw?", "offer draw", "accept draw", "claim draw", "claim"}, Where: InGame, When: Playing,
 			Help: "offer, accept or claim a draw; \"e4 draw\" moves and offers", footer: active,
-			run: func(r *Referee, c *call) Outcome { return r.draw(c.g, c.color, c.pos, c.m, c.env) }},
+			run: func(r *Referee, c *call) Outcome {
+				if strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.m.Action)), "accept") {
+					return r.acceptDraw(c) // "accept draw" accepts, and never offers one
+				}
+				return r.draw(c.g, c.color, c.pos, c.m, c.env)
+			}},
 		{Words: []string{"resign"}, Where: InGame, When: Playing,
 			Help: "resign; \"confirm\" then resigns, anything else cancels", footer: active, run: (*Referee).resign},
 		{Words: []string{"takeback", "take back", "undo"}, Where: InGame, When: Playing,

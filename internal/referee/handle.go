@@ -217,10 +217,28 @@ func (r *Referee) accept(c *call) Outcome {
 	if o := g.DrawOffer; o != nil && o.By == color.Other() {
 		return r.draw(g, color, c.pos, c.m, c.env)
 	}
+	return r.nothingToAccept(c)
+}
+
+// acceptDraw is "accept draw": the opponent's draw offer accepted, or
+// nothing to accept; never an offer of the player's own.
+func (r *Referee) acceptDraw(c *call) Outcome {
+	if o := c.g.DrawOffer; o != nil && o.By == c.color.Other() {
+		return r.draw(c.g, c.color, c.pos, c.m, c.env)
+	}
+	return r.nothingToAccept(c)
+}
+
+// nothingToAccept refuses an "accept" with no offer or request of the
+// opponent pending.
+func (r *Referee) nothingToAccept(c *call) Outcome {
+	g, color := c.g, c.color
 	what := "There is nothing to accept: your opponent has offered no draw and asked for no takeback."
 	switch {
 	case g.DrawOffer != nil && g.DrawOffer.By == color:
 		what = "There is nothing to accept: the draw offer pending is your own, and it waits for your opponent's answer."
+	case g.State.TakebackBy != nil && *g.State.TakebackBy == color.Other():
+		what = "There is no draw offer to accept: your opponent asked to take back their last move; reply \"accept\" alone to agree to that."
 	case g.State.TakebackBy != nil && *g.State.TakebackBy == color:
 		what = "There is nothing to accept: the takeback pending is your own request, and it waits for your opponent's answer."
 	}
