@@ -280,7 +280,7 @@ func (e *Event) knockoutText() string {
 	if c := e.Champion(); c != 0 {
 		fmt.Fprintf(&b, "\nThe winner of %s is %s.\n", e.Name, e.Players[c-1].playing())
 		if e.Commitment != "" && e.DrawsLots() {
-			fmt.Fprintf(&b, "The lots' seed, now revealed: %s\n", e.Seed.Hex())
+			fmt.Fprintf(&b, "The lots' seed, now revealed:\n%s\n", e.Seed.Hex())
 		}
 	}
 	return b.String()
