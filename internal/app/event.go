@@ -528,7 +528,7 @@ func (a *App) WithdrawFromEvent(ctx context.Context, name, address string) (int,
 		if e.Players[seat-1].Withdrawn != referee.NotWithdrawn {
 			return fmt.Errorf("%w: %s has withdrawn from event %s already", ErrInput, address, se.Name)
 		}
-		if kind, err = a.withdrawTx(tx, se, e, seat, "withdrew"); err != nil {
+		if kind, err = a.withdrawTx(tx, se, e, seat, referee.ByOrganiser); err != nil {
 			return err
 		}
 		return a.afterEventChange(tx, se)
@@ -542,14 +542,18 @@ func (a *App) WithdrawFromEvent(ctx context.Context, name, address string) (int,
 // withdrawTx applies ICCF's rule to seat: with at least half their games
 // completed their unfinished games are lost; otherwise all their games are
 // annulled (the unfinished ones aborted, the finished ones left out of the
-// scores). why is how the player left ("withdrew", "was silent").
-func (a *App) withdrawTx(tx *store.Tx, se *store.Event, e *referee.Event, seat int, why string) (int, error) {
+// scores). how is how the player left (referee.ByMail, ByOrganiser,
+// BySilence). The games end without a board mail each: every person
+// concerned gets one mail (referee.WithdrawalMails) saying who withdrew
+// and what became of each of their games with that player.
+func (a *App) withdrawTx(tx *store.Tx, se *store.Event, e *referee.Event, seat int, how string) (int, error) {
 	kind := e.WithdrawalKind(seat)
+	w := referee.Withdrawal{Seat: seat, Kind: kind, How: how}
 	if err := tx.SetWithdrawn(se.ID, seat, kind); err != nil {
 		return 0, err
 	}
-	p := e.Players[seat-1]
 	now := a.opts.Now().UTC().Truncate(time.Second)
+	reason := e.WithdrawalReason(w)
 	for _, eg := range e.Games {
 		if eg.Status != referee.StatusActive || (eg.White != seat && eg.Black != seat) {
 			continue
@@ -563,16 +567,14 @@ func (a *App) withdrawTx(tx *store.Tx, se *store.Event, e *referee.Event, seat i
 			return 0, err
 		}
 		var ng *referee.Game
-		var mails []referee.Mail
-		reason := fmt.Sprintf("%s %s from %s", p.Playing(), why, se.Name)
 		if kind == referee.WithdrawnLost {
 			loser := rules.White
 			if eg.Black == seat {
 				loser = rules.Black
 			}
-			ng, mails, err = a.ref.Forfeit(g, loser, reason, now)
+			ng, _, err = a.ref.Forfeit(g, loser, reason, now)
 		} else {
-			ng, mails, err = a.ref.Abort(g, reason+"; the game is annulled", now)
+			ng, _, err = a.ref.Abort(g, reason, now)
 		}
 		if err != nil {
 			return 0, err
@@ -580,19 +582,20 @@ func (a *App) withdrawTx(tx *store.Tx, se *store.Event, e *referee.Event, seat i
 		if err := tx.UpdateGame(toStoreGame(ng)); err != nil {
 			return 0, err
 		}
-		if err := a.queue(tx, ng.ID, mails); err != nil {
-			return 0, err
-		}
 		if err := tx.Audit(&ng.ID, "event", reason); err != nil {
 			return 0, err
 		}
+	}
+	if err := a.queue(tx, 0, a.ref.WithdrawalMails(e, w, now)); err != nil {
+		return 0, err
 	}
 	rule := "unfinished games lost"
 	if kind == referee.WithdrawnAnnulled {
 		rule = "all games annulled"
 	}
 	completed, total := e.SeatGames(seat)
-	return kind, tx.Audit(nil, "event", fmt.Sprintf("event %s: %s %s after %d of %d games: %s", se.Name, p.Playing(), why, completed, total, rule))
+	return kind, tx.Audit(nil, "event", fmt.Sprintf("event %s: %s, after %d of %d games: %s", se.Name,
+		strings.TrimPrefix(reason, referee.AnnulledPrefix), completed, total, rule))
 }
 
 // ReplaceInEvent hands a withdrawn player's unfinished games to a
@@ -740,7 +743,7 @@ func (a *App) afterEventChange(tx *store.Tx, se *store.Event) error {
 	}
 	for _, p := range e.Players {
 		if p.Withdrawn == referee.NotWithdrawn && e.Silent(p.Seat) {
-			if _, err := a.withdrawTx(tx, se, e, p.Seat, "lost half their games on time and is withdrawn"); err != nil {
+			if _, err := a.withdrawTx(tx, se, e, p.Seat, referee.BySilence); err != nil {
 				return err
 			}
 			if e, err = a.eventTx(tx, se); err != nil {
@@ -761,7 +764,11 @@ func (a *App) afterEventChange(tx *store.Tx, se *store.Event) error {
 		return err
 	}
 	e.Status = referee.EventFinished
-	if err := a.queue(tx, 0, a.ref.EventEndMails(e, now)); err != nil {
+	watchers, err := tx.EventWatchers(se.ID)
+	if err != nil {
+		return err
+	}
+	if err := a.queue(tx, 0, a.ref.EventEndMails(e, watchers, now)); err != nil {
 		return err
 	}
 	t := e.Table()
@@ -864,7 +871,7 @@ func (a *App) applyEvent(tx *store.Tx, ch *referee.EventChange, mails *[]referee
 		if seat == 0 {
 			return fmt.Errorf("event %s: %s is no player of it", se.Name, ch.Withdraw)
 		}
-		if _, err := a.withdrawTx(tx, se, e, seat, "withdrew"); err != nil {
+		if _, err := a.withdrawTx(tx, se, e, seat, referee.ByMail); err != nil {
 			return err
 		}
 		return a.afterEventChange(tx, se)
@@ -873,7 +880,8 @@ func (a *App) applyEvent(tx *store.Tx, ch *referee.EventChange, mails *[]referee
 }
 
 // ExportEvent returns the records of an event's games, by round and
-// board, each tagged with the event's name, its round and its board.
+// board, each tagged with the event's name, its round and its board (a
+// knockout's: Round ROUND.GAME, Board the match).
 func (a *App) ExportEvent(ctx context.Context, name string) ([]*game.Record, error) {
 	e, err := a.Event(ctx, name)
 	if err != nil {
@@ -887,6 +895,12 @@ func (a *App) ExportEvent(ctx context.Context, name string) ([]*game.Record, err
 		}
 		rec.SetTag("Event", e.Name)
 		rec.SetTag("Round", fmt.Sprint(eg.Round))
+		if e.Format == referee.FormatKO {
+			// A knockout's games as the FIDE World Cup numbers them:
+			// ROUND.GAME, so a match's deciding games (3, 4, ...) stand
+			// apart from its first two; Board is the match.
+			rec.SetTag("Round", fmt.Sprintf("%d.%d", eg.Round, eg.Leg))
+		}
 		rec.SetTag("Board", fmt.Sprint(eg.Board))
 		out = append(out, rec)
 	}

@@ -85,7 +85,7 @@ func TestDigestPlayerGetsOneMailADayAndActsFromIt(t *testing.T) {
 	_, digest := lastTo(t, a, "carol@example.org")
 	text := digest.Text
 	if !strings.Contains(text, "it is your move in 10 games") || strings.Count(text, "=== Game #") != 10 ||
-		!strings.Contains(text, `writes: "Your move, Carol!"`) || !strings.Contains(text, "White played e4.\n") {
+		!strings.Contains(text, `writes: "Your move, Carol!"`) || !strings.Contains(text, "w0@example.org played e4.\n") {
 		t.Fatalf("the digest:\n%s", text)
 	}
 	addrs := regexp.MustCompile(`(?m)^  (referee\+\S+@example\.test)$`).FindAllStringSubmatch(text, -1)
@@ -124,7 +124,7 @@ func TestDigestPlayerGetsOneMailADayAndActsFromIt(t *testing.T) {
 		t.Fatalf("Carol got %v after two days; want two digests", k)
 	}
 	_, digest = lastTo(t, a, "carol@example.org")
-	if !strings.Contains(digest.Text, "it is your move in 7 games") || strings.Count(digest.Text, "'s move (your last move was e5)") != 3 {
+	if !strings.Contains(digest.Text, "it is your move in 7 games") || strings.Count(digest.Text, "their move (your last move was e5)") != 3 {
 		t.Errorf("the second digest:\n%s", digest.Text)
 	}
 	// A clock about to run out: the reminder comes at once.

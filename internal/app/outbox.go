@@ -22,7 +22,7 @@ const NoStrangerAnswers = -2
 // boards, and answers to strangers last.
 func priorityOf(kind referee.MailKind) int {
 	switch kind {
-	case referee.KindMove, referee.KindOpening, referee.KindAbort, referee.KindDigest:
+	case referee.KindMove, referee.KindGameEnd, referee.KindOpening, referee.KindAbort, referee.KindDigest:
 		return store.PriorityGame
 	case referee.KindReminder, referee.KindNotice, referee.KindInvitation:
 		return store.PriorityReminder

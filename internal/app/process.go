@@ -82,6 +82,9 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 		if err := a.capStrangers(tx, &out); err != nil {
 			return err
 		}
+		if out.Mails, err = a.withMatchNote(tx, out.Game, out.Mails); err != nil {
+			return err
+		}
 		if err := a.queue(tx, res.GameID, out.Mails); err != nil {
 			return err
 		}
@@ -277,6 +280,9 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 			}
 			changed++
 			if err := tx.UpdateGame(toStoreGame(out.Game)); err != nil {
+				return err
+			}
+			if out.Mails, err = a.withMatchNote(tx, out.Game, out.Mails); err != nil {
 				return err
 			}
 			if err := a.queue(tx, id, out.Mails); err != nil {

@@ -26,6 +26,8 @@ type Table struct {
 	Standings []Standing
 	// Chain is the tie-break chain applied.
 	Chain []TieBreak
+	// games are the games the standings were computed from (TieNotes).
+	games []Game
 }
 
 // Crosstable computes the table of players from the finished games (seats
@@ -41,8 +43,21 @@ func Crosstable(players []Entrant, games []Game, chain []TieBreak) Table {
 		cells[w][b] += scoreMark(g.WhiteScore)
 		cells[b][w] += scoreMark(1 - g.WhiteScore)
 	}
-	return Table{Players: players, Cells: cells, Standings: Standings(n, games, chain), Chain: chain}
+	return Table{Players: players, Cells: cells, Standings: Standings(n, games, chain), Chain: chain, games: games}
 }
+
+// MarkVoid marks a game between white and black (seats from 1) that
+// counts for no one, annulled by a withdrawal or aborted: "-" in the text
+// table (VoidMark), "–" in the HTML one. Its players' scores never held
+// it.
+func (t Table) MarkVoid(white, black int) {
+	t.Cells[white-1][black-1] += VoidMark
+	t.Cells[black-1][white-1] += VoidMark
+}
+
+// VoidMark is a void game's mark in the text crosstable (the web page and
+// the HTML table write "–").
+const VoidMark = "-"
 
 func scoreMark(s float64) string {
 	switch s {
@@ -80,8 +95,9 @@ func (t Table) Leaders() []int {
 }
 
 // Text writes the table in fixed width, one row a player in seat order,
-// ASCII only: "=" is a draw, "." a game not yet finished, "X" the
-// diagonal; "(w)" marks a player who withdrew.
+// ASCII only: "=" is a draw, "." a game not yet finished, "-" a game that
+// counts for no one (VoidMark), "X" the diagonal; "(w)" marks a player who
+// withdrew.
 func (t Table) Text() string {
 	n := len(t.Players)
 	nameW := len("Player")
@@ -122,20 +138,27 @@ func (t Table) Text() string {
 	return b.String()
 }
 
-// HTML writes the same table as an HTML table.
+// HTML writes the same table as an HTML table, ready for a phone: it
+// scrolls within itself rather than widening the mail, long names wrap
+// anywhere, and the points and rank come right after the name, so that a
+// 360-pixel screen shows them before the results (which the numbered
+// columns give, as in the text table).
 func (t Table) HTML() string {
 	var b strings.Builder
-	b.WriteString("<table border=\"1\" cellpadding=\"3\" style=\"border-collapse:collapse;font-family:monospace\">\n<tr><th>#</th><th>Player</th>")
+	b.WriteString("<div style=\"overflow-x:auto;max-width:100%\">\n")
+	b.WriteString("<table border=\"1\" cellpadding=\"3\" style=\"border-collapse:collapse\">\n<tr><th>#</th><th>Player</th><th>Pts</th><th>Wins</th><th>SB</th><th>Rank</th>")
 	for j := range t.Players {
 		fmt.Fprintf(&b, "<th>%d</th>", j+1)
 	}
-	b.WriteString("<th>Pts</th><th>Wins</th><th>SB</th><th>Rank</th></tr>\n")
+	b.WriteString("</tr>\n")
 	for i, p := range t.Players {
 		name := html.EscapeString(p.Name)
 		if p.Withdrawn {
 			name += " (withdrew)"
 		}
-		fmt.Fprintf(&b, "<tr><td>%d</td><td>%s</td>", i+1, name)
+		s := t.standingOf(i + 1)
+		fmt.Fprintf(&b, "<tr><td>%d</td><td style=\"overflow-wrap:anywhere;min-width:6em\">%s</td><td align=\"right\"><b>%s</b></td><td align=\"right\">%d</td><td align=\"right\">%s</td><td align=\"right\">%d</td>",
+			i+1, name, Points(s.Points), s.Wins, Points(s.SB), s.Rank)
 		for j := range t.Players {
 			c := t.Cells[i][j]
 			switch {
@@ -144,11 +167,10 @@ func (t Table) HTML() string {
 			case c == "":
 				c = "."
 			}
-			fmt.Fprintf(&b, "<td align=\"center\">%s</td>", strings.ReplaceAll(c, "=", "&frac12;"))
+			fmt.Fprintf(&b, "<td align=\"center\" style=\"font-family:monospace\">%s</td>", strings.NewReplacer("=", "&frac12;", VoidMark, "&ndash;").Replace(c))
 		}
-		s := t.standingOf(i + 1)
-		fmt.Fprintf(&b, "<td>%s</td><td>%d</td><td>%s</td><td>%d</td></tr>\n", Points(s.Points), s.Wins, Points(s.SB), s.Rank)
+		b.WriteString("</tr>\n")
 	}
-	b.WriteString("</table>\n")
+	b.WriteString("</table>\n</div>\n")
 	return b.String()
 }

@@ -35,7 +35,7 @@ func TestCrosstableText(t *testing.T) {
 		t.Errorf("leaders %v, want [2]", l)
 	}
 	h := tab.HTML()
-	for _, s := range []string{"<td>carol@x.test (withdrew)</td>", "&frac12;", "<th>Rank</th>"} {
+	for _, s := range []string{">carol@x.test (withdrew)</td>", "&frac12;", "<th>Rank</th>", "<b>2</b>"} {
 		if !strings.Contains(h, s) {
 			t.Errorf("HTML table lacks %q:\n%s", s, h)
 		}

@@ -206,7 +206,12 @@ func commandTable() []Command {
 			Help: "end your turn without moving", shown: roller, footer: legal(rules.Pass), run: move},
 		{Words: []string{"draw", "draw?", "offer draw", "accept draw", "claim draw", "claim"}, Where: InGame, When: Playing,
 			Help: "offer, accept or claim a draw; \"e4 draw\" moves and offers", footer: active,
-			run: func(r *Referee, c *call) Outcome { return r.draw(c.g, c.color, c.pos, c.m, c.env) }},
+			run: func(r *Referee, c *call) Outcome {
+				if strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.m.Action)), "accept") {
+					return r.acceptDraw(c) // "accept draw" accepts, and never offers one
+				}
+				return r.draw(c.g, c.color, c.pos, c.m, c.env)
+			}},
 		{Words: []string{"resign"}, Where: InGame, When: Playing,
 			Help: "resign; \"confirm\" then resigns, anything else cancels", footer: active, run: (*Referee).resign},
 		{Words: []string{"takeback", "take back", "undo"}, Where: InGame, When: Playing,
@@ -302,7 +307,7 @@ func commandTable() []Command {
 			Help: "the table of a variant's established players (rating not provisional), best first",
 			load: LoadLobby | LoadRatings, answer: true, run: (*Referee).topAnswer},
 		{Words: []string{"mail"}, Args: "digest HH:MM", Where: Both, When: Anytime,
-			Help:  "one mail a day at HH:MM (your time zone) listing every game where it is your move, each with its board and reply address, instead of a mail per move; reminders still come at once",
+			Help:  "one mail a day at HH:MM (your time zone) listing every game where it is your move, each with its board, clock and reply address, instead of a mail per move; a game's start and its end, and reminders, still come at once",
 			match: func(args []string) bool { return len(args) > 0 && args[0] == "digest" },
 			run:   (*Referee).mailSetting},
 		{Words: []string{"mail"}, Args: "each", Where: Both, When: Anytime,

@@ -266,7 +266,10 @@ func (r *Referee) boardMailsTo(g *Game, pos rules.Position, moverHeadline, headl
 		// (store.PriorityGame), the mover's confirmation after it. (The
 		// Message-ID keeps "board" as its nonce.)
 		mail.Kind = KindMove
-		if c == mover {
+		switch {
+		case g.Status != StatusActive:
+			mail.Kind = KindGameEnd // at once, even to a digest player
+		case c == mover:
 			mail.Kind = KindConfirmation
 		}
 		out = append(out, mail)

@@ -173,8 +173,13 @@ func (e *Event) Table() event.Table {
 		}
 	}
 	var games []event.Game
+	var void []EventGame
 	for _, g := range e.Games {
-		if g.Status != StatusFinished || annulled[g.White] || annulled[g.Black] {
+		if g.Status == StatusAborted || (g.Status == StatusFinished && (annulled[g.White] || annulled[g.Black])) {
+			void = append(void, g) // annulled or aborted: "-", in no score
+			continue
+		}
+		if g.Status != StatusFinished {
 			continue
 		}
 		var s float64
@@ -190,7 +195,11 @@ func (e *Event) Table() event.Table {
 		}
 		games = append(games, event.Game{White: g.White, Black: g.Black, WhiteScore: s})
 	}
-	return event.Crosstable(players, games, e.Chain)
+	t := event.Crosstable(players, games, e.Chain)
+	for _, g := range void {
+		t.MarkVoid(g.White, g.Black)
+	}
+	return t
 }
 
 // Over says whether a started event has ended: every game of a round
@@ -306,8 +315,8 @@ func (e *Event) StandingsText() string {
 	t := e.Table()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\n%s\n", e.summary(), t.Text())
-	b.WriteString(wrap("Points: 1 a win, 1/2 a draw (\"=\" in the table, \".\" a game not yet over). Ties are broken by "+
-		chainText(t.Chain)+". (w) marks a player who withdrew.") + "\n")
+	b.WriteString(wrap("Points: 1 a win, 1/2 a draw (\"=\" in the table, \".\" a game not yet over, \"-\" a game that counts "+
+		"for no one: annulled or aborted). Ties are broken by "+chainText(t.Chain)+". (w) marks a player who withdrew.") + "\n")
 	if e.Over() {
 		b.WriteString("\n" + e.winnerText(t) + "\n")
 	}
@@ -355,11 +364,26 @@ func chainText(chain []event.TieBreak) string {
 func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Time) Mail {
 	p := e.Players[seat-1]
 	var b strings.Builder
-	round := 0
+	round, first := 0, EventGame{}
 	if len(games) > 0 {
-		round = e.gameOf(games[0].ID).Round
+		first = e.gameOf(games[0].ID)
+		round = first.Round
+	}
+	deciding := e.Format == FormatKO && first.Leg > 2 // a tied match's further games
+	var m Match
+	if deciding {
+		m, _ = e.matchOf(first.GameID)
 	}
 	switch {
+	case deciding:
+		opp := m.A
+		if opp == seat {
+			opp = m.B
+		}
+		fmt.Fprintf(&b, "%s: round %d, match %d is tied.\n\n", e.Name, round, first.Board)
+		b.WriteString(wrap(fmt.Sprintf("Your match against %s stands at %s-%s after %s, so it goes on: two more games, "+
+			"colours swapped, as %s's decider says (another two-game match, as often as needed). Each game's opening mail follows.",
+			e.Players[opp-1].playing(), event.Points(m.ScoreA), event.Points(m.ScoreB), plural(len(m.Games)-len(games), "game"), e.Name)) + "\n\n")
 	case e.Format != FormatKO:
 		fmt.Fprintf(&b, "%s (%s) has started.\n\n", e.Name, e.describe())
 		b.WriteString(wrap("Your games are below, all under way at once, as in a correspondence section. Each game's opening mail "+
@@ -368,7 +392,7 @@ func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Tim
 		fmt.Fprintf(&b, "%s (%s) has started.\n\n", e.Name, e.describe())
 		b.WriteString(wrap("Your first-round match is below: two games at once, colours swapped; a tied match goes to "+
 			deciderText(e.Decider)+". Each game's opening mail follows.") + "\n\n")
-		if e.Commitment != "" {
+		if e.Commitment != "" && e.DrawsLots() {
 			fmt.Fprintf(&b, "Lots are drawn from a seed whose SHA-256 commitment is\n%s\n(it is revealed at the end; docs/dice.md "+
 				"says how to check every lot).\n\n", e.Commitment)
 		}
@@ -382,7 +406,11 @@ func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Tim
 		if eg.Black == seat {
 			c = rules.Black
 		}
-		fmt.Fprintf(&b, "Round %d, board %d: game #%d, you play %s against %s\n    reply to: %s\n", eg.Round, eg.Board, g.ID, c,
+		where := fmt.Sprintf("Round %d, board %d", eg.Round, eg.Board)
+		if e.Format == FormatKO {
+			where = fmt.Sprintf("Round %d, match %d, game %d", eg.Round, eg.Board, eg.Leg)
+		}
+		fmt.Fprintf(&b, "%s: game #%d, you play %s against %s\n    reply to: %s\n", where, g.ID, c,
 			g.Players[c.Other()].Address, r.ReplyAddress(g, c))
 	}
 	if e.Format != FormatKO && len(e.Players)%2 == 1 {
@@ -391,7 +419,10 @@ func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Tim
 	b.WriteString("\n" + wrap(fmt.Sprintf("Send \"standings %s\" to the referee for the crosstable at any time. The reply "+
 		"addresses are yours alone: do not pass them on.", e.Name)) + "\n")
 	subject := fmt.Sprintf("[%s] The event has started: your games", e.Name)
-	if round > 1 {
+	switch {
+	case deciding:
+		subject = fmt.Sprintf("[%s] Round %d, match %d tied %s-%s: two more games", e.Name, round, first.Board, event.Points(m.ScoreA), event.Points(m.ScoreB))
+	case round > 1:
 		subject = fmt.Sprintf("[%s] Round %d: your games", e.Name, round)
 	}
 	return Mail{Kind: KindEventStart, To: p.Playing(), Subject: subject,
@@ -409,24 +440,54 @@ func (e *Event) gameOf(id int64) EventGame {
 }
 
 // EventEndMails are the final crosstable and the winner, to every player
-// (and substitute) of a finished event.
-func (r *Referee) EventEndMails(e *Event, now time.Time) []Mail {
+// (and substitute) of a finished event, then to each of its observers
+// (watchers, "observe EVENT") who is not a player. The crosstable comes
+// with how each tie on points was broken.
+func (r *Referee) EventEndMails(e *Event, watchers []string, now time.Time) []Mail {
 	t := e.Table()
 	var out []Mail
 	seen := map[string]bool{}
-	for _, p := range e.Players {
-		for _, to := range []string{p.Address, p.ReplacedBy} {
-			if to == "" || seen[addr.Mailbox(to)] {
-				continue
-			}
-			seen[addr.Mailbox(to)] = true
-			out = append(out, Mail{Kind: KindEventEnd, To: to, Subject: fmt.Sprintf("[%s] Final crosstable: %s", e.Name, e.winnerText(t)),
-				Text: "The last game of " + e.Name + " has ended. " + e.winnerText(t) + "\n\n" + e.StandingsText() + lobbyFooter(r.cfg.Address),
-				HTML: e.StandingsHTML(), Date: now,
-				MessageID: r.messageID("event-end", e.Name, to)})
+	text, html := e.StandingsText(), e.StandingsHTML()
+	if notes := e.tieNotes(t); len(notes) > 0 {
+		text += "\nHow the ties on points were broken:\n"
+		html += "<p>How the ties on points were broken:</p>\n<ul>\n"
+		for _, n := range notes {
+			text += indent(wrapAt(n, 68), "    ")[2:] + "\n"
+			html += "<li>" + escapeHTML(n) + "</li>\n"
 		}
+		html += "</ul>\n"
+	}
+	send := func(to, intro string) {
+		if to == "" || seen[addr.Mailbox(to)] {
+			return
+		}
+		seen[addr.Mailbox(to)] = true
+		out = append(out, Mail{Kind: KindEventEnd, To: to, Subject: fmt.Sprintf("[%s] Final crosstable: %s", e.Name, e.winnerText(t)),
+			Text: wrap(intro+" "+e.winnerText(t)) + "\n\n" + text + lobbyFooter(r.cfg.Address),
+			HTML: html, Date: now,
+			MessageID: r.messageID("event-end", e.Name, to)})
+	}
+	for _, p := range e.Players {
+		send(p.Address, "The last game of "+e.Name+" has ended.")
+		send(p.ReplacedBy, "The last game of "+e.Name+" has ended.")
+	}
+	for _, w := range watchers {
+		send(w, "The last game of "+e.Name+", which you observe, has ended.")
 	}
 	return out
+}
+
+// tieNotes are the table's notes on ties broken (event.Table.TieNotes),
+// with the players' names; none for a knockout.
+func (e *Event) tieNotes(t event.Table) []string {
+	if e.Format == FormatKO {
+		return nil
+	}
+	return t.TieNotes(func(p int) string { return e.Players[p-1].playing() })
+}
+
+func escapeHTML(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 }
 
 // StandingsHTML is StandingsText as HTML, the crosstable as a table.
@@ -437,7 +498,8 @@ func (e *Event) StandingsHTML() string {
 	}
 	t := e.Table()
 	var b strings.Builder
-	fmt.Fprintf(&b, "<p>%s</p>\n%s<p>Points: 1 a win, &frac12; a draw (&ldquo;.&rdquo; a game not yet over). Ties are broken by %s. "+
+	fmt.Fprintf(&b, "<p>%s</p>\n%s<p>Points: 1 a win, &frac12; a draw (&ldquo;.&rdquo; a game not yet over, &ldquo;&ndash;&rdquo; a game "+
+		"that counts for no one: annulled or aborted). Ties are broken by %s. "+
 		"(withdrew) marks a player who withdrew.</p>\n", esc(e.summary()), t.HTML(), esc(chainText(t.Chain)))
 	if e.Over() {
 		fmt.Fprintf(&b, "<p><b>%s</b></p>\n", esc(e.winnerText(t)))

@@ -196,10 +196,14 @@ func (r *Referee) eventWithdraw(c *call) Outcome {
 		return r.lobbyAnswer(c.m, c.env, "withdraw", "Withdraw from "+e.Name+"?", wrap(rule)+"\n\n"+
 			wrap(fmt.Sprintf("To withdraw, send \"withdraw %s confirm\". Anything else keeps you in the event.", e.Name)))
 	}
+	text := wrap(strings.NewReplacer(" would be ", " are ").Replace(rule)) + "\n"
+	if games := e.withdrawnGames(Withdrawal{Seat: seat, Kind: e.WithdrawalKind(seat), How: ByMail}); games != "" {
+		text += "\nYour games:\n" + games + "\n"
+	}
+	text += "\n" + wrap("Your opponents are told, each in one mail.") + "\n"
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("event %s: %s withdrew", e.Name, c.m.From),
 		Lobby: &LobbyChange{Event: &EventChange{Name: e.Name, Withdraw: p.playing()}},
-		Mails: []Mail{r.lobbyLetter(c.m, c.env.Now, "withdraw", "You withdrew from "+e.Name,
-			wrap(strings.NewReplacer(" would be ", " are ").Replace(rule)+" Your opponents are told."), "", "")}}
+		Mails: []Mail{r.lobbyLetter(c.m, c.env.Now, "withdraw", "You withdrew from "+e.Name, text, "", "")}}
 }
 
 // Summary is the event in one line: name, variant, format, time, places.

@@ -207,12 +207,45 @@ func (r *Referee) confirm(c *call) Outcome {
 		"There is nothing to confirm: \"confirm\" follows \"resign\".", "To resign, reply \"resign\" and then \"confirm\".")
 }
 
-// accept agrees to the opponent's takeback request, or to their draw offer.
+// accept agrees to the opponent's takeback request, or to their draw
+// offer. With neither pending there is nothing to accept: the answer says
+// so, as "confirm" does, and nothing is offered in the player's name (a
+// stray "accept" never becomes a draw offer).
 func (r *Referee) accept(c *call) Outcome {
-	if tb := c.g.State.TakebackBy; tb != nil && *tb == c.color.Other() {
-		return r.takeback(c.g, c.color, c.pos, c.m, c.env)
+	g, color := c.g, c.color
+	if tb := g.State.TakebackBy; tb != nil && *tb == color.Other() {
+		return r.takeback(g, color, c.pos, c.m, c.env)
 	}
-	return r.draw(c.g, c.color, c.pos, c.m, c.env)
+	if o := g.DrawOffer; o != nil && o.By == color.Other() {
+		return r.draw(g, color, c.pos, c.m, c.env)
+	}
+	return r.nothingToAccept(c)
+}
+
+// acceptDraw is "accept draw": the opponent's draw offer accepted, or
+// nothing to accept; never an offer of the player's own.
+func (r *Referee) acceptDraw(c *call) Outcome {
+	if o := c.g.DrawOffer; o != nil && o.By == c.color.Other() {
+		return r.draw(c.g, c.color, c.pos, c.m, c.env)
+	}
+	return r.nothingToAccept(c)
+}
+
+// nothingToAccept refuses an "accept" with no offer or request of the
+// opponent pending.
+func (r *Referee) nothingToAccept(c *call) Outcome {
+	g, color := c.g, c.color
+	what := "There is nothing to accept: your opponent has offered no draw and asked for no takeback."
+	switch {
+	case g.DrawOffer != nil && g.DrawOffer.By == color:
+		what = "There is nothing to accept: the draw offer pending is your own, and it waits for your opponent's answer."
+	case g.State.TakebackBy != nil && *g.State.TakebackBy == color.Other():
+		what = "There is no draw offer to accept: your opponent asked to take back their last move; reply \"accept\" alone to agree to that."
+	case g.State.TakebackBy != nil && *g.State.TakebackBy == color:
+		what = "There is nothing to accept: the takeback pending is your own request, and it waits for your opponent's answer."
+	}
+	return r.rejectAction(g, color, c.pos, c.m, c.env, "nothing to accept", what,
+		"\"accept\" answers your opponent's draw offer or takeback request. To offer a draw yourself, reply \"draw\"; to play on, reply with your move.")
 }
 
 // gameRecord sends the game's record to the player.
@@ -405,6 +438,9 @@ func (g *Game) clone() *Game {
 func gameOverText(g *Game) string {
 	switch g.Status {
 	case StatusAborted:
+		if strings.HasPrefix(g.AbortReason, AnnulledPrefix) {
+			return g.AbortReason // "annulled: bob@example.org withdrew from autumn"
+		}
 		if g.AbortReason != "" {
 			return "aborted by the organiser: " + g.AbortReason
 		}

@@ -11,6 +11,11 @@ const (
 	// it first); KindConfirmation: the same move's mail to its mover.
 	KindMove         MailKind = "move"
 	KindConfirmation MailKind = "confirmation"
+	// KindGameEnd: the mails of the action that ended a game (a mate, an
+	// agreed or claimed draw, a resignation, a loss on time) to its two
+	// players. A player who takes a daily digest gets them at once: the
+	// digest lists only games still in play.
+	KindGameEnd MailKind = "game-end"
 	// KindBoard: the board sent again ("board"); also the Message-ID
 	// nonce of a move's mails.
 	KindBoard MailKind = "board"

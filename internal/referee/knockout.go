@@ -118,16 +118,15 @@ func (e *Event) decide(m *Match, withdrawn map[int]bool) {
 	if !over {
 		return
 	}
-	pts := func(x float64) string { return event.Points(x) }
+	// How never repeats the score: every text shows it beside.
 	switch {
 	case m.ScoreA > m.ScoreB:
-		m.Winner, m.How = m.A, fmt.Sprintf("%s-%s", pts(m.ScoreA), pts(m.ScoreB))
+		m.Winner, m.How = m.A, "on points"
 		return
 	case m.ScoreB > m.ScoreA:
-		m.Winner, m.How = m.B, fmt.Sprintf("%s-%s", pts(m.ScoreB), pts(m.ScoreA))
+		m.Winner, m.How = m.B, "on points"
 		return
 	}
-	tied := fmt.Sprintf("%s-%s", pts(m.ScoreA), pts(m.ScoreB))
 	switch e.Decider {
 	case DeciderMatch:
 		m.MoreGames = true
@@ -147,7 +146,7 @@ func (e *Event) decide(m *Match, withdrawn map[int]bool) {
 			if b > a {
 				m.Winner = m.B
 			}
-			m.How = fmt.Sprintf("%s, more wins with Black (%d to %d)", tied, max(a, b), min(a, b))
+			m.How = fmt.Sprintf("tied, more wins with Black: %d to %d", max(a, b), min(a, b))
 			return
 		}
 	}
@@ -156,7 +155,64 @@ func (e *Event) decide(m *Match, withdrawn map[int]bool) {
 	if roll%2 == 0 {
 		m.Winner = m.B
 	}
-	m.How = fmt.Sprintf("%s, by lot: roll %d of %s (odd: the first-named player)", tied, roll, LotName(e.Name, m.Round, m.Number))
+	m.How = fmt.Sprintf("tied, by lot: roll %d of %s, odd for the first-named player", roll, LotName(e.Name, m.Round, m.Number))
+}
+
+// DrawsLots reports whether the event's decider may draw a lot: only then
+// do its mails announce the lots' commitment and reveal their seed.
+func (e *Event) DrawsLots() bool {
+	return e.Format == FormatKO && (e.Decider == DeciderBlack || e.Decider == DeciderLot)
+}
+
+// matchOf is the knockout match holding game id.
+func (e *Event) matchOf(id int64) (Match, bool) {
+	for _, round := range e.Matches() {
+		for _, m := range round {
+			for _, g := range m.Games {
+				if g.GameID == id {
+					return m, true
+				}
+			}
+		}
+	}
+	return Match{}, false
+}
+
+// MatchNote is what the end of knockout game id means for its match, for
+// the mails of that end: the match's score, and whether it goes on, is
+// tied and goes to its decider, or is won. "" for a game of no knockout.
+func (e *Event) MatchNote(id int64) string {
+	if e.Format != FormatKO {
+		return ""
+	}
+	m, ok := e.matchOf(id)
+	if !ok {
+		return ""
+	}
+	name := func(s int) string { return e.Players[s-1].playing() }
+	what := fmt.Sprintf("Round %d, match %d of %s: %s %s, %s %s.", m.Round, m.Number, e.Name,
+		name(m.A), event.Points(m.ScoreA), name(m.B), event.Points(m.ScoreB))
+	switch {
+	case m.Winner != 0:
+		what += fmt.Sprintf(" %s wins the match (%s)", name(m.Winner), m.How)
+		if len(e.Players) == 2<<(m.Round-1) && len(e.Matches()[m.Round-1]) == 1 {
+			what += fmt.Sprintf(" and with it %s.", e.Name)
+		} else {
+			what += fmt.Sprintf(" and goes through to round %d.", m.Round+1)
+		}
+	case m.MoreGames:
+		what += fmt.Sprintf(" The match is tied after %s: two more games, colours swapped, decide it. "+
+			"Their mails follow, each with its own reply address.", plural(len(m.Games), "game"))
+	default:
+		left := 0
+		for _, g := range m.Games {
+			if g.Status == StatusActive {
+				left++
+			}
+		}
+		what += fmt.Sprintf(" The match goes on: %s still in play.", plural(left, "game"))
+	}
+	return what
 }
 
 // LotName is the "game" of a knockout lot in the die witness's
@@ -198,13 +254,15 @@ func (e *Event) BracketText() string {
 				return n
 			}
 			fmt.Fprintf(&b, "  match %d: %s v %s  %s-%s", m.Number, name(m.A), name(m.B), event.Points(m.ScoreA), event.Points(m.ScoreB))
+			b.WriteString("\n")
+			// The outcome on a line of its own: the lines stay within a
+			// mail's width whatever the addresses.
 			switch {
 			case m.Winner != 0:
-				fmt.Fprintf(&b, "  -> %s (%s)", e.Players[m.Winner-1].playing(), m.How)
+				b.WriteString(indent(wrapAt(fmt.Sprintf("-> %s (%s)", e.Players[m.Winner-1].playing(), m.How), 66), "           ") + "\n")
 			case m.MoreGames:
-				b.WriteString("  tied: two more games")
+				b.WriteString("           -> tied: two more games\n")
 			}
-			b.WriteString("\n")
 		}
 	}
 	return b.String()
@@ -216,13 +274,13 @@ func (e *Event) knockoutText() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\n%s\n", e.summary(), e.BracketText())
 	b.WriteString(wrap("Each match is two games, colours swapped; a tied match goes to "+deciderText(e.Decider)+".") + "\n")
-	if e.Commitment != "" {
-		fmt.Fprintf(&b, "\nLots are drawn as die rolls (docs/dice.md) from a seed whose SHA-256 commitment is\n%s\n", e.Commitment)
+	if e.Commitment != "" && e.DrawsLots() {
+		fmt.Fprintf(&b, "\nLots are drawn as die rolls (docs/dice.md) from a seed whose SHA-256\ncommitment is\n%s\n", e.Commitment)
 	}
 	if c := e.Champion(); c != 0 {
 		fmt.Fprintf(&b, "\nThe winner of %s is %s.\n", e.Name, e.Players[c-1].playing())
-		if e.Commitment != "" {
-			fmt.Fprintf(&b, "The lots' seed, now revealed: %s\n", e.Seed.Hex())
+		if e.Commitment != "" && e.DrawsLots() {
+			fmt.Fprintf(&b, "The lots' seed, now revealed:\n%s\n", e.Seed.Hex())
 		}
 	}
 	return b.String()

@@ -27,9 +27,9 @@ func TestKnockoutDeciders(t *testing.T) {
 		more                  bool
 		how                   string
 	}{
-		{"decided on points", DeciderMatch, "1-0", "1/2-1/2", 1, false, "1.5-0.5"},
+		{"decided on points", DeciderMatch, "1-0", "1/2-1/2", 1, false, "on points"},
 		{"tied: another match", DeciderMatch, "1-0", "1-0", 0, true, ""},
-		{"not tied", DeciderBlack, "0-1", "1/2-1/2", 2, false, "1.5-0.5"},
+		{"not tied", DeciderBlack, "0-1", "1/2-1/2", 2, false, "on points"},
 		{"tied, Black wins equal: lot", DeciderBlack, "1/2-1/2", "1/2-1/2", 0, false, "by lot"},
 		{"tied: lot", DeciderLot, "1-0", "1-0", 0, false, "by lot: roll"},
 	}
@@ -71,7 +71,7 @@ func TestBlackWinsDecider(t *testing.T) {
 	}
 	e.Games = append(e.Games, EventGame{GameID: 3, Round: 1, Board: 1, Leg: 1, White: 3, Black: 2, Status: StatusFinished, Result: "0-1"})
 	m := e.Matches()[1][0]
-	if m.Winner != 2 || !strings.Contains(m.How, "more wins with Black (1 to 0)") {
+	if m.Winner != 2 || !strings.Contains(m.How, "more wins with Black: 1 to 0") {
 		t.Errorf("winner %d (%s); want seat 2, who won once with Black in round 1", m.Winner, m.How)
 	}
 }

@@ -1,7 +1,9 @@
 package referee
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,9 +19,10 @@ type DigestChange struct {
 
 // InDigest reports whether a player who takes a digest gets mail of kind
 // k in the digest rather than one by one: the opponent's move (KindMove)
-// and the confirmation of their own (KindConfirmation). Reminders (a clock
-// about to run out within a day), refusals, answers and notices still come
-// at once.
+// and the confirmation of their own (KindConfirmation). A game's start
+// (KindOpening, KindEventOpening) and its end (KindGameEnd, KindAbort),
+// reminders (a clock about to run out within a day), refusals, answers
+// and notices still come at once.
 func (k MailKind) InDigest() bool { return k == KindMove || k == KindConfirmation }
 
 // parseHour reads "18:00" or "18".
@@ -67,7 +70,8 @@ func (r *Referee) mailSetting(c *call) Outcome {
 			zone = "UTC"
 		}
 		text = fmt.Sprintf("From now on you get one mail a day at %s (%s; \"timezone\" changes it) listing every game where it is your move, "+
-			"each with its board and its own reply address, instead of a mail per move. Reminders of a clock about to run out still come at once. "+
+			"each with its board, its clock and its own reply address, instead of a mail per move. A game's start and its end (a mate, a draw, "+
+			"a resignation), and reminders of a clock about to run out, still come at once. "+
 			"\"mail each\" goes back to a mail per move.", at, zone)
 	default:
 		return r.refuse(env, m, "mail: "+strings.Join(c.args, " "), fmt.Sprintf("%q is not a mail setting.", strings.Join(append([]string{"mail"}, c.args...), " ")),
@@ -82,12 +86,17 @@ func (r *Referee) mailSetting(c *call) Outcome {
 
 // Digest writes the daily digest of the player at to (in zone, "" for
 // UTC) over games, their active games: a section for every game where it
-// is their move (its board, the opponent's last move and message, the time
-// left, and the game's own reply address: a mail to it acts in that game),
-// then a line for each of their other games. ok is false when it is their
-// move nowhere: then no digest is sent.
+// is their move (the opponent by name, its board, the opponent's last move
+// and message, a draw offer waiting, the clock with its deadline or "no
+// time limit", and the game's own reply address: a mail to it acts in that
+// game), then a line for each of their other games with the opponent's
+// deadline. A game's start and end are not here: they come at once
+// (InDigest). ok is false when it is their move nowhere: then no digest is
+// sent.
 func (r *Referee) Digest(to, zone string, games []*Game, now time.Time) (Mail, bool) {
 	loc := zoneLocation(zone)
+	games = slices.Clone(games)
+	slices.SortStableFunc(games, func(a, b *Game) int { return compareUrgency(a, b) })
 	var turn, other strings.Builder
 	n := 0
 	for _, g := range games {
@@ -99,7 +108,7 @@ func (r *Referee) Digest(to, zone string, games []*Game, now time.Time) (Mail, b
 		if err != nil {
 			continue
 		}
-		opp := g.Players[c.Other()].displayName(c.Other())
+		opp := g.Players[c.Other()].shownName()
 		last := "no move yet"
 		if k := len(g.Actions); k > 0 {
 			a := g.Actions[k-1]
@@ -108,19 +117,30 @@ func (r *Referee) Digest(to, zone string, games []*Game, now time.Time) (Mail, b
 				last = "your last move was " + a.SAN
 			}
 		}
+		cl := g.clock()
 		if pos.Turn() != c {
-			fmt.Fprintf(&other, "  #%d %s against %s: %s's move (%s).\n", g.ID, g.Variant.Title(), opp, opp, last)
+			line := fmt.Sprintf("#%d %s against %s: their move (%s)", g.ID, g.Variant.Title(), opp, last)
+			if cl != nil {
+				line += "; their time runs out " + whenIn(cl.Deadline(c.Other()), loc)
+			}
+			other.WriteString("  " + indent(wrapAt(line+".", 68), "    ")[4:] + "\n")
 			continue
 		}
 		n++
-		fmt.Fprintf(&turn, "=== Game #%d - %s - you play %s against %s - move %d ===\n\n", g.ID, g.Variant.Title(), c, opp, pos.MoveNumber())
+		fmt.Fprintf(&turn, "=== Game #%d - %s - move %d ===\n", g.ID, g.Variant.Title(), pos.MoveNumber())
+		turn.WriteString(wrap(fmt.Sprintf("You play %s against %s.", c, opp)) + "\n\n")
 		turn.WriteString(wrap(sentence(last)) + "\n")
 		if k := len(g.Actions); k > 0 && g.Actions[k-1].Color != c && strings.TrimSpace(r.relayable(g.Actions[k-1].Message, g)) != "" {
 			fmt.Fprintf(&turn, "%s writes: %q\n", opp, strings.TrimSpace(r.relayable(g.Actions[k-1].Message, g)))
 		}
+		if o := g.DrawOffer; o != nil && o.By == c.Other() {
+			turn.WriteString(wrap(fmt.Sprintf("%s offers a draw: reply \"draw\" to accept it; your move declines it.", opp)) + "\n")
+		}
 		turn.WriteString("\n" + render.Text(pos, c) + "\n")
-		if cl := g.clock(); cl != nil {
-			fmt.Fprintf(&turn, "Time left: %s (it runs out %s).\n", span(cl.Deadline(c).Sub(now)), whenIn(cl.Deadline(c), loc))
+		if cl != nil {
+			turn.WriteString(wrap(fmt.Sprintf("Your clock (%s): %s left; your time runs out %s.", controlText(cl.Control), span(cl.Deadline(c).Sub(now)), whenIn(cl.Deadline(c), loc))) + "\n")
+		} else {
+			turn.WriteString("No time limit in this game.\n")
 		}
 		fmt.Fprintf(&turn, "To play in game #%d, write your move on the first line of a mail to\n  %s\n\n", g.ID, r.ReplyAddress(g, c))
 	}
@@ -133,8 +153,44 @@ func (r *Referee) Digest(to, zone string, games []*Game, now time.Time) (Mail, b
 	if other.Len() > 0 {
 		b.WriteString("Your other games:\n" + other.String() + "\n")
 	}
-	b.WriteString(wrap("Each game has its own reply address above: a mail to it acts in that game only. \"mail each\" (to the referee) goes back to a mail per move.") + "\n")
+	b.WriteString(wrap("Each game has its own reply address above: a mail to it acts in that game only. A game's start and its end "+
+		"come in mails of their own, at once. \"mail each\" (to the referee) goes back to a mail per move.") + "\n")
 	subject := fmt.Sprintf("Your move in %s (daily digest)", plural(n, "game"))
 	return Mail{Kind: KindDigest, To: to, Subject: subject, Text: b.String() + lobbyFooter(r.cfg.Address),
 		MessageID: r.messageID("digest", to, now.UTC().Format(time.RFC3339)), Date: now}, true
+}
+
+// shownName is how a digest names a player: their name, else their
+// address.
+func (p Player) shownName() string {
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.Address
+}
+
+// compareUrgency orders a digest's games: the timed ones first, the
+// nearest deadline first, then the others by number.
+func compareUrgency(a, b *Game) int {
+	ca, cb := a.clock(), b.clock()
+	switch {
+	case ca != nil && cb != nil:
+		if c := a.deadline().Compare(b.deadline()); c != 0 {
+			return c
+		}
+	case ca != nil:
+		return -1
+	case cb != nil:
+		return 1
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
+
+// deadline is when the side to move runs out of time (a timed game).
+func (g *Game) deadline() time.Time {
+	pos, err := g.Position()
+	if err != nil {
+		return time.Time{}
+	}
+	return g.clock().Deadline(pos.Turn())
 }

@@ -25,6 +25,9 @@ type layout struct {
 	Images, Loaded           int      // <img> elements, and those whose picture loaded
 	NoAlt                    []string // the src of every <img> without alt text
 	Outside                  []string // the src of every <img> that reaches past the screen
+	// Pts, PtsShown: a crosstable's points cells, and those on the screen
+	// without scrolling the table (issue 37: they scrolled off a phone).
+	Pts, PtsShown int
 }
 
 var widths = []int{360, 1280}
@@ -36,7 +39,8 @@ var widths = []int{360, 1280}
 // picture loads, has alt text and stays on the screen. Two negative
 // controls must overflow at 360 pixels: the chess page without the
 // picture's max-width, the finished Chec Toe page without the hex words'
-// wrapping. A round robin's and a knockout's event pages too (issue 31).
+// wrapping. A round robin's and a knockout's event pages too (issue 31),
+// the round robin's with every row's points on the screen (issue 37).
 // With -update it writes screenshots to testdata/screens.
 func TestPagesInChromium(t *testing.T) {
 	bin := browsertest.Bin(t)
@@ -89,13 +93,18 @@ window.addEventListener("load", function () {
   var out = {};
   document.querySelectorAll("iframe").forEach(function (f) {
     var d = f.contentDocument, cw = d.documentElement.clientWidth, m = {ScrollW: d.documentElement.scrollWidth, ClientW: cw,
-      Height: d.documentElement.scrollHeight, Images: 0, Loaded: 0, NoAlt: [], Outside: []};
+      Height: d.documentElement.scrollHeight, Images: 0, Loaded: 0, NoAlt: [], Outside: [], Pts: 0, PtsShown: 0};
     d.querySelectorAll("img").forEach(function (img) {
       m.Images++;
       if (img.naturalWidth > 0) m.Loaded++;
       if (!(img.getAttribute("alt") || "").trim()) m.NoAlt.push(img.getAttribute("src"));
       var r = img.getBoundingClientRect();
       if (r.left < 0 || r.right > cw) m.Outside.push(img.getAttribute("src"));
+    });
+    d.querySelectorAll("td.pts").forEach(function (td) {
+      m.Pts++;
+      var r = td.getBoundingClientRect();
+      if (r.left >= 0 && r.right <= cw) m.PtsShown++;
     });
     out[f.id] = m;
   });
@@ -131,6 +140,9 @@ window.addEventListener("load", function () {
 					t.Errorf("pictures without alt text: %q", g.NoAlt)
 				case len(g.Outside) > 0:
 					t.Errorf("pictures past the screen's edge: %q", g.Outside)
+				}
+				if key == "event" && (g.Pts == 0 || g.PtsShown != g.Pts) {
+					t.Errorf("the points of %d of %d crosstable rows are on screen; want all", g.PtsShown, g.Pts)
 				}
 				if strings.HasPrefix(key, "chess") || strings.HasPrefix(key, "chectoe") {
 					if g.Images != 1 {

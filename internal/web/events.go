@@ -200,14 +200,18 @@ type eventCell struct {
 	Result string
 }
 
+// eventRow is one player's row of a crosstable, in rank order. Place is
+// the row's number, which heads the player's column too: each player has
+// one number. Shared: the chain could not separate the player from a
+// neighbour, and they share the rank ("2=").
 type eventRow struct {
-	Seat      int
+	Place     int
+	Shared    bool
 	Name, Key string
 	Withdrawn bool
-	Cells     [][]eventCell // by opponent seat; nil on the diagonal
-	Self      bool
+	Cells     [][]eventCell // by the opponent's place; nil on the diagonal
 	Points    string
-	Rank      int
+	Wins      int
 	SB        string
 }
 
@@ -265,8 +269,11 @@ func (s *Site) eventHTML(set *eventSet, ep *eventPage) ([]byte, error) {
 		Name, Summary, Chain, Winner string
 		Knockout                     bool
 		Rows                         []eventRow
-		Seats                        []int
-		Rounds                       [][]eventMatch
+		// ShowWins, ShowSB: the chain uses the criterion, so the table
+		// shows its column.
+		ShowWins, ShowSB bool
+		TieNotes         []string
+		Rounds           [][]eventMatch
 	}{frame: frame{Title: "Event " + e.Name + " · " + s.opts.Title, Site: s.opts.Title}, Name: e.Name, Knockout: e.Format == referee.FormatKO}
 	_, data.Summary, _ = strings.Cut(e.Summary(), ": ")
 	if data.Knockout {
@@ -295,11 +302,23 @@ func (s *Site) eventHTML(set *eventSet, ep *eventPage) ([]byte, error) {
 	}
 	t := e.Table()
 	data.Chain = referee.TieBreakText(t.Chain)
-	for _, st := range t.Standings {
+	data.ShowWins, data.ShowSB = slices.Contains(t.Chain, event.Wins), slices.Contains(t.Chain, event.SonnebornBerger)
+	if e.Over() {
+		// How each tie on points was broken; while games run, ties are
+		// many and passing.
+		data.TieNotes = t.TieNotes(func(p int) string { return ep.Names[p-1] })
+	}
+	place := map[int]int{} // seat -> row number
+	for i, st := range t.Standings {
+		place[st.Player] = i + 1
+	}
+	for i, st := range t.Standings {
 		seat := st.Player
-		row := eventRow{Seat: seat, Name: ep.Names[seat-1], Key: ep.Keys[seat-1], Withdrawn: t.Players[seat-1].Withdrawn,
-			Points: event.Points(st.Points), Rank: st.Rank, SB: event.Points(st.SB)}
-		for opp := 1; opp <= len(e.Players); opp++ {
+		row := eventRow{Place: i + 1, Name: ep.Names[seat-1], Key: ep.Keys[seat-1], Withdrawn: t.Players[seat-1].Withdrawn,
+			Points: event.Points(st.Points), Wins: st.Wins, SB: event.Points(st.SB)}
+		row.Shared = (i > 0 && t.Standings[i-1].Rank == st.Rank) || (i+1 < len(t.Standings) && t.Standings[i+1].Rank == st.Rank)
+		for _, ost := range t.Standings {
+			opp := ost.Player
 			var cells []eventCell
 			for _, g := range e.Games {
 				if (g.White == seat && g.Black == opp) || (g.White == opp && g.Black == seat) {
@@ -312,9 +331,6 @@ func (s *Site) eventHTML(set *eventSet, ep *eventPage) ([]byte, error) {
 			row.Cells = append(row.Cells, cells)
 		}
 		data.Rows = append(data.Rows, row)
-	}
-	for i := range e.Players {
-		data.Seats = append(data.Seats, i+1)
 	}
 	if e.Over() && len(t.Standings) > 0 {
 		var first []string
@@ -355,13 +371,15 @@ const eventTemplate = `{{template "top" .}}<h1>Event {{.Name}}</h1>
 {{end}}</ul>
 {{end}}{{else}}<h2>Crosstable</h2>
 <div class="wide"><table class="cross">
-<thead><tr><th scope="col"><abbr title="Rank">#</abbr></th><th scope="col">Player</th>{{range .Seats}}<th scope="col">{{.}}</th>{{end}}<th scope="col"><abbr title="Points">Pts</abbr></th><th scope="col"><abbr title="Sonneborn-Berger">SB</abbr></th></tr></thead>
+<thead><tr><th scope="col">Rank</th><th scope="col" class="name">Player</th><th scope="col"><abbr title="Points">Pts</abbr></th>{{if .ShowWins}}<th scope="col">Wins</th>{{end}}{{if .ShowSB}}<th scope="col"><abbr title="Sonneborn-Berger">SB</abbr></th>{{end}}{{range .Rows}}<th scope="col" title="{{.Name}}">{{.Place}}</th>{{end}}</tr></thead>
 <tbody>
-{{range .Rows}}<tr><td>{{.Rank}}</td><th scope="row">{{.Seat}}. {{if .Key}}<a href="player-{{.Key}}.html">{{.Name}}</a>{{else}}{{.Name}}{{end}}{{if .Withdrawn}} (withdrew){{end}}</th>{{range .Cells}}<td>{{if not .}}<span aria-label="same player">×</span>{{else}}{{range .}}{{template "cell" .}}{{end}}{{end}}</td>{{end}}<td>{{.Points}}</td><td>{{.SB}}</td></tr>
+{{range .Rows}}<tr><td>{{.Place}}{{if .Shared}}={{end}}</td><th scope="row" class="name">{{if .Key}}<a href="player-{{.Key}}.html">{{.Name}}</a>{{else}}{{.Name}}{{end}}{{if .Withdrawn}} (withdrew){{end}}</th><td class="pts">{{.Points}}</td>{{if $.ShowWins}}<td>{{.Wins}}</td>{{end}}{{if $.ShowSB}}<td>{{.SB}}</td>{{end}}{{range .Cells}}<td>{{if not .}}<span aria-label="same player">×</span>{{else}}{{range .}}{{template "cell" .}}{{end}}{{end}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table></div>
-<p class="muted">1 a win, = a draw, 0 a loss, . a game still running, – a game that did not count; each result links to its game. Ties are broken by {{.Chain}}. SB: Sonneborn-Berger.</p>
-{{end}}{{if .Winner}}<p><b>{{.Winner}}</b></p>{{end}}
+<p class="muted">Ranked by points, then {{.Chain}}; a rank with = is shared: the tie-breaks could not separate the players. The numbered columns are the players in the rows' order. 1 a win, = a draw, 0 a loss, . a game still running, – a game that did not count (annulled or aborted); each result links to its game. SB: Sonneborn-Berger.</p>
+{{if .TieNotes}}<h3>Ties on points</h3>
+<ul>{{range .TieNotes}}<li>{{.}}</li>{{end}}</ul>
+{{end}}{{end}}{{if .Winner}}<p><b>{{.Winner}}</b></p>{{end}}
 {{template "bottom" .}}`
 
 const cellTemplate = `{{define "cell"}}{{if .Link}}<a href="{{.Link}}" title="{{.Title}}">{{.Text}}</a>{{else}}<span title="{{.Title}}">{{.Text}}</span>{{end}}{{end}}`

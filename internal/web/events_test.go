@@ -123,7 +123,7 @@ func TestEventPage(t *testing.T) {
 	s := site(t, f.fixture, web.PublicAll)
 	body := string(get(t, s, "event-autumn.html").Body)
 	for _, want := range []string{"<h1>Event autumn</h1>", "Chess, round robin, no time limit, casual; running", "<h2>Crosstable</h2>",
-		"ha…@example.org", "iv…@example.net", "j…@example.com", "Ties are broken by"} {
+		"ha…@example.org", "iv…@example.net", "j…@example.com", "Ranked by points, then the number of wins"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the event page does not hold %q", want)
 		}
@@ -137,16 +137,23 @@ func TestEventPage(t *testing.T) {
 			t.Errorf("game #%d's page does not link its event", g.GameID)
 		}
 	}
-	// The points of each row are those of the event's own table.
-	rows := regexp.MustCompile(`<th scope="row">(\d+)\. .*?<td>([0-9.]+)</td><td>[0-9.]+</td></tr>`).FindAllStringSubmatch(body, -1)
+	// The rows are in the order of the event's own table, each with its
+	// points, then the columns of the chain (wins, SB), then one column
+	// a player, numbered by row.
+	rows := regexp.MustCompile(`<tr><td>(\d+)=?</td><th scope="row" class="name">.*?</th><td class="pts">([0-9.]+)</td><td>(\d+)</td><td>([0-9.]+)</td>`).FindAllStringSubmatch(body, -1)
 	if len(rows) != len(e.Players) {
 		t.Fatalf("%d crosstable rows, want %d:\n%s", len(rows), len(e.Players), body)
 	}
 	table := e.Table()
-	for _, st := range table.Standings {
-		want := []string{fmt.Sprint(st.Player), event.Points(st.Points)}
-		if !slices.ContainsFunc(rows, func(r []string) bool { return slices.Equal(r[1:], want) }) {
-			t.Errorf("seat %d with %s points is not a row of the page: %q", st.Player, event.Points(st.Points), rows)
+	for i, st := range table.Standings {
+		want := []string{fmt.Sprint(i + 1), event.Points(st.Points), fmt.Sprint(st.Wins), event.Points(st.SB)}
+		if !slices.Equal(rows[i][1:], want) {
+			t.Errorf("row %d: rank, points, wins, SB %q; want %q", i+1, rows[i][1:], want)
+		}
+	}
+	for _, h := range []string{`<th scope="col">Rank</th>`, `<th scope="col">Wins</th>`, `title="Sonneborn-Berger">SB</abbr>`} {
+		if !strings.Contains(body, h) {
+			t.Errorf("the crosstable has no column %s", h)
 		}
 	}
 	if !strings.Contains(string(get(t, s, "index.html").Body), `<a href="event-autumn.html">autumn</a>`) {

@@ -70,6 +70,8 @@ pre{overflow-x:auto;max-width:100%}
 table.cross td,table.cross th{border-bottom:1px solid #e6e6e6;padding:.3em .4em;white-space:nowrap}
 table.cross td{text-align:center}
 table.cross td a{display:inline-block;min-width:1.4em;padding:.1em 0}
+table.cross .name{white-space:normal;overflow-wrap:anywhere;min-width:7em;text-align:left}
+table.cross .pts{font-weight:700}
 footer{margin-top:2em;padding-bottom:2em;font-size:.85em;color:#5a5a5a}
 </style>
 </head>
