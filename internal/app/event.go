@@ -880,7 +880,8 @@ func (a *App) applyEvent(tx *store.Tx, ch *referee.EventChange, mails *[]referee
 }
 
 // ExportEvent returns the records of an event's games, by round and
-// board, each tagged with the event's name, its round and its board.
+// board, each tagged with the event's name, its round and its board, as
+// each game's own record is (Export).
 func (a *App) ExportEvent(ctx context.Context, name string) ([]*game.Record, error) {
 	e, err := a.Event(ctx, name)
 	if err != nil {
@@ -892,9 +893,6 @@ func (a *App) ExportEvent(ctx context.Context, name string) ([]*game.Record, err
 		if err != nil {
 			return nil, fmt.Errorf("exporting game #%d of event %s: %w", eg.GameID, e.Name, err)
 		}
-		rec.SetTag("Event", e.Name)
-		rec.SetTag("Round", fmt.Sprint(eg.Round))
-		rec.SetTag("Board", fmt.Sprint(eg.Board))
 		out = append(out, rec)
 	}
 	return out, nil
