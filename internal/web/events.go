@@ -226,7 +226,8 @@ func (s *Site) eventHTML(sn *snapshot, ep *eventPage) ([]byte, error) {
 		Rows                         []eventRow
 		Seats                        []int
 		Rounds                       [][]eventMatch
-	}{frame: frame{Title: "Event " + e.Name + " · " + s.opts.Title, Site: s.opts.Title}, Name: e.Name, Knockout: e.Format == referee.FormatKO}
+	}{frame: frame{Title: "Event " + e.Name + " · " + s.opts.Title, Site: s.opts.Title, Description: s.eventDescription(e)},
+		Name: e.Name, Knockout: e.Format == referee.FormatKO}
 	_, data.Summary, _ = strings.Cut(e.Summary(), ": ")
 	if data.Knockout {
 		for _, round := range e.Matches() {

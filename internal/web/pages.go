@@ -40,6 +40,8 @@ const layout = `{{define "top"}}<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
+{{if .Description}}<meta name="description" content="{{.Description}}">
+{{end}}<link rel="icon" href="favicon.svg" type="image/svg+xml">
 <link rel="alternate" type="application/atom+xml" href="feed.atom" title="Finished games and events">
 <style>
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1b1b1b;background:#fafaf7;line-height:1.45}
@@ -58,7 +60,7 @@ ul.games li{padding:.45em 0;border-bottom:1px solid #e6e6e6}
 .board img{display:block;max-width:100%;height:auto}
 nav.step{margin:.5em 0}
 nav.step a,nav.step span{display:inline-block;padding:.35em .7em;margin:0 .3em .3em 0;border:1px solid #bbb;border-radius:4px;text-decoration:none}
-nav.step span{color:#999;border-color:#ddd}
+nav.step span{color:#666;border-color:#ccc;border-style:dashed}
 ol.moves{padding-left:0;list-style:none;columns:14em;column-gap:1.5em}
 ol.moves li{break-inside:avoid}
 ol.moves .cur{font-weight:700}
@@ -162,6 +164,9 @@ var templates = func() map[string]*template.Template {
 // frame is what every page's top and bottom need.
 type frame struct {
 	Title, Site string
+	// Description is the page's meta description: what a search
+	// engine's result says under the title (static.go writes them).
+	Description string
 	Script      bool
 }
 
@@ -235,7 +240,7 @@ func (s *Site) index(sn *snapshot, f filter) ([]byte, error) {
 		Variants []variantLink
 		Events   []eventLink
 		Games    []gameItem
-	}{frame: frame{Title: s.opts.Title, Site: s.opts.Title}, Heading: "Games", None: s.opts.Public == PublicNone}
+	}{frame: frame{Title: s.opts.Title, Site: s.opts.Title, Description: s.indexDescription(sn, f)}, Heading: "Games", None: s.opts.Public == PublicNone}
 	if s.opts.Public == PublicAll {
 		data.States = []stateLink{{referee.StatusActive, "running"}, {referee.StatusFinished, "finished"}}
 	}
@@ -277,7 +282,7 @@ func (s *Site) playerPage(sn *snapshot, pl *player) ([]byte, error) {
 		Ratings          []ratingRow
 		Provisional      int
 		Games            []gameItem
-	}{frame: frame{Title: pl.Name + " · " + s.opts.Title, Site: s.opts.Title}, Heading: pl.Name, Provisional: rating.ProvisionalRD}
+	}{frame: frame{Title: pl.Name + " · " + s.opts.Title, Site: s.opts.Title, Description: s.playerDescription(pl)}, Heading: pl.Name, Provisional: rating.ProvisionalRD}
 	for _, r := range sn.ratings[pl.Key] {
 		title := r.Variant
 		if v, err := rules.Lookup(r.Variant); err == nil {
@@ -411,7 +416,7 @@ func (s *Site) gamePage(sn *snapshot, g *referee.Game, ply int) ([]byte, error) 
 		Commitment, Key, Seed            string
 		Rolls                            []roll
 	}{
-		frame: frame{Site: s.opts.Title, Script: true}, ID: g.ID,
+		frame: frame{Site: s.opts.Title, Script: true, Description: s.gameDescription(g, ply)}, ID: g.ID,
 		White: g.Players[0].Name, Black: g.Players[1].Name,
 		Variant: g.Variant.Title(), Started: g.Created.UTC().Format("2 Jan 2006"),
 		Ply: ply, Prev: ply - 1, Next: ply + 1, Last: g.Ply(), W: w, H: h, HasPrev: ply > 0, HasNext: ply < g.Ply(),

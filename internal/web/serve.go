@@ -24,12 +24,13 @@ const MaxRequestBytes = 1 << 10
 // Handler serves the site: GET and HEAD only (405 otherwise), each file at
 // its name ("/" is index.html), with its content type, an ETag (a strong
 // one: the hash of the bytes) and caching headers, and a security policy
-// that lets nothing from another site in.
+// that lets nothing from another site in; text is gzipped for the clients
+// that accept it (static.go).
 func (s *Site) Handler(log *slog.Logger) http.Handler {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return compress(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
@@ -73,7 +74,7 @@ func (s *Site) Handler(log *slog.Logger) http.Handler {
 		}
 		// ServeContent answers HEAD and Range requests as well.
 		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(p.Body))
-	})
+	}))
 }
 
 func etagMatch(header, etag string) bool {

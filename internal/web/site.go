@@ -244,6 +244,9 @@ func (s *Site) Page(ctx context.Context, name string) (*Page, error) {
 }
 
 func (s *Site) page(sn *snapshot, name string) (*Page, error) {
+	if p, ok, err := s.staticFile(name); ok {
+		return p, err // robots.txt, the favicon (static.go)
+	}
 	html := func(b []byte, err error) (*Page, error) {
 		if err != nil {
 			return nil, err
@@ -348,7 +351,7 @@ func (s *Site) Names(ctx context.Context) ([]string, error) {
 }
 
 func (s *Site) names(sn *snapshot) []string {
-	out := []string{"index.html", "feed.atom", "state-active.html", "state-finished.html"}
+	out := append([]string{"index.html", "feed.atom", "state-active.html", "state-finished.html"}, staticNames()...)
 	variants := map[string]bool{}
 	for _, g := range sn.games {
 		if !variants[g.Variant.Name()] {
