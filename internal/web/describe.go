@@ -71,7 +71,10 @@ func (s *Site) gameDescription(g *referee.Game, ply int) string {
 		d += ", running"
 	}
 	d += fmt.Sprintf(", %s.", plural(g.Ply(), "move"))
-	if ply < g.Ply() {
+	switch {
+	case ply == 0 && g.Ply() > 0:
+		d += " The start position."
+	case ply < g.Ply():
 		d += fmt.Sprintf(" The position after %s.", plural(ply, "move"))
 	}
 	return clip(d + " Board, moves and PGN record.")
