@@ -196,6 +196,19 @@ func TestExportWritesStandardSAN(t *testing.T) {
 				t.Errorf("the record lacks %q:\n%s", want, e.pgn)
 			}
 		}
+		// And the referee reads its own record back (referee replay):
+		// "bxc4" is the pawn's capture.
+		rec, err := game.ParseRecord(strings.NewReader(e.pgn))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := game.Play(rules.Chess().Start(), rec.Moves, nil, true)
+		if err != nil {
+			t.Fatalf("replaying the record: %v\n%s", err, e.pgn)
+		}
+		if got := rep.Final.String(); got != e.fen {
+			t.Errorf("replayed to %s, want %s", got, e.fen)
+		}
 	}
 }
 

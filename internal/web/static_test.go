@@ -310,3 +310,26 @@ func TestEventPagesDescribeAndRecord(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGamePage serves a game's page as it is and gzipped, through
+// the whole handler (ETag, headers, and the gzip writer for the second).
+func BenchmarkGamePage(b *testing.B) {
+	f := openFixture(b)
+	h := site(b, f, web.PublicAll).Handler(nil)
+	for _, ae := range []string{"", "gzip"} {
+		b.Run("accept="+ae, func(b *testing.B) {
+			b.ReportAllocs()
+			n := 0
+			for b.Loop() {
+				req := httptest.NewRequest("GET", "/game-1.html", nil)
+				if ae != "" {
+					req.Header.Set("Accept-Encoding", ae)
+				}
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, req)
+				n = w.Body.Len()
+			}
+			b.ReportMetric(float64(n), "bytes/page")
+		})
+	}
+}
