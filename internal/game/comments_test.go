@@ -96,3 +96,17 @@ func TestPlayReadsStandardSAN(t *testing.T) {
 		t.Errorf("final position %s", got)
 	}
 }
+
+// TestRecordRollStaysWhole: a long comment that breaks over lines never
+// parts a die roll from its signature ("die 2 = 6 sig HEX" on one line),
+// as readers (and the tests that tamper with a signature) look for it.
+func TestRecordRollStaysWhole(t *testing.T) {
+	sig := strings.Repeat("ab", 64)
+	rec := Record{Moves: []string{"P@b2", "N@c3"}, Dates: []string{"2026.11.21", "2026.11.22"},
+		Rolls: []RecordRoll{{1, 3, sig}, {2, 6, sig}, {3, 2, sig}}, RollsBefore: []int{1, 1}, Result: "*"}
+	var b strings.Builder
+	rec.WriteTo(&b)
+	if n := strings.Count(b.String(), " sig "+sig); n != 3 {
+		t.Errorf("%d rolls stand whole with their signature, want 3:\n%s", n, b.String())
+	}
+}

@@ -117,7 +117,7 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 				// A long comment breaks between its words and
 				// commands, inside its braces (PGN §8.2.5), rather
 				// than standing past the width on a line of its own.
-				for i, w := range commentChunks(tok[1 : len(tok)-1]) {
+				for i, w := range lineChunks(tok[1 : len(tok)-1]) {
 					if i == 0 {
 						w = "{" + w
 					}
@@ -264,8 +264,30 @@ func commentText(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "}", ")")), " ")
 }
 
-// commentChunks splits a comment's text into the pieces a line may break
-// between: words, and embedded commands ("[%date 2026.11.25]") whole.
+// lineChunks splits a comment's text into the pieces a line may break
+// between: words, embedded commands ("[%date 2026.11.25]") and die rolls
+// ("die 3 = 2 sig HEX") whole, so that a roll and its signature stand
+// together, as a reader searching for them expects.
+func lineChunks(c string) []string {
+	words := commentChunks(c)
+	var out []string
+	for i := 0; i < len(words); i++ {
+		if words[i] == "die" && i+3 < len(words) && words[i+2] == "=" {
+			n := 4
+			if i+5 < len(words) && words[i+4] == "sig" {
+				n = 6
+			}
+			out = append(out, strings.Join(words[i:i+n], " "))
+			i += n - 1
+			continue
+		}
+		out = append(out, words[i])
+	}
+	return out
+}
+
+// commentChunks splits a comment's text into words, and embedded commands
+// ("[%date 2026.11.25]") whole.
 func commentChunks(c string) []string {
 	var out []string
 	for c = strings.TrimSpace(c); c != ""; c = strings.TrimSpace(c) {
