@@ -115,6 +115,15 @@ func (a *App) loadTx(tx *store.Tx, sg *store.Game) (*referee.Game, error) {
 	if err := loadRatings(tx, g); err != nil {
 		return nil, err
 	}
+	// An event's game: its record names the event, round and board.
+	if pl, found, err := tx.EventPlaceOfGame(sg.ID); err != nil {
+		return nil, err
+	} else if found {
+		g.Event = &referee.EventPlace{Name: pl.Event, Round: pl.Round, Board: pl.Board}
+		if pl.Knockout {
+			g.Event.Leg = pl.Leg
+		}
+	}
 	return g, nil
 }
 

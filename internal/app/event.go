@@ -881,7 +881,8 @@ func (a *App) applyEvent(tx *store.Tx, ch *referee.EventChange, mails *[]referee
 
 // ExportEvent returns the records of an event's games, by round and
 // board, each tagged with the event's name, its round and its board (a
-// knockout's: Round ROUND.GAME, Board the match).
+// knockout's: Round ROUND.GAME, Board the match), as each game's own
+// record is (Export).
 func (a *App) ExportEvent(ctx context.Context, name string) ([]*game.Record, error) {
 	e, err := a.Event(ctx, name)
 	if err != nil {
@@ -893,15 +894,6 @@ func (a *App) ExportEvent(ctx context.Context, name string) ([]*game.Record, err
 		if err != nil {
 			return nil, fmt.Errorf("exporting game #%d of event %s: %w", eg.GameID, e.Name, err)
 		}
-		rec.SetTag("Event", e.Name)
-		rec.SetTag("Round", fmt.Sprint(eg.Round))
-		if e.Format == referee.FormatKO {
-			// A knockout's games as the FIDE World Cup numbers them:
-			// ROUND.GAME, so a match's deciding games (3, 4, ...) stand
-			// apart from its first two; Board is the match.
-			rec.SetTag("Round", fmt.Sprintf("%d.%d", eg.Round, eg.Leg))
-		}
-		rec.SetTag("Board", fmt.Sprint(eg.Board))
 		out = append(out, rec)
 	}
 	return out, nil

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -250,6 +251,21 @@ func TestRoundRobinByMail(t *testing.T) {
 	}
 	if r := recs[5]; r.Tag("Event") != "autumn" || r.Tag("Round") != "3" || r.Tag("Board") != "2" {
 		t.Errorf("the last record's tags: Event %q Round %q Board %q; want autumn, 3, 2", r.Tag("Event"), r.Tag("Round"), r.Tag("Board"))
+	}
+	// One game, one record: a game exported alone says what the event's
+	// export says of it, word for word.
+	for _, r := range recs {
+		id, _ := strconv.ParseInt(r.Tag("GameId"), 10, 64)
+		alone, err := a.Export(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var inEvent, single strings.Builder
+		r.WriteTo(&inEvent)
+		alone.WriteTo(&single)
+		if single.String() != inEvent.String() {
+			t.Errorf("game #%d exported alone:\n%s\nin the event's export:\n%s", id, single.String(), inEvent.String())
+		}
 	}
 }
 

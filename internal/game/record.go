@@ -112,9 +112,33 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 	// tokens.
 	line := 0
 	put := func(tok string) {
-		if line > 0 && line+1+len(tok) > width {
-			b.WriteString("\n")
-			line = 0
+		if line+1+len(tok) > width && (line > 0 || len(tok) > width) {
+			if strings.HasPrefix(tok, "{") && len(tok) > width/2 {
+				// A long comment breaks between its words and
+				// commands, inside its braces (PGN §8.2.5), rather
+				// than standing past the width on a line of its own.
+				for i, w := range lineChunks(tok[1 : len(tok)-1]) {
+					if i == 0 {
+						w = "{" + w
+					}
+					if line > 0 && line+1+len(w) > width {
+						b.WriteString("\n")
+						line = 0
+					} else if line > 0 {
+						b.WriteString(" ")
+						line++
+					}
+					b.WriteString(w)
+					line += len(w)
+				}
+				b.WriteString("}")
+				line++
+				return
+			}
+			if line > 0 {
+				b.WriteString("\n")
+				line = 0
+			}
 		}
 		if line > 0 {
 			b.WriteString(" ")
@@ -138,6 +162,16 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 		unit = unit[:0]
 	}
 	emit := func(tok string) { unit = append(unit, tok) }
+	// Comments that follow one another are written as one: PGN allows a
+	// run of them, but chess.js (and so the tools built on it) refuses
+	// "e5 {[%date 2026.11.22]} {White resigned.} 0-1".
+	comment := func(text string) {
+		if n := len(unit); n > 0 && strings.HasPrefix(unit[n-1], "{") {
+			unit[n-1] = unit[n-1][:len(unit[n-1])-1] + " " + text + "}"
+			return
+		}
+		emit("{" + text + "}")
+	}
 	number := func(tok string) {
 		flush()
 		emit(tok)
@@ -164,21 +198,21 @@ func (r *Record) WriteTo(w io.Writer) (int64, error) {
 			prevLen = n
 		}
 		for ; roll < upto && roll < len(r.Rolls); roll++ {
-			emit(rollComment(r.Rolls[roll]))
+			comment(rollComment(r.Rolls[roll]))
 		}
 		emit(moveToken(m))
 		if i < len(r.Dates) && r.Dates[i] != "" {
-			emit("{[%date " + r.Dates[i] + "]}")
+			comment("[%date " + r.Dates[i] + "]")
 		}
 		if i < len(r.Notes) && r.Notes[i] != "" {
-			emit("{" + r.Notes[i] + "}")
+			comment(commentText(r.Notes[i]))
 		}
 	}
 	for ; roll < len(r.Rolls); roll++ {
-		emit(rollComment(r.Rolls[roll]))
+		comment(rollComment(r.Rolls[roll]))
 	}
-	if c := strings.Join(strings.Fields(strings.ReplaceAll(r.Comment, "}", ")")), " "); c != "" {
-		emit("{" + c + "}")
+	if c := commentText(r.Comment); c != "" {
+		comment(c)
 	}
 	res := r.Result
 	if res == "" {
@@ -217,11 +251,59 @@ func (r *Record) sameTurn(i, j int) bool {
 	return r.numbered() && r.Sides[i] == r.Sides[j] && r.Numbers[i] == r.Numbers[j]
 }
 
+// rollComment is the text of a die roll's comment: "die 3 = 2 sig HEX".
 func rollComment(x RecordRoll) string {
 	if x.Sig == "" {
-		return fmt.Sprintf("{die %d = %d}", x.N, x.Value)
+		return fmt.Sprintf("die %d = %d", x.N, x.Value)
 	}
-	return fmt.Sprintf("{die %d = %d sig %s}", x.N, x.Value, x.Sig)
+	return fmt.Sprintf("die %d = %d sig %s", x.N, x.Value, x.Sig)
+}
+
+// commentText is text made fit for a comment: one line, no closing brace.
+func commentText(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "}", ")")), " ")
+}
+
+// lineChunks splits a comment's text into the pieces a line may break
+// between: words, embedded commands ("[%date 2026.11.25]") and die rolls
+// ("die 3 = 2 sig HEX") whole, so that a roll and its signature stand
+// together, as a reader searching for them expects.
+func lineChunks(c string) []string {
+	words := commentChunks(c)
+	var out []string
+	for i := 0; i < len(words); i++ {
+		if words[i] == "die" && i+3 < len(words) && words[i+2] == "=" {
+			n := 4
+			if i+5 < len(words) && words[i+4] == "sig" {
+				n = 6
+			}
+			out = append(out, strings.Join(words[i:i+n], " "))
+			i += n - 1
+			continue
+		}
+		out = append(out, words[i])
+	}
+	return out
+}
+
+// commentChunks splits a comment's text into words, and embedded commands
+// ("[%date 2026.11.25]") whole.
+func commentChunks(c string) []string {
+	var out []string
+	for c = strings.TrimSpace(c); c != ""; c = strings.TrimSpace(c) {
+		end := strings.IndexFunc(c, unicode.IsSpace)
+		if strings.HasPrefix(c, "[%") {
+			if e := strings.IndexByte(c, ']'); e > 0 {
+				end = e + 1
+			}
+		}
+		if end < 0 {
+			end = len(c)
+		}
+		out = append(out, c[:end])
+		c = c[end:]
+	}
+	return out
 }
 
 // moveToken keeps a move one token: canonical notation writes a deployment
@@ -300,32 +382,42 @@ func ParseRecord(rd io.Reader) (*Record, error) {
 	return r, nil
 }
 
+// comment reads a comment of the movetext: the date commands in it date
+// the move before it, the die rolls in it ("die N = V sig HEX", several in
+// one comment when they follow one another) are the record's next rolls,
+// and any other text is an ordinary comment.
 func (r *Record) comment(c string) error {
-	if d, ok := dateCommand(c); ok && len(r.Moves) > 0 {
-		for len(r.Dates) < len(r.Moves) {
-			r.Dates = append(r.Dates, "")
+	chunks := commentChunks(c)
+	for i := 0; i < len(chunks); i++ {
+		if d, ok := dateCommand(chunks[i]); ok {
+			if len(r.Moves) > 0 {
+				for len(r.Dates) < len(r.Moves) {
+					r.Dates = append(r.Dates, "")
+				}
+				r.Dates[len(r.Moves)-1] = d
+			}
+			continue
 		}
-		r.Dates[len(r.Moves)-1] = d
-		return nil
+		if chunks[i] != "die" || i+3 >= len(chunks) || chunks[i+2] != "=" {
+			continue // ordinary text
+		}
+		n, err1 := strconv.Atoi(chunks[i+1])
+		v, err2 := strconv.Atoi(chunks[i+3])
+		if err1 != nil || err2 != nil {
+			return fmt.Errorf("record: die comment {%s} is not of the form {die N = V sig HEX}", c)
+		}
+		x := RecordRoll{N: n, Value: v}
+		i += 3
+		if i+2 < len(chunks) && chunks[i+1] == "sig" {
+			x.Sig = chunks[i+2]
+			i += 2
+		}
+		r.Rolls = append(r.Rolls, x)
 	}
-	f := strings.Fields(c)
-	if len(f) < 4 || f[0] != "die" || f[2] != "=" {
-		return nil // an ordinary comment
-	}
-	n, err1 := strconv.Atoi(f[1])
-	v, err2 := strconv.Atoi(f[3])
-	if err1 != nil || err2 != nil {
-		return fmt.Errorf("record: die comment {%s} is not of the form {die N = V sig HEX}", c)
-	}
-	x := RecordRoll{N: n, Value: v}
-	if len(f) >= 6 && f[4] == "sig" {
-		x.Sig = f[5]
-	}
-	r.Rolls = append(r.Rolls, x)
 	return nil
 }
 
-// dateCommand reads a comment that is one [%date YYYY.MM.DD] command.
+// dateCommand reads one [%date YYYY.MM.DD] command.
 func dateCommand(c string) (string, bool) {
 	c = strings.TrimSpace(c)
 	if !strings.HasPrefix(c, "[%date ") || !strings.HasSuffix(c, "]") {

@@ -53,14 +53,15 @@ func (e *MoveError) Unwrap() error { return e.Err }
 // ErrRolls is wrapped by errors about die rolls that do not fit the record.
 var ErrRolls = errors.New("die rolls do not fit the record")
 
-// Play re-plays moves (in any notation the reader accepts) from start,
+// Play re-plays moves (in any notation the reader accepts, standard SAN
+// read with its case first: notation.ParseSAN) from start,
 // consuming rolls in order whenever the position waits for one: each turn
 // begins by consuming a roll, a void six consumes another at once, and the
 // actions reroll and roll consume one each. It fails at the first action that
 // cannot be read or played, at a roll outside 1..6, and when rolls are left
 // over (strict) or missing before an action.
 func Play(start rules.Position, moves []string, rolls []int, strict bool) (*Replay, error) {
-	return play(start, moves, nil, rolls, strict, notation.Parse)
+	return play(start, moves, nil, rolls, strict, notation.ParseSAN)
 }
 
 // PlayCoords re-plays a stored record: moves in the coordinate form only

@@ -910,3 +910,18 @@ func candidates(p rules.Position, s string, legal []rules.Move) (got []rules.Mov
 	}
 	return preferPlain(got), pats, ""
 }
+
+// ParseSAN reads a move of a game record (PGN movetext): where the text,
+// read as written, case and all, names exactly one legal move, that is the
+// move ("bxc4" is a pawn's capture even where a bishop could take on c4,
+// as in PGN); anything else is read as Parse reads it, liberally, so that a
+// record written by hand still replays. StandardSAN writes what it reads
+// back.
+func ParseSAN(p rules.Position, text string) (rules.Move, error) {
+	if s := strings.TrimSpace(text); s != "" {
+		if got := literalCandidates(p, foldChars(s)); len(got) == 1 {
+			return got[0], nil
+		}
+	}
+	return Parse(p, text)
+}

@@ -5,6 +5,7 @@
 package notation
 
 import (
+	"slices"
 	"strings"
 
 	"referee/internal/rules"
@@ -39,17 +40,55 @@ func castlingSAN(v rules.Variant, m rules.Move) string {
 // pawnLetter is the letter of the variant's pawn.
 const pawnLetter = 'P'
 
-// SAN writes m (legal in p) in canonical notation: the shortest standard
-// form, or, where that would also fit another legal move (a pawn and an
-// elephant both on "exf5"), the long form with the origin square.
+// SAN writes m (legal in p) as mails show it: StandardSAN, or, where a
+// case-insensitive reader (Parse, which takes "bxc4" for the b-pawn or the
+// bishop) would also find another legal move in it, the long form with
+// the origin square ("b3xc4"), so that a player who copies it into a reply
+// plays that move. Records and exports use StandardSAN.
 func SAN(p rules.Position, m rules.Move) string {
-	s := sanBody(p, m)
+	s := standardBody(p, m)
 	if m.Kind == rules.Normal || m.Kind == rules.Checker || m.Kind == rules.Wizard {
 		n, _ := normalise(s)
 		if got, _, _ := candidates(p, n, p.Legal()); len(got) != 1 || got[0] != m {
 			s = longForm(p, m)
 		}
 	}
+	return withMarks(p, m, s)
+}
+
+// StandardSAN writes m (legal in p) in standard algebraic notation, as the
+// PGN standard (§8.2.3) does and as records and exports carry it: the
+// piece letter (none for a pawn, except in Chec Toe, where pawns carry
+// theirs), the least disambiguation that tells m apart from the other
+// legal moves of a piece of the same letter to the same square (file,
+// else rank, else square), "x" for a capture, the destination, "=" and the
+// promotion letter, and "+" or "#" in games with check. Letters are read
+// with their case, as PGN does: "bxc4" is a pawn's capture, "Bxc4" a
+// bishop's (ParseSAN reads it back).
+//
+// Where the variants' pawns make standard SAN ambiguous, a pawn is
+// disambiguated as a piece is, with the whole origin square where the file
+// is not enough (a rank alone before a square, "4g3", reads as nothing
+// anyone writes): a pawn's capture always carries its file, and its origin
+// square when two pawns of one file take the same square (the wrapped
+// boards' pawns, which move both ways: "e6xf5" beside "e4xf5"); a pawn's
+// step carries its origin's file when pawns of other files may step there
+// (Cuarenta's diagonal steps: "fg4" beside "hg4"), and its origin square
+// when a pawn of the same file may ("h4h3" beside "gh3" in Toto40, "g4g3"
+// beside "g5g3" in Toe-to-Toe). Should a written form still fit another
+// legal move (no variant here has one), the long form is written.
+func StandardSAN(p rules.Position, m rules.Move) string {
+	s := standardBody(p, m)
+	if m.Kind == rules.Normal || m.Kind == rules.Checker || m.Kind == rules.Wizard {
+		if got := literalCandidates(p, s); len(got) != 1 || got[0] != m {
+			s = longForm(p, m)
+		}
+	}
+	return withMarks(p, m, s)
+}
+
+// withMarks adds "#" or "+" to the body s of m in games with check.
+func withMarks(p rules.Position, m rules.Move, s string) string {
 	if !p.Variant().HasCheck() || m.Kind == rules.Deploy || m.Kind == rules.Swap {
 		return s
 	}
@@ -64,6 +103,51 @@ func SAN(p rules.Position, m rules.Move) string {
 		return s + "+"
 	}
 	return s
+}
+
+// standardBody is sanBody with a pawn disambiguated against other pawns
+// going to the same square (StandardSAN's doc says how).
+func standardBody(p rules.Position, m rules.Move) string {
+	s := sanBody(p, m)
+	if m.Kind != rules.Normal && m.Kind != rules.Checker && m.Kind != rules.Wizard {
+		return s
+	}
+	if p.At(m.From).Letter() != pawnLetter || pawnLetterRequired(p.Variant()) {
+		return s
+	}
+	d := disambiguation(p, m)
+	if d == "" {
+		return s
+	}
+	b := p.Variant().Board()
+	from := b.SquareName(m.From)
+	file := from[:1]
+	if p.IsCapture(m) {
+		if d == file {
+			return s // "exf5": the file is written anyway
+		}
+		return from + s[1:] // "e6xf5" for "exf5"
+	}
+	if d == file && b.File(m.From) != b.File(m.To) {
+		return file + s // "fg4": no other pawn of the f-file steps there
+	}
+	return from + s // "h4h3"
+}
+
+// literalCandidates returns the legal moves that s, read as written (case
+// and all), describes; a text written as a capture describes captures
+// only.
+func literalCandidates(p rules.Position, s string) []rules.Move {
+	n, _ := normalise(s)
+	pats, _ := readings(p, n)
+	if len(pats) == 0 || !pats[0].literal {
+		return nil
+	}
+	got := preferPlain(match(p, p.Legal(), pats[0]))
+	if pats[0].capture {
+		got = slices.DeleteFunc(got, func(m rules.Move) bool { return !p.IsCapture(m) })
+	}
+	return got
 }
 
 func sanBody(p rules.Position, m rules.Move) string {

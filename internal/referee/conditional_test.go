@@ -182,7 +182,7 @@ func TestConditionalMovesChess(t *testing.T) {
 	if _, err := rec.WriteTo(&b); err != nil {
 		t.Fatal(err)
 	}
-	if s := b.String(); !regexp.MustCompile(`Nf3 (\{\[%date [0-9.]+\]\} )?\{cond\}`).MatchString(s) {
+	if s := b.String(); !regexp.MustCompile(`Nf3 \{(\[%date [0-9.]+\] )?cond\}`).MatchString(s) {
 		t.Errorf("the record does not mark the conditional move:\n%q", s)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"referee/internal/game"
+	"referee/internal/notation"
 	"referee/internal/rating"
 	"referee/internal/rules"
 )
@@ -38,14 +39,18 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 	}
 	rec := &game.Record{}
 	created := g.Created.UTC()
-	rec.SetTag("Event", fmt.Sprintf("Correspondence game #%d", g.ID))
+	event, round := fmt.Sprintf("Correspondence game #%d", g.ID), "-"
+	if e := g.Event; e != nil {
+		event, round = e.Name, e.round()
+	}
+	rec.SetTag("Event", event)
 	rec.SetTag("Site", r.cfg.Address)
 	date := "????.??.??" // the standard's unknown date
 	if !created.IsZero() {
 		date = created.Format("2006.01.02")
 	}
 	rec.SetTag("Date", date)
-	rec.SetTag("Round", "-")
+	rec.SetTag("Round", round)
 	rec.SetTag("White", g.Players[0].Address)
 	rec.SetTag("Black", g.Players[1].Address)
 	if g.Rated && g.Ratings[0] != nil && g.Ratings[1] != nil {
@@ -70,6 +75,9 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 	orthodox := g.Variant.Name() == rules.Orthodox
 	if !orthodox {
 		rec.SetTag("Variant", g.Variant.Name())
+	}
+	if e := g.Event; e != nil {
+		rec.SetTag("Board", fmt.Sprint(e.Board))
 	}
 	rec.SetTag("GameId", fmt.Sprint(g.ID))
 	if g.Start != g.Variant.Start().String() || !orthodox {
@@ -100,7 +108,9 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 	rollIdx := 0
 	for i, p := range rep.Plies {
 		rollIdx += len(p.Rolls)
-		rec.Moves = append(rec.Moves, g.Actions[i].SAN)
+		// Standard SAN, whatever the mails wrote: "bxc4", where a mail
+		// wrote b3xc4 for a reader that takes "bxc4" for a bishop too.
+		rec.Moves = append(rec.Moves, notation.StandardSAN(p.Before, p.Move))
 		rec.RollsBefore = append(rec.RollsBefore, rollIdx)
 		rec.Sides = append(rec.Sides, p.Before.Turn())
 		rec.Numbers = append(rec.Numbers, p.Before.MoveNumber())

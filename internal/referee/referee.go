@@ -137,6 +137,9 @@ type Game struct {
 	// Watchers are spectators' addresses: they get the board mails, with no
 	// address that could act.
 	Watchers []string
+	// Event is the game's place in an event, when it is one of an event's
+	// games and the app loaded it (nil otherwise): its record says so.
+	Event *EventPlace
 	// known is the position after the record when the caller gave it
 	// (SetPosition), for as many actions and rolls as the record had then.
 	known *knownPosition

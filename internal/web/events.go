@@ -274,7 +274,8 @@ func (s *Site) eventHTML(set *eventSet, ep *eventPage) ([]byte, error) {
 		ShowWins, ShowSB bool
 		TieNotes         []string
 		Rounds           [][]eventMatch
-	}{frame: frame{Title: "Event " + e.Name + " · " + s.opts.Title, Site: s.opts.Title}, Name: e.Name, Knockout: e.Format == referee.FormatKO}
+	}{frame: frame{Title: "Event " + e.Name + " · " + s.opts.Title, Site: s.opts.Title, Description: s.eventDescription(e)},
+		Name: e.Name, Knockout: e.Format == referee.FormatKO}
 	_, data.Summary, _ = strings.Cut(e.Summary(), ": ")
 	if data.Knockout {
 		for _, round := range e.Matches() {

@@ -234,6 +234,11 @@ func (s *Site) ExportChanges(ctx context.Context, dir string) (ExportResult, err
 	if err := page("feed.atom"); err != nil {
 		return r, err
 	}
+	for _, name := range staticNames() { // robots.txt, the favicon (static.go)
+		if err := page(name); err != nil {
+			return r, err
+		}
+	}
 	for _, ep := range set.list {
 		if err := page("event-" + ep.E.Name + ".html"); err != nil {
 			return r, err

@@ -40,6 +40,8 @@ const layout = `{{define "top"}}<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
+{{if .Description}}<meta name="description" content="{{.Description}}">
+{{end}}<link rel="icon" href="favicon.svg" type="image/svg+xml">
 <link rel="alternate" type="application/atom+xml" href="feed.atom" title="Finished games and events">
 <style>
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1b1b1b;background:#fafaf7;line-height:1.45}
@@ -58,7 +60,7 @@ ul.games li{padding:.45em 0;border-bottom:1px solid #e6e6e6}
 .board img{display:block;max-width:100%;height:auto}
 nav.step{margin:.5em 0}
 nav.step a,nav.step span{display:inline-block;padding:.35em .7em;margin:0 .3em .3em 0;border:1px solid #bbb;border-radius:4px;text-decoration:none}
-nav.step span{color:#999;border-color:#ddd}
+nav.step span{color:#666;border-color:#ccc;border-style:dashed}
 ol.moves{padding-left:0;list-style:none;columns:14em;column-gap:1.5em}
 ol.moves li{break-inside:avoid}
 ol.moves .cur{font-weight:700}
@@ -166,6 +168,9 @@ var templates = func() map[string]*template.Template {
 // frame is what every page's top and bottom need.
 type frame struct {
 	Title, Site string
+	// Description is the page's meta description: what a search
+	// engine's result says under the title (describe.go writes them).
+	Description string
 	Script      bool
 }
 
@@ -222,7 +227,7 @@ func (s *Site) index(ctx context.Context, l listSpec) (listOut, error) {
 		Variants []variantLink
 		Events   []eventLink
 		Games    []gameItem
-	}{frame: frame{Title: s.opts.Title, Site: s.opts.Title}, Heading: "Games", None: s.opts.Public == PublicNone}
+	}{frame: frame{Title: s.opts.Title, Site: s.opts.Title, Description: s.indexDescription(l)}, Heading: "Games", None: s.opts.Public == PublicNone}
 	if s.opts.Public == PublicAll {
 		data.States = []stateLink{{referee.StatusActive, "running"}, {referee.StatusFinished, "finished"}}
 	}
@@ -322,6 +327,7 @@ func (s *Site) playerPage(ctx context.Context, l listSpec) (listOut, error) {
 	}
 	data.pager = pagerOf(l, out.older)
 	data.Summary = fmt.Sprintf("%s here: %d won, %d lost, %d drawn.", plural(games, "public game"), won, lost, drawn)
+	data.Description = s.playerDescription(name, games)
 	out.body, err = s.exec("player", data)
 	return out, err
 }
@@ -428,7 +434,7 @@ func (s *Site) gamePage(gc *gameCtx, ply int) ([]byte, error) {
 		Commitment, Key, Seed            string
 		Rolls                            []roll
 	}{
-		frame: frame{Site: s.opts.Title, Script: true}, ID: g.ID,
+		frame: frame{Site: s.opts.Title, Script: true, Description: s.gameDescription(g, ply)}, ID: g.ID,
 		White: g.Players[0].Name, Black: g.Players[1].Name,
 		Variant: g.Variant.Title(), Started: g.Created.UTC().Format("2 Jan 2006"),
 		Ply: ply, Prev: ply - 1, Next: ply + 1, Last: g.Ply(), W: w, H: h, HasPrev: ply > 0, HasNext: ply < g.Ply(),

@@ -23,12 +23,13 @@ const MaxRequestBytes = 1 << 10
 // its name ("/" is index.html; a list takes its filters as query
 // parameters too, "/?variant=chess&state=finished&before=1234"), with its content type, an ETag (a strong
 // one: the hash of the bytes) and caching headers, and a security policy
-// that lets nothing from another site in.
+// that lets nothing from another site in; text is gzipped for the clients
+// that accept it (static.go).
 func (s *Site) Handler(log *slog.Logger) http.Handler {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return compress(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
@@ -76,7 +77,7 @@ func (s *Site) Handler(log *slog.Logger) http.Handler {
 		}
 		// ServeContent answers HEAD and Range requests as well.
 		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(p.Body))
-	})
+	}))
 }
 
 func etagMatch(header, etag string) bool {

@@ -191,6 +191,9 @@ func (s *Site) Page(ctx context.Context, name string) (*Page, error) {
 }
 
 func (s *Site) page(ctx context.Context, name string) (*Page, error) {
+	if p, ok, err := s.staticFile(name); ok {
+		return p, err // robots.txt, the favicon (static.go)
+	}
 	switch name {
 	case "feed.atom":
 		b, err := s.feed(ctx)
