@@ -112,6 +112,13 @@ func (a *App) loadTx(tx *store.Tx, sg *store.Game) (*referee.Game, error) {
 	if g.Watchers, err = tx.Watchers(sg.ID); err != nil {
 		return nil, err
 	}
+	place, inEvent, err := tx.PlaceOfGame(sg.ID)
+	if err != nil {
+		return nil, err
+	}
+	if inEvent {
+		g.Event = gameEvent(place)
+	}
 	if err := loadRatings(tx, g); err != nil {
 		return nil, err
 	}
@@ -186,4 +193,9 @@ func (a *App) queue(tx *store.Tx, gameID int64, mails []referee.Mail) error {
 		}
 	}
 	return nil
+}
+
+// gameEvent is the core's view of a game's place in its event.
+func gameEvent(p store.GamePlace) *referee.GameEvent {
+	return &referee.GameEvent{Name: p.Event, Format: p.Format, Round: p.Round, Board: p.Board, Leg: p.Leg, Watchers: p.Watchers}
 }

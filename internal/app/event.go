@@ -422,6 +422,7 @@ func (a *App) addEventGames(tx *store.Tx, se *store.Event, specs []store.EventGa
 		if err := tx.AddEventGame(se.ID, sp); err != nil {
 			return err
 		}
+		g.Event = gameEvent(store.GamePlace{Event: se.Name, Format: se.Format, EventGame: sp})
 		games[sp.White] = append(games[sp.White], g)
 		games[sp.Black] = append(games[sp.Black], g)
 		all = append(all, g)

@@ -336,16 +336,16 @@ func commandTable() []Command {
 		{Words: []string{"vacation"}, Args: "DAYS", Where: Outside,
 			Help: "stop the clocks of all your timed games for DAYS days; every opponent is told; \"vacation cancel\" ends it, giving back the days not yet begun",
 			load: LoadLobby | LoadGames, run: (*Referee).vacationAll},
-		{Words: []string{"events"}, Where: Outside,
+		{Words: []string{"events"}, Where: Both,
 			Help: "the events you may join (variant, format, time, rated or casual, places left, rating limits) and your own",
 			load: LoadLobby | LoadEvents, answer: true, run: (*Referee).eventsList},
-		{Words: []string{"join"}, Args: "EVENT", Where: Outside,
+		{Words: []string{"join"}, Args: "EVENT", Where: Both,
 			Help: "enter an open event; its games start when it is full or on its start date; an event may take only players within its rating limits in its game",
 			load: LoadLobby | LoadEvent, run: (*Referee).eventJoin},
-		{Words: []string{"leave"}, Args: "EVENT", Where: Outside,
+		{Words: []string{"leave"}, Args: "EVENT", Where: Both,
 			Help: "leave an event you entered, before it starts",
 			load: LoadLobby | LoadEvent, run: (*Referee).eventLeave},
-		{Words: []string{"standings", "crosstable"}, Args: "EVENT", Where: Outside,
+		{Words: []string{"standings", "crosstable"}, Args: "EVENT", Where: Both,
 			Help: "the crosstable of an event you play in (or may join)",
 			load: LoadLobby | LoadEvent, answer: true, run: (*Referee).eventStandings},
 		{Words: []string{"withdraw"}, Args: "EVENT", Where: Outside,
@@ -473,7 +473,7 @@ func (r *Referee) Needs(m *reader.Mail, g *Game) Needs {
 			n.RatingsOf = m.From
 		}
 	}
-	if p.cmd != nil && len(p.cmd.Words) > 0 && p.cmd.Words[0] == "join" && where == Outside {
+	if p.cmd != nil && len(p.cmd.Words) > 0 && p.cmd.Words[0] == "join" {
 		// An event may limit who joins by rating: the core needs the
 		// sender's ratings (the event is not loaded yet).
 		n.RatingsOf = m.From

@@ -137,6 +137,8 @@ type Game struct {
 	// Watchers are spectators' addresses: they get the board mails, with no
 	// address that could act.
 	Watchers []string
+	// Event is the game's place in its event; nil for a game outside any.
+	Event *GameEvent
 	// known is the position after the record when the caller gave it
 	// (SetPosition), for as many actions and rolls as the record had then.
 	known *knownPosition

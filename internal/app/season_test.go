@@ -1,0 +1,66 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"referee/internal/referee"
+	"referee/internal/rules"
+)
+
+// TestEventGameMailsNameTheEvent (issue 37): the opening, move and
+// game-over mails of an event game name the event, round and board; the
+// game-over mail points to "standings"; "standings EVENT" in a reply to
+// a game mail is answered, not read as a move; "referee show" says the
+// event and the time control.
+func TestEventGameMailsNameTheEvent(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	players := []string{"ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org"}
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "autumn", Variant: "chess", Format: "rr", Players: players,
+		TimeControl: "10/50d off sat,sun"}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := a.StartEvent(ctx, "autumn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eg := e.Games[0] // round 1, board 1: seat 1 (ann) against seat 4 (dan)
+	place := "autumn, round 1, board 1"
+	opening := outboxTo(t, a, "ann@example.org")
+	var found bool
+	for _, o := range opening {
+		if m := readMail(t, o); o.Kind == "event-opening" && strings.Contains(m.Subject, place) {
+			found = true
+			says(t, "the opening mail", m, "in the event "+place, "10 moves in 50 days",
+				"the clock stops on Saturdays and Sundays")
+		}
+	}
+	if !found {
+		t.Fatalf("no opening mail to ann names %q", place)
+	}
+	show, err := a.Show(ctx, eg.GameID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Event: " + place, "Time control: 10 moves in 50 days", "Clock: time left: White 50d"} {
+		if !strings.Contains(show, want) {
+			t.Errorf("show does not say %q:\n%s", want, show)
+		}
+	}
+	mustPlay(t, a, eg.GameID, rules.White, "e4")
+	if _, m := lastTo(t, a, "dan@example.org"); !strings.Contains(m.Subject, place) {
+		t.Errorf("the move mail's subject %q does not name %q", m.Subject, place)
+	}
+	p, err := play(t, a, eg.GameID, rules.Black, "standings autumn")
+	if err != nil || p.Verdict != referee.Answered {
+		t.Fatalf("standings in a reply to a game mail: %+v, %v; want it answered", p, err)
+	}
+	if _, m := lastTo(t, a, "dan@example.org"); !strings.Contains(m.Text, "ann@example.org") {
+		t.Errorf("the standings answer does not show the crosstable:\n%s", m.Text)
+	}
+	finish(t, a, eg.GameID, "0-1")
+	_, m := lastTo(t, a, "ann@example.org")
+	says(t, "the game-over mail", m, `reply "standings autumn" for its crosstable`)
+}

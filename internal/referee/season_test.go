@@ -1,0 +1,126 @@
+package referee
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"referee/internal/rules"
+)
+
+// A club's season by mail (issue 37): the mails of a timed event game
+// say the time control, name the event, round and board, and point the
+// players to the standings; its spectators are told the command that
+// stops them.
+
+// seasonGame is game #4 of the round robin "autumn", round 2, board 1,
+// at 10 moves in 50 days with the clock stopped at weekends; alice
+// (White) is in Berlin, bob in UTC. White's turn began on Friday 4
+// December 2026 at 12:00 UTC.
+func seasonGame(t *testing.T) (*Referee, *Game) {
+	t.Helper()
+	r, g := newGame(t, rules.Chess())
+	g.ID = 4
+	g.Players[rules.White].Zone = "Europe/Berlin"
+	g.Event = &GameEvent{Name: "autumn", Format: FormatRR, Round: 2, Board: 1, Leg: 1}
+	c, err := ParseTimeControl("10/50d off sat,sun")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.TurnStart = time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+	g.State.Clock = c
+	return r, g
+}
+
+// TestOpeningMailStatesTheControlAndTheEvent: the opening mail names the
+// event, round and board (subject and first lines) and says the time
+// control in words, with the days off, and how time is counted.
+func TestOpeningMailStatesTheControlAndTheEvent(t *testing.T) {
+	r, g := seasonGame(t)
+	_, _, mails, err := r.Start(g, g.State.Clock.TurnStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := textOf(t, mails[0])
+	for _, want := range []string{"10 moves in 50 days", "the clock stops on Saturdays and Sundays", "in the event autumn, round 2, board 1"} {
+		if !strings.Contains(strings.Join(strings.Fields(text), " "), want) {
+			t.Errorf("the opening mail does not say %q", want)
+		}
+	}
+	if want := "[chess #4] autumn, round 2, board 1 - "; !strings.HasPrefix(mails[0].Subject, want) {
+		t.Errorf("subject %q; want it to start %q", mails[0].Subject, want)
+	}
+	mailGolden(t, "opening-event-timed", mails...)
+}
+
+// TestTimeLeftCountsTheSameForBothSides: with the clock stopped at
+// weekends, the side to move shows the clock time it has left, as its
+// opponent does, not the calendar time to its deadline. White's turn
+// began on Friday at 12:00 UTC (13:00 in Berlin); on Monday at 12:00 UTC
+// it has used 11 hours of Friday and 13 of Monday in Berlin: 49 days 0
+// hours are left, against Black's untouched 50 days. (Counted to the
+// deadline, two weekend days made it 51d 0h.)
+func TestTimeLeftCountsTheSameForBothSides(t *testing.T) {
+	r, g := seasonGame(t)
+	monday := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	out := actAt(t, r, g, rules.White, "board", monday)
+	if out.Verdict != Answered {
+		t.Fatalf("board: %v %s", out.Verdict, out.Detail)
+	}
+	status := out.Mails[0].Board.Status
+	if want := "time left: White 49d 0h for 10 moves, Black 50d 0h for 10 moves"; !strings.Contains(status, want) {
+		t.Errorf("status line %q; want it to say %q", status, want)
+	}
+	mailGolden(t, "board-days-off", out.Mails...)
+}
+
+// TestSpectatorsOfAnEventAreToldUnobserveEvent: a spectator who follows
+// the game through its event is told "unobserve autumn" (a game of an
+// observed event cannot be dropped alone: "unobserve 4" is refused), and
+// one who observes the game alone "unobserve 4".
+func TestSpectatorsOfAnEventAreToldUnobserveEvent(t *testing.T) {
+	r, g := seasonGame(t)
+	g.Watchers = []string{"eve@example.net", "fred@example.net"}
+	g.Event.Watchers = []string{"eve@example.net"}
+	out := actAt(t, r, g, rules.White, "e4", time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC))
+	spect := spectatorMailsIn(out)
+	if len(spect) != 2 {
+		t.Fatalf("%d spectator mails, want 2", len(spect))
+	}
+	for _, tt := range []struct{ to, want, not string }{
+		{"eve@example.net", `send "unobserve autumn"`, `"unobserve 4"`},
+		{"fred@example.net", `send "unobserve 4"`, `"unobserve autumn"`},
+	} {
+		for _, m := range spect {
+			if m.To != tt.to {
+				continue
+			}
+			text := strings.Join(strings.Fields(textOf(t, m)), " ")
+			if !strings.Contains(text, tt.want) || strings.Contains(text, tt.not) {
+				t.Errorf("the spectator mail to %s does not say %s (or says %s):\n%s", tt.to, tt.want, tt.not, text)
+			}
+		}
+	}
+	mailGolden(t, "spectator-event", spect...)
+}
+
+// TestInGameHelpKeepsItsColumns: the in-game help's rows keep to two
+// columns and 72 characters; a command longer than the first column
+// ("if MOVE ANSWER ...") stands on its own line; the event commands are
+// listed among those that work in a reply to a game mail.
+func TestInGameHelpKeepsItsColumns(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	out := act(t, r, g, rules.White, "help")
+	text := textOf(t, out.Mails[0])
+	for _, l := range strings.Split(text, "\n") {
+		if len(l) > 72 {
+			t.Errorf("a line of %d characters: %q", len(l), l)
+		}
+	}
+	for _, want := range []string{"  if MOVE ANSWER ...\n               conditional moves", `"events"`, `"join EVENT"`, `"standings EVENT"`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the help does not say %q", want)
+		}
+	}
+	mailGolden(t, "help-in-game", out.Mails...)
+}
