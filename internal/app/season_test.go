@@ -4,7 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	mailreader "referee/internal/mail/reader"
 	"referee/internal/referee"
 	"referee/internal/rules"
 )
@@ -63,4 +65,39 @@ func TestEventGameMailsNameTheEvent(t *testing.T) {
 	finish(t, a, eg.GameID, "0-1")
 	_, m := lastTo(t, a, "ann@example.org")
 	says(t, "the game-over mail", m, `reply "standings autumn" for its crosstable`)
+}
+
+// TestVacationCancelTheOnlyBooking (issue 37): "vacation cancel" with no
+// vacation running cancels the only booking; with two booked it cancels
+// nothing and names each with its "vacation cancel ID". The booking's
+// confirmation says how to cancel it.
+func TestVacationCancelTheOnlyBooking(t *testing.T) {
+	a, clk := openLobby(t, referee.LobbyConfig{})
+	clk.now = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	if _, err := a.NewTimedGame(context.Background(), "chess", "carol@example.org", "bob@example.org", nil, "30d"); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	want := func(body string, verdict referee.Verdict) *mailreader.Mail {
+		t.Helper()
+		if p := send(t, a, &n, "carol@example.org", "", body); p.Verdict != verdict {
+			t.Fatalf("%q: %s %s; want %s", body, p.Verdict, p.Detail, verdict)
+		}
+		_, m := lastTo(t, a, "carol@example.org")
+		return m
+	}
+	m := want("vacation from 2026-12-20 5", referee.Applied)
+	says(t, "the booking's confirmation", m, `To cancel it before it begins, send "vacation cancel" (it is your only booking).`)
+	m = want("vacation cancel", referee.Applied)
+	says(t, "the cancellation", m, "is cancelled; its days are free again")
+	want("vacation list", referee.Answered)
+	if _, m := lastTo(t, a, "carol@example.org"); !strings.Contains(m.Text, "You have no vacation booked.") {
+		t.Errorf("the booking was not cancelled:\n%s", m.Text)
+	}
+	want("vacation from 2026-12-20 5", referee.Applied)
+	m = want("vacation from 2027-02-01 5", referee.Applied)
+	says(t, "the second booking's confirmation", m, `send "vacation list" for their numbers, then "vacation cancel ID"`)
+	m = want("vacation cancel", referee.Answered)
+	says(t, "the answer to an ambiguous cancel", m, "nothing was cancelled", "cancels the one from Sun 20 Dec 2026, 5 days",
+		"cancels the one from Mon 1 Feb 2027, 5 days")
 }

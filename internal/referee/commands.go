@@ -334,7 +334,8 @@ func commandTable() []Command {
 			Help: "receive invitations again after a \"stop\", sent from the same address",
 			load: LoadLobby, answer: true, run: (*Referee).startInvites},
 		{Words: []string{"vacation"}, Args: "DAYS", Where: Outside,
-			Help: "stop the clocks of all your timed games for DAYS days; every opponent is told; \"vacation cancel\" ends it, giving back the days not yet begun",
+			Help: "stop the clocks of all your timed games for DAYS days; every opponent is told; \"vacation cancel\" ends it, giving back the days not yet begun " +
+				"(with no vacation running, it cancels your only booked one, or names each booking with its \"vacation cancel ID\")",
 			load: LoadLobby | LoadGames, run: (*Referee).vacationAll},
 		{Words: []string{"events"}, Where: Both,
 			Help: "the events you may join (variant, format, time, rated or casual, places left, rating limits) and your own",

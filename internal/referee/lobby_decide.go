@@ -431,9 +431,7 @@ func (r *Referee) vacationCancel(c *call) Outcome {
 		fmt.Fprintf(&list, "  #%-5d %s against %s\n", g.ID, g.Variant.Title(), g.Players[color.Other()].Address)
 	}
 	if len(changed) == 0 {
-		return r.refuse(env, m, "vacation cancel: no vacation",
-			"You are not on vacation in any game with a clock, so there is nothing to cancel.",
-			"Play on; \"games\" lists your games and their clocks.")
+		return r.cancelBooked(c)
 	}
 	text := wrap("Your vacation is cancelled: your clocks run again from now in these games; each opponent is told:") + "\n\n" +
 		list.String() + "\n" + wrap(fmt.Sprintf("%s not yet begun went back to your allowance for %d.", plural(refund, "vacation day"), now.UTC().Year())) + "\n"

@@ -124,3 +124,25 @@ func TestInGameHelpKeepsItsColumns(t *testing.T) {
 	}
 	mailGolden(t, "help-in-game", out.Mails...)
 }
+
+// TestVacationCancelNamesTheBookings: "vacation cancel" with two
+// vacations booked and none running cancels nothing, and names each
+// booking with the command that cancels it; with one, it cancels it.
+func TestVacationCancelNamesTheBookings(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	one := Booking{ID: 3, Start: lobbyNow.Add(10 * Day).Truncate(Day), Days: 5}
+	two := Booking{ID: 8, Start: lobbyNow.Add(40 * Day).Truncate(Day), Days: 2}
+	send := func(bookings ...Booking) Outcome {
+		m := observeMail("carol@example.org", "vacation cancel")
+		return r.Handle(Inbound{Mail: m}, nil, Env{Now: lobbyNow, Bookings: bookings, Lobby: &Lobby{Allowed: true, Active: map[string]int{}}})
+	}
+	out := send(one, two)
+	if out.Verdict != Answered || out.Lobby != nil {
+		t.Fatalf("two bookings: %s %s, change %+v; want an answer that changes nothing", out.Verdict, out.Detail, out.Lobby)
+	}
+	mailGolden(t, "vacation-cancel-which", out.Mails...)
+	out = send(one)
+	if out.Verdict != Applied || out.Lobby == nil || out.Lobby.Cancel == nil || out.Lobby.Cancel.ID != 3 {
+		t.Fatalf("one booking: %s %s; want booking 3 cancelled", out.Verdict, out.Detail)
+	}
+}
