@@ -146,3 +146,19 @@ func TestVacationCancelNamesTheBookings(t *testing.T) {
 		t.Fatalf("one booking: %s %s; want booking 3 cancelled", out.Verdict, out.Detail)
 	}
 }
+
+// TestLowerCaseRankMoveIsReadAndSaid: "r5a6" (the rook on the fifth rank
+// to a6, in lower case) is played, and the mover's mail says how the
+// line was read.
+func TestLowerCaseRankMoveIsReadAndSaid(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	g.Start = "4k3/R7/8/R7/8/8/8/4K3 w - - 0 1"
+	out := act(t, r, g, rules.White, "r5a6")
+	if out.Verdict != Applied || g.Actions[0].SAN != "R5a6" {
+		t.Fatalf("r5a6: %s %s", out.Verdict, out.Detail)
+	}
+	if text := textOf(t, out.Mails[0]); !strings.Contains(text, `Your line "r5a6" was read as R5a6.`) {
+		t.Errorf("the mover's mail does not say how the line was read:\n%s", text)
+	}
+	mailGolden(t, "move-read-as", out.Mails[0])
+}
