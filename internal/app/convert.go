@@ -69,6 +69,9 @@ func fromStore(sg *store.Game, acts []store.Action, rolls []store.Roll) (*refere
 	copy(g.Seed[:], sg.DieSeed)
 	for c, p := range sg.Players {
 		g.Players[c] = referee.Player{Address: p.Address, Name: p.Name, Secret: p.Secret, Zone: p.TimeZone}
+		if p.DisplayName != "" {
+			g.Players[c].Name = p.DisplayName // the player's own choice, in every game, present and past
+		}
 	}
 	for _, a := range acts {
 		g.Actions = append(g.Actions, referee.Action{Ply: a.Ply, Color: rules.Color(a.Color), SAN: a.Notation, Coord: a.Coord,

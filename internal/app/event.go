@@ -244,7 +244,16 @@ func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
 		return nil, err
 	}
 	for _, p := range ents {
-		e.Players = append(e.Players, referee.EventPlayer{Seat: p.Seat, Address: p.Address, Withdrawn: p.Withdrawn, ReplacedBy: p.ReplacedBy})
+		ep := referee.EventPlayer{Seat: p.Seat, Address: p.Address, Withdrawn: p.Withdrawn, ReplacedBy: p.ReplacedBy}
+		if ep.Name, err = tx.DisplayName(p.Address); err != nil {
+			return nil, err
+		}
+		if p.ReplacedBy != "" {
+			if ep.SubName, err = tx.DisplayName(p.ReplacedBy); err != nil {
+				return nil, err
+			}
+		}
+		e.Players = append(e.Players, ep)
 	}
 	egs, err := tx.EventGames(se.ID)
 	if err != nil {

@@ -101,3 +101,64 @@ func TestVacationCancelTheOnlyBooking(t *testing.T) {
 	says(t, "the answer to an ambiguous cancel", m, "nothing was cancelled", "cancels the one from Sun 20 Dec 2026, 5 days",
 		"cancels the one from Mon 1 Feb 2027, 5 days")
 }
+
+// TestNameByMail (issue 37): "name Ann Smith" is stored for the sender;
+// from then on the game's spectators, the event's crosstable and the
+// web's view of the game show it instead of the masked address; another
+// player cannot take the same name in another case; the From display
+// name is never taken on its own.
+func TestNameByMail(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{Observers: referee.ObserversOpen})
+	players := []string{"ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org"}
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "autumn", Variant: "chess", Format: "rr", Players: players, Casual: true}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := a.StartEvent(ctx, "autumn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	// A From display name alone changes nothing.
+	if p := send(t, a, &n, "Ann Smith <ann@example.org>", "", "games"); p.Verdict != referee.Answered {
+		t.Fatalf("games: %+v", p)
+	}
+	g, err := a.Game(ctx, e.Games[0].GameID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name := referee.PublicName(g.Players[0]); name != "an…@example.org" {
+		t.Fatalf("before any \"name\", ann is shown as %q; want her masked address", name)
+	}
+	if p := send(t, a, &n, "ann@example.org", "", "name Ann Smith"); p.Verdict != referee.Applied {
+		t.Fatalf("name: %+v", p)
+	}
+	if p := send(t, a, &n, "ben@example.org", "", "name ANN  smith"); p.Verdict != referee.Rejected {
+		t.Fatalf("the same name for ben: %+v; want a refusal", p)
+	}
+	_, m := lastTo(t, a, "ben@example.org")
+	says(t, "ben's refusal", m, `another player here is called "ANN smith"`)
+	if strings.Contains(m.Text, "ann@example.org") {
+		t.Errorf("the refusal tells ben whose name it is:\n%s", m.Text)
+	}
+	if g, err = a.Game(ctx, e.Games[0].GameID); err != nil {
+		t.Fatal(err)
+	}
+	if name := referee.PublicName(g.Players[0]); name != "Ann Smith" {
+		t.Errorf("after \"name\", ann is shown as %q; want Ann Smith", name)
+	}
+	if p := send(t, a, &n, "eve@example.net", "", "observe autumn"); p.Verdict != referee.Applied {
+		t.Fatalf("observe: %+v", p)
+	}
+	mustPlay(t, a, g.ID, rules.White, "e4")
+	_, m = lastTo(t, a, "eve@example.net")
+	says(t, "the spectator's mail", m, "You are watching game #1 (Ann Smith v da…@example.org)")
+	if p := send(t, a, &n, "ben@example.org", "", "standings autumn"); p.Verdict != referee.Answered {
+		t.Fatalf("standings: %+v", p)
+	}
+	_, m = lastTo(t, a, "ben@example.org")
+	says(t, "the crosstable", m, "Ann Smith")
+	if strings.Contains(m.Text, "ann@example.org") {
+		t.Errorf("the crosstable shows ann's address beside her name:\n%s", m.Text)
+	}
+}

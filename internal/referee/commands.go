@@ -312,6 +312,11 @@ func commandTable() []Command {
 		{Words: []string{"timezone", "time zone", "tz"}, Args: "ZONE", Where: Both, When: Anytime,
 			Help: "show deadlines, reminders and dates in your mails in ZONE, e.g. \"timezone Europe/Berlin\" (UTC until set); for all your games",
 			run:  (*Referee).timezone},
+		{Words: []string{"name"}, Args: "[NAME]", Where: Both, When: Anytime,
+			Help: fmt.Sprintf("the name others see instead of your masked address (web pages, crosstables, opponents' and spectators' mails), "+
+				"e.g. \"name Ann Smith\": %d to %d letters, digits, spaces, . - ' _; no address; one player per name here. "+
+				"\"name\" alone shows yours, \"name clear\" removes it. The name your mail program sends is never taken on its own", MinNameLength, MaxNameLength),
+			load: LoadLobby, run: (*Referee).setName},
 		{Words: []string{"variants", "variant"}, Where: Both, When: Anytime,
 			Help: "the games offered here, one paragraph each",
 			load: LoadLobby, answer: true, noAuth: true,
@@ -451,6 +456,9 @@ type Needs struct {
 	// Event is the name of the event the command names (Lobby.Event); ""
 	// for none.
 	Event string
+	// Name is the key (NameKey) of the display name a "name" command asks
+	// for, whose holder the app loads (Lobby.NameOwner); "" for none.
+	Name string
 }
 
 // Needs says what the app must load for m before Handle decides it; g is
@@ -496,6 +504,9 @@ func (r *Referee) Needs(m *reader.Mail, g *Game) Needs {
 	}
 	if p.cmd.opponent != nil {
 		n.Opponent = p.cmd.opponent(p.args, g, m)
+	}
+	if p.cmd.Words[0] == "name" {
+		n.Name = nameNeed(m.Action, p.args)
 	}
 	if l&LoadRatings != 0 {
 		q := readRatingArgs(p.args, m.From)

@@ -247,6 +247,9 @@ type Lobby struct {
 	// NamedVia is the event through which the sender observes Named, ""
 	// for none.
 	NamedVia string
+	// NameOwner is the address that holds the display name a "name"
+	// command asks for (Needs.Name), "" when it is free.
+	NameOwner string
 	// RecentAnswers counts the answers to the sender's lobby commands in
 	// the last hour.
 	RecentAnswers int
@@ -306,6 +309,8 @@ type LobbyChange struct {
 	WatchEvent *EventWatchChange
 	// Event is a player joining, leaving or withdrawing from an event.
 	Event *EventChange
+	// Name sets or clears a player's display name ("name").
+	Name *NameChange
 }
 
 // StopChange puts an address on the stop list (Stop) or takes it off.

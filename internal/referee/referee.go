@@ -378,6 +378,8 @@ type Env struct {
 	Bookings []Booking
 	// Zone is the sender's time zone ("" for UTC).
 	Zone string
+	// Name is the sender's display name ("" for none).
+	Name string
 	// Lobby is what the core may know about the sender outside a game.
 	// With nil, mail without a game reference gets the stranger's refusal.
 	Lobby *Lobby

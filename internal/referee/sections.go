@@ -122,12 +122,12 @@ func (r *Referee) Start(g *Game, now time.Time) (*Game, []Roll, []Mail, error) {
 	for _, c := range []rules.Color{rules.White, rules.Black} {
 		opp := g.Players[c.Other()]
 		body := render.Mail{
-			Headline: fmt.Sprintf("A new game of %s: you play %s against %s.", g.Variant.Title(), c, opp.Address),
+			Headline: fmt.Sprintf("A new game of %s: you play %s against %s.", g.Variant.Title(), c, opp.named()),
 			Sections: []render.Section{{Title: "The rules in short", Body: render.Summary(g.Variant)}},
 		}
 		if g.Event != nil {
 			body.Headline = fmt.Sprintf("A new game of %s in the event %s: you play %s against %s.",
-				g.Variant.Title(), g.Event.Place(), c, opp.Address)
+				g.Variant.Title(), g.Event.Place(), c, opp.named())
 		}
 		if cl := g.clock(); cl != nil {
 			body.Sections = append(body.Sections, render.Section{Title: "The time control", Body: cl.Explain()})

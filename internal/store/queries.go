@@ -111,11 +111,13 @@ func (t *Tx) players(g *Game) error {
 		if g.Players[c].Address == "" {
 			continue
 		}
-		zone, err := t.TimeZone(g.Players[c].Address)
-		if err != nil {
-			return fmt.Errorf("loading the players of game #%d: %w", g.ID, err)
+		var zone, name string
+		err := t.tx.QueryRowContext(t.ctx, `SELECT timezone, display_name FROM player_settings WHERE address = ?`,
+			addr.Mailbox(g.Players[c].Address)).Scan(&zone, &name)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("loading the players of game #%d: their settings: %w", g.ID, err)
 		}
-		g.Players[c].TimeZone = zone
+		g.Players[c].TimeZone, g.Players[c].DisplayName = zone, name
 	}
 	return nil
 }

@@ -91,12 +91,18 @@ func (s *Site) loadEvents(ctx context.Context, sn *snapshot, names map[string]st
 		for i, p := range e.Players {
 			k := s.playerKey(p.Address)
 			name := names[k]
+			if p.Name != "" {
+				name = p.Name // the name they chose, also before their first game
+			}
 			if name == "" {
 				name = referee.MaskAddress(p.Address)
 			}
 			if p.ReplacedBy != "" {
 				sk := s.playerKey(p.ReplacedBy)
 				sub := names[sk]
+				if p.SubName != "" {
+					sub = p.SubName
+				}
 				if sub == "" {
 					sub = referee.MaskAddress(p.ReplacedBy)
 				}
