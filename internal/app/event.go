@@ -808,6 +808,14 @@ func (a *App) eventView(tx *store.Tx, lb *referee.Lobby, mb string, needs refere
 			}
 			if (e.Status == referee.EventOpen && e.Places > 0) || e.Seat(mb) != 0 {
 				lb.Events = append(lb.Events, *e)
+				may, err := mayJoin(tx, &ses[i], mb)
+				if err != nil {
+					return err
+				}
+				if lb.MayJoin == nil {
+					lb.MayJoin = map[string]bool{}
+				}
+				lb.MayJoin[e.Name] = may
 			}
 		}
 	}
@@ -824,27 +832,33 @@ func (a *App) eventView(tx *store.Tx, lb *referee.Lobby, mb string, needs refere
 	if lb.Event, err = a.eventTx(tx, se); err != nil {
 		return err
 	}
+	lb.EventAllowed, err = mayJoin(tx, se, mb)
+	return err
+}
+
+// mayJoin says whether the player at mb may join se by mail under its
+// entry rule: anyone (open), the addresses of its list, or (known) those
+// who played here or whom the organiser added.
+func mayJoin(tx *store.Tx, se *store.Event, mb string) (bool, error) {
 	switch {
 	case se.Entry == referee.PlayersOpen:
-		lb.EventAllowed = true
+		return true, nil
 	case strings.HasPrefix(se.Entry, "list:"):
 		for _, p := range strings.Split(strings.TrimPrefix(se.Entry, "list:"), ",") {
 			if p != "" && addr.SameMailbox(p, mb) {
-				lb.EventAllowed = true
+				return true, nil
 			}
 		}
-	default: // known: played here, or added by the organiser
-		kp, found, err := tx.KnownPlayer(mb)
-		if err != nil {
-			return err
-		}
-		if found {
-			lb.EventAllowed = kp.Allowed
-		} else if lb.EventAllowed, err = tx.PlayedGame(mb); err != nil {
-			return err
-		}
+		return false, nil
 	}
-	return nil
+	kp, found, err := tx.KnownPlayer(mb)
+	if err != nil {
+		return false, err
+	}
+	if found {
+		return kp.Allowed, nil
+	}
+	return tx.PlayedGame(mb)
 }
 
 // applyEvent stores a player's join, leave or withdrawal by mail; a join

@@ -277,6 +277,9 @@ type Lobby struct {
 	// entry rule.
 	Event        *Event
 	EventAllowed bool
+	// MayJoin says, by the name of each of Events, whether the sender
+	// may join it under its entry rule.
+	MayJoin map[string]bool
 }
 
 // LobbyChange is what a lobby command changes, for the app to store in the

@@ -162,3 +162,27 @@ func TestLowerCaseRankMoveIsReadAndSaid(t *testing.T) {
 	}
 	mailGolden(t, "move-read-as", out.Mails[0])
 }
+
+// TestEventsSaysWhoMayJoin: "events" lists apart the open events the
+// sender may join and those whose entry rule leaves them out (a new
+// club's "--entry known" event, before the organiser added them), saying
+// who may join those.
+func TestEventsSaysWhoMayJoin(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	open := Event{Name: "winter", Variant: "chess", Format: FormatRR, TimeControl: "3d", Status: EventOpen, Places: 6, Entry: "open", Rated: true}
+	known := Event{Name: "autumn", Variant: "toto40", Format: FormatRR, TimeControl: "10/50d off sat,sun", Status: EventOpen, Places: 4, Entry: "known"}
+	m := observeMail("newcomer@example.org", "events")
+	out := r.Handle(Inbound{Mail: m}, nil, Env{Now: lobbyNow, Lobby: &Lobby{Allowed: true, Active: map[string]int{},
+		Events: []Event{known, open}, MayJoin: map[string]bool{"winter": true, "autumn": false}}})
+	if out.Verdict != Answered {
+		t.Fatalf("events: %s %s", out.Verdict, out.Detail)
+	}
+	text := norm(out.Mails[0].Text)
+	for _, want := range []string{"Events you may join (send \"join NAME\" to enter one): winter",
+		"Events taking entries from others: autumn", "Only players who have played here or whom the organiser added may join it"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the answer does not say %q:\n%s", want, out.Mails[0].Text)
+		}
+	}
+	mailGolden(t, "events-who-may-join", out.Mails...)
+}
