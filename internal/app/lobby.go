@@ -104,6 +104,9 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 			if lb.OpponentStopped, err = tx.IsStopped(omb); err != nil {
 				return nil, err
 			}
+			if lb.OpponentZone, err = tx.TimeZone(omb); err != nil {
+				return nil, err
+			}
 			if lb.OpponentInvites, lb.OpponentInvitesSince, err = tx.InvitationsTo(omb, now.Add(-referee.Day)); err != nil {
 				return nil, err
 			}

@@ -261,6 +261,9 @@ type Lobby struct {
 	// OpponentStopped: the opponent a new challenge names answered "stop"
 	// to an invitation and gets none.
 	OpponentStopped bool
+	// OpponentZone is the time zone of the opponent a new challenge
+	// names ("" for UTC): their invitation's dates are in it.
+	OpponentZone string
 	// SenderStopped: the sender is on the stop list.
 	SenderStopped bool
 	// Ratings are the ratings of the player "rating" names, one per

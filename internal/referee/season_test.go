@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/mail/reader"
 	"referee/internal/rules"
 )
 
@@ -185,4 +186,30 @@ func TestEventsSaysWhoMayJoin(t *testing.T) {
 		}
 	}
 	mailGolden(t, "events-who-may-join", out.Mails...)
+}
+
+// TestRematchInvitationSaysRatedAndLocalExpiry: the rematch invitation
+// says whether the game is rated, and gives the expiry in the invited
+// player's time zone; the challenger's confirmation gives it in theirs.
+func TestRematchInvitationSaysRatedAndLocalExpiry(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	g := carolsGame(t, 9, "dave@example.org", true)
+	g.Status, g.Result, g.ResultReason, g.Rated = StatusFinished, "1-0", "Black resigned", true
+	m := &reader.Mail{From: "carol@example.org", MessageID: "<rm@x>", Action: "rematch",
+		Token: &reader.Token{GameID: g.ID, Secret: g.Players[0].Secret, Ply: g.Ply()}}
+	out := r.Handle(Inbound{Mail: m}, g, Env{Now: lobbyNow, Zone: "America/New_York",
+		Lobby: &Lobby{Allowed: true, Active: map[string]int{}, NextChallengeID: 12, NewSecret: "rrrrrrrrr2", OpponentZone: "Europe/Berlin"}})
+	if out.Verdict != Applied || len(out.Mails) != 2 {
+		t.Fatalf("rematch: %s %s", out.Verdict, out.Detail)
+	}
+	inv, sent := norm(out.Mails[0].Text), norm(out.Mails[1].Text)
+	for _, want := range []string{"The game is rated: its result counts for both players' ratings.", "The invitation expires on Mon 30 Nov 2026 11:00 CET."} {
+		if !strings.Contains(inv, want) {
+			t.Errorf("the invitation does not say %q:\n%s", want, out.Mails[0].Text)
+		}
+	}
+	if want := "The invitation expires on Mon 30 Nov 2026 05:00 EST."; !strings.Contains(sent, want) {
+		t.Errorf("the challenger's confirmation does not say %q:\n%s", want, out.Mails[1].Text)
+	}
+	mailGolden(t, "rematch-invitation", out.Mails...)
 }
