@@ -162,3 +162,40 @@ func TestNameByMail(t *testing.T) {
 		t.Errorf("the crosstable shows ann's address beside her name:\n%s", m.Text)
 	}
 }
+
+// TestResignationBeforeBothMovedIsUnrated (issue 37): a rated game
+// resigned before both players have moved is stored casual and changes
+// no rating; the game-over mails say so. One resigned after both moved
+// is rated as before.
+func TestResignationBeforeBothMovedIsUnrated(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{Rated: true})
+	early, err := a.NewGame(ctx, "chess", "carol@example.org", "bob@example.org", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustPlay(t, a, early.ID, rules.White, "e4")
+	finish(t, a, early.ID, "1-0") // Black resigns before moving
+	g, err := a.Game(ctx, early.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Rated {
+		t.Errorf("game #%d, resigned after one move, is still rated", g.ID)
+	}
+	_, m := lastTo(t, a, "carol@example.org")
+	says(t, "the game-over mail", m, "so it is not rated (as lichess aborts such games): no rating changes")
+	if rs, err := a.Ratings(ctx, "chess"); err != nil || len(rs) != 0 {
+		t.Errorf("ratings after the early resignation: %+v, %v; want none", rs, err)
+	}
+	later, err := a.NewGame(ctx, "chess", "carol@example.org", "bob@example.org", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustPlay(t, a, later.ID, rules.White, "e4")
+	mustPlay(t, a, later.ID, rules.Black, "e5")
+	finish(t, a, later.ID, "1-0")
+	if rs, err := a.Ratings(ctx, "chess"); err != nil || len(rs) != 2 {
+		t.Errorf("ratings after a resignation once both moved: %+v, %v; want two", rs, err)
+	}
+}

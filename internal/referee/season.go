@@ -81,3 +81,21 @@ func (g *Game) ClockText(now time.Time) (string, error) {
 	}
 	return fmt.Sprintf("%s; %s's time runs out %s", c.text(side, now), side, whenIn(c.Deadline(side), time.UTC)), nil
 }
+
+// earlyResignNote is what the game-over mails of a game resigned before
+// both players moved add.
+const earlyResignNote = "The game ends before both players had moved, so it is not rated (as lichess aborts such games): no rating changes."
+
+// unratedEarly is g made casual when it is rated and is resigned before
+// both players have made a move, or nil when it stays as it is: a result
+// no board decided changes no rating (lichess lets such a game be
+// aborted).
+func unratedEarly(g *Game) *Game {
+	if !g.Rated || g.Ply() >= 2 {
+		return nil
+	}
+	ng := g.clone()
+	ng.Rated = false
+	ng.Ratings = [2]*GameRating{}
+	return ng
+}

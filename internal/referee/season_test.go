@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"referee/internal/mail/reader"
+	"referee/internal/rating"
 	"referee/internal/rules"
 )
 
@@ -212,4 +213,46 @@ func TestRematchInvitationSaysRatedAndLocalExpiry(t *testing.T) {
 		t.Errorf("the challenger's confirmation does not say %q:\n%s", want, out.Mails[1].Text)
 	}
 	mailGolden(t, "rematch-invitation", out.Mails...)
+}
+
+// TestRatingAnswersKeepTo72Columns: "rating" and "top" answers wrap their
+// paragraphs, and say after how many games a rating is established (an
+// empty "top" most of all).
+func TestRatingAnswersKeepTo72Columns(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	newcomer := rating.Standing{Address: "carol@example.org", Variant: "chess", Rating: rating.Rating{R: 1540, RD: 240, Sigma: 0.06}, Games: 3, Wins: 2, Losses: 1}
+	var mails []Mail
+	for _, line := range []string{"rating", "top chess"} {
+		m := observeMail("carol@example.org", line)
+		out := r.Handle(Inbound{Mail: m}, nil, Env{Now: lobbyNow, Lobby: &Lobby{Allowed: true, Active: map[string]int{},
+			Ratings: []rating.Standing{newcomer}, Top: []rating.Standing{newcomer}}})
+		if out.Verdict != Answered {
+			t.Fatalf("%s: %s %s", line, out.Verdict, out.Detail)
+		}
+		text := out.Mails[0].Text
+		for _, l := range strings.Split(text, "\n") {
+			if len(l) > 72 {
+				t.Errorf("%s: a line of %d characters: %q", line, len(l), l)
+			}
+		}
+		if !strings.Contains(norm(text), "after about 10 rated games against established players") {
+			t.Errorf("%s: the answer does not say when a rating is established:\n%s", line, text)
+		}
+		mails = append(mails, out.Mails...)
+	}
+	mailGolden(t, "rating-top", mails...)
+}
+
+// TestEarlyResignationMailSaysUnrated: a rated game resigned before both
+// players moved ends casual, and its game-over mails say why.
+func TestEarlyResignationMailSaysUnrated(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	g.Rated = true
+	act(t, r, g, rules.White, "e4")
+	act(t, r, g, rules.Black, "resign")
+	out := act(t, r, g, rules.Black, "confirm")
+	if out.Verdict != Applied || g.Status != StatusFinished || g.Rated {
+		t.Fatalf("confirm: %s %s; status %s, rated %v", out.Verdict, out.Detail, g.Status, g.Rated)
+	}
+	mailGolden(t, "resign-before-both-moved", out.Mails[0])
 }

@@ -194,9 +194,9 @@ func (t *Tx) UpdateGame(g *Game) error {
 	g.Updated = time.Now()
 	res, err := t.tx.ExecContext(t.ctx, `UPDATE games SET status = ?, position = ?, ply = ?, result = ?, result_reason = ?,
 		abort_reason = ?, seed_revealed = ?, time_control = ?, draw_offer_by = ?, draw_offer_ply = ?, state = ?, updated = ?,
-		deadline = ? WHERE id = ?`,
+		deadline = ?, rated = ? WHERE id = ?`,
 		g.Status, g.Position, g.Ply, nullable(g.Result), g.ResultReason, g.AbortReason, g.SeedRevealed,
-		nullable(g.TimeControl), g.DrawOfferBy, g.DrawOfferPly, stateOr(g.State), ms(g.Updated), msOrNull(g.Deadline), g.ID)
+		nullable(g.TimeControl), g.DrawOfferBy, g.DrawOfferPly, stateOr(g.State), ms(g.Updated), msOrNull(g.Deadline), g.Rated, g.ID)
 	if err != nil {
 		return fmt.Errorf("updating game #%d: %w", g.ID, err)
 	}
