@@ -256,3 +256,31 @@ func TestEarlyResignationMailSaysUnrated(t *testing.T) {
 	}
 	mailGolden(t, "resign-before-both-moved", out.Mails[0])
 }
+
+// TestObserveRefusalsNameThePolicyAndTheCommand: a refused "observe"
+// names the policy that refuses it (--observers none, known, or open
+// with the address removed) and the organiser's command that lets the
+// sender in: "referee player add", or "referee watch GAME" for a game.
+func TestObserveRefusalsNameThePolicyAndTheCommand(t *testing.T) {
+	var mails []Mail
+	for _, tt := range []struct {
+		policy, line, want string
+	}{
+		{ObserversKnown, "observe 17", `"referee watch 17 ADDRESS"`},
+		{ObserversKnown, "observe autumn", `"referee player add ADDRESS"`},
+		{ObserversNone, "observe 17", "(--observers none)"},
+		{ObserversOpen, "observe 17", "removed your address"},
+	} {
+		r := lobbyReferee(t, LobbyConfig{Observers: tt.policy})
+		lb := &Lobby{Active: map[string]int{}}
+		if tt.line == "observe autumn" {
+			lb.Event = &Event{Name: "autumn", Variant: "chess", Format: FormatRR, Status: EventRunning}
+		}
+		out := r.Handle(Inbound{Mail: observeMail("eve@example.net", tt.line)}, nil, Env{Now: lobbyNow, Lobby: lb})
+		if out.Verdict != Rejected || !strings.Contains(norm(out.Mails[0].Text), tt.want) {
+			t.Errorf("%s, %q: %s; want a refusal saying %s:\n%s", tt.policy, tt.line, out.Verdict, tt.want, out.Mails[0].Text)
+		}
+		mails = append(mails, out.Mails...)
+	}
+	mailGolden(t, "observe-refusals", mails...)
+}
