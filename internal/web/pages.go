@@ -115,7 +115,7 @@ const playerPage = `{{template "top" .}}<h1>{{.Heading}}</h1>
 {{template "bottom" .}}`
 
 const gamePage = `{{template "top" .}}<h1>Game #{{.ID}}: <a href="player-{{.WhiteKey}}.html">{{.White}}</a> v <a href="player-{{.BlackKey}}.html">{{.Black}}</a></h1>
-<p class="muted">{{.Variant}} · started {{.Started}} · {{.State}}</p>
+<p class="muted">{{.Variant}} · {{.Control}} · started {{.Started}} · {{.State}}</p>
 {{if .Event}}<p>A game of the event <a href="event-{{.Event}}.html">{{.Event}}</a>, round {{.Round}}.</p>{{end}}
 {{if .Delay}}<p>This game is shown {{.Delay}} late: the newest moves are not on this page yet.</p>{{end}}
 <div class="board">
@@ -177,7 +177,7 @@ type gameItem struct {
 
 func (s *Site) item(g *referee.Game) gameItem {
 	it := gameItem{ID: g.ID, Variant: g.Variant.Title(), White: g.Players[0].Name, Black: g.Players[1].Name,
-		Moves: plural(g.Ply(), "move"), created: g.Created, updated: updated(g), result: g.Result, resultReason: g.ResultReason}
+		Moves: movesText(g), created: g.Created, updated: updated(g), result: g.Result, resultReason: g.ResultReason}
 	switch g.Status {
 	case referee.StatusFinished:
 		it.State = resultText(g)
@@ -185,6 +185,25 @@ func (s *Site) item(g *referee.Game) gameItem {
 		it.State = "running"
 	}
 	return it
+}
+
+// movesText is how far a game went, in moves as players count them (1.
+// e4 e5 is one move, not two actions): the number of the move its last
+// action was played in.
+func movesText(g *referee.Game) string {
+	n := len(g.Actions)
+	if n == 0 {
+		return "no move yet"
+	}
+	before := g.Start
+	if n > 1 {
+		before = g.Actions[n-2].Position
+	}
+	num, err := rules.MoveNumberOf(before)
+	if err != nil {
+		return plural(n, "action")
+	}
+	return plural(num, "move")
 }
 
 func updated(g *referee.Game) time.Time {
@@ -399,6 +418,7 @@ func (s *Site) gamePage(sn *snapshot, g *referee.Game, ply int) ([]byte, error) 
 		ID                               int64
 		White, Black, WhiteKey, BlackKey string
 		Variant, Started, State, Delay   string
+		Control                          string
 		Ply, Prev, Next, Last, W, H      int
 		Event                            string
 		Round                            int
@@ -416,6 +436,10 @@ func (s *Site) gamePage(sn *snapshot, g *referee.Game, ply int) ([]byte, error) 
 		Variant: g.Variant.Title(), Started: g.Created.UTC().Format("2 Jan 2006"),
 		Ply: ply, Prev: ply - 1, Next: ply + 1, Last: g.Ply(), W: w, H: h, HasPrev: ply > 0, HasNext: ply < g.Ply(),
 		TextBoard: template.HTML(render.HTML(pos, rules.White)),
+	}
+	data.Control = "no time limit"
+	if c := g.State.Clock; c != nil {
+		data.Control = c.Describe() // the control in words, with its days off
 	}
 	data.WhiteKey, data.BlackKey = sn.keys[g.ID][0], sn.keys[g.ID][1]
 	if ev, ok := sn.events[g.ID]; ok {
