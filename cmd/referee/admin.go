@@ -193,7 +193,7 @@ func runVariants(_ context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--time 3d|10d+1d|30d+1d/45d|10/50d] [--days-off sat,sun] [--rated|--casual] [--seed HEX]",
+	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--time 3d|10d+1d|30d+1d/45d|10/50d] [--days-off sat,sun] [--rated|--casual] [--private] [--watch-delay N] [--seed HEX]",
 		"Starts a game, prints its id, and queues the opening mail to both players.", stderr)
 	db := dbFlag(fs)
 	address := addressFlag(fs)

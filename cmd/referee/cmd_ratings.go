@@ -37,6 +37,7 @@ func runRatings(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			fmt.Fprintf(stderr, "referee ratings: %d stored ratings were not the record's; the recomputed values are now stored\n", len(rep.Differ))
 			return exitFail
 		}
+		fmt.Fprintf(stdout, "every stored rating matched the record: nothing changed\n")
 		return exitOK
 	}
 	rs, err := a.Ratings(ctx, fs.Arg(0))

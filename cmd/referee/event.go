@@ -15,7 +15,7 @@ import (
 // eventVerbs are the subcommands of "referee event", in the order of the
 // usage text.
 var eventVerbs = []struct{ name, synopsis string }{
-	{"new", "NAME --variant V --format rr|drr --time T [--players a,b,c | --open N] [--starts DATE] [--entry known|open|FILE] [--tiebreak wins,sb,direct] [--casual] [--min-rating N] [--max-rating N] [--min-reliability PERCENT]"},
+	{"new", "NAME --variant V --format rr|drr|ko --time T [--players a,b,c | --open N] [--starts DATE] [--entry known|open|FILE] [--tiebreak wins,sb,direct] [--decider match|black|lot] [--casual] [--min-rating N] [--max-rating N] [--min-reliability PERCENT]"},
 	{"list", ""},
 	{"show", "NAME"},
 	{"start", "NAME"},

@@ -76,9 +76,14 @@ func invokedAs(arg0 string) string {
 }
 
 // builtByGoRun says whether path is a binary `go run` built: it lives in
-// a directory .../go-build<random>/b<N>/exe/ under the temporary directory.
+// a directory .../go-build<random>/b<N>/exe/ under the temporary directory,
+// or, when `go run` runs it again from the build cache (Go 1.24 on), in
+// GOCACHE/<2 hex>/<64 hex>-d/.
 func builtByGoRun(path string) bool {
 	dir := filepath.Dir(filepath.Clean(path))
+	if cachedRunDir(filepath.Base(dir)) && isHex(filepath.Base(filepath.Dir(dir)), 2) {
+		return true
+	}
 	if filepath.Base(dir) != "exe" {
 		return false
 	}
@@ -88,6 +93,26 @@ func builtByGoRun(path string) bool {
 		}
 	}
 	return false
+}
+
+// cachedRunDir says whether name is the build cache's directory of an
+// executable: 64 hex digits and "-d".
+func cachedRunDir(name string) bool {
+	h, ok := strings.CutSuffix(name, "-d")
+	return ok && isHex(h, 64)
+}
+
+// isHex says whether s is n lower-case hex digits.
+func isHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // startCommand is the command line the serve banner shows to start a

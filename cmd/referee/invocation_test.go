@@ -158,6 +158,9 @@ func TestInvokedAs(t *testing.T) {
 		{"/tmp/go-build1234567/b001/exe/referee", "go run ./cmd/referee"},
 		{"/home/me/.cache/tmp/go-build99/b001/exe/referee", "go run ./cmd/referee"}, // GOTMPDIR elsewhere
 		{"/home/me/exe/referee", "/home/me/exe/referee"},                            // an exe directory of the user's own
+		// A second `go run` runs the binary from the build cache (Go 1.24 on), as measured here.
+		{"/root/.cache/go-build/10/10fb8cfff23f302f933f4975fdf7684675d85efa1efdf5200cbd439cbaccd175-d/referee", "go run ./cmd/referee"},
+		{"/srv/referee/10/not-a-hash-d/referee", "/srv/referee/10/not-a-hash-d/referee"},
 		{"/tmp/go-build1234567/b001/referee.test", "/tmp/go-build1234567/b001/referee.test"},
 		{"", "referee"},
 	}

@@ -483,6 +483,15 @@ func (a *App) Show(ctx context.Context, id int64) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Game #%d: %s (%s)\n", g.ID, g.Variant.Title(), g.Variant.Name())
 	fmt.Fprintf(&b, "White: %s\nBlack: %s\n", g.Players[0].Address, g.Players[1].Address)
+	if g.Event != nil {
+		fmt.Fprintf(&b, "Event: %s\n", g.Event.Place())
+	}
+	fmt.Fprintf(&b, "Time control: %s\n", g.TimeControlText())
+	if clock, err := g.ClockText(a.opts.Now()); err != nil {
+		return "", err
+	} else if clock != "" {
+		fmt.Fprintf(&b, "Clock: %s\n", clock)
+	}
 	switch {
 	case !g.Rated:
 		b.WriteString("Casual: the result changes no rating\n")

@@ -20,6 +20,9 @@ func (a *App) senderSettings(tx *store.Tx, from string, now time.Time, env *refe
 	if env.Zone, err = tx.TimeZone(mb); err != nil {
 		return err
 	}
+	if env.Name, err = tx.DisplayName(mb); err != nil {
+		return err
+	}
 	bs, err := tx.Bookings(mb, now)
 	if err != nil {
 		return err

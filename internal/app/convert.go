@@ -69,6 +69,9 @@ func fromStore(sg *store.Game, acts []store.Action, rolls []store.Roll) (*refere
 	copy(g.Seed[:], sg.DieSeed)
 	for c, p := range sg.Players {
 		g.Players[c] = referee.Player{Address: p.Address, Name: p.Name, Secret: p.Secret, Zone: p.TimeZone}
+		if p.DisplayName != "" {
+			g.Players[c].Name = p.DisplayName // the player's own choice, in every game, present and past
+		}
 	}
 	for _, a := range acts {
 		g.Actions = append(g.Actions, referee.Action{Ply: a.Ply, Color: rules.Color(a.Color), SAN: a.Notation, Coord: a.Coord,
@@ -112,17 +115,15 @@ func (a *App) loadTx(tx *store.Tx, sg *store.Game) (*referee.Game, error) {
 	if g.Watchers, err = tx.Watchers(sg.ID); err != nil {
 		return nil, err
 	}
-	if err := loadRatings(tx, g); err != nil {
+	place, inEvent, err := tx.PlaceOfGame(sg.ID)
+	if err != nil {
 		return nil, err
 	}
-	// An event's game: its record names the event, round and board.
-	if pl, found, err := tx.EventPlaceOfGame(sg.ID); err != nil {
+	if inEvent {
+		g.Event = gameEvent(place)
+	}
+	if err := loadRatings(tx, g); err != nil {
 		return nil, err
-	} else if found {
-		g.Event = &referee.EventPlace{Name: pl.Event, Round: pl.Round, Board: pl.Board}
-		if pl.Knockout {
-			g.Event.Leg = pl.Leg
-		}
 	}
 	return g, nil
 }
@@ -195,4 +196,9 @@ func (a *App) queue(tx *store.Tx, gameID int64, mails []referee.Mail) error {
 		}
 	}
 	return nil
+}
+
+// gameEvent is the core's view of a game's place in its event.
+func gameEvent(p store.GamePlace) *referee.GameEvent {
+	return &referee.GameEvent{Name: p.Event, Format: p.Format, Round: p.Round, Board: p.Board, Leg: p.Leg, Watchers: p.Watchers}
 }

@@ -244,7 +244,16 @@ func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
 		return nil, err
 	}
 	for _, p := range ents {
-		e.Players = append(e.Players, referee.EventPlayer{Seat: p.Seat, Address: p.Address, Withdrawn: p.Withdrawn, ReplacedBy: p.ReplacedBy})
+		ep := referee.EventPlayer{Seat: p.Seat, Address: p.Address, Withdrawn: p.Withdrawn, ReplacedBy: p.ReplacedBy}
+		if ep.Name, err = tx.DisplayName(p.Address); err != nil {
+			return nil, err
+		}
+		if p.ReplacedBy != "" {
+			if ep.SubName, err = tx.DisplayName(p.ReplacedBy); err != nil {
+				return nil, err
+			}
+		}
+		e.Players = append(e.Players, ep)
 	}
 	egs, err := tx.EventGames(se.ID)
 	if err != nil {
@@ -422,6 +431,7 @@ func (a *App) addEventGames(tx *store.Tx, se *store.Event, specs []store.EventGa
 		if err := tx.AddEventGame(se.ID, sp); err != nil {
 			return err
 		}
+		g.Event = gameEvent(store.GamePlace{Event: se.Name, Format: se.Format, EventGame: sp})
 		games[sp.White] = append(games[sp.White], g)
 		games[sp.Black] = append(games[sp.Black], g)
 		all = append(all, g)
@@ -798,6 +808,14 @@ func (a *App) eventView(tx *store.Tx, lb *referee.Lobby, mb string, needs refere
 			}
 			if (e.Status == referee.EventOpen && e.Places > 0) || e.Seat(mb) != 0 {
 				lb.Events = append(lb.Events, *e)
+				may, err := mayJoin(tx, &ses[i], mb)
+				if err != nil {
+					return err
+				}
+				if lb.MayJoin == nil {
+					lb.MayJoin = map[string]bool{}
+				}
+				lb.MayJoin[e.Name] = may
 			}
 		}
 	}
@@ -814,27 +832,33 @@ func (a *App) eventView(tx *store.Tx, lb *referee.Lobby, mb string, needs refere
 	if lb.Event, err = a.eventTx(tx, se); err != nil {
 		return err
 	}
+	lb.EventAllowed, err = mayJoin(tx, se, mb)
+	return err
+}
+
+// mayJoin says whether the player at mb may join se by mail under its
+// entry rule: anyone (open), the addresses of its list, or (known) those
+// who played here or whom the organiser added.
+func mayJoin(tx *store.Tx, se *store.Event, mb string) (bool, error) {
 	switch {
 	case se.Entry == referee.PlayersOpen:
-		lb.EventAllowed = true
+		return true, nil
 	case strings.HasPrefix(se.Entry, "list:"):
 		for _, p := range strings.Split(strings.TrimPrefix(se.Entry, "list:"), ",") {
 			if p != "" && addr.SameMailbox(p, mb) {
-				lb.EventAllowed = true
+				return true, nil
 			}
 		}
-	default: // known: played here, or added by the organiser
-		kp, found, err := tx.KnownPlayer(mb)
-		if err != nil {
-			return err
-		}
-		if found {
-			lb.EventAllowed = kp.Allowed
-		} else if lb.EventAllowed, err = tx.PlayedGame(mb); err != nil {
-			return err
-		}
+		return false, nil
 	}
-	return nil
+	kp, found, err := tx.KnownPlayer(mb)
+	if err != nil {
+		return false, err
+	}
+	if found {
+		return kp.Allowed, nil
+	}
+	return tx.PlayedGame(mb)
 }
 
 // applyEvent stores a player's join, leave or withdrawal by mail; a join

@@ -26,8 +26,15 @@ func mustPlay(t *testing.T, a *App, id int64, c rules.Color, body string) {
 
 // finish ends game id by mail: "1-0" or "0-1" by the loser's resignation,
 // "1/2-1/2" by a draw offered and accepted.
+//
+// A chess game not begun gets a move from each side first (1. e4 e5): a
+// rated game resigned before both players moved is not rated (issue 37).
 func finish(t *testing.T, a *App, id int64, result string) {
 	t.Helper()
+	if g, err := a.Game(context.Background(), id); err == nil && g.Ply() == 0 && g.Variant.Name() == "chess" {
+		mustPlay(t, a, id, rules.White, "e4")
+		mustPlay(t, a, id, rules.Black, "e5")
+	}
 	switch result {
 	case "1-0":
 		mustPlay(t, a, id, rules.Black, "resign")

@@ -104,6 +104,9 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 			if lb.OpponentStopped, err = tx.IsStopped(omb); err != nil {
 				return nil, err
 			}
+			if lb.OpponentZone, err = tx.TimeZone(omb); err != nil {
+				return nil, err
+			}
 			if lb.OpponentInvites, lb.OpponentInvitesSince, err = tx.InvitationsTo(omb, now.Add(-referee.Day)); err != nil {
 				return nil, err
 			}
@@ -122,6 +125,9 @@ func (a *App) lobbyView(tx *store.Tx, m *mailreader.Mail, needs referee.Needs, n
 		if lb.Ratings, err = tx.RatingsOf(needs.RatingsOf); err != nil {
 			return nil, err
 		}
+	}
+	if lb.NameOwner, err = tx.NameOwner(needs.Name); err != nil {
+		return nil, err
 	}
 	if needs.Top != "" {
 		if lb.Top, err = tx.Ratings(needs.Top); err != nil {
@@ -237,6 +243,11 @@ func (a *App) applyLobby(tx *store.Tx, out *referee.Outcome, now time.Time) (int
 			return 0, err
 		}
 		if err := a.refreshDeadlines(tx, z.Address); err != nil {
+			return 0, err
+		}
+	}
+	if n := lc.Name; n != nil {
+		if err := tx.SetDisplayName(n.Address, n.Name, n.Key, now); err != nil {
 			return 0, err
 		}
 	}

@@ -114,7 +114,7 @@ func TestObserveEventPolicyAndLimit(t *testing.T) {
 		want referee.Verdict
 		says string
 	}{
-		{"none", referee.LobbyConfig{Observers: referee.ObserversNone}, referee.Rejected, "does not let anyone observe"},
+		{"none", referee.LobbyConfig{Observers: referee.ObserversNone}, referee.Rejected, "lets no one observe"},
 		{"limit", referee.LobbyConfig{Observers: referee.ObserversOpen, MaxObserved: 5}, referee.Rejected, "has 6 games running"},
 		{"open", referee.LobbyConfig{Observers: referee.ObserversOpen, MaxObserved: 6}, referee.Applied, "Its running games: #1, #2"},
 	} {

@@ -75,7 +75,9 @@ var (
 	// An en passant mark after the destination: "exd6 e.p.", "exd6ep".
 	epRE = regexp.MustCompile(`(?i)^(.*[0-9])\s*(?:e\.\s?p|ep)$`)
 	// A piece letter written apart from its square: "N c3", "N g1-f3".
-	spacedLetterRE = regexp.MustCompile(`(^|[\s,;])([A-Z])\s+([x:]?[a-w][0-9]|[a-w][x:]|[a-w][a-w][0-9])`)
+	// Also before a rank that tells two pieces apart ("R 5a6", "r 5a6").
+	spacedLetterRE = regexp.MustCompile(`(^|[\s,;])([A-Z])\s+([x:]?[a-w][0-9]|[a-w][x:]|[a-w][a-w][0-9]|[0-9]{1,2}[-x:]?[a-w][0-9])`)
+	spacedLowerRE  = regexp.MustCompile(`(^|[\s,;])([a-z])\s+([0-9]{1,2}[-x:]?[a-w][0-9])`)
 )
 
 // foldChars folds the many characters people and clients use for the same
@@ -101,6 +103,7 @@ func normalise(s string) (out string, ep bool) {
 		s = strings.TrimRight(s, "!?+#.,; ")
 	}
 	s = spacedLetterRE.ReplaceAllString(s, "$1$2$3")
+	s = spacedLowerRE.ReplaceAllString(s, "$1$2$3")
 	return strings.TrimSpace(s), ep
 }
 
@@ -376,6 +379,14 @@ func readings(p rules.Position, s string) (pats []pattern, perr string) {
 			n, _ := strconv.Atoi(r)
 			pt.fromRank = n - 1
 		}
+		if pt.fromFile >= b.Width() || pt.fromRank >= b.Height() {
+			// "r5a6" read as written: r5 is no square ("R5a6", the rook
+			// on the fifth rank, is tried below).
+			if perr == "" {
+				perr = "starts from " + g("file") + g("rank") + ", which is not a square of this board (" + boardRange(b) + ")"
+			}
+			return
+		}
 		if to := g("to"); len(to) == 1 {
 			if !pt.capture {
 				return // a captured piece's letter follows a capture mark: "PxN"
@@ -423,6 +434,13 @@ func readings(p rules.Position, s string) (pats []pattern, perr string) {
 	startsWithSquare := len(s) > 1 && s[1] >= '0' && s[1] <= '9'
 	if len(s) > 0 && s[0] >= 'a' && s[0] <= 'z' && !startsWithSquare {
 		try(string(upper(s[0]))+s[1:], false, true) // "nf3": a knight, unless a pawn move is meant
+	}
+	if startsWithSquare && s[0] >= 'a' && s[0] <= 'z' && int(s[0]-'a') >= b.Width() && knownLetter(p, upper(s[0])) {
+		// "r5a6", "n1c3": a piece letter before a rank. The letter is no
+		// file of this board, so nothing else is meant: no guess between
+		// a pawn and a piece (a letter that is a file, "b5a6", is read as
+		// the square b5 only).
+		try(string(upper(s[0]))+s[1:], false, false)
 	}
 	if low := strings.ToLower(s); low != s {
 		try(low, false, false) // "E4", "G1F3"

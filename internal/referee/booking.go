@@ -116,7 +116,8 @@ func (r *Referee) bookVacation(c *call) Outcome {
 	}
 	when := fmt.Sprintf("%s for %d days, until %s", day.In(loc).Format("Mon 2 Jan 2006"), n, nb.End().In(loc).Format("Mon 2 Jan 2006"))
 	out := r.lobbyAnswer(m, env, "vacation-booked", "Vacation booked: "+when,
-		wrap(fmt.Sprintf("Your vacation is booked from %s. The clocks of all your timed games stop on their own when it begins, and start again when it ends; your opponents are told now and when it begins.", when))+"\n")
+		wrap(fmt.Sprintf("Your vacation is booked from %s. The clocks of all your timed games stop on their own when it begins, and start again when it ends; your opponents are told now and when it begins.", when))+"\n\n"+
+			wrap(cancelHow(pending))+"\n")
 	out.Verdict = Applied
 	out.Detail = fmt.Sprintf("%s booked a vacation from %s for %d days", m.From, day.Format(time.RFC3339), n)
 	out.Lobby = &LobbyChange{Book: &BookingChange{Address: m.From, Start: day, Days: n}}
@@ -134,6 +135,15 @@ func (r *Referee) bookVacation(c *call) Outcome {
 		}
 	}
 	return out
+}
+
+// cancelHow says how to cancel a new booking, when pending others were
+// booked before it.
+func cancelHow(pending int) string {
+	if pending == 0 {
+		return "To cancel it before it begins, send \"vacation cancel\" (it is your only booking)."
+	}
+	return fmt.Sprintf("You have %d vacations booked now. To cancel one before it begins, send \"vacation list\" for their numbers, then \"vacation cancel ID\".", pending+1)
 }
 
 // listBookings answers "vacation list".
@@ -157,13 +167,49 @@ func (r *Referee) listBookings(c *call) Outcome {
 	return r.lobbyAnswer(c.m, env, "vacation-list", "Your vacation", b.String())
 }
 
+// cancelBooked answers "vacation cancel" when no vacation is running: it
+// cancels the only booking not begun, or names the bookings and how to
+// cancel each.
+func (r *Referee) cancelBooked(c *call) Outcome {
+	m, env := c.m, c.env
+	loc := zoneLocation(env.Zone)
+	var booked []Booking
+	for _, b := range env.Bookings {
+		if !b.Began {
+			booked = append(booked, b)
+		}
+	}
+	switch len(booked) {
+	case 0:
+		return r.refuse(env, m, "vacation cancel: no vacation",
+			"You are not on vacation in any game with a clock, and you have no vacation booked, so there is nothing to cancel.",
+			"Play on; \"games\" lists your games and their clocks.")
+	case 1:
+		return r.cancelBookingID(c, booked[0].ID)
+	}
+	var b strings.Builder
+	for _, bk := range booked {
+		fmt.Fprintf(&b, "  \"vacation cancel %d\" cancels the one from %s, %d days\n", bk.ID, bk.Start.In(loc).Format("Mon 2 Jan 2006"), bk.Days)
+	}
+	// Nothing is cancelled: the answer names the bookings and the
+	// command that cancels each.
+	return r.lobbyAnswer(m, env, "vacation-which", "Which vacation to cancel?",
+		wrap(fmt.Sprintf("You are not on vacation now, and you have %d vacations booked, so \"vacation cancel\" did not say which to cancel: nothing was cancelled. Send one of these:", len(booked)))+
+			"\n\n"+b.String())
+}
+
 // cancelBooking answers "vacation cancel ID".
 func (r *Referee) cancelBooking(c *call) Outcome {
-	m, env := c.m, c.env
 	var id int64
 	if len(c.args) == 2 {
 		id, _ = strconv.ParseInt(c.args[1], 10, 64)
 	}
+	return r.cancelBookingID(c, id)
+}
+
+// cancelBookingID cancels the sender's booking id, before it begins.
+func (r *Referee) cancelBookingID(c *call, id int64) Outcome {
+	m, env := c.m, c.env
 	for _, b := range env.Bookings {
 		if b.ID != id {
 			continue

@@ -259,11 +259,18 @@ func (c *Clock) describe() string {
 	case c.PerMove > 0:
 		return plural(d(c.PerMove), "day") + " per move"
 	case c.Block > 0:
-		return fmt.Sprintf("%s in %s, unused time carried over (%s)", plural(c.Block, "move"), plural(d(c.Initial), "day"), c.Control)
+		return fmt.Sprintf("%s in %s, unused time carried over (%s)", plural(c.Block, "move"), plural(d(c.Initial), "day"), c.control())
 	case c.Cap > 0:
-		return fmt.Sprintf("%s plus %d per move, at most %s (%s)", plural(d(c.Initial), "day"), d(c.Increment), plural(d(c.Cap), "day"), c.Control)
+		return fmt.Sprintf("%s + %s a move, at most %s (%s)", plural(d(c.Initial), "day"), plural(d(c.Increment), "day"), plural(d(c.Cap), "day"), c.control())
 	}
-	return fmt.Sprintf("%s plus %d per move (%s)", plural(d(c.Initial), "day"), d(c.Increment), c.Control)
+	return fmt.Sprintf("%s + %s a move, at most %s (%s)", plural(d(c.Initial), "day"), plural(d(c.Increment), "day"), plural(d(c.Initial), "day"), c.control())
+}
+
+// control is the control as written, without its days off (Describe
+// says those in words).
+func (c *Clock) control() string {
+	ctl, _, _ := strings.Cut(c.Control, " off ")
+	return ctl
 }
 
 // describeDaysOff adds the days off to a description.
@@ -273,9 +280,30 @@ func (c *Clock) describeDaysOff(s string) string {
 	}
 	names := make([]string, len(c.DaysOff))
 	for i, d := range c.DaysOff {
-		names[i] = d.String()[:3]
+		names[i] = d.String() + "s"
 	}
-	return s + "; the clocks stop on " + strings.Join(names, ", ") + " (each player's own days)"
+	list := strings.Join(names, " and ")
+	if n := len(names); n > 2 {
+		list = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
+	return s + "; the clock stops on " + list + " (each player's own, in their time zone)"
+}
+
+// Explain is the opening mail's paragraph on the clock: the control, and
+// how time is counted, warned of and stopped.
+func (c *Clock) Explain() string {
+	how := "Your time runs from the mail that gives you the move until your reply is read; the first line of every mail shows " +
+		"the time each side has left, and the mail that asks for your move gives your deadline."
+	switch {
+	case c.PerMove > 0:
+		how += " Time not used on a move is not kept."
+	case c.Block > 0:
+		how += fmt.Sprintf(" After every %s a side has played, %d more days are added to what is left.", plural(c.Block, "move"), int(c.Initial/Day))
+	default:
+		how += " Each move adds the increment, up to the most a clock may hold."
+	}
+	return c.Describe() + ". " + how + " You are reminded once when a quarter of your time, or a day, is left; " +
+		"whoever runs out of time loses (a draw when the opponent could not win). \"vacation N\" stops your clock for N days."
 }
 
 // allowance is the thinking time of side c for the current turn.
@@ -326,7 +354,10 @@ func (c *Clock) text(turn rules.Color, now time.Time) string {
 			from = c.Vacation[s]
 		}
 		if s == turn {
-			left = c.Deadline(s).Sub(from)
+			// Clock time for both sides: the days off and the time before
+			// the turn began are not counted (the deadline, in the
+			// reader's calendar, is given beside it).
+			left -= c.running(c.TurnStart, from, c.zone(s))
 		}
 		out := fmt.Sprintf("%s %s", s, span(left))
 		if c.Block > 0 {

@@ -43,9 +43,11 @@ func TestParseTimeControls(t *testing.T) {
 		in, tag, words string
 	}{
 		{"3d", "1/259200", "3 days per move"},
-		{"10d+1d", "864000+86400", "10 days plus 1 per move (10d+1d)"},
-		{"30d+1d/45d", "2592000+86400", "30 days plus 1 per move, at most 45 days (30d+1d/45d)"},
+		{"10d+1d", "864000+86400", "10 days + 1 day a move, at most 10 days (10d+1d)"},
+		{"30d+1d/45d", "2592000+86400", "30 days + 1 day a move, at most 45 days (30d+1d/45d)"},
 		{"10/50d", "10/4320000", "10 moves in 50 days, unused time carried over (10/50d)"},
+		{"10/50d off sat,sun", "10/4320000", "10 moves in 50 days, unused time carried over (10/50d); " +
+			"the clock stops on Saturdays and Sundays (each player's own, in their time zone)"},
 	} {
 		c, err := ParseTimeControl(tc.in)
 		if err != nil {
@@ -197,7 +199,7 @@ func TestDaysOffInThePlayersZoneAcrossTheYear(t *testing.T) {
 	if got, want := g.State.Clock.Left[rules.White], 25*time.Hour; got != want {
 		t.Errorf("White's time after e4: %s; want %s (47h used, 1d added)", got, want)
 	}
-	if !strings.Contains(g.State.Clock.Describe(), "the clocks stop on Sat, Sun") {
+	if !strings.Contains(g.State.Clock.Describe(), "the clock stops on Saturdays and Sundays") {
 		t.Errorf("description %q does not name the days off", g.State.Clock.Describe())
 	}
 	for _, bad := range []string{"3d off", "3d off sat,xyz", "3d off mon,tue,wed,thu"} {

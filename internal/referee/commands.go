@@ -317,6 +317,11 @@ func commandTable() []Command {
 		{Words: []string{"timezone", "time zone", "tz"}, Args: "ZONE", Where: Both, When: Anytime,
 			Help: "show deadlines, reminders and dates in your mails in ZONE, e.g. \"timezone Europe/Berlin\" (UTC until set); for all your games",
 			run:  (*Referee).timezone},
+		{Words: []string{"name"}, Args: "[NAME]", Where: Both, When: Anytime,
+			Help: fmt.Sprintf("the name others see instead of your masked address (web pages, crosstables, opponents' and spectators' mails), "+
+				"e.g. \"name Ann Smith\": %d to %d letters, digits, spaces, . - ' _; no address; one player per name here. "+
+				"\"name\" alone shows yours, \"name clear\" removes it. The name your mail program sends is never taken on its own", MinNameLength, MaxNameLength),
+			load: LoadLobby, run: (*Referee).setName},
 		{Words: []string{"variants", "variant"}, Where: Both, When: Anytime,
 			Help: "the games offered here, one paragraph each",
 			load: LoadLobby, answer: true, noAuth: true,
@@ -339,19 +344,20 @@ func commandTable() []Command {
 			Help: "receive invitations again after a \"stop\", sent from the same address; the referee asks that address to reply \"start\" to its answer, so that no one else can undo your stop",
 			load: LoadLobby, answer: true, run: (*Referee).startInvites},
 		{Words: []string{"vacation"}, Args: "DAYS", Where: Outside,
-			Help: "stop the clocks of all your timed games for DAYS days; every opponent is told; \"vacation cancel\" ends it, giving back the days not yet begun",
+			Help: "stop the clocks of all your timed games for DAYS days; every opponent is told; \"vacation cancel\" ends it, giving back the days not yet begun " +
+				"(with no vacation running, it cancels your only booked one, or names each booking with its \"vacation cancel ID\")",
 			load: LoadLobby | LoadGames, run: (*Referee).vacationAll},
-		{Words: []string{"events"}, Where: Outside,
+		{Words: []string{"events"}, Where: Both,
 			Help: "the events you may join (variant, format, time, rated or casual, places left, rating limits) and your own",
 			load: LoadLobby | LoadEvents, answer: true, run: (*Referee).eventsList},
-		{Words: []string{"join"}, Args: "EVENT", Where: Outside,
+		{Words: []string{"join"}, Args: "EVENT", Where: Both,
 			Help: "enter an open event; its games start when it is full or on its start date; an event may take only players within its rating limits in its game. " +
 				"From an address that has not played here, the entry counts once you reply \"join EVENT\" to the referee's answer",
 			load: LoadLobby | LoadEvent, run: (*Referee).eventJoin},
-		{Words: []string{"leave"}, Args: "EVENT", Where: Outside,
+		{Words: []string{"leave"}, Args: "EVENT", Where: Both,
 			Help: "leave an event you entered, before it starts",
 			load: LoadLobby | LoadEvent, run: (*Referee).eventLeave},
-		{Words: []string{"standings", "crosstable"}, Args: "EVENT", Where: Outside,
+		{Words: []string{"standings", "crosstable"}, Args: "EVENT", Where: Both,
 			Help: "the crosstable of an event you play in (or may join)",
 			load: LoadLobby | LoadEvent, answer: true, run: (*Referee).eventStandings},
 		{Words: []string{"withdraw"}, Args: "EVENT", Where: Outside,
@@ -458,6 +464,9 @@ type Needs struct {
 	Event string
 	// Seen: whether the sender's address is known here (Lobby.Seen).
 	Seen bool
+	// Name is the key (NameKey) of the display name a "name" command asks
+	// for, whose holder the app loads (Lobby.NameOwner); "" for none.
+	Name string
 }
 
 // Needs says what the app must load for m before Handle decides it; g is
@@ -481,7 +490,7 @@ func (r *Referee) Needs(m *reader.Mail, g *Game) Needs {
 			n.RatingsOf = m.From
 		}
 	}
-	if p.cmd != nil && len(p.cmd.Words) > 0 && p.cmd.Words[0] == "join" && where == Outside {
+	if p.cmd != nil && len(p.cmd.Words) > 0 && p.cmd.Words[0] == "join" {
 		// An event may limit who joins by rating: the core needs the
 		// sender's ratings (the event is not loaded yet).
 		n.RatingsOf = m.From
@@ -504,6 +513,9 @@ func (r *Referee) Needs(m *reader.Mail, g *Game) Needs {
 	}
 	if p.cmd.opponent != nil {
 		n.Opponent = p.cmd.opponent(p.args, g, m)
+	}
+	if p.cmd.Words[0] == "name" {
+		n.Name = nameNeed(m.Action, p.args)
 	}
 	if l&LoadRatings != 0 {
 		q := readRatingArgs(p.args, m.From)

@@ -11,7 +11,7 @@ import (
 	"referee/internal/rules"
 )
 
-var update = flag.Bool("update", false, "rewrite the README's command tables from the command table")
+var update = flag.Bool("update", false, "rewrite the README's command tables from the command table, and the mail golden files in testdata/mails")
 
 // readmeTables are the README's headings whose first table lists the
 // commands valid where.

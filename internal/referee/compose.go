@@ -77,6 +77,11 @@ func (r *Referee) messageID(parts ...string) string {
 // subject builds "[variant #id] text". It never carries a player's secret:
 // subjects leak (forwards, notifications, screenshots, digests).
 func (r *Referee) subject(g *Game, text string) string {
+	if g.Event != nil {
+		// The event's game: its place first, so that a season's mails
+		// sort and read apart.
+		return fmt.Sprintf("[%s #%d] %s - %s", g.Variant.Name(), g.ID, g.Event.Place(), text)
+	}
 	return fmt.Sprintf("[%s #%d] %s", g.Variant.Name(), g.ID, text)
 }
 
@@ -311,9 +316,13 @@ func (r *Referee) spectatorMailsOf(g, view *Game, pos rules.Position, headline s
 		}
 		body := render.Mail{GameID: g.ID, Variant: g.Variant, Pos: pos, Viewer: rules.White, Spectator: true,
 			Status: r.statusLine(view, pos, now), Headline: headline, MoveList: played(view), MoveNote: notation.MarksNote(sans(view)),
-			Footer: fmt.Sprintf("You are watching game #%d (%s v %s). To stop, send \"unobserve %d\" to %s.",
-				g.ID, PublicName(g.Players[0]), PublicName(g.Players[1]), g.ID, r.cfg.Address)}
-		out = append(out, Mail{Kind: KindSpectator, To: w, Subject: fmt.Sprintf("[%s #%d] %s (watching)", g.Variant.Name(), g.ID, headline),
+			Footer: fmt.Sprintf("You are watching game #%d (%s v %s). To stop, send \"%s\" to %s.",
+				g.ID, PublicName(g.Players[0]), PublicName(g.Players[1]), g.unobserveWord(w), r.cfg.Address)}
+		if g.watchesViaEvent(w) {
+			body.Footer = fmt.Sprintf("You are watching game #%d (%s v %s) as a game of the event %s. To stop the mails of all its games, send \"%s\" to %s.",
+				g.ID, PublicName(g.Players[0]), PublicName(g.Players[1]), g.Event.Name, g.unobserveWord(w), r.cfg.Address)
+		}
+		out = append(out, Mail{Kind: KindSpectator, To: w, Subject: r.subject(g, headline+" (watching)"),
 			MessageID: r.messageID("watch", fmt.Sprint(g.ID), fmt.Sprint(view.Ply()), w, headline),
 			InReplyTo: r.watchThreadID(g), References: []string{r.watchThreadID(g)},
 			Board: &body, LastMove: lastSquares(view), Date: now})
@@ -352,7 +361,7 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 	if g.Status == StatusActive {
 		body.Prompt, body.Commands, body.Example = r.howToReply(g, pos, c)
 	} else {
-		body.Prompt = "The game is over: " + gameOverText(g) + "."
+		body.Prompt = "The game is over: " + gameOverText(g) + "." + r.eventOver(g)
 		body.Commands = r.footer(g, pos, c, nil)
 	}
 	body.Footer = fmt.Sprintf("Referee for game #%d. Reply to this mail to act.", g.ID)
@@ -391,6 +400,9 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 
 func (r *Referee) statusLine(g *Game, pos rules.Position, now time.Time) string {
 	s := fmt.Sprintf("Game #%d - %s - move %d", g.ID, g.Variant.Title(), pos.MoveNumber())
+	if g.Event != nil {
+		s = fmt.Sprintf("Game #%d (%s) - %s - move %d", g.ID, g.Event.Place(), g.Variant.Title(), pos.MoveNumber())
+	}
 	switch g.Status {
 	case StatusActive:
 		s += fmt.Sprintf(" - %s to play", pos.Turn())

@@ -83,6 +83,10 @@ type EventPlayer struct {
 	Address    string
 	Withdrawn  int
 	ReplacedBy string // the substitute playing the seat's unfinished games
+	// Name and SubName are the display names the player and the
+	// substitute chose ("name"; "" for none): crosstables show them
+	// instead of the addresses.
+	Name, SubName string
 }
 
 // EventGame is one game of an event, with its state.
@@ -163,9 +167,9 @@ func (e *Event) Table() event.Table {
 	players := make([]event.Entrant, len(e.Players))
 	annulled := map[int]bool{}
 	for i, p := range e.Players {
-		name := p.Address
+		name := p.label()
 		if p.ReplacedBy != "" {
-			name += " / " + p.ReplacedBy
+			name += " / " + p.subLabel()
 		}
 		players[i] = event.Entrant{Name: name, Withdrawn: p.Withdrawn != NotWithdrawn}
 		if p.Withdrawn == WithdrawnAnnulled {

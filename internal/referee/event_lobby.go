@@ -42,21 +42,31 @@ func (c *call) visible(e *Event) bool {
 }
 
 func (r *Referee) eventsList(c *call) Outcome {
-	var open, mine strings.Builder
+	var open, others, mine strings.Builder
 	for i := range c.env.Lobby.Events {
 		e := &c.env.Lobby.Events[i]
-		line := "  " + e.summary() + "\n"
-		if e.Seat(c.m.From) != 0 {
+		line := indent(wrapAt(e.summary(), 70), "  ") + "\n"
+		switch {
+		case e.Seat(c.m.From) != 0:
 			mine.WriteString(line)
-		} else if e.Status == EventOpen && e.Places > 0 {
+		case e.Status != EventOpen || e.Places <= 0:
+		case c.env.Lobby.MayJoin[e.Name]:
 			open.WriteString(line)
+		default:
+			// Open, but not to the sender: say who may join, so that a
+			// "join" is not sent to be refused.
+			others.WriteString(line + indent(wrapAt("Only "+entryWords(e.Entry)+" may join it; you are not among them: "+
+				"ask the organiser to add you.", 68), "    ") + "\n")
 		}
 	}
 	var b strings.Builder
 	if open.Len() == 0 {
-		b.WriteString("No event is taking entries now.\n")
+		b.WriteString("No event you may join is taking entries now.\n")
 	} else {
-		b.WriteString("Events taking entries (send \"join NAME\" to enter one):\n\n" + open.String())
+		b.WriteString("Events you may join (send \"join NAME\" to enter one):\n\n" + open.String())
+	}
+	if others.Len() > 0 {
+		b.WriteString("\nEvents taking entries from others:\n\n" + others.String())
 	}
 	if mine.Len() > 0 {
 		b.WriteString("\nYour events (send \"standings NAME\" for the crosstable):\n\n" + mine.String())

@@ -200,8 +200,12 @@ func (r *Referee) confirm(c *call) Outcome {
 			withNote.Message = g.State.ResignMessage
 			m = &withNote
 		}
+		headline := fmt.Sprintf("%s resigned.", color)
+		if early := unratedEarly(g); early != nil {
+			g, headline = early, headline+" "+earlyResignNote
+		}
 		return r.finish(g, color, pos, m, c.env.Now, rules.Result{Over: true, Winner: color.Other(), Reason: color.String() + " resigned"},
-			fmt.Sprintf("%s resigned.", color))
+			headline)
 	}
 	return r.rejectAction(g, color, pos, m, c.env, "nothing to confirm",
 		"There is nothing to confirm: \"confirm\" follows \"resign\".", "To resign, reply \"resign\" and then \"confirm\".")

@@ -247,6 +247,9 @@ type Lobby struct {
 	// NamedVia is the event through which the sender observes Named, ""
 	// for none.
 	NamedVia string
+	// NameOwner is the address that holds the display name a "name"
+	// command asks for (Needs.Name), "" when it is free.
+	NameOwner string
 	// RecentAnswers counts the answers to the sender's lobby commands in
 	// the last hour.
 	RecentAnswers int
@@ -258,6 +261,9 @@ type Lobby struct {
 	// OpponentStopped: the opponent a new challenge names answered "stop"
 	// to an invitation and gets none.
 	OpponentStopped bool
+	// OpponentZone is the time zone of the opponent a new challenge
+	// names ("" for UTC): their invitation's dates are in it.
+	OpponentZone string
 	// SenderStopped: the sender is on the stop list, since
 	// SenderStoppedSince.
 	SenderStopped      bool
@@ -282,6 +288,9 @@ type Lobby struct {
 	// entry rule.
 	Event        *Event
 	EventAllowed bool
+	// MayJoin says, by the name of each of Events, whether the sender
+	// may join it under its entry rule.
+	MayJoin map[string]bool
 }
 
 // LobbyChange is what a lobby command changes, for the app to store in the
@@ -314,6 +323,8 @@ type LobbyChange struct {
 	WatchEvent *EventWatchChange
 	// Event is a player joining, leaving or withdrawing from an event.
 	Event *EventChange
+	// Name sets or clears a player's display name ("name").
+	Name *NameChange
 }
 
 // StopChange puts an address on the stop list (Stop) or takes it off.

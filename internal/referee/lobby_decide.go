@@ -172,7 +172,7 @@ func (r *Referee) offer(c *call, ch Challenge, v rules.Variant, no func(detail, 
 			since = now
 		}
 		return no("opponent invitation cap", fmt.Sprintf("%s was sent %d invitations in the last 24 hours, the most the referee sends one address in a day.",
-			ch.Opponent, lb.OpponentInvites), fmt.Sprintf("You can invite them after %s.", dateText(since.Add(Day))))
+			ch.Opponent, lb.OpponentInvites), fmt.Sprintf("You can invite them after %s.", dateIn(c.env.Zone, since.Add(Day))))
 	}
 	if n := lb.Active[addr.Mailbox(m.From)]; n >= lc.MaxGames {
 		return no("sender at max games", fmt.Sprintf("you already play %d games, the most the organiser allows at once.", n),
@@ -187,7 +187,7 @@ func (r *Referee) offer(c *call, ch Challenge, v rules.Variant, no func(detail, 
 		if s.Status == ChallengeOpen && now.Before(s.Expires) {
 			open++
 			if ch.Opponent != "" && addr.SameMailbox(s.Opponent, ch.Opponent) {
-				return no("already invited", fmt.Sprintf("your invitation to %s (challenge %d) is still open, until %s.", s.Opponent, s.ID, dateText(s.Expires)),
+				return no("already invited", fmt.Sprintf("your invitation to %s (challenge %d) is still open, until %s.", s.Opponent, s.ID, dateIn(c.env.Zone, s.Expires)),
 					"Wait for their answer; \"withdraw\" in a reply to the referee's mail about it takes it back.")
 			}
 		}
@@ -200,8 +200,8 @@ func (r *Referee) offer(c *call, ch Challenge, v rules.Variant, no func(detail, 
 			if s.Status == ChallengeExpired {
 				how = "did not answer"
 			}
-			return no("opponent refused within a day", fmt.Sprintf("%s %s your invitation of %s.", ch.Opponent, how, dateText(s.Created)),
-				fmt.Sprintf("You can invite %s again after %s.", ch.Opponent, dateText(s.Closed.Add(Day))))
+			return no("opponent refused within a day", fmt.Sprintf("%s %s your invitation of %s.", ch.Opponent, how, dateIn(c.env.Zone, s.Created)),
+				fmt.Sprintf("You can invite %s again after %s.", ch.Opponent, dateIn(c.env.Zone, s.Closed.Add(Day))))
 		}
 	}
 	if open >= lc.MaxOpenInvites {
@@ -224,11 +224,11 @@ func (r *Referee) offer(c *call, ch Challenge, v rules.Variant, no func(detail, 
 	out := Outcome{Verdict: Applied, Lobby: &LobbyChange{NewChallenge: &ch}}
 	if ch.Opponent != "" {
 		out.Detail = fmt.Sprintf("challenge %d: %s invites %s to %s", ch.ID, ch.Challenger, ch.Opponent, ch.Variant)
-		out.Mails = append(out.Mails, r.invitationMail(&ch, v, now, lead...))
+		out.Mails = append(out.Mails, r.invitationMail(&ch, v, now, c.env.Lobby.OpponentZone, lead...))
 	} else {
 		out.Detail = fmt.Sprintf("challenge %d: %s opens a challenge to %s", ch.ID, ch.Challenger, ch.Variant)
 	}
-	out.Mails = append(out.Mails, r.challengeSentLetter(m, &ch, v, now))
+	out.Mails = append(out.Mails, r.challengeSentLetter(m, &ch, v, now, c.env.Zone))
 	return out
 }
 
@@ -283,7 +283,7 @@ func (r *Referee) invitation(c *call, word string) Outcome {
 		return no("not open: "+ch.Status, what+".", "Send \"open\" for the open challenges, or \"games\" for your games.")
 	}
 	if !now.Before(ch.Expires) {
-		return no("expired", fmt.Sprintf("Challenge %d (%s, from %s) expired on %s.", ch.ID, v.Title(), ch.Challenger, dateText(ch.Expires)),
+		return no("expired", fmt.Sprintf("Challenge %d (%s, from %s) expired on %s.", ch.ID, v.Title(), ch.Challenger, dateIn(c.env.Zone, ch.Expires)),
 			"Send a challenge of your own: "+challengeSyntax+".")
 	}
 	if word == "" {
@@ -326,11 +326,11 @@ func (r *Referee) invitation(c *call, word string) Outcome {
 	}
 	if n := lb.Active[addr.Mailbox(m.From)]; n >= lc.MaxGames {
 		return no("taker at max games", fmt.Sprintf("You already play %d games, the most the organiser allows at once.", n),
-			"Finish a game first, then accept (the invitation is open until "+dateText(ch.Expires)+").")
+			"Finish a game first, then accept (the invitation is open until "+dateIn(c.env.Zone, ch.Expires)+").")
 	}
 	if lb.Active[addr.Mailbox(ch.Challenger)] >= lc.MaxGames {
 		return no("challenger at max games", ch.Challenger+" plays the most games the organiser allows at once right now.",
-			"Accept again when one of their games is over (the invitation is open until "+dateText(ch.Expires)+").")
+			"Accept again when one of their games is over (the invitation is open until "+dateIn(c.env.Zone, ch.Expires)+").")
 	}
 	white, black := ch.Challenger, m.From
 	if ch.ChallengerColor() == rules.Black {
@@ -431,9 +431,7 @@ func (r *Referee) vacationCancel(c *call) Outcome {
 		fmt.Fprintf(&list, "  #%-5d %s against %s\n", g.ID, g.Variant.Title(), g.Players[color.Other()].Address)
 	}
 	if len(changed) == 0 {
-		return r.refuse(env, m, "vacation cancel: no vacation",
-			"You are not on vacation in any game with a clock, so there is nothing to cancel.",
-			"Play on; \"games\" lists your games and their clocks.")
+		return r.cancelBooked(c)
 	}
 	text := wrap("Your vacation is cancelled: your clocks run again from now in these games; each opponent is told:") + "\n\n" +
 		list.String() + "\n" + wrap(fmt.Sprintf("%s not yet begun went back to your allowance for %d.", plural(refund, "vacation day"), now.UTC().Year())) + "\n"
@@ -528,7 +526,7 @@ func (r *Referee) openList(c *call) Outcome {
 			open = append(open, ch)
 		}
 	}
-	return r.lobbyAnswer(m, env, "open", fmt.Sprintf("Open challenges (%d)", len(open)), r.openText(m.From, open))
+	return r.lobbyAnswer(m, env, "open", fmt.Sprintf("Open challenges (%d)", len(open)), r.openText(m.From, env.Zone, open))
 }
 
 // stopInvites answers "stop" in a reply to an invitation: the invited

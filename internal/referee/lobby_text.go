@@ -18,17 +18,17 @@ import (
 // challengeSentLetter tells the challenger that ch is on its way to its
 // opponent, or listed as an open challenge; a reply "withdraw" to it takes
 // it back.
-func (r *Referee) challengeSentLetter(m *reader.Mail, ch *Challenge, v rules.Variant, now time.Time) Mail {
+func (r *Referee) challengeSentLetter(m *reader.Mail, ch *Challenge, v rules.Variant, now time.Time, zone string) Mail {
 	reply := addr.Plus(r.cfg.Address, ch.Invite().String())
 	var b strings.Builder
 	if ch.Opponent != "" {
 		fmt.Fprintf(&b, "%s\n\n", wrap(fmt.Sprintf("Your challenge %d is on its way: %s is invited to a game of %s (%s) against you. You play %s.",
 			ch.ID, ch.Opponent, v.Title(), controlText(ch.TimeControl), colorWord(ch.Color))))
-		fmt.Fprintf(&b, "%s\n\n", wrap(fmt.Sprintf("The referee will tell you when %s accepts or declines. The invitation expires on %s.", ch.Opponent, dateText(ch.Expires))))
+		fmt.Fprintf(&b, "%s\n\n", wrap(fmt.Sprintf("The referee will tell you when %s accepts or declines. The invitation expires on %s.", ch.Opponent, dateIn(zone, ch.Expires))))
 	} else {
 		fmt.Fprintf(&b, "%s\n\n", wrap(fmt.Sprintf("Your open challenge %d is listed: a game of %s (%s); you play %s. "+
 			"The first player who accepts it gets the game. It stays open until %s.",
-			ch.ID, v.Title(), controlText(ch.TimeControl), colorWord(ch.Color), dateText(ch.Expires))))
+			ch.ID, v.Title(), controlText(ch.TimeControl), colorWord(ch.Color), dateIn(zone, ch.Expires))))
 		fmt.Fprintf(&b, "Players who send \"open\" to %s see it. To invite a friend,\ngive them this address: a mail to it saying \"accept\" takes the challenge.\n\n    %s\n\n",
 			r.cfg.Address, reply)
 		if need := r.takerNeeds(); need != "" {
@@ -70,15 +70,16 @@ func (r *Referee) declinedMails(m *reader.Mail, ch *Challenge, v rules.Variant, 
 
 // invitationMail invites the opponent; its reply address and Message-ID
 // carry the invitation token.
-func (r *Referee) invitationMail(ch *Challenge, v rules.Variant, now time.Time, lead ...string) Mail {
+func (r *Referee) invitationMail(ch *Challenge, v rules.Variant, now time.Time, zone string, lead ...string) Mail {
 	var b strings.Builder
 	for _, p := range lead {
 		b.WriteString(wrap(p) + "\n\n")
 	}
 	fmt.Fprintf(&b, "%s\n\n", wrap(fmt.Sprintf("%s invites you to a game of %s by mail, refereed by %s. "+
-		"Time control: %s. %s plays %s.", ch.Challenger, v.Title(), r.cfg.Address, controlText(ch.TimeControl), ch.Challenger, colorWord(ch.Color))))
+		"Time control: %s. %s plays %s. %s", ch.Challenger, v.Title(), r.cfg.Address, controlText(ch.TimeControl), ch.Challenger, colorWord(ch.Color),
+		ratedSentence(ch.Rated))))
 	b.WriteString(colourDraw(ch))
-	fmt.Fprintf(&b, "To accept, reply to this mail with \"accept\" on the first line;\nto decline, reply \"decline\".\n\n%s\n\n", wrap("The invitation expires on "+dateText(ch.Expires)+"."))
+	fmt.Fprintf(&b, "To accept, reply to this mail with \"accept\" on the first line;\nto decline, reply \"decline\".\n\n%s\n\n", wrap("The invitation expires on "+dateIn(zone, ch.Expires)+"."))
 	fmt.Fprintf(&b, "The rules in short:\n%s\n\n", wrap(render.Summary(v)))
 	b.WriteString(wrap("If you do not know "+ch.Challenger+", ignore this mail: nothing happens, and "+
 		"the referee will not pass on another invitation from them for a day after this one expires.") + "\n\n")
@@ -94,6 +95,14 @@ func (r *Referee) invitationMail(ch *Challenge, v rules.Variant, now time.Time, 
 		Text:      b.String() + lobbyFooter(r.cfg.Address),
 		Date:      now,
 	}
+}
+
+// ratedSentence says whether a challenge's game would be rated.
+func ratedSentence(rated bool) string {
+	if rated {
+		return "The game is rated: its result counts for both players' ratings."
+	}
+	return "The game is casual: its result changes no rating."
 }
 
 // colourDraw is the paragraph of a challenge's mails that commits to the
@@ -351,13 +360,18 @@ func plural(n int, word string) string {
 
 func dateText(t time.Time) string { return t.UTC().Format("Mon 2 Jan 2006 15:04 MST") }
 
+// dateIn writes t for a reader in zone (their "timezone"; "" for UTC).
+func dateIn(zone string, t time.Time) string {
+	return t.In(zoneLocation(zone)).Format("Mon 2 Jan 2006 15:04 MST")
+}
+
 func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
 // openText lists the open challenges, each with the address that takes
 // it, for from.
-func (r *Referee) openText(from string, open []Challenge) string {
+func (r *Referee) openText(from, zone string, open []Challenge) string {
 	var b strings.Builder
 	for _, ch := range open {
 		title := ch.Variant
@@ -365,7 +379,7 @@ func (r *Referee) openText(from string, open []Challenge) string {
 			title = v.Title()
 		}
 		fmt.Fprintf(&b, "%s\n", wrap(fmt.Sprintf("Challenge %d: %s, %s, by %s (who plays %s), open until %s.", ch.ID, title,
-			controlText(ch.TimeControl), ch.Challenger, colorWord(ch.Color), dateText(ch.Expires))))
+			controlText(ch.TimeControl), ch.Challenger, colorWord(ch.Color), dateIn(zone, ch.Expires))))
 		if addr.SameMailbox(ch.Challenger, from) {
 			b.WriteString("  This is your own challenge.\n\n")
 			continue

@@ -131,6 +131,32 @@ func MaskAddress(a string) string {
 	return local[:keep] + "…@" + domain
 }
 
+// observeRefusal says why the organiser's policy (--observers) refuses
+// the sender's "observe", and what to do: the command that lets them in.
+// game is the game's number, or "" for an event (which the organiser's
+// "referee watch" does not take).
+func (r *Referee) observeRefusal(game string) (what, todo string) {
+	switch r.lobbyCfg().Observers {
+	case ObserversNone:
+		what = "the organiser lets no one observe games by mail (--observers none)."
+		todo = "Ask the organiser, or a player, for the game's record instead."
+		if game != "" {
+			todo = "Ask the organiser: \"referee watch " + game + " ADDRESS\" makes you a spectator of this game whatever the policy."
+		}
+		return what, todo
+	case ObserversOpen:
+		what = "the organiser removed your address from those who may play or observe here by mail."
+		return what, "Ask the organiser (\"referee player add ADDRESS\" lets you in again)."
+	}
+	what = "the organiser lets only known players observe games by mail (--observers known): those who have played here, " +
+		"and those the organiser added; you are not one of them yet."
+	todo = "Ask the organiser to add you (\"referee player add ADDRESS\")"
+	if game != "" {
+		todo += ", or to make you a spectator of this game alone (\"referee watch " + game + " ADDRESS\")"
+	}
+	return what, todo + "."
+}
+
 // observe makes the sender a spectator of the game the argument names.
 func (r *Referee) observe(c *call) Outcome {
 	m, env, id := c.m, c.env, gameArg(c.args)
@@ -147,12 +173,8 @@ func (r *Referee) observe(c *call) Outcome {
 			"Write \"observe\" and the game's number, e.g. \"observe 17\", or an event's name, e.g. \"observe autumn\" (\"events\" lists them).")
 	}
 	if !env.Lobby.MayObserve {
-		what := "the organiser lets only players who have played here observe games by mail."
-		if lc.Observers == ObserversNone {
-			what = "the organiser does not let anyone observe games by mail."
-		}
-		return no("sender not allowed under --observers "+lc.Observers, what,
-			"Ask the organiser to add you (\"referee watch\"), or ask a player of the game.")
+		what, todo := r.observeRefusal(fmt.Sprint(id))
+		return no("sender not allowed under --observers "+lc.Observers, what, todo)
 	}
 	g := env.Lobby.Named
 	if g == nil || g.ID != id || g.Status != StatusActive || g.State.Private {

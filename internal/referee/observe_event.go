@@ -18,12 +18,8 @@ func (r *Referee) observeEvent(c *call) Outcome {
 		return r.refuse(env, m, "observe: "+detail, fmt.Sprintf("Your request %q was not carried out: %s", line, what), todo)
 	}
 	if !env.Lobby.MayObserve {
-		what := "the organiser lets only players who have played here observe games by mail."
-		if lc.Observers == ObserversNone {
-			what = "the organiser does not let anyone observe games by mail."
-		}
-		return no("sender not allowed under --observers "+lc.Observers, what,
-			"Ask the organiser to add you (\"referee watch\"), or ask a player of the event.")
+		what, todo := r.observeRefusal("")
+		return no("sender not allowed under --observers "+lc.Observers, what, todo)
 	}
 	if e.Status != EventOpen && e.Status != EventRunning {
 		return no(fmt.Sprintf("event %s is %s", e.Name, e.Status),

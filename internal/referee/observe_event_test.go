@@ -38,7 +38,7 @@ func TestObserveEventCommand(t *testing.T) {
 		{"over", "observe autumn", Lobby{MayObserve: true, Event: event(EventFinished, 0)}, Rejected, nil, `"standings autumn"`},
 		{"again", "observe autumn", Lobby{MayObserve: true, EventObserved: true, Event: event(EventRunning, 2)}, Rejected, nil, `"unobserve autumn"`},
 		{"limit", "observe autumn", Lobby{MayObserve: true, Observing: 19, Event: event(EventRunning, 2)}, Rejected, nil, "more than the 20 allowed"},
-		{"policy", "observe autumn", Lobby{Event: event(EventRunning, 2)}, Rejected, nil, "only players who have played here"},
+		{"policy", "observe autumn", Lobby{Event: event(EventRunning, 2)}, Rejected, nil, "the organiser removed your address"},
 		{"no such", "observe winter", Lobby{MayObserve: true}, Rejected, nil, "names no game and no event"},
 		{"unobserve", "unobserve autumn", Lobby{EventObserved: true, Event: event(EventRunning, 1)}, Applied,
 			&EventWatchChange{Event: "autumn", Address: eve, Stop: true}, "no more mails about the games of the event autumn"},

@@ -43,7 +43,7 @@ func TestObserveCommand(t *testing.T) {
 	}{
 		{"allowed", eve, "observe 17", true, running(), true, "You now observe game #17.", "a spectator mail with the board", 17},
 		{"alias and hash", eve, "Watch #17", true, running(), true, "You now observe game #17.", "", 17},
-		{"policy", eve, "observe 17", false, running(), false, "lets only players who have played here observe", "known: eve never played", 17},
+		{"policy", eve, "observe 17", false, running(), false, "lets only known players observe games by mail (--observers known)", "known: eve never played", 17},
 		{"no such game", eve, "observe 17", true, nil, false, notFound, "", 17},
 		{"private", eve, "observe 17", true, private, false, notFound, "the same answer as no game: nothing is confirmed", 17},
 		{"over", eve, "observe 17", true, over, false, notFound, "", 17},
@@ -108,7 +108,7 @@ func TestObserversPolicyNone(t *testing.T) {
 	r := lobbyReferee(t, LobbyConfig{Observers: ObserversNone})
 	out := r.Handle(Inbound{Mail: observeMail("eve@example.net", "observe 17")}, nil,
 		Env{Now: lobbyNow, Lobby: &Lobby{Named: carolsGame(t, 17, "dave@example.org", true), Active: map[string]int{}}})
-	if out.Verdict != Rejected || !strings.Contains(norm(textOf(t, out.Mails[0])), "does not let anyone observe games by mail") {
+	if out.Verdict != Rejected || !strings.Contains(norm(textOf(t, out.Mails[0])), "lets no one observe games by mail (--observers none)") {
 		t.Errorf("%s: %s", out.Verdict, textOf(t, out.Mails[0]))
 	}
 }

@@ -148,7 +148,7 @@ func (r *Referee) ratingAnswer(c *call) Outcome {
 		}
 		fmt.Fprintf(&b, "%s: %s (deviation %.0f, volatility %.4f)\n", title, s.Rating, s.RD, s.Sigma)
 		fmt.Fprintf(&b, "  %d rated games: %d won, %d drawn, %d lost\n", s.Games, s.Wins, s.Draws, s.Losses)
-		fmt.Fprintf(&b, "  reliability %.0f%%: %d lost on time, %d abandoned (lost on time without a move)\n\n",
+		fmt.Fprintf(&b, "  reliability %.0f%%: %d lost on time, %d abandoned (no move made)\n\n",
 			100*s.Reliability(), s.LostOnTime, s.Abandoned)
 		shown++
 	}
@@ -158,13 +158,21 @@ func (r *Referee) ratingAnswer(c *call) Outcome {
 			in = " of " + v.Title()
 		}
 	}
-	head := fmt.Sprintf("%s: ratings%s.\n\n", who, in)
+	head := wrap(fmt.Sprintf("%s: ratings%s.", who, in)) + "\n\n"
 	if shown == 0 {
-		head = fmt.Sprintf("%s: no rated game%s yet. A new player starts at %s.\n\n", who, in, rating.Default().Initial)
+		head = wrap(fmt.Sprintf("%s: no rated game%s yet. A new player starts at %s.", who, in, rating.Default().Initial)) + "\n\n"
 	}
-	text := head + b.String() + fmt.Sprintf("A \"?\" marks a provisional rating (deviation above %d). "+
-		"Ratings are Glicko-2, one per game, updated when each rated game ends.", rating.ProvisionalRD)
+	text := head + b.String() + wrap(fmt.Sprintf("A \"?\" marks a provisional rating (deviation above %d). %s "+
+		"Ratings are Glicko-2, one per game, updated when each rated game ends.", rating.ProvisionalRD, establishWords())) + "\n"
 	return r.lobbyAnswer(m, env, "rating", "Ratings", text)
+}
+
+// establishWords says when a rating stops being provisional, in games.
+func establishWords() string {
+	p := rating.Default()
+	return fmt.Sprintf("A rating is established, and listed by \"top\", once its deviation is %d or less: "+
+		"after about %d rated games against established players, more against new ones (about %d when every opponent is new).",
+		rating.ProvisionalRD, p.GamesToEstablish(60), p.GamesToEstablish(p.Initial.RD))
 }
 
 // topLength is how many players "top" lists.
@@ -192,10 +200,10 @@ func (r *Referee) topAnswer(c *call) Outcome {
 			break
 		}
 	}
-	text := fmt.Sprintf("The established players of %s, best first (rating, deviation, rated games):\n\n", v.Title()) + b.String()
+	text := wrap(fmt.Sprintf("The established players of %s, best first (rating, deviation, rated games):", v.Title())) + "\n\n" + b.String()
 	if n == 0 {
-		text = fmt.Sprintf("%s has no established player yet: a rating is established once its deviation is %d or less, "+
-			"after some rated games. \"rating %s\" shows yours.", v.Title(), rating.ProvisionalRD, v.Name())
+		text = wrap(fmt.Sprintf("%s has no established player yet. %s \"rating %s\" shows yours.",
+			v.Title(), establishWords(), v.Name())) + "\n"
 	}
 	return r.lobbyAnswer(m, env, "top", "Top players of "+v.Title(), text)
 }

@@ -137,9 +137,10 @@ type Game struct {
 	// Watchers are spectators' addresses: they get the board mails, with no
 	// address that could act.
 	Watchers []string
-	// Event is the game's place in an event, when it is one of an event's
-	// games and the app loaded it (nil otherwise): its record says so.
-	Event *EventPlace
+	// Event is the game's place in its event, when it is one of an event's
+	// games and the app loaded it (nil otherwise): its mails and its
+	// record say so.
+	Event *GameEvent
 	// known is the position after the record when the caller gave it
 	// (SetPosition), for as many actions and rolls as the record had then.
 	known *knownPosition
@@ -379,6 +380,8 @@ type Env struct {
 	Bookings []Booking
 	// Zone is the sender's time zone ("" for UTC).
 	Zone string
+	// Name is the sender's display name ("" for none).
+	Name string
 	// Lobby is what the core may know about the sender outside a game.
 	// With nil, mail without a game reference gets the stranger's refusal.
 	Lobby *Lobby

@@ -27,7 +27,7 @@ func (r *Referee) helpSection(g *Game, pos rules.Position) []render.Section {
 	}
 	b.WriteString("\n\nCommands (alone on the first line):\n")
 	for _, c := range r.helpRows(g, pos) {
-		fmt.Fprintf(&b, "  %-12s %s\n", c[0], c[1])
+		b.WriteString(helpRow(c[0], c[1]))
 	}
 	b.WriteString("\n" + wrap("Also in a reply here, as in a mail to "+r.cfg.Address+" (\"help\" to it says more): "+
 		strings.Join(r.names(Both, func(c *Command) bool { return c.Where == Both }), ", ")+".") + "\n")
@@ -35,6 +35,26 @@ func (r *Referee) helpSection(g *Game, pos rules.Position) []render.Section {
 		{Title: "How to play by mail", Body: b.String()},
 		{Title: "The rules in short", Body: render.Summary(g.Variant)},
 	}
+}
+
+// helpRow is one line of the in-game help's two columns: the command in
+// the first, its help wrapped under the second with a hanging indent, so
+// that no line is longer than the mail's 72 columns. A command longer
+// than the first column stands alone on its line, its help below it.
+func helpRow(name, help string) string {
+	const col, width = 12, 72
+	indent := strings.Repeat(" ", col+3)
+	lines := strings.Split(wrapAt(help, width-len(indent)), "\n")
+	var b strings.Builder
+	if len(name) > col {
+		b.WriteString("  " + name + "\n" + indent + lines[0] + "\n")
+	} else {
+		fmt.Fprintf(&b, "  %-*s %s\n", col, name, lines[0])
+	}
+	for _, l := range lines[1:] {
+		b.WriteString(indent + l + "\n")
+	}
+	return b.String()
 }
 
 func movesSection(pos rules.Position, c rules.Color) []render.Section {
@@ -102,8 +122,18 @@ func (r *Referee) Start(g *Game, now time.Time) (*Game, []Roll, []Mail, error) {
 	for _, c := range []rules.Color{rules.White, rules.Black} {
 		opp := g.Players[c.Other()]
 		body := render.Mail{
-			Headline: fmt.Sprintf("A new game of %s: you play %s against %s.", g.Variant.Title(), c, opp.Address),
+			Headline: fmt.Sprintf("A new game of %s: you play %s against %s.", g.Variant.Title(), c, opp.named()),
 			Sections: []render.Section{{Title: "The rules in short", Body: render.Summary(g.Variant)}},
+		}
+		if g.Event != nil {
+			body.Headline = fmt.Sprintf("A new game of %s in the event %s: you play %s against %s.",
+				g.Variant.Title(), g.Event.Place(), c, opp.named())
+		}
+		if cl := g.clock(); cl != nil {
+			body.Sections = append(body.Sections, render.Section{Title: "The time control", Body: cl.Explain()})
+		} else {
+			body.Sections = append(body.Sections, render.Section{Title: "The time control",
+				Body: "None: this game has no clock. Take the time you need, and keep your opponent informed if you must pause."})
 		}
 		// One section on the die: the commitment and the key, and the
 		// first rolls when the first turn needed them.

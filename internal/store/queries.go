@@ -111,11 +111,13 @@ func (t *Tx) players(g *Game) error {
 		if g.Players[c].Address == "" {
 			continue
 		}
-		zone, err := t.TimeZone(g.Players[c].Address)
-		if err != nil {
-			return fmt.Errorf("loading the players of game #%d: %w", g.ID, err)
+		var zone, name string
+		err := t.tx.QueryRowContext(t.ctx, `SELECT timezone, display_name FROM player_settings WHERE address = ?`,
+			addr.Mailbox(g.Players[c].Address)).Scan(&zone, &name)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("loading the players of game #%d: their settings: %w", g.ID, err)
 		}
-		g.Players[c].TimeZone = zone
+		g.Players[c].TimeZone, g.Players[c].DisplayName = zone, name
 	}
 	return nil
 }
@@ -192,9 +194,9 @@ func (t *Tx) UpdateGame(g *Game) error {
 	g.Updated = time.Now()
 	res, err := t.tx.ExecContext(t.ctx, `UPDATE games SET status = ?, position = ?, ply = ?, result = ?, result_reason = ?,
 		abort_reason = ?, seed_revealed = ?, time_control = ?, draw_offer_by = ?, draw_offer_ply = ?, state = ?, updated = ?,
-		deadline = ? WHERE id = ?`,
+		deadline = ?, rated = ? WHERE id = ?`,
 		g.Status, g.Position, g.Ply, nullable(g.Result), g.ResultReason, g.AbortReason, g.SeedRevealed,
-		nullable(g.TimeControl), g.DrawOfferBy, g.DrawOfferPly, stateOr(g.State), ms(g.Updated), msOrNull(g.Deadline), g.ID)
+		nullable(g.TimeControl), g.DrawOfferBy, g.DrawOfferPly, stateOr(g.State), ms(g.Updated), msOrNull(g.Deadline), g.Rated, g.ID)
 	if err != nil {
 		return fmt.Errorf("updating game #%d: %w", g.ID, err)
 	}

@@ -219,6 +219,10 @@ type Player struct {
 	// their games): an IANA zone name, "" for UTC. Read with the game,
 	// never written with it (SetTimeZone).
 	TimeZone string
+	// DisplayName is the name the player chose (the "name" command, over
+	// all their games; "" for none). Read with the game, never written
+	// with it (SetDisplayName).
+	DisplayName string
 }
 
 // Game is one game's row with its two players.

@@ -27,7 +27,7 @@ func openTemp(t *testing.T) (*Store, string) {
 
 func newGame() *Game {
 	return &Game{Variant: "chess", Status: "active", StartPosition: "start", Position: "start", DieSeed: make([]byte, 32),
-		Players: [2]Player{{0, "alice@example.test", "Alice", "aaaaaaaaaa", ""}, {1, "bob@example.test", "", "bbbbbbbbbb", ""}}}
+		Players: [2]Player{{Color: 0, Address: "alice@example.test", Name: "Alice", Secret: "aaaaaaaaaa"}, {Color: 1, Address: "bob@example.test", Secret: "bbbbbbbbbb"}}}
 }
 
 func TestSchemaVersionAndReopen(t *testing.T) {

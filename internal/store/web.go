@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"referee/internal/mail/addr"
 	"slices"
 	"strings"
 	"time"
@@ -193,7 +194,10 @@ func (t *Tx) webPlayers(gs []WebGame) error {
 			gs[i].Players[c] = p
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return t.webDisplayNames(gs)
 }
 
 // WebGame reads what the pages need to know of one game before they
@@ -455,4 +459,78 @@ func (s *Store) WebEventsVersion(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("reading the version of the events: %w", err)
 	}
 	return v, nil
+}
+
+// WebPositionsBefore maps each game of plies (game id to a ply, from 1) to
+// the position before the action at that ply (the start position for ply
+// 1): a list counts a game's moves from it as players do. One lookup by
+// key a game.
+func (s *Store) WebPositionsBefore(ctx context.Context, plies map[int64]int) (map[int64]string, error) {
+	out := make(map[int64]string, len(plies))
+	err := s.view(ctx, func(t *Tx) error {
+		for id, ply := range plies {
+			var pos string
+			var err error
+			if ply <= 1 {
+				err = t.tx.QueryRowContext(t.ctx, `SELECT start_position FROM games WHERE id = ?`, id).Scan(&pos)
+			} else {
+				err = t.tx.QueryRowContext(t.ctx, `SELECT position FROM actions WHERE game_id = ? AND ply = ?`, id, ply-2).Scan(&pos)
+			}
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			out[id] = pos
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the positions the lists count moves from: %w", err)
+	}
+	return out, nil
+}
+
+// webDisplayNames puts the display names the players chose (the "name"
+// command) in place of the names their games hold.
+func (t *Tx) webDisplayNames(gs []WebGame) error {
+	var keys []any
+	seen := map[string]bool{}
+	for _, g := range gs {
+		for _, p := range g.Players {
+			if k := addr.Mailbox(p.Address); k != "" && !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT address, display_name FROM player_settings WHERE display_name <> '' AND address IN (?`+
+		strings.Repeat(", ?", len(keys)-1)+`)`, keys...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	names := map[string]string{}
+	for rows.Next() {
+		var a, n string
+		if err := rows.Scan(&a, &n); err != nil {
+			return err
+		}
+		names[a] = n
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for i := range gs {
+		for c := range gs[i].Players {
+			if n := names[addr.Mailbox(gs[i].Players[c].Address)]; n != "" {
+				gs[i].Players[c].Name = n
+			}
+		}
+	}
+	return nil
 }

@@ -122,10 +122,16 @@ func (s *Site) eventSet(ctx context.Context) (*eventSet, error) {
 			if err != nil {
 				return nil, err
 			}
+			if p.Name != "" {
+				n = p.Name // the name they chose, also before their first game
+			}
 			if p.ReplacedBy != "" {
 				sub, sk, err := name(p.ReplacedBy)
 				if err != nil {
 					return nil, err
+				}
+				if p.SubName != "" {
+					sub = p.SubName
 				}
 				c.Players[i].ReplacedBy = sub
 				n, k = sub+" (for "+n+")", sk

@@ -70,6 +70,16 @@ func (s *Site) feed(ctx context.Context) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	plies := map[int64]int{}
+	for _, g := range finished {
+		if n := shownPly(g); n > 0 {
+			plies[g.ID] = n
+		}
+	}
+	before, err := s.st.WebPositionsBefore(ctx, plies)
+	if err != nil {
+		return nil, err
+	}
 	for _, g := range finished {
 		up := g.Created.UTC()
 		if t, ok := last[g.ID]; ok && t.After(up) {
@@ -78,7 +88,7 @@ func (s *Site) feed(ctx context.Context) ([]byte, error) {
 		if up.After(newest) {
 			newest = up
 		}
-		it := itemOf(g)
+		it := itemOf(g, before[g.ID])
 		f.Entries = append(f.Entries, atomEntry{
 			Title:   fmt.Sprintf("#%d %s: %s v %s, %s", g.ID, it.Variant, it.White, it.Black, it.State),
 			ID:      fmt.Sprintf("tag:%s,2026:game-%d", domain, g.ID),

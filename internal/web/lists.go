@@ -214,20 +214,31 @@ func (s *Site) listGames(ctx context.Context, l listSpec, addresses []string) ([
 		next.before = gs[len(gs)-1].ID
 		older = &next
 	}
+	plies := map[int64]int{}
+	for _, g := range gs {
+		if n := shownPly(g); n > 0 {
+			plies[g.ID] = n
+		}
+	}
+	before, err := s.st.WebPositionsBefore(ctx, plies)
+	if err != nil {
+		return nil, nil, err
+	}
 	items := make([]gameItem, 0, len(gs))
 	for _, g := range gs {
-		items = append(items, itemOf(g))
+		items = append(items, itemOf(g, before[g.ID]))
 	}
 	return items, older, nil
 }
 
-// itemOf is a list's line of g.
-func itemOf(g store.WebGame) gameItem {
+// itemOf is a list's line of g; before is the position before its last
+// shown action.
+func itemOf(g store.WebGame, before string) gameItem {
 	title := g.Variant
 	if v, err := rules.Lookup(g.Variant); err == nil {
 		title = v.Title()
 	}
-	it := gameItem{ID: g.ID, Variant: title, Moves: plural(shownPly(g), "move"),
+	it := gameItem{ID: g.ID, Variant: title, Moves: movesText(shownPly(g), before),
 		White: referee.PublicName(referee.Player{Address: g.Players[0].Address, Name: g.Players[0].Name}),
 		Black: referee.PublicName(referee.Player{Address: g.Players[1].Address, Name: g.Players[1].Name})}
 	switch referee.GameStatus(g.Status) {
@@ -303,4 +314,18 @@ func (s *Site) mailboxName(ctx context.Context, addresses, statuses []string) (s
 		return "", false, err
 	}
 	return referee.PublicName(referee.Player{Address: p.Address, Name: p.Name}), true, nil
+}
+
+// movesText is how far a game went, in moves as players count them (1.
+// e4 e5 is one move, not two actions): the number of the move its last
+// shown action was played in, read from the position before it.
+func movesText(ply int, before string) string {
+	if ply == 0 {
+		return "no move yet"
+	}
+	num, err := rules.MoveNumberOf(before)
+	if err != nil || before == "" {
+		return plural(ply, "action")
+	}
+	return plural(num, "move")
 }

@@ -121,7 +121,7 @@ const playerPage = `{{template "top" .}}<h1>{{.Heading}}</h1>
 {{template "bottom" .}}`
 
 const gamePage = `{{template "top" .}}<h1>Game #{{.ID}}: <a href="player-{{.WhiteKey}}.html">{{.White}}</a> v <a href="player-{{.BlackKey}}.html">{{.Black}}</a></h1>
-<p class="muted">{{.Variant}} · started {{.Started}} · {{.State}}</p>
+<p class="muted">{{.Variant}} · {{.Control}} · started {{.Started}} · {{.State}}</p>
 {{if .Event}}<p>A game of the event <a href="event-{{.Event}}.html">{{.Event}}</a>, round {{.Round}}.</p>{{end}}
 {{if .Delay}}<p>This game is shown {{.Delay}} late: the newest moves are not on this page yet.</p>{{end}}
 <div class="board">
@@ -422,6 +422,7 @@ func (s *Site) gamePage(gc *gameCtx, ply int) ([]byte, error) {
 		ID                               int64
 		White, Black, WhiteKey, BlackKey string
 		Variant, Started, State, Delay   string
+		Control                          string
 		Ply, Prev, Next, Last, W, H      int
 		Event                            string
 		Round                            int
@@ -439,6 +440,10 @@ func (s *Site) gamePage(gc *gameCtx, ply int) ([]byte, error) {
 		Variant: g.Variant.Title(), Started: g.Created.UTC().Format("2 Jan 2006"),
 		Ply: ply, Prev: ply - 1, Next: ply + 1, Last: g.Ply(), W: w, H: h, HasPrev: ply > 0, HasNext: ply < g.Ply(),
 		TextBoard: template.HTML(render.HTML(pos, rules.White)),
+	}
+	data.Control = "no time limit"
+	if c := g.State.Clock; c != nil {
+		data.Control = c.Describe() // the control in words, with its days off
 	}
 	data.WhiteKey, data.BlackKey = gc.keys[0], gc.keys[1]
 	data.Event, data.Round = gc.event.Name, gc.event.Round
