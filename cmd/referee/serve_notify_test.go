@@ -116,8 +116,14 @@ func TestHealthCommand(t *testing.T) {
 		{srv.URL + "/readyz", exitFail, "FAIL smtp"},
 		{"http://" + freeAddr(t) + "/healthz", exitFail, "is \"referee serve\" running with --status-addr?"},
 		{"::", exitUsage, "give an http:// URL"},
+		// host:port as --status-addr takes it and the README shows it:
+		// http:// and the path are added (/readyz with --ready).
+		{strings.TrimPrefix(srv.URL, "http://"), exitOK, "ok"},
+		{strings.TrimPrefix(srv.URL, "http://") + "/healthz", exitOK, "ok"},
+		{strings.TrimPrefix(srv.URL, "http://") + " --ready", exitFail, "FAIL smtp"},
 	} {
-		code, out, errs := cli(t, "health", "--url", c.url)
+		args := append([]string{"health", "--url"}, strings.Fields(c.url)...)
+		code, out, errs := cli(t, args...)
 		if code != c.code || !strings.Contains(out+errs, c.contains) {
 			t.Errorf("health --url %s: %d %q %q; want %d and %q", c.url, code, out, errs, c.code, c.contains)
 		}
