@@ -29,7 +29,7 @@ func defaultHealthURL(path string) string {
 // ready): the container's HEALTHCHECK, since the image has no curl.
 func runHealth(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("health", "[--ready] [--url URL]", "Asks a running \"referee serve\" (started with --status-addr) whether it is alive: GET /healthz,\nor /readyz with --ready. Exit status 0 when it answers 200, 1 otherwise (for HEALTHCHECK).", stderr)
-	ready := fs.Bool("ready", false, "ask /readyz (IMAP and SMTP reachable, outbox not stuck) instead of /healthz")
+	ready := fs.Bool("ready", false, "ask /readyz (IMAP logged in and read lately, an SMTP login works, sending not blocked) instead of /healthz")
 	url := fs.String("url", "", "the `URL` or host:port to ask (default: /healthz or /readyz at REFEREE_STATUS_ADDR, else 127.0.0.1:9180)")
 	timeout := fs.Duration("timeout", 10*time.Second, "give up after this long")
 	if code, ok := parseFlags(fs, args); !ok {

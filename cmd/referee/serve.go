@@ -359,8 +359,21 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "referee serve: --status-addr %s: %v\n", s.statusAddr, err)
 			return exitFail
 		}
+		// Ready: the last IMAP session logged in and the mailbox was read
+		// lately; an SMTP session logs in (or a mail went out lately);
+		// sending is not blocked and the outbox moves.
+		sessions := status.NewSessions(time.Now)
+		cfg.IMAP.OnSession = sessions.IMAP
+		smtpProbe := smtpout.New(cfg.SMTP)
 		opts := status.Options{Build: buildLabels(), Ready: []status.Check{
-			status.Reachable("imap", cfg.IMAP.Addr), status.Reachable("smtp", cfg.SMTP.Addr),
+			status.IMAPReady(a.Store(), sessions, 2*min(s.poll, 25*time.Minute)+2*time.Minute),
+			status.SMTPReady(a.Store(), func(ctx context.Context) error {
+				ss, err := smtpProbe.Open(ctx)
+				if err != nil {
+					return err
+				}
+				return ss.Close()
+			}, 10*time.Minute, time.Now),
 			status.OutboxNotStuck(a.Store(), s.readyOutboxAge, time.Now)}}
 		hs := &http.Server{Handler: status.NewHandler(a.Store(), cfg.Metrics, time.Now, opts), ReadHeaderTimeout: 10 * time.Second}
 		go hs.Serve(ln)

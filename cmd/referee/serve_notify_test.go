@@ -78,7 +78,16 @@ func TestServeTellsSystemdAndAnswersHealth(t *testing.T) {
 	wait("READY=1")
 	wait("WATCHDOG=1")
 	for _, path := range []string{"/healthz", "/readyz"} {
-		if code, out, errs := cli(t, "health", "--url", "http://"+statusAddr+path); code != 0 || !strings.HasPrefix(out, "ok") {
+		// /readyz waits for the first IMAP login, which may follow READY=1.
+		var code int
+		var out, errs string
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			code, out, errs = cli(t, "health", "--url", "http://"+statusAddr+path)
+			if code == 0 || time.Now().After(deadline) {
+				break
+			}
+		}
+		if code != 0 || !strings.HasPrefix(out, "ok") {
 			t.Errorf("health %s: %d %q %q", path, code, out, errs)
 		}
 	}

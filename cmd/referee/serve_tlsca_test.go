@@ -62,15 +62,13 @@ func privateCA(t *testing.T, dir string) *tls.Config {
 	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{leafDER, caDER}, PrivateKey: key}}}
 }
 
-// TestServeTLSCA (issue 38): a mail server whose certificate comes from a
-// private CA is refused, and the refusal names --tls-ca; with --tls-ca the
-// referee reads the mailbox (implicit TLS) and answers over SMTP (TLS).
-// A --tls-ca that holds no certificate stops serve at once.
-func TestServeTLSCA(t *testing.T) {
-	const referee = "referee@example.test"
-	dir := t.TempDir()
+// tlsMailServers starts an IMAP server (implicit TLS) holding one mail to
+// referee (password "pw") and an SMTP server (implicit TLS, AUTH PLAIN
+// with "pw"), both with a certificate from a private CA whose certificate
+// is dir/ca.pem.
+func tlsMailServers(t *testing.T, dir, referee string) (imapAddr, smtpAddr string, backend *loginSMTP) {
+	t.Helper()
 	tc := privateCA(t, dir)
-
 	mem := imapmemserver.New()
 	u := imapmemserver.NewUser(referee, "pw")
 	if err := u.Create("INBOX", nil); err != nil {
@@ -95,7 +93,7 @@ func TestServeTLSCA(t *testing.T) {
 	go isrv.Serve(tls.NewListener(iln, tc))
 	t.Cleanup(func() { isrv.Close() })
 
-	backend := &loginSMTP{password: "pw"}
+	backend = &loginSMTP{password: "pw"}
 	ssrv := smtp.NewServer(backend)
 	ssrv.Domain = "localhost"
 	ssrv.ErrorLog = quiet{}
@@ -105,14 +103,24 @@ func TestServeTLSCA(t *testing.T) {
 	}
 	go ssrv.Serve(tls.NewListener(sln, tc))
 	t.Cleanup(func() { ssrv.Close() })
+	return iln.Addr().String(), sln.Addr().String(), backend
+}
 
+// TestServeTLSCA (issue 38): a mail server whose certificate comes from a
+// private CA is refused, and the refusal names --tls-ca; with --tls-ca the
+// referee reads the mailbox (implicit TLS) and answers over SMTP (TLS).
+// A --tls-ca that holds no certificate stops serve at once.
+func TestServeTLSCA(t *testing.T) {
+	const referee = "referee@example.test"
+	dir := t.TempDir()
+	imapAddr, smtpAddr, backend := tlsMailServers(t, dir, referee)
 	db := filepath.Join(dir, "r.db")
 	serve := func(extra ...string) (int, string) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		var out, errb bytes.Buffer
-		args := append([]string{"serve", "--once", "--db", db, "--address", referee, "--imap", iln.Addr().String(), "--imap-tls", "tls",
-			"--imap-pass", "pw", "--smtp", sln.Addr().String(), "--smtp-tls", "tls"}, extra...)
+		args := append([]string{"serve", "--once", "--db", db, "--address", referee, "--imap", imapAddr, "--imap-tls", "tls",
+			"--imap-pass", "pw", "--smtp", smtpAddr, "--smtp-tls", "tls"}, extra...)
 		return run(ctx, args, &out, &errb), errb.String()
 	}
 	code, logs := serve()
@@ -136,5 +144,51 @@ func TestServeTLSCA(t *testing.T) {
 		if code, logs := serve("--tls-ca", c.file); code != exitUsage || !strings.Contains(logs, c.want) {
 			t.Errorf("--tls-ca %s: exit %d, want %d and %q:\n%s", c.file, code, exitUsage, c.want, logs)
 		}
+	}
+}
+
+// TestReadyzWithAnUntrustedCertificate (issue 38): with a wrong CA the log
+// repeated "IMAP session failed ... unknown authority" while /readyz
+// answered ok, as it only opened TCP connections. Now /readyz fails for
+// IMAP and SMTP alike, with the reason; with --tls-ca it is ready.
+func TestReadyzWithAnUntrustedCertificate(t *testing.T) {
+	const referee = "referee@example.test"
+	dir := t.TempDir()
+	imapAddr, smtpAddr, _ := tlsMailServers(t, dir, referee)
+	for _, c := range []struct {
+		name  string
+		extra []string
+		want  []string
+	}{
+		{"no --tls-ca", nil, []string{"FAIL imap: the last IMAP session failed", "--tls-ca", "FAIL smtp: an SMTP session could not be opened", "TLS handshake"}},
+		{"--tls-ca", []string{"--tls-ca", filepath.Join(dir, "ca.pem")}, []string{"ok imap", "ok smtp", "ok outbox"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			statusAddr := freeAddr(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan int, 1)
+			var out, errb syncBuffer
+			go func() {
+				args := append([]string{"serve", "--db", filepath.Join(t.TempDir(), "r.db"), "--address", referee, "--imap", imapAddr, "--imap-tls", "tls",
+					"--imap-pass", "pw", "--smtp", smtpAddr, "--smtp-tls", "tls", "--status-addr", statusAddr}, c.extra...)
+				done <- run(ctx, args, &out, &errb)
+			}()
+			defer func() { cancel(); <-done }()
+			var last string
+			deadline := time.Now().Add(20 * time.Second)
+			for time.Now().Before(deadline) {
+				_, o, e := cli(t, "health", "--ready", "--url", statusAddr)
+				last = o + e
+				all := true
+				for _, w := range c.want {
+					all = all && strings.Contains(last, w)
+				}
+				if all {
+					return
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			t.Errorf("/readyz never said %q; last answer:\n%s\nlog:\n%s", c.want, last, errb.String())
+		})
 	}
 }
