@@ -28,10 +28,14 @@
 # root in a container sandbox and leaves the machine's podman untouched.
 # Containers run without a network (--network none): serve --once talks to
 # its embedded mail server on the container's loopback. It skips (exit 0,
-# saying why) only where no engine is installed or the engine cannot run.
+# saying why) only where no engine is installed or the engine cannot run;
+# with CONTAINER_CHECK_REQUIRED=1 (CI) that is a failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-skip() { echo "container-check: SKIPPED: $*" >&2; exit 0; }
+skip() {
+  if [ "${CONTAINER_CHECK_REQUIRED:-}" = 1 ]; then echo "container-check: FAILED (required): $*" >&2; exit 1; fi
+  echo "container-check: SKIPPED: $*" >&2; exit 0
+}
 fail() { echo "container-check: FAILED: $*" >&2; exit 1; }
 engine=${ENGINE:-}
 if [ -z "$engine" ]; then
