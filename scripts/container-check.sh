@@ -12,6 +12,9 @@
 #   ENGINE=docker scripts/container-check.sh
 #   STANDIN=1 scripts/container-check.sh  (the stand-in below, even if the
 #                                          base images could be pulled)
+#   BINARY=/tmp/referee-static scripts/container-check.sh
+#                                         (the stand-in with a binary built
+#                                          before, as CI does, not built again)
 #
 # The base images (GO_IMAGE, default golang:1.26-bookworm, and RUN_IMAGE,
 # default gcr.io/distroless/static-debian12:nonroot) are pulled when they
@@ -93,9 +96,16 @@ if [ -z "$standin" ]; then
     --build-arg VERSION=container-check --build-arg REVISION="$revision" -t "$tag" . >/dev/null || fail "the build failed"
 else
   ctx=$work/ctx
-  mkdir -p "$ctx/out/rootfs/data" "$work/base/etc" "$work/base/tmp" "$work/base/home/nonroot"
-  REFEREE_VERSION=container-check REFEREE_COMMIT=$revision scripts/build-static.sh "$ctx/out/referee" >/dev/null
-  chmod 0700 "$ctx/out/rootfs/data" # as the build stage's install -d -m 0700 makes it
+  # out/ as the build stage leaves it: the binary, and /data (0700) inside
+  # rootfs/ (out/data too, as earlier Containerfiles made it, so that a
+  # final stage that copies that one is built and its /data checked).
+  mkdir -p "$ctx/out/rootfs/data" "$ctx/out/data" "$work/base/etc" "$work/base/tmp" "$work/base/home/nonroot"
+  if [ -n "${BINARY:-}" ]; then
+    cp "$BINARY" "$ctx/out/referee"
+  else
+    REFEREE_VERSION=container-check REFEREE_COMMIT=$revision scripts/build-static.sh "$ctx/out/referee" >/dev/null
+  fi
+  chmod 0700 "$ctx/out/rootfs/data" "$ctx/out/data" # as the build stage's install -d -m 0700 makes it
   printf 'root:x:0:0:root:/root:/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/sbin/nologin\nnonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin\n' >"$work/base/etc/passwd"
   printf 'root:x:0:\nnobody:x:65534:\nnonroot:x:65532:\n' >"$work/base/etc/group"
   chmod 1777 "$work/base/tmp"
@@ -121,9 +131,12 @@ else
 fi
 echo "container-check: built in ${SECONDS}s"
 
-# The version given at build time, without .git in the context.
-if "${ce[@]}" run --rm --network none --entrypoint /usr/local/bin/referee "$tag" version | grep -q container-check; then :; else
-  fail "referee version does not show the version given at build time"
+# The version given at build time, without .git in the context (or, with
+# BINARY, that binary's).
+want=container-check
+[ -n "$standin" ] && [ -n "${BINARY:-}" ] && want=$("$BINARY" version | head -n1)
+if "${ce[@]}" run --rm --network none --entrypoint /usr/local/bin/referee "$tag" version | grep -qF "$want"; then :; else
+  fail "referee version does not show the version given at build time ($want)"
 fi
 
 # /data in the image: 0700 and the runtime user's; / stays root's.
@@ -134,9 +147,14 @@ data=$(awk '$NF == "data/" || $NF == "./data/" {print $1, $2}' <<<"$listing")
 [ "$data" = "drwx------ 65532/65532" ] || fail "/data in the image is \"${data:-missing}\", want \"drwx------ 65532/65532\" (mode 0700, owned by the image's user)"
 user=$("${ce[@]}" image inspect --format '{{.Config.User}}' "$tag")
 [ "$user" = "65532:65532" ] || fail "the image runs as \"$user\", want 65532:65532"
+hc=$("${ce[@]}" image inspect --format '{{.Config.Healthcheck}}' "$tag" 2>/dev/null || true)
+case $hc in *health*) ;; *) fail "the image has no HEALTHCHECK running referee health (got \"$hc\")" ;; esac
+# The checks below run referee health themselves; the engine's own timer
+# for HEALTHCHECK needs systemd, which a CI machine may not run.
+nohc=(--no-healthcheck)
 
 "${ce[@]}" volume create "$vol" >/dev/null
-"${ce[@]}" run --rm --network none -v "$vol:/data" "$tag" init >/dev/null || fail "init on a fresh named volume failed (is /data owned by the image's user?)"
+"${ce[@]}" run --rm "${nohc[@]}" --network none -v "$vol:/data" "$tag" init >/dev/null || fail "init on a fresh named volume failed (is /data owned by the image's user?)"
 # A new named volume takes /data's mode and owner; where the engine shows
 # its directory (podman, or docker as root), check them and the database's.
 mp=$("${ce[@]}" volume inspect --format '{{.Mountpoint}}' "$vol" 2>/dev/null || true)
@@ -146,11 +164,11 @@ if [ -n "$mp" ] && [ -r "$mp" ]; then
   got=$(stat -c '%a %u:%g' "$mp/referee.db")
   [ "$got" = "600 65532:65532" ] || fail "/data/referee.db is \"$got\", want \"600 65532:65532\""
 fi
-"${ce[@]}" run --rm --network none -v "$vol:/data" "$tag" serve --once || fail "serve --once failed"
-"${ce[@]}" run --rm --network none -v "$vol:/data" "$tag" list >/dev/null || fail "list failed"
+"${ce[@]}" run --rm "${nohc[@]}" --network none -v "$vol:/data" "$tag" serve --once || fail "serve --once failed"
+"${ce[@]}" run --rm "${nohc[@]}" --network none -v "$vol:/data" "$tag" list >/dev/null || fail "list failed"
 
 # A running serve answers its own HEALTHCHECK.
-"${ce[@]}" run -d --network none --name "$name" -v "$vol:/data" "$tag" serve >/dev/null
+"${ce[@]}" run -d "${nohc[@]}" --network none --name "$name" -v "$vol:/data" "$tag" serve >/dev/null
 ok=
 for _ in $(seq 1 30); do
   if "${ce[@]}" exec "$name" /usr/local/bin/referee health >/dev/null 2>&1; then ok=1; break; fi
