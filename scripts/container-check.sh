@@ -74,6 +74,9 @@ if ! "${ce[@]}" info >/dev/null 2>&1; then
 fi
 format=()
 [ "$engine" = podman ] && format=(--format docker) # keeps HEALTHCHECK (OCI images have none)
+# The checks run referee health themselves; the engine's own timer for
+# HEALTHCHECK needs systemd, which a CI machine may not run.
+nohc=(--no-healthcheck)
 go_image=${GO_IMAGE:-docker.io/library/golang:1.26-bookworm}
 run_image=${RUN_IMAGE:-gcr.io/distroless/static-debian12:nonroot}
 revision=$(git rev-parse --short=12 HEAD 2>/dev/null || true)
@@ -135,12 +138,12 @@ echo "container-check: built in ${SECONDS}s"
 # BINARY, that binary's).
 want=container-check
 [ -n "$standin" ] && [ -n "${BINARY:-}" ] && want=$("$BINARY" version | head -n1)
-if "${ce[@]}" run --rm --network none --entrypoint /usr/local/bin/referee "$tag" version | grep -qF "$want"; then :; else
+if "${ce[@]}" run --rm "${nohc[@]}" --network none --entrypoint /usr/local/bin/referee "$tag" version | grep -qF "$want"; then :; else
   fail "referee version does not show the version given at build time ($want)"
 fi
 
 # /data in the image: 0700 and the runtime user's; / stays root's.
-"${ce[@]}" create --name "$name-x" "$tag" >/dev/null
+"${ce[@]}" create "${nohc[@]}" --name "$name-x" "$tag" >/dev/null
 listing=$("${ce[@]}" export "$name-x" | tar -tvf - --numeric-owner)
 "${ce[@]}" rm -f "$name-x" >/dev/null
 data=$(awk '$NF == "data/" || $NF == "./data/" {print $1, $2}' <<<"$listing")
@@ -149,9 +152,7 @@ user=$("${ce[@]}" image inspect --format '{{.Config.User}}' "$tag")
 [ "$user" = "65532:65532" ] || fail "the image runs as \"$user\", want 65532:65532"
 hc=$("${ce[@]}" image inspect --format '{{.Config.Healthcheck}}' "$tag" 2>/dev/null || true)
 case $hc in *health*) ;; *) fail "the image has no HEALTHCHECK running referee health (got \"$hc\")" ;; esac
-# The checks below run referee health themselves; the engine's own timer
-# for HEALTHCHECK needs systemd, which a CI machine may not run.
-nohc=(--no-healthcheck)
+
 
 "${ce[@]}" volume create "$vol" >/dev/null
 "${ce[@]}" run --rm "${nohc[@]}" --network none -v "$vol:/data" "$tag" init >/dev/null || fail "init on a fresh named volume failed (is /data owned by the image's user?)"
