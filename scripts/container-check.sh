@@ -148,6 +148,9 @@ listing=$("${ce[@]}" export "$name-x" | tar -tvf - --numeric-owner)
 "${ce[@]}" rm -f "$name-x" >/dev/null
 data=$(awk '$NF == "data/" || $NF == "./data/" {print $1, $2}' <<<"$listing")
 [ "$data" = "drwx------ 65532/65532" ] || fail "/data in the image is \"${data:-missing}\", want \"drwx------ 65532/65532\" (mode 0700, owned by the image's user)"
+# The COPY that brings /data must leave / (and every other directory) root's.
+others=$(awk '$1 ~ /^d/ && $2 != "0/0" && $NF != "data/" && $NF != "./data/" && $NF !~ /^(\.\/)?(tmp|home\/nonroot)\/$/ {print $NF " " $2}' <<<"$listing")
+[ -z "$others" ] || fail "directories in the image not owned by root: $others"
 user=$("${ce[@]}" image inspect --format '{{.Config.User}}' "$tag")
 [ "$user" = "65532:65532" ] || fail "the image runs as \"$user\", want 65532:65532"
 hc=$("${ce[@]}" image inspect --format '{{.Config.Healthcheck}}' "$tag" 2>/dev/null || true)
