@@ -8,7 +8,9 @@
 #   go run golang.org/x/vuln/cmd/govulncheck@v1.9.0 -db file://DB ./...
 # Exit status: 0 when no vulnerability is reachable from the code (the
 # call graph: a vulnerable function the binary never calls is listed, not
-# counted), 3 (govulncheck's) when one is, 1 on other errors. When the
+# counted), 1 when one is (govulncheck's 3, passed on by go run as 1; its
+# report says "Your code is affected by N vulnerabilities") or on another
+# error. When the
 # database cannot be had (no module proxy), it says so and exits 0, unless
 # VULNCHECK_REQUIRED=1.
 #   scripts/vulncheck.sh            (VULNDB=DIR reuses a database built before)
