@@ -2,6 +2,12 @@ module referee
 
 go 1.26.0
 
+// The Go release that builds the binaries: its standard library (net/http,
+// crypto/tls, html/template) is compiled in, so it must carry the security
+// fixes. scripts/check-toolchain.sh (run by scripts/release.sh and the
+// Containerfile) refuses an older one; .ci/run builds and checks with it.
+toolchain go1.26.10
+
 require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/emersion/go-imap/v2 v2.0.0-beta.8

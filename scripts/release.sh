@@ -5,7 +5,9 @@
 # writes DIR/referee-VERSION-linux-amd64, DIR/referee-VERSION-linux-arm64
 # and DIR/SHA256SUMS (check with: cd DIR && sha256sum -c SHA256SUMS).
 #
-# It installs nothing. It needs Go, gcc, and for arm64 a cross C compiler
+# It installs nothing. It refuses a Go older than go.mod's toolchain line
+# (scripts/check-toolchain.sh: run it with GOTOOLCHAIN=auto, or the pinned
+# version, to have the go command fetch that one). It needs Go, gcc, and for arm64 a cross C compiler
 # with a static C library, because SQLite comes in through cgo: on Debian
 #   apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 # (set CC_ARM64 for another compiler). An architecture whose compiler is
@@ -13,6 +15,8 @@
 # the others, so a release is never silently incomplete.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A release is built with the patched toolchain go.mod pins, never older.
+scripts/check-toolchain.sh
 version=${1:-$(git describe --tags --always --dirty 2>/dev/null || echo devel)}
 dir=${2:-dist}
 mkdir -p "$dir"

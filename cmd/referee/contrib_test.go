@@ -145,7 +145,7 @@ func TestContainerBuildLeavesSecretsOut(t *testing.T) {
 	}
 	// /data must exist in the image owned by the user that runs, and USER
 	// must come before the volume is used; HEALTHCHECK uses the binary.
-	for _, want := range []string{"--chown=65532:65532 /out/data /data", "USER 65532:65532", "HEALTHCHECK", `"health"`, "org.opencontainers.image.licenses"} {
+	for _, want := range []string{"install -d -m 0700 -o 65532 -g 65532 /out/rootfs/data", "--chown=65532:65532 /out/rootfs/ /", "scripts/check-toolchain.sh", "USER 65532:65532", "HEALTHCHECK", `"health"`, "org.opencontainers.image.licenses"} {
 		if !strings.Contains(string(cf), want) {
 			t.Errorf("contrib/Containerfile lacks %q", want)
 		}

@@ -29,18 +29,20 @@ func defaultHealthURL(path string) string {
 // ready): the container's HEALTHCHECK, since the image has no curl.
 func runHealth(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("health", "[--ready] [--url URL]", "Asks a running \"referee serve\" (started with --status-addr) whether it is alive: GET /healthz,\nor /readyz with --ready. Exit status 0 when it answers 200, 1 otherwise (for HEALTHCHECK).", stderr)
-	ready := fs.Bool("ready", false, "ask /readyz (IMAP and SMTP reachable, outbox not stuck) instead of /healthz")
-	url := fs.String("url", "", "the `URL` to ask (default: /healthz or /readyz at REFEREE_STATUS_ADDR, else 127.0.0.1:9180)")
+	ready := fs.Bool("ready", false, "ask /readyz (IMAP logged in and read lately, an SMTP login works, sending not blocked) instead of /healthz")
+	url := fs.String("url", "", "the `URL` or host:port to ask (default: /healthz or /readyz at REFEREE_STATUS_ADDR, else 127.0.0.1:9180)")
 	timeout := fs.Duration("timeout", 10*time.Second, "give up after this long")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
+	path := "/healthz"
+	if *ready {
+		path = "/readyz"
+	}
 	if *url == "" {
-		path := "/healthz"
-		if *ready {
-			path = "/readyz"
-		}
 		*url = defaultHealthURL(path)
+	} else {
+		*url = healthURL(*url, path)
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
@@ -62,4 +64,19 @@ func runHealth(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	fmt.Fprint(stdout, string(body))
 	return exitOK
+}
+
+// healthURL completes a --url given as the status listener's address, as
+// --status-addr takes it ("127.0.0.1:9180", "[::1]:9180/readyz"): without
+// a scheme it is http://, and without a path it asks path (/healthz, or
+// /readyz with --ready). A full URL is used as it is.
+func healthURL(u, path string) string {
+	if strings.Contains(u, "://") {
+		return u
+	}
+	u = "http://" + u
+	if !strings.Contains(strings.TrimPrefix(u, "http://"), "/") {
+		u += path
+	}
+	return u
 }

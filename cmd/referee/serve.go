@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 	"referee/internal/mail/embedded"
 	"referee/internal/mail/imapin"
 	"referee/internal/mail/smtpout"
+	"referee/internal/mail/tlsconf"
 	"referee/internal/pace"
 	"referee/internal/sdnotify"
 	"referee/internal/status"
@@ -35,6 +37,7 @@ type serveFlags struct {
 	doneFolder, trustedAuthServ, logLevel, embeddedIMAP string
 	logFormat, dkimKey, dkimSelector, statusAddr        string
 	embeddedSMTP                                        string
+	tlsCA                                               string // a private CA for IMAP and SMTP
 	imapAuth, imapTokenCmd, smtpAuth, smtpTokenCmd      string
 	players, defaultTime, variants                      string // the lobby (player.go)
 	observers                                           string // who may observe by mail (player.go)
@@ -61,6 +64,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.imapPassFile, "imap-pass-file", "", "read the IMAP password from this `file` (again when the server refuses it)")
 	fs.StringVar(&s.imapPassCmd, "imap-pass-cmd", "", "shell `command` whose first line of output is the IMAP password, as msmtp's passwordeval (run again when the server refuses it)")
 	fs.StringVar(&s.imapTLS, "imap-tls", "tls", "IMAP transport security: none (loopback only), starttls or tls")
+	fs.StringVar(&s.tlsCA, "tls-ca", "", "trust the CA certificates of this PEM `file` (a private CA) for the IMAP and SMTP servers' certificates, instead of the system's authorities")
 	fs.StringVar(&s.imapAuth, "imap-auth", "password", "IMAP login: password, xoauth2 or oauthbearer (OAuth 2 token from --imap-token-cmd)")
 	fs.StringVar(&s.imapTokenCmd, "imap-token-cmd", "", "shell `command` that prints an OAuth access token (or JSON with access_token, expires_in); run again when it expires")
 	fs.StringVar(&s.smtpAddr, "smtp", "", "SMTP server `host:port` for replies")
@@ -245,8 +249,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	cfg := daemon.Config{Once: s.once, Logger: log, RetryBase: s.retry, KeepSent: time.Duration(s.keepSentDays) * 24 * time.Hour,
 		SendLimits: limits, SMTPConnections: s.smtpConnections}
 	if s.imapAddr == "" {
-		if s.imapAuth != "password" || s.smtpAuth != "password" || s.imapTokenCmd != "" || s.smtpTokenCmd != "" {
-			fmt.Fprintln(stderr, "referee serve: --imap-auth, --smtp-auth and the token commands apply to a real mail server (--imap and --smtp); the embedded server needs none of them")
+		if s.imapAuth != "password" || s.smtpAuth != "password" || s.imapTokenCmd != "" || s.smtpTokenCmd != "" || s.tlsCA != "" {
+			fmt.Fprintln(stderr, "referee serve: --imap-auth, --smtp-auth, the token commands and --tls-ca apply to a real mail server (--imap and --smtp); the embedded server needs none of them")
 			return exitUsage
 		}
 		// The mailboxes live beside the database, so that a restart keeps
@@ -313,10 +317,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 				ssecret = isecret
 			}
 		}
+		var roots *x509.CertPool
+		if s.tlsCA != "" {
+			if roots, err = tlsconf.LoadCA(s.tlsCA); err != nil {
+				fmt.Fprintf(stderr, "referee serve: %v\n", err)
+				return exitUsage
+			}
+		}
 		cfg.IMAP = imapin.Config{Addr: s.imapAddr, User: user, Secret: isecret, TLS: s.imapTLS, Poll: s.poll, DoneFolder: s.doneFolder, NoIdle: s.noIdle,
-			Auth: s.imapAuth, Token: itok}
+			Auth: s.imapAuth, Token: itok, RootCAs: roots}
 		cfg.SMTP = smtpout.Config{Addr: s.smtpAddr, User: suser, Secret: ssecret, TLS: s.smtpTLS, Auth: s.smtpAuth, Token: stok,
-			LoginIfOffered: defaulted && s.smtpAuth == "password", Logger: log.With("part", "smtp")}
+			LoginIfOffered: defaulted && s.smtpAuth == "password", Logger: log.With("part", "smtp"), RootCAs: roots}
 	}
 	lobby, playerList, err := s.lobbyOptions()
 	if err != nil {
@@ -354,8 +365,21 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "referee serve: --status-addr %s: %v\n", s.statusAddr, err)
 			return exitFail
 		}
+		// Ready: the last IMAP session logged in and the mailbox was read
+		// lately; an SMTP session logs in (or a mail went out lately);
+		// sending is not blocked and the outbox moves.
+		sessions := status.NewSessions(time.Now)
+		cfg.IMAP.OnSession = sessions.IMAP
+		smtpProbe := smtpout.New(cfg.SMTP)
 		opts := status.Options{Build: buildLabels(), Ready: []status.Check{
-			status.Reachable("imap", cfg.IMAP.Addr), status.Reachable("smtp", cfg.SMTP.Addr),
+			status.IMAPReady(a.Store(), sessions, 2*min(s.poll, 25*time.Minute)+2*time.Minute),
+			status.SMTPReady(a.Store(), func(ctx context.Context) error {
+				ss, err := smtpProbe.Open(ctx)
+				if err != nil {
+					return err
+				}
+				return ss.Close()
+			}, 10*time.Minute, time.Now),
 			status.OutboxNotStuck(a.Store(), s.readyOutboxAge, time.Now)}}
 		hs := &http.Server{Handler: status.NewHandler(a.Store(), cfg.Metrics, time.Now, opts), ReadHeaderTimeout: 10 * time.Second}
 		go hs.Serve(ln)

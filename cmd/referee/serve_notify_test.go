@@ -78,7 +78,16 @@ func TestServeTellsSystemdAndAnswersHealth(t *testing.T) {
 	wait("READY=1")
 	wait("WATCHDOG=1")
 	for _, path := range []string{"/healthz", "/readyz"} {
-		if code, out, errs := cli(t, "health", "--url", "http://"+statusAddr+path); code != 0 || !strings.HasPrefix(out, "ok") {
+		// /readyz waits for the first IMAP login, which may follow READY=1.
+		var code int
+		var out, errs string
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			code, out, errs = cli(t, "health", "--url", "http://"+statusAddr+path)
+			if code == 0 || time.Now().After(deadline) {
+				break
+			}
+		}
+		if code != 0 || !strings.HasPrefix(out, "ok") {
 			t.Errorf("health %s: %d %q %q", path, code, out, errs)
 		}
 	}
@@ -116,8 +125,14 @@ func TestHealthCommand(t *testing.T) {
 		{srv.URL + "/readyz", exitFail, "FAIL smtp"},
 		{"http://" + freeAddr(t) + "/healthz", exitFail, "is \"referee serve\" running with --status-addr?"},
 		{"::", exitUsage, "give an http:// URL"},
+		// host:port as --status-addr takes it and the README shows it:
+		// http:// and the path are added (/readyz with --ready).
+		{strings.TrimPrefix(srv.URL, "http://"), exitOK, "ok"},
+		{strings.TrimPrefix(srv.URL, "http://") + "/healthz", exitOK, "ok"},
+		{strings.TrimPrefix(srv.URL, "http://") + " --ready", exitFail, "FAIL smtp"},
 	} {
-		code, out, errs := cli(t, "health", "--url", c.url)
+		args := append([]string{"health", "--url"}, strings.Fields(c.url)...)
+		code, out, errs := cli(t, args...)
 		if code != c.code || !strings.Contains(out+errs, c.contains) {
 			t.Errorf("health --url %s: %d %q %q; want %d and %q", c.url, code, out, errs, c.code, c.contains)
 		}

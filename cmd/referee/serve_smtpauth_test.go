@@ -75,19 +75,23 @@ func TestServeLogsInToSMTPByDefault(t *testing.T) {
 	smtpAddr := loopbackSMTP(t, backend)
 
 	db := filepath.Join(t.TempDir(), "r.db")
-	serve := func() string {
+	serve := func(want int) string {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		var out, errb bytes.Buffer
 		code := run(ctx, []string{"serve", "--once", "--db", db, "--address", referee, "--imap", imapAddr,
 			"--imap-tls", "none", "--imap-pass", "pw", "--smtp", smtpAddr, "--smtp-tls", "none"}, &out, &errb)
-		if code != exitOK {
-			t.Fatalf("serve --once: exit %d\n%s", code, errb.String())
+		if code != want {
+			t.Fatalf("serve --once: exit %d, want %d\n%s", code, want, errb.String())
 		}
 		return errb.String()
 	}
-	logs := serve()
+	// Issue 38: cron must hear that sending is blocked: exit 1, and why.
+	logs := serve(exitFail)
+	if !strings.Contains(logs, "referee serve: sending is blocked since") || !strings.Contains(logs, "1 mails wait in the outbox") {
+		t.Errorf("serve --once does not end by saying that sending is blocked:\n%s", logs)
+	}
 	backend.mu.Lock()
 	logins, got := strings.Join(backend.logins, ","), len(backend.got)
 	backend.mu.Unlock()
@@ -113,7 +117,7 @@ func TestServeLogsInToSMTPByDefault(t *testing.T) {
 	if code, out, errs := cli(t, "outbox", "--db", db, "--retry", "all"); code != 0 || !strings.Contains(out, "1 failed or waiting mails are due now") {
 		t.Fatalf("outbox --retry all: %d %s %s", code, out, errs)
 	}
-	serve()
+	serve(exitOK)
 	backend.mu.Lock()
 	got = len(backend.got)
 	backend.mu.Unlock()

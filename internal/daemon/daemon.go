@@ -152,17 +152,7 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 	prune()
 
 	if cfg.Once {
-		if _, err := a.Tick(ctx); err != nil {
-			return fmt.Errorf("clocks: %w", err)
-		}
-		if err := cfg.Mailbox.Once(ctx, handler); err != nil {
-			return fmt.Errorf("reading the mailbox: %w", err)
-		}
-		passed()
-		if _, err := ob.Flush(ctx); err != nil {
-			return fmt.Errorf("delivering the outbox: %w", err)
-		}
-		return nil
+		return once(ctx, a, cfg, handler, passed, ob)
 	}
 
 	var wg sync.WaitGroup
@@ -218,6 +208,37 @@ func Run(ctx context.Context, a *app.App, cfg Config) error {
 		return err
 	}
 	return nil
+}
+
+// once is Run with Once: the clocks, one pass over the mailbox, and the
+// outbox. The outbox is delivered even when the mailbox could not be read
+// (what earlier runs and "referee new" queued is not held back by an IMAP
+// failure). The error says each thing that failed, and that sending is
+// blocked when it is (the SMTP server refused the session, now or in an
+// earlier run, and no mail went out since), so that cron reports it.
+func once(ctx context.Context, a *app.App, cfg Config, handler imapin.Handler, passed func(), ob *Outbox) error {
+	var errs []error
+	if _, err := a.Tick(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("clocks: %w", err))
+	}
+	if err := cfg.Mailbox.Once(ctx, handler); err != nil {
+		errs = append(errs, fmt.Errorf("reading the mailbox: %w (the outbox was delivered all the same)", err))
+	} else {
+		passed()
+	}
+	if _, err := ob.Flush(ctx); err != nil {
+		return errors.Join(append(errs, fmt.Errorf("delivering the outbox: %w", err))...)
+	}
+	why, since, err := a.Store().SendingBlocked(ctx)
+	if err != nil {
+		return errors.Join(append(errs, fmt.Errorf("reading whether sending is blocked: %w", err))...)
+	}
+	if why != "" {
+		n, _ := a.Store().PendingOutbox(ctx)
+		errs = append(errs, fmt.Errorf("sending is blocked since %s: %s; %d mails wait in the outbox and are tried again by a later run once their retry time has come (\"referee outbox\" lists them; after fixing the cause, \"referee outbox --retry all\" makes them due at once)",
+			since.UTC().Format(time.RFC3339), why, n))
+	}
+	return errors.Join(errs...)
 }
 
 // Outbox delivers queued mail. Several Outboxes may work on one database
@@ -304,7 +325,7 @@ func (o *Outbox) block(ctx context.Context, err error) time.Time {
 	o.blocked.why = err.Error()
 	until, n := o.blocked.until, o.blocked.n
 	o.mu.Unlock()
-	o.Log.Error("SENDING IS BLOCKED: no mail goes out until the SMTP server accepts the referee's session; check --smtp-user, the password or token, and the server (referee status shows this too)",
+	o.Log.Error("SENDING IS BLOCKED: the SMTP session could not be opened or was refused, so no mail goes out; every mail waits (none is dropped) and sending is tried again at retry_at; check the server, --smtp-tls and --tls-ca, --smtp-user and the password or token (referee status shows this too)",
 		"err", err, "retry_at", until, "blocked_passes", n)
 	if serr := o.Store.SetSendingBlocked(context.WithoutCancel(ctx), err.Error(), now); serr != nil {
 		o.Log.Warn("recording that sending is blocked", "err", serr)

@@ -9,7 +9,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +27,7 @@ import (
 
 	"referee/internal/mail/oauth"
 	"referee/internal/mail/secret"
+	"referee/internal/mail/tlsconf"
 )
 
 // DoneFlag marks a message the referee has finished with.
@@ -76,6 +77,13 @@ type Config struct {
 	// OnPass, when set, is called after every complete pass over the
 	// mailbox: the server was reached and everything new was handled.
 	OnPass func()
+	// OnSession, when set, is told how each session of Run began or
+	// ended: nil after a successful login, the error when the session
+	// failed (it reconnects after a backoff). /readyz reads it.
+	OnSession func(err error)
+	// RootCAs, when set, are the authorities trusted for the server's
+	// certificate instead of the system's (serve --tls-ca).
+	RootCAs *x509.CertPool
 }
 
 // DefaultMaxBytes is MaxBytes when the Config leaves it 0.
@@ -161,7 +169,7 @@ func dial(ctx context.Context, cfg Config) (*conn, error) {
 	}
 	cn := &conn{cfg: cfg, exists: make(chan struct{}, 1)}
 	opts := &imapclient.Options{
-		TLSConfig:   &tls.Config{ServerName: host, InsecureSkipVerify: cfg.InsecureSkipVerify},
+		TLSConfig:   tlsconf.Config(host, cfg.RootCAs, cfg.InsecureSkipVerify),
 		WordDecoder: &mime.WordDecoder{CharsetReader: charset.Reader},
 		Dialer:      &net.Dialer{Timeout: 30 * time.Second},
 		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
@@ -187,6 +195,9 @@ func dial(ctx context.Context, cfg Config) (*conn, error) {
 		return nil, fmt.Errorf("IMAP TLS mode %q is unknown: use \"none\" (loopback only), \"starttls\" or \"tls\"", cfg.TLS)
 	}
 	if err != nil {
+		if why := tlsconf.Explain(err, "--imap-tls"); why != "" {
+			return nil, fmt.Errorf("connecting to the IMAP server %s (TLS %q): %s: %w", cfg.Addr, cfg.TLS, why, err)
+		}
 		return nil, fmt.Errorf("connecting to the IMAP server %s (TLS %q): %w", cfg.Addr, cfg.TLS, err)
 	}
 	cn.c = c
@@ -602,6 +613,9 @@ func Run(ctx context.Context, cfg Config, h Handler) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if cfg.OnSession != nil {
+			cfg.OnSession(err)
+		}
 		cfg.Logger.Warn("IMAP session failed; reconnecting", "addr", cfg.Addr, "err", err, "in", backoff)
 		timer := time.NewTimer(backoff)
 		select {
@@ -620,6 +634,9 @@ func session(ctx context.Context, cfg Config, h Handler, validity *uint32, ok fu
 		return err
 	}
 	defer cn.close()
+	if cfg.OnSession != nil {
+		cfg.OnSession(nil)
+	}
 	idle := !cfg.NoIdle && cn.c.Caps().Has(imap.CapIdle)
 	cfg.Logger.Info("IMAP connected", "addr", cfg.Addr, "user", cfg.User, "mailbox", cfg.Mailbox, "idle", idle)
 	for {

@@ -54,6 +54,7 @@ type testServer struct {
 	user    *imapmemserver.User
 	ln      *dropListener
 	fetches *fetchLog
+	cert    *x509.Certificate // the server's, in modes tls and starttls
 }
 
 // fetchLog records the FETCH commands a server received.
@@ -154,17 +155,23 @@ func newTLSServer(t *testing.T, caps imap.CapSet, mode string) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	switch mode {
-	case "starttls":
-		opts.TLSConfig = selfSigned(t)
-	case "tls":
-		inner = tls.NewListener(inner, selfSigned(t))
+	var cert *x509.Certificate
+	if mode != "none" {
+		tc := selfSigned(t)
+		if cert, err = x509.ParseCertificate(tc.Certificates[0].Certificate[0]); err != nil {
+			t.Fatal(err)
+		}
+		if mode == "starttls" {
+			opts.TLSConfig = tc
+		} else {
+			inner = tls.NewListener(inner, tc)
+		}
 	}
 	srv := imapserver.New(opts)
 	ln := &dropListener{Listener: inner}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close(); ln.drop() })
-	return &testServer{addr: inner.Addr().String(), user: u, ln: ln, fetches: fetches}
+	return &testServer{addr: inner.Addr().String(), user: u, ln: ln, fetches: fetches, cert: cert}
 }
 
 // idleSession works around imapmemserver not sending, when IDLE starts,
@@ -760,8 +767,9 @@ func TestTLSModes(t *testing.T) {
 		}
 		cfg := ts.cfg()
 		cfg.TLS = mode
-		if err := imapin.Once(context.Background(), cfg, func(context.Context, imapin.Message) error { return nil }); err == nil || !strings.Contains(err.Error(), "certificate") {
-			t.Errorf("%s with a self-signed certificate: %v, want a certificate error", mode, err)
+		if err := imapin.Once(context.Background(), cfg, func(context.Context, imapin.Message) error { return nil }); err == nil || !strings.Contains(err.Error(), "certificate") ||
+			!strings.Contains(err.Error(), "--tls-ca") {
+			t.Errorf("%s with a self-signed certificate: %v, want a certificate error that names --tls-ca", mode, err)
 		}
 		cfg.InsecureSkipVerify = true
 		r := newRecorder()
@@ -770,6 +778,20 @@ func TestTLSModes(t *testing.T) {
 		}
 		if s := strings.Join(r.list(), " "); s != "m1" {
 			t.Errorf("%s: handled %q, want m1", mode, s)
+		}
+		// Issue 38: a private CA is given with --tls-ca (RootCAs); the
+		// test server's certificate is its own authority.
+		withCA := cfg
+		withCA.RootCAs = x509.NewCertPool()
+		withCA.RootCAs.AddCert(ts.cert)
+		if _, err := ts.user.Append("INBOX", literal{bytes.NewReader(msg(2)), int64(len(msg(2)))}, &imap.AppendOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		r = newRecorder()
+		if err := imapin.Once(context.Background(), withCA, r.handle); err != nil {
+			t.Errorf("%s with the certificate's CA in RootCAs: %v", mode, err)
+		} else if s := strings.Join(r.list(), " "); s != "m2" {
+			t.Errorf("%s with the CA: handled %q, want m2", mode, s)
 		}
 	}
 }

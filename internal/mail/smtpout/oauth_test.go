@@ -196,7 +196,7 @@ func TestOAuthSendFailures(t *testing.T) {
 	}{
 		{"command fails", []string{"XOAUTH2"}, "xoauth2",
 			"echo 'invalid_grant: Token has been expired or revoked.' >&2; exit 2", false,
-			[]string{"AUTH XOAUTH2 as \"referee@example.test\": getting a token", "temporary", "exit status 2", "invalid_grant: Token has been expired or revoked."}},
+			[]string{"AUTH XOAUTH2 as \"referee@example.test\": getting a token", "exit status 2", "invalid_grant: Token has been expired or revoked."}},
 		{"every token refused", []string{"XOAUTH2", "OAUTHBEARER"}, "oauthbearer",
 			"echo " + tokenPrefix + "-x", true,
 			[]string{"refused a newly obtained token too", `status "invalid_token"`, "mail scope", "535"}},

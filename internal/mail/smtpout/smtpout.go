@@ -5,14 +5,17 @@ import (
 	"cmp"
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/emersion/go-sasl"
@@ -20,6 +23,7 @@ import (
 
 	"referee/internal/mail/oauth"
 	"referee/internal/mail/secret"
+	"referee/internal/mail/tlsconf"
 )
 
 // Config says where and how to send.
@@ -32,6 +36,9 @@ type Config struct {
 	TLS                string // "none" (loopback only), "starttls" or "tls"
 	HeloName           string // default "localhost"
 	InsecureSkipVerify bool   // tests only
+	// RootCAs, when set, are the authorities trusted for the server's
+	// certificate instead of the system's (serve --tls-ca).
+	RootCAs *x509.CertPool
 	// Timeout bounds the connection and every read and write on it;
 	// default 1 min.
 	Timeout time.Duration
@@ -199,12 +206,18 @@ func (s *Session) setup(ctx context.Context, host string) (err error) {
 	// Closing the connection when ctx ends unblocks whatever step is running.
 	stop := context.AfterFunc(ctx, func() { s.conn.Close() })
 	defer stop()
-	tlsCfg := &tls.Config{ServerName: host, InsecureSkipVerify: c.cfg.InsecureSkipVerify}
+	tlsCfg := tlsconf.Config(host, c.cfg.RootCAs, c.cfg.InsecureSkipVerify)
 	switch c.cfg.TLS {
 	case "none":
 		s.sc = smtp.NewClient(conn)
 	case "tls", "":
-		s.sc = smtp.NewClient(tls.Client(conn, tlsCfg))
+		// The handshake now, so that its failure is called one (else it
+		// happens at the first read, and looks like EHLO's).
+		tc := tls.Client(conn, tlsCfg)
+		if err := tc.HandshakeContext(ctx); err != nil {
+			return c.fail(ctx, "TLS handshake", err)
+		}
+		s.sc = smtp.NewClient(tc)
 	case "starttls":
 		// The EHLO before STARTTLS says "localhost": go-smtp offers no way
 		// to name it; the EHLO after it uses HeloName.
@@ -215,7 +228,12 @@ func (s *Session) setup(ctx context.Context, host string) (err error) {
 	s.sc.CommandTimeout = c.cfg.Timeout
 	s.sc.SubmissionTimeout = c.cfg.Timeout
 	if err := s.sc.Hello(c.cfg.HeloName); err != nil {
-		return c.fail(ctx, "EHLO "+c.cfg.HeloName, err)
+		step := "EHLO " + c.cfg.HeloName
+		if c.cfg.TLS == "starttls" && tlsconf.Explain(err, "") != "" {
+			// go-smtp shakes hands after STARTTLS at the next command.
+			step = "TLS handshake after STARTTLS"
+		}
+		return c.fail(ctx, step, err)
 	}
 	return c.auth(ctx, s.sc, host)
 }
@@ -412,17 +430,52 @@ func (c *Client) auth(ctx context.Context, sc *smtp.Client, host string) error {
 	}
 }
 
-// fail wraps err with the step and server, and says whether it is worth
-// trying again.
+// fail wraps err with the step and server, and says what happened: a
+// TLS failure and its cause, the server's refusal (for now, or for good),
+// or a failed connection. It says nothing of what happens next: that is
+// the caller's choice (the outbox retries a refused login and a
+// temporary refusal, and keeps a mail refused for good for the
+// organiser), which the caller's log says.
 func (c *Client) fail(ctx context.Context, step string, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("SMTP %s at %s: interrupted: %w", step, c.cfg.Addr, ctx.Err())
 	}
-	kind := "temporary failure, will be retried"
-	if IsPermanent(err) {
-		kind = "permanent failure, retrying will not help"
+	if w := what(step, err); w != "" {
+		return fmt.Errorf("SMTP %s at %s (%s): %w", step, c.cfg.Addr, w, err)
 	}
-	return fmt.Errorf("SMTP %s at %s (%s): %w", step, c.cfg.Addr, kind, err)
+	return fmt.Errorf("SMTP %s at %s: %w", step, c.cfg.Addr, err)
+}
+
+// what says what err was, at step ("" when err says it well enough: a
+// password file that cannot be read, a token command that failed).
+func what(step string, err error) string {
+	if why := tlsconf.Explain(err, "--smtp-tls"); why != "" {
+		return why
+	}
+	var se *smtp.SMTPError
+	if !errors.As(err, &se) {
+		var ne net.Error
+		if errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) {
+			return "the connection failed or timed out"
+		}
+		return ""
+	}
+	if strings.HasPrefix(step, "AUTH") {
+		if se.Code/100 == 4 {
+			return fmt.Sprintf("the server refused the login for now, with %d", se.Code)
+		}
+		return fmt.Sprintf("the server refused the login, with %d", se.Code)
+	}
+	if strings.HasPrefix(step, "MAIL") && slices.Contains(authCodes, se.Code) {
+		return fmt.Sprintf("the server wants a login this session does not have, with %d", se.Code)
+	}
+	switch se.Code / 100 {
+	case 4:
+		return fmt.Sprintf("the server refused it for now, with %d", se.Code)
+	case 5:
+		return fmt.Sprintf("the server refused it for good, with %d", se.Code)
+	}
+	return fmt.Sprintf("the server answered %d", se.Code)
 }
 
 // timeoutConn bounds every read and write, whatever deadlines go-smtp sets

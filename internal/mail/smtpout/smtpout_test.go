@@ -33,6 +33,7 @@ type recorder struct {
 	failCode int
 	refuse   string // a recipient refused at RCPT with failCode
 	conns    atomic.Int32
+	cert     *x509.Certificate // the server certificate in modes tls and starttls
 }
 
 func (r *recorder) NewSession(*smtp.Conn) (smtp.Session, error) {
@@ -96,6 +97,12 @@ func (s *sess) Data(r io.Reader) error {
 
 // selfSigned makes a certificate for 127.0.0.1.
 func selfSigned(t *testing.T) *tls.Config {
+	c, _ := selfSignedCert(t)
+	return c
+}
+
+// selfSignedCert is selfSigned, with the parsed certificate.
+func selfSignedCert(t *testing.T) (*tls.Config, *x509.Certificate) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -112,7 +119,11 @@ func selfSigned(t *testing.T) *tls.Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}, cert
 }
 
 // serve starts the backend on 127.0.0.1 with the given TLS mode.
@@ -132,9 +143,11 @@ func serve(t *testing.T, rec *recorder, mode string) string {
 	}
 	switch mode {
 	case "starttls":
-		srv.TLSConfig = selfSigned(t)
+		srv.TLSConfig, rec.cert = selfSignedCert(t)
 	case "tls":
-		ln = tls.NewListener(ln, selfSigned(t))
+		var c *tls.Config
+		c, rec.cert = selfSignedCert(t)
+		ln = tls.NewListener(ln, c)
 	}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
@@ -178,12 +191,50 @@ func TestSendByteExactInEveryTLSModeWithAuth(t *testing.T) {
 	}
 }
 
-func TestAuthFailureIsPermanent(t *testing.T) {
+func TestAuthFailureSaysWhatHappened(t *testing.T) {
+	// Issue 38: a refused login (535) blocks sending and the mail is
+	// retried (daemon), so the error must say the login was refused and
+	// must not call it "permanent, retrying will not help".
 	rec := &recorder{user: "referee", password: "right"}
 	addr := serve(t, rec, "none")
 	err := New(Config{Addr: addr, TLS: "none", User: "referee", Password: "wrong"}).Send(context.Background(), "r@x.test", []string{"a@x.test"}, raw)
-	if err == nil || !IsPermanent(err) || !strings.Contains(err.Error(), "AUTH") || !strings.Contains(err.Error(), "password") {
-		t.Errorf("err = %v, want a permanent AUTH failure that mentions the password", err)
+	if err == nil || !IsBlocked(err) || !strings.Contains(err.Error(), "AUTH") || !strings.Contains(err.Error(), "password") ||
+		!strings.Contains(err.Error(), "refused the login, with 535") {
+		t.Errorf("err = %v, want a refused AUTH that mentions the password and the code", err)
+	}
+	for _, bad := range []string{"permanent", "will not help", "retr"} {
+		if err != nil && strings.Contains(err.Error(), bad) {
+			t.Errorf("err = %v: says %q, but what happens next is the outbox's choice (it retries)", err, bad)
+		}
+	}
+}
+
+// TestTLSFailureIsNamed: issue 38: a certificate the client does not
+// trust was reported as a failure of "EHLO localhost". It must be called
+// a TLS failure that names --tls-ca; with the CA given (RootCAs, serve
+// --tls-ca) the same server is accepted.
+func TestTLSFailureIsNamed(t *testing.T) {
+	for _, mode := range []string{"tls", "starttls"} {
+		rec := &recorder{}
+		addr := serve(t, rec, mode)
+		cfg := Config{Addr: addr, TLS: mode, Timeout: 5 * time.Second}
+		err := New(cfg).Send(context.Background(), "r@x.test", []string{"a@x.test"}, raw)
+		if err == nil || !IsBlocked(err) || strings.Contains(err.Error(), "EHLO") || !strings.Contains(err.Error(), "--tls-ca") ||
+			!strings.Contains(err.Error(), "certificate is signed by an authority this machine does not trust") {
+			t.Errorf("%s, untrusted certificate: err = %v; want a TLS failure naming --tls-ca, not EHLO", mode, err)
+		}
+		// The test server's certificate is its own authority.
+		cfg.RootCAs = x509.NewCertPool()
+		cfg.RootCAs.AddCert(rec.cert)
+		if err := New(cfg).Send(context.Background(), "r@x.test", []string{"a@x.test"}, raw); err != nil {
+			t.Errorf("%s, with its CA trusted: %v", mode, err)
+		}
+	}
+	// A server that speaks no TLS on a port given as "tls".
+	addr := serve(t, &recorder{}, "none")
+	err := New(Config{Addr: addr, TLS: "tls", Timeout: 5 * time.Second}).Send(context.Background(), "r@x.test", []string{"a@x.test"}, raw)
+	if err == nil || !strings.Contains(err.Error(), "did not answer in TLS") || !strings.Contains(err.Error(), "--smtp-tls starttls") {
+		t.Errorf("plain server, TLS mode tls: err = %v; want \"did not answer in TLS\" and the advice", err)
 	}
 }
 
@@ -256,7 +307,7 @@ func TestServerDownOrSilent(t *testing.T) {
 		}()
 		select {
 		case err := <-done:
-			if err == nil || IsPermanent(err) || !strings.Contains(err.Error(), "temporary") && !strings.Contains(err.Error(), "interrupted") && !strings.Contains(err.Error(), "connecting") {
+			if err == nil || IsPermanent(err) || !strings.Contains(err.Error(), "the connection failed") && !strings.Contains(err.Error(), "interrupted") && !strings.Contains(err.Error(), "connecting") {
 				t.Errorf("%s: err = %v, want a temporary error", tt.name, err)
 			}
 		case <-time.After(10 * time.Second):
