@@ -103,7 +103,7 @@ func run(w io.Writer, files []string, eq map[mutant]string, minEff float64) (boo
 			return false, fmt.Errorf("%s is not a gremlins JSON report: %w", f, err)
 		}
 		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		t := count(r, eq, seen)
+		t := count(r, packageDir(name), eq, seen)
 		fmt.Fprintf(w, "%s: efficacy %.1f%% (%d killed, %d lived, %d of them listed as equivalent: %.1f%% less those); %d timed out, %d not covered\n",
 			name, t.Efficacy(), t.Killed, t.Lived, t.Equivalent, t.EfficacyLessEquivalent(), t.TimedOut, t.NotCovered)
 		for _, m := range t.Survivors {
@@ -138,17 +138,27 @@ func run(w io.Writer, files []string, eq map[mutant]string, minEff float64) (boo
 func reported(files []string, m mutant) bool {
 	dir := filepath.Dir(strings.SplitN(m.Pos, ":", 2)[0])
 	for _, f := range files {
-		if strings.TrimSuffix(filepath.Base(f), ".json") == strings.ReplaceAll(dir, "/", "_") {
+		if packageDir(strings.TrimSuffix(filepath.Base(f), ".json")) == dir {
 			return true
 		}
 	}
 	return false
 }
 
-func count(r report, eq map[mutant]string, seen map[mutant]bool) tally {
+// packageDir is the package folder a report is named after:
+// "internal_mail_reader" for internal/mail/reader (scripts/mutation.sh
+// names them so; no folder of the module has an underscore).
+func packageDir(report string) string { return strings.ReplaceAll(report, "_", "/") }
+
+// count tallies one package's report; gremlins names each file relative
+// to the package's folder dir, or to the module.
+func count(r report, dir string, eq map[mutant]string, seen map[mutant]bool) tally {
 	var t tally
 	for _, f := range r.Files {
 		file := strings.TrimPrefix(strings.TrimPrefix(f.Filename, r.GoModule), "/")
+		if !strings.Contains(file, "/") {
+			file = dir + "/" + file
+		}
 		for _, mu := range f.Mutations {
 			m := mutant{Pos: fmt.Sprintf("%s:%d:%d", file, mu.Line, mu.Column), Type: mu.Type}
 			switch mu.Status {

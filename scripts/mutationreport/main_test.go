@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-const sample = `{"go_module":"referee","files":[{"file_name":"internal/rating/glicko2.go","mutations":[
+const sample = `{"go_module":"referee","files":[{"file_name":"glicko2.go","mutations":[
 {"type":"ARITHMETIC_BASE","status":"KILLED","line":56,"column":23},
 {"type":"ARITHMETIC_BASE","status":"KILLED","line":57,"column":9},
 {"type":"ARITHMETIC_BASE","status":"KILLED","line":58,"column":9},
