@@ -154,3 +154,28 @@ func TestVerbsReadTheirFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestOutboxListFlagsNeedAList (issue 40): --failed and --all choose what
+// "referee outbox" lists; with --retry, --retry-failed or --drop, which
+// list nothing, they are refused (exit 2) instead of ignored, before the
+// database is opened.
+func TestOutboxListFlagsNeedAList(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "never.db")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--retry", "3", "--all"}, "--all chooses which mails the list shows, but --retry acts on mail"},
+		{[]string{"--failed", "--retry", "all"}, "--failed chooses which mails the list shows, but --retry acts"},
+		{[]string{"--retry-failed", "--failed"}, "but --retry-failed acts on mail"},
+		{[]string{"--drop", "4", "--all"}, "drop --all, or run \"referee outbox --all\" on its own"},
+	} {
+		code, out, errs := cli(t, append([]string{"outbox", "--db", db}, tt.args...)...)
+		if code != exitUsage || out != "" || !strings.Contains(errs, tt.want) {
+			t.Errorf("outbox %v: exit %d, %q %q; want 2 and %q", tt.args, code, out, errs, tt.want)
+		}
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Errorf("a refused outbox command opened %s", db)
+	}
+}
