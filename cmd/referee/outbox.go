@@ -14,7 +14,7 @@ import (
 )
 
 func runOutbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("outbox", "[--failed | --all] [--retry ID|all | --retry-failed | --drop ID]",
+	fs := newFlags("outbox", "[--failed | --all | --retry ID|all | --retry-failed | --drop ID]",
 		`Shows the mail the referee has still to deliver: id, game, recipient, kind
 (opening, board, reject, refusal: an answer to a stranger, ...), attempts,
 next attempt, state and the server's last answer. States: due (sent at the next

@@ -75,6 +75,9 @@ func (c verbCommand) run(ctx context.Context, args []string, stdout, stderr io.W
 		}
 		fs, run := c.flagSet(v, stderr)
 		if code, ok := parseFlags(fs, rest); !ok {
+			if code == exitUsage {
+				c.foreignFlagHint(fs, v, rest, stderr)
+			}
 			return code
 		}
 		if fs.NArg() != v.nargs {
@@ -90,4 +93,31 @@ func (c verbCommand) run(ctx context.Context, args []string, stdout, stderr io.W
 	}
 	fmt.Fprintf(stderr, "referee %s: %q is not a verb of \"referee %s\"; use one of %s.\n", c.name, name, c.name, strings.Join(names, ", "))
 	return exitUsage
+}
+
+// foreignFlagHint says, after a flag was refused, which verb of the
+// command the flag belongs to ("--casual is a flag of \"referee event
+// new\""), for the user who put it on the wrong verb.
+func (c verbCommand) foreignFlagHint(fs *flag.FlagSet, v verb, args []string, stderr io.Writer) {
+	for _, a := range args {
+		if a == "--" {
+			return
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if fs.Lookup(name) != nil {
+			continue
+		}
+		for _, o := range c.verbs {
+			if o.name == v.name {
+				continue
+			}
+			if ofs, _ := c.flagSet(o, io.Discard); ofs.Lookup(name) != nil {
+				fmt.Fprintf(stderr, "\nreferee %s %s: --%s is a flag of \"referee %s %s\", not of %s.\n", c.name, v.name, name, c.name, o.name, v.name)
+				return
+			}
+		}
+	}
 }

@@ -80,7 +80,8 @@ func TestVerbsOwnTheirFlags(t *testing.T) {
 						args = append(args, "x")
 					}
 					code, out, errs := cli(t, append(args, arg)...)
-					if code != exitUsage || out != "" || !strings.Contains(errs, "flag provided but not defined: -"+name) || !strings.Contains(errs, usage) {
+					if code != exitUsage || out != "" || !strings.Contains(errs, "flag provided but not defined: -"+name) || !strings.Contains(errs, usage) ||
+						!strings.Contains(errs, "--"+name+" is a flag of \"referee "+c.name+" ") {
 						t.Errorf("%s: exit %d, %q %q; want 2, the flag refused and the verb's usage", strings.Join(append(args, arg), " "), code, out, errs)
 					}
 				}
