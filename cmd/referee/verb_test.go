@@ -8,7 +8,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -115,11 +117,40 @@ func TestVerbsReadTheirFlags(t *testing.T) {
 		}
 		return ""
 	}
+	// Each verb has a flags function of its own, which calls no other
+	// verb's: a flag its run reads is one this verb reads, never one a
+	// sibling reads behind a branch on the verb's name.
+	verbFuncs := map[string]string{} // function name -> "cmd verb"
+	for _, c := range verbCommands() {
+		for _, v := range c.verbs {
+			fn := runtime.FuncForPC(reflect.ValueOf(v.flags).Pointer()).Name()
+			fn = fn[strings.LastIndex(fn, ".")+1:]
+			if other, dup := verbFuncs[fn]; dup {
+				t.Errorf("%s %s and %s share the flags function %s: give each verb its own", c.name, v.name, other, fn)
+			}
+			verbFuncs[fn] = c.name + " " + v.name
+		}
+	}
 	for _, file := range verbFiles {
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, file, nil, 0)
 		if err != nil {
 			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || verbFuncs[fd.Name.Name] == "" {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if callee := name(call.Fun); callee != fd.Name.Name && verbFuncs[callee] != "" {
+						t.Errorf("%s: %s (%s) calls %s (%s): a verb defines and reads its own flags", fset.Position(call.Pos()),
+							fd.Name.Name, verbFuncs[fd.Name.Name], callee, verbFuncs[callee])
+					}
+				}
+				return true
+			})
 		}
 		kept := map[*ast.CallExpr]bool{}
 		var defs []*ast.CallExpr
