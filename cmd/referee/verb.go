@@ -61,14 +61,17 @@ func (c verbCommand) flagSet(v verb, stderr io.Writer) (*flag.FlagSet, verbRun) 
 // flags (before, between or after its arguments), checks the number of
 // arguments and runs the verb.
 func (c verbCommand) run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+	// The global flags (--db, --address) may come before the verb: main
+	// hands "referee --db games.db event list" on as "--db games.db list".
+	lead, help := leadingGlobalFlags(args)
+	if help || lead == len(args) || strings.HasPrefix(args[lead], "-") {
 		c.usage(stderr) // as every command's --help
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		if help {
 			return exitOK
 		}
 		return exitUsage
 	}
-	name, rest := args[0], args[1:]
+	name, rest := args[lead], append(args[:lead:lead], args[lead+1:]...)
 	for _, v := range c.verbs {
 		if v.name != name {
 			continue
@@ -120,4 +123,26 @@ func (c verbCommand) foreignFlagHint(fs *flag.FlagSet, v verb, args []string, st
 			}
 		}
 	}
+}
+
+// leadingGlobalFlags returns how many words at the start of args are
+// global flags (--db, --address) and their values, and whether a -h or
+// --help came first among the flags.
+func leadingGlobalFlags(args []string) (n int, help bool) {
+	global := globalFlags()
+	for n < len(args) && strings.HasPrefix(args[n], "-") && args[n] != "-" && args[n] != "--" {
+		name, _, hasValue := strings.Cut(strings.TrimLeft(args[n], "-"), "=")
+		if name == "h" || name == "help" {
+			return n, true
+		}
+		f := global.Lookup(name)
+		if f == nil {
+			return n, false
+		}
+		n++
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) {
+			n++ // the flag's value
+		}
+	}
+	return min(n, len(args)), false
 }

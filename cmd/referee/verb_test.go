@@ -211,3 +211,32 @@ func TestOutboxListFlagsNeedAList(t *testing.T) {
 		t.Errorf("a refused outbox command opened %s", db)
 	}
 }
+
+// TestVerbsTakeGlobalFlagsFirst: "referee --db PATH event list" reaches
+// the verb with its --db (main hands the global flags on in front of the
+// verb), as "referee event list --db PATH" does; any other flag before the
+// verb gets the command's usage.
+func TestVerbsTakeGlobalFlagsFirst(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "r.db")
+	if code, _, errs := cli(t, "init", "--db", db); code != exitOK {
+		t.Fatalf("init: %d %s", code, errs)
+	}
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--db", db, "event", "list"}, exitOK, "no events"},
+		{[]string{"event", "--db=" + db, "list"}, exitOK, "no events"},
+		{[]string{"event", "--db", db, "--address", "ref@example.org", "list"}, exitOK, "no events"},
+		{[]string{"--db", filepath.Join(t.TempDir(), "none.db"), "event", "list"}, exitUsage, "there is no database at"},
+		{[]string{"event", "--casual", "new"}, exitUsage, "Usage: referee event VERB"},
+		{[]string{"event", "--db", db}, exitUsage, "Usage: referee event VERB"},
+		{[]string{"event", "--db", db, "--help"}, exitOK, "Usage: referee event VERB"},
+	} {
+		code, out, errs := cli(t, tt.args...)
+		if code != tt.code || !strings.Contains(out+errs, tt.want) {
+			t.Errorf("%q: exit %d, %q %q; want %d and %q", tt.args, code, out, errs, tt.code, tt.want)
+		}
+	}
+}
