@@ -19,11 +19,11 @@ import (
 // verbCommands are the commands made of verbs, each verb with its own
 // flags. A new one is added here, and its verbs' file to verbFiles.
 func verbCommands() []verbCommand {
-	return []verbCommand{eventCommand()}
+	return []verbCommand{eventCommand(), playerCommand()}
 }
 
 // verbFiles are the files that define the verbs' flags.
-var verbFiles = []string{"event.go"}
+var verbFiles = []string{"event.go", "player.go"}
 
 // TestVerbsOwnTheirFlags (issue 40): no verb accepts a flag it ignores.
 //
@@ -124,6 +124,9 @@ func TestVerbsReadTheirFlags(t *testing.T) {
 	for _, c := range verbCommands() {
 		for _, v := range c.verbs {
 			fn := runtime.FuncForPC(reflect.ValueOf(v.flags).Pointer()).Name()
+			if regexp.MustCompile(`\.func\d+$`).MatchString(fn) {
+				t.Errorf("%s %s: its flags function is the closure %s; make it a function of its own, which this test can read", c.name, v.name, fn)
+			}
 			fn = fn[strings.LastIndex(fn, ".")+1:]
 			if other, dup := verbFuncs[fn]; dup {
 				t.Errorf("%s %s and %s share the flags function %s: give each verb its own", c.name, v.name, other, fn)
