@@ -243,3 +243,22 @@ func TestVerbsTakeGlobalFlagsFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryVerbCommandWalked: a command whose --help shows verbs
+// ("Usage: referee NAME VERB ...") is one of verbCommands, so the verb
+// tests above walk its verbs.
+func TestEveryVerbCommandWalked(t *testing.T) {
+	walked := map[string]bool{}
+	for _, c := range verbCommands() {
+		walked[c.name] = true
+	}
+	for _, c := range commands() {
+		code, out, errs := cli(t, c.name, "--help")
+		if code != exitOK {
+			t.Errorf("%s --help: exit %d", c.name, code)
+		}
+		if strings.HasPrefix(out+errs, "Usage: referee "+c.name+" VERB") != walked[c.name] {
+			t.Errorf("%s --help begins %q; a command with verbs is a verbCommand listed in verbCommands(), and only it", c.name, strings.SplitN(out+errs, "\n", 2)[0])
+		}
+	}
+}
