@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,55 +13,60 @@ import (
 	"referee/internal/referee"
 )
 
-// eventVerbs are the subcommands of "referee event", in the order of the
-// usage text.
-var eventVerbs = []struct{ name, synopsis string }{
-	{"new", "NAME --variant V --format rr|drr|ko --time T [--players a,b,c | --open N] [--starts DATE] [--entry known|open|FILE] [--tiebreak wins,sb,direct] [--decider match|black|lot] [--casual] [--min-rating N] [--max-rating N] [--min-reliability PERCENT]"},
-	{"list", ""},
-	{"show", "NAME"},
-	{"start", "NAME"},
-	{"withdraw", "NAME ADDRESS"},
-	{"replace", "NAME OLD NEW"},
-	{"close", "NAME"},
-}
-
-func eventUsage(w io.Writer) {
-	fmt.Fprintln(w, "Usage: referee event VERB ...")
-	for _, v := range eventVerbs {
-		fmt.Fprintf(w, "  referee event %s %s\n", v.name, v.synopsis)
+// eventCommand is "referee event VERB ...": the organiser's tournament
+// commands, each verb with its own flags.
+func eventCommand() verbCommand {
+	return verbCommand{
+		name:   "event",
+		footer: "Every change is in the audit log. \"referee event VERB --help\" explains one verb.",
+		verbs: []verb{
+			{"new", "NAME --variant V --format rr|drr|ko --time T [--players a,b,c | --open N] [--starts DATE] [--entry known|open|FILE] [--tiebreak wins,sb,direct] [--decider match|black|lot] [--casual] [--min-rating N] [--max-rating N] [--min-reliability PERCENT]",
+				"Creates an event. With --players and no --open, its players are fixed and \"event start\" starts it;\n" +
+					"with --open N, players join by mail (\"join NAME\") and it starts when N are in, or at --starts.\n" +
+					"Its games are rated unless --casual. --min-rating, --max-rating and --min-reliability limit who joins by mail\n" +
+					"(rating and reliability in the event's variant; 1500 and 100% for a player without a rated game there);\n" +
+					"the players of --players and substitutes (\"event replace\") are not limited.",
+				1, eventNew},
+			{"list", "", "Lists the events.", 0, eventList},
+			{"show", "NAME", "Shows an event's crosstable (recomputed from its games) and its games.", 1, eventShow},
+			{"start", "NAME", "Starts every game of a round robin at once, with the FIDE/Berger pairings.", 1, eventStart},
+			{"withdraw", "NAME ADDRESS", "Withdraws a player (ICCF's rule: with half their games completed the unfinished ones are lost, otherwise all are annulled).", 2, eventWithdraw},
+			{"replace", "NAME OLD NEW", "Hands a player's unfinished games to a substitute, who gets each board with their own reply address.", 3, eventReplace},
+			{"close", "NAME", "Closes an event: an open one never starts; a running one has its unfinished games aborted.", 1, eventClose},
+		},
 	}
-	fmt.Fprintln(w, "\nEvery change is in the audit log. \"referee event VERB --help\" explains one verb.")
 }
 
-// runEvent is "referee event VERB ...": the organiser's tournament commands.
+// runEvent is "referee event VERB ...".
 func runEvent(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-			eventUsage(stderr) // as every command's --help
-			return exitOK
-		}
-		eventUsage(stderr)
-		return exitUsage
-	}
-	verb, rest := args[0], args[1:]
-	var synopsis string
-	for _, v := range eventVerbs {
-		if v.name == verb {
-			synopsis = v.synopsis
-		}
-	}
-	if synopsis == "" && verb != "list" {
-		fmt.Fprintf(stderr, "referee event: %q is not a verb of \"referee event\"; use one of new, list, show, start, withdraw, replace, close.\n", verb)
-		return exitUsage
-	}
-	fs := newFlags("event "+verb, synopsis, eventHelp[verb], stderr)
+	return eventCommand().run(ctx, args, stdout, stderr)
+}
+
+// eventApp defines --db and --address, which every event verb reads, and
+// returns the function that opens the application with them: a database
+// that must exist for a verb that only reads (list, show), else one made
+// if missing.
+func eventApp(fs *flag.FlagSet, existing bool) func(ctx context.Context, stderr io.Writer) (*app.App, int) {
 	db := dbFlag(fs)
 	address := addressFlag(fs)
+	name := strings.TrimPrefix(fs.Name(), "referee ")
+	return func(ctx context.Context, stderr io.Writer) (*app.App, int) {
+		if existing {
+			return openExistingApp(ctx, name, *db, *address, stderr)
+		}
+		return openApp(ctx, *db, *address, stderr)
+	}
+}
+
+// eventNew is "referee event new NAME ...": the only verb with the
+// event's settings as flags.
+func eventNew(fs *flag.FlagSet) verbRun {
+	open := eventApp(fs, false)
 	variant := fs.String("variant", "", "the game: "+variantNames())
 	format := fs.String("format", "rr", "rr (round robin), drr (double round robin) or ko (knockout)")
 	timeControl := fs.String("time", "", "time control of every game: \"3d\" days per move, or Fischer \"10d+1d\"")
 	players := fs.String("players", "", "the players, comma-separated, seeded in this order")
-	open := fs.Int("open", 0, "take entries by mail until N players are in, then start")
+	openN := fs.Int("open", 0, "take entries by mail until N players are in, then start")
 	starts := fs.String("starts", "", "start on this date (2026-12-01 or RFC 3339), at the first tick after it")
 	entry := fs.String("entry", "known", "who may join by mail: known (played here or added), open (anyone), or a FILE of addresses")
 	tiebreak := fs.String("tiebreak", "wins,sb,direct", "the tie-break chain: wins, sb (Sonneborn-Berger), direct (direct encounter)")
@@ -69,25 +75,10 @@ func runEvent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	minRating := fs.Float64("min-rating", 0, "who joins by mail needs at least this rating in the event's variant (1500 when unrated; 0: no limit)")
 	maxRating := fs.Float64("max-rating", 0, "who joins by mail may have at most this rating in the event's variant (0: no limit)")
 	minReliability := fs.Float64("min-reliability", 0, "who joins by mail needs at least this reliability in the variant, in percent (0: no limit)")
-	if code, ok := parseFlags(fs, rest); !ok {
-		return code
-	}
-	want := map[string]int{"new": 1, "list": 0, "show": 1, "start": 1, "withdraw": 2, "replace": 3, "close": 1}[verb]
-	if fs.NArg() != want {
-		fmt.Fprintf(stderr, "referee event %s: read %d argument(s) %q; write \"referee event %s %s\".\n", verb, fs.NArg(),
-			strings.Join(fs.Args(), " "), verb, synopsis)
-		return exitUsage
-	}
-	open_ := openApp
-	if verb == "list" || verb == "show" {
-		open_ = func(ctx context.Context, db, address string, stderr io.Writer) (*app.App, int) {
-			return openExistingApp(ctx, "event "+verb, db, address, stderr)
-		}
-	}
-	spec := app.EventSpec{Name: fs.Arg(0), Variant: *variant, Format: *format, TimeControl: *timeControl, Open: *open,
-		Entry: *entry, TieBreak: *tiebreak, Decider: *decider, Casual: *casual,
-		Limits: referee.RatingLimits{MinRating: *minRating, MaxRating: *maxRating, MinReliability: *minReliability / 100}}
-	if verb == "new" {
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		spec := app.EventSpec{Name: args[0], Variant: *variant, Format: *format, TimeControl: *timeControl, Open: *openN,
+			Entry: *entry, TieBreak: *tiebreak, Decider: *decider, Casual: *casual,
+			Limits: referee.RatingLimits{MinRating: *minRating, MaxRating: *maxRating, MinReliability: *minReliability / 100}}
 		if strings.EqualFold(spec.TimeControl, "none") {
 			spec.TimeControl = ""
 		}
@@ -118,27 +109,35 @@ func runEvent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			}
 			spec.Entry, spec.EntryList = referee.PlayersList, list
 		}
-	}
-	a, code := open_(ctx, *db, *address, stderr)
-	if a == nil {
-		return code
-	}
-	defer a.Close()
-	name := "event " + verb
-	switch verb {
-	case "new":
+		a, code := open(ctx, stderr)
+		if a == nil {
+			return code
+		}
+		defer a.Close()
 		e, err := a.CreateEvent(ctx, spec)
 		if err != nil {
-			return failed(stderr, name, err)
+			return failed(stderr, "event new", err)
 		}
 		fmt.Fprintf(stdout, "event %s created: %s\n", e.Name, e.Summary())
 		if e.Places == 0 {
 			fmt.Fprintf(stdout, "%d players; \"referee event start %s\" starts its games\n", len(e.Players), e.Name)
 		}
-	case "list":
+		return exitOK
+	}
+}
+
+// eventList is "referee event list".
+func eventList(fs *flag.FlagSet) verbRun {
+	open := eventApp(fs, true)
+	return func(ctx context.Context, _ []string, stdout, stderr io.Writer) int {
+		a, code := open(ctx, stderr)
+		if a == nil {
+			return code
+		}
+		defer a.Close()
 		es, err := a.Events(ctx)
 		if err != nil {
-			return failed(stderr, name, err)
+			return failed(stderr, "event list", err)
 		}
 		if len(es) == 0 {
 			fmt.Fprintln(stdout, "no events")
@@ -146,10 +145,22 @@ func runEvent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		for _, e := range es {
 			fmt.Fprintf(stdout, "%-9s %2d players  %s\n", e.Status, len(e.Players), e.Summary())
 		}
-	case "show":
-		e, err := a.Event(ctx, fs.Arg(0))
+		return exitOK
+	}
+}
+
+// eventShow is "referee event show NAME".
+func eventShow(fs *flag.FlagSet) verbRun {
+	open := eventApp(fs, true)
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		a, code := open(ctx, stderr)
+		if a == nil {
+			return code
+		}
+		defer a.Close()
+		e, err := a.Event(ctx, args[0])
 		if err != nil {
-			return failed(stderr, name, err)
+			return failed(stderr, "event show", err)
 		}
 		fmt.Fprint(stdout, e.StandingsText())
 		if e.Limits.Any() {
@@ -165,49 +176,83 @@ func runEvent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 				fmt.Fprintf(stdout, "  round %d board %d: #%d  %d-%d  %s\n", g.Round, g.Board, g.GameID, g.White, g.Black, res)
 			}
 		}
-	case "start":
-		e, err := a.StartEvent(ctx, fs.Arg(0))
-		if err != nil {
-			return failed(stderr, name, err)
-		}
-		fmt.Fprintf(stdout, "event %s started: %d games for %d players; their mails are queued\n", e.Name, len(e.Games), len(e.Players))
-	case "withdraw":
-		kind, err := a.WithdrawFromEvent(ctx, fs.Arg(0), fs.Arg(1))
-		if err != nil {
-			return failed(stderr, name, err)
-		}
-		if kind == referee.WithdrawnLost {
-			fmt.Fprintf(stdout, "%s withdrawn from %s after at least half their games: their unfinished games are lost\n", fs.Arg(1), fs.Arg(0))
-		} else {
-			fmt.Fprintf(stdout, "%s withdrawn from %s before half their games: all their games are annulled\n", fs.Arg(1), fs.Arg(0))
-		}
-	case "replace":
-		n, err := a.ReplaceInEvent(ctx, fs.Arg(0), fs.Arg(1), fs.Arg(2))
-		if err != nil {
-			return failed(stderr, name, err)
-		}
-		fmt.Fprintf(stdout, "%s takes over %d game(s) of %s in %s; both sides are told\n", fs.Arg(2), n, fs.Arg(1), fs.Arg(0))
-	case "close":
-		if err := a.CloseEvent(ctx, fs.Arg(0)); err != nil {
-			return failed(stderr, name, err)
-		}
-		fmt.Fprintf(stdout, "event %s closed\n", fs.Arg(0))
+		return exitOK
 	}
-	return exitOK
 }
 
-var eventHelp = map[string]string{
-	"new": "Creates an event. With --players and no --open, its players are fixed and \"event start\" starts it;\n" +
-		"with --open N, players join by mail (\"join NAME\") and it starts when N are in, or at --starts.\n" +
-		"Its games are rated unless --casual. --min-rating, --max-rating and --min-reliability limit who joins by mail\n" +
-		"(rating and reliability in the event's variant; 1500 and 100% for a player without a rated game there);\n" +
-		"the players of --players and substitutes (\"event replace\") are not limited.",
-	"list":     "Lists the events.",
-	"show":     "Shows an event's crosstable (recomputed from its games) and its games.",
-	"start":    "Starts every game of a round robin at once, with the FIDE/Berger pairings.",
-	"withdraw": "Withdraws a player (ICCF's rule: with half their games completed the unfinished ones are lost, otherwise all are annulled).",
-	"replace":  "Hands a player's unfinished games to a substitute, who gets each board with their own reply address.",
-	"close":    "Closes an event: an open one never starts; a running one has its unfinished games aborted.",
+// eventStart is "referee event start NAME".
+func eventStart(fs *flag.FlagSet) verbRun {
+	open := eventApp(fs, false)
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		a, code := open(ctx, stderr)
+		if a == nil {
+			return code
+		}
+		defer a.Close()
+		e, err := a.StartEvent(ctx, args[0])
+		if err != nil {
+			return failed(stderr, "event start", err)
+		}
+		fmt.Fprintf(stdout, "event %s started: %d games for %d players; their mails are queued\n", e.Name, len(e.Games), len(e.Players))
+		return exitOK
+	}
+}
+
+// eventWithdraw is "referee event withdraw NAME ADDRESS".
+func eventWithdraw(fs *flag.FlagSet) verbRun {
+	open := eventApp(fs, false)
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		a, code := open(ctx, stderr)
+		if a == nil {
+			return code
+		}
+		defer a.Close()
+		kind, err := a.WithdrawFromEvent(ctx, args[0], args[1])
+		if err != nil {
+			return failed(stderr, "event withdraw", err)
+		}
+		if kind == referee.WithdrawnLost {
+			fmt.Fprintf(stdout, "%s withdrawn from %s after at least half their games: their unfinished games are lost\n", args[1], args[0])
+		} else {
+			fmt.Fprintf(stdout, "%s withdrawn from %s before half their games: all their games are annulled\n", args[1], args[0])
+		}
+		return exitOK
+	}
+}
+
+// eventReplace is "referee event replace NAME OLD NEW".
+func eventReplace(fs *flag.FlagSet) verbRun {
+	open := eventApp(fs, false)
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		a, code := open(ctx, stderr)
+		if a == nil {
+			return code
+		}
+		defer a.Close()
+		n, err := a.ReplaceInEvent(ctx, args[0], args[1], args[2])
+		if err != nil {
+			return failed(stderr, "event replace", err)
+		}
+		fmt.Fprintf(stdout, "%s takes over %d game(s) of %s in %s; both sides are told\n", args[2], n, args[1], args[0])
+		return exitOK
+	}
+}
+
+// eventClose is "referee event close NAME".
+func eventClose(fs *flag.FlagSet) verbRun {
+	open := eventApp(fs, false)
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		a, code := open(ctx, stderr)
+		if a == nil {
+			return code
+		}
+		defer a.Close()
+		if err := a.CloseEvent(ctx, args[0]); err != nil {
+			return failed(stderr, "event close", err)
+		}
+		fmt.Fprintf(stdout, "event %s closed\n", args[0])
+		return exitOK
+	}
 }
 
 // parseDate reads a --starts date: a day (midnight UTC) or RFC 3339.

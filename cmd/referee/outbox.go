@@ -14,7 +14,7 @@ import (
 )
 
 func runOutbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("outbox", "[--failed | --all] [--retry ID|all | --retry-failed | --drop ID]",
+	fs := newFlags("outbox", "[--failed | --all | --retry ID|all | --retry-failed | --drop ID]",
 		`Shows the mail the referee has still to deliver: id, game, recipient, kind
 (opening, board, reject, refusal: an answer to a stranger, ...), attempts,
 next attempt, state and the server's last answer. States: due (sent at the next
@@ -46,6 +46,17 @@ record). All are safe while "referee serve" runs.`, stderr)
 	}
 	if *onlyFailed && *all {
 		fmt.Fprintln(stderr, "referee outbox: --failed and --all were both given; give one of them.")
+		return exitUsage
+	}
+	// --failed and --all choose what the listing shows; an action lists
+	// nothing, so with one they would be read and ignored.
+	if act := actionFlag(*retry != "", *retryFailed, *drop != ""); act != "" && (*onlyFailed || *all) {
+		list := "--failed"
+		if *all {
+			list = "--all"
+		}
+		fmt.Fprintf(stderr, "referee outbox: %s chooses which mails the list shows, but %s acts on mail and lists none; "+
+			"drop %s, or run \"referee outbox %s\" on its own.\n", list, act, list, list)
 		return exitUsage
 	}
 	s, code := openStore(ctx, "outbox", *db, stderr)
@@ -169,4 +180,18 @@ func outboxFailed(stderr io.Writer, err error) int {
 		return exitUsage
 	}
 	return exitFail
+}
+
+// actionFlag names the outbox action given (--retry, --retry-failed or
+// --drop), or "" for none.
+func actionFlag(retry, retryFailed, drop bool) string {
+	switch {
+	case retry:
+		return "--retry"
+	case retryFailed:
+		return "--retry-failed"
+	case drop:
+		return "--drop"
+	}
+	return ""
 }

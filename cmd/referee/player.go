@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,36 +13,71 @@ import (
 	"referee/internal/rules"
 )
 
+// playerCommand is "referee player VERB ...": the known players, who may
+// challenge by mail.
+func playerCommand() verbCommand {
+	return verbCommand{
+		name: "player",
+		footer: "Manages the known players: who may challenge by mail. \"add\" lets an address challenge whatever\n" +
+			"serve's --players says; \"remove\" refuses it, even if it played here before; \"list\" shows both,\n" +
+			"and the addresses that answered \"stop\" to an invitation (they get none until they send \"start\").",
+		verbs: []verb{
+			{"add", "ADDRESS", "Lets ADDRESS challenge by mail, whatever serve's --players says (a new database is made if missing, as \"new\" does).", 1, playerAdd},
+			{"remove", "ADDRESS", "Refuses ADDRESS's challenges by mail, even if it played here before; its games go on.", 1, playerRemove},
+			{"list", "", "Lists the players added and removed, and the addresses that answered \"stop\" to an invitation.", 0, playerList},
+		},
+	}
+}
+
 func runPlayer(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("player", "add|remove ADDRESS | list",
-		"Manages the known players: who may challenge by mail. \"add\" lets an address challenge whatever\n"+
-			"serve's --players says; \"remove\" refuses it, even if it played here before; \"list\" shows both,\n"+
-			"and the addresses that answered \"stop\" to an invitation (they get none until they send \"start\").", stderr)
+	return playerCommand().run(ctx, args, stdout, stderr)
+}
+
+// playerAdd is "referee player add ADDRESS".
+func playerAdd(fs *flag.FlagSet) verbRun {
 	db := dbFlag(fs)
-	if code, ok := parseFlags(fs, args); !ok {
-		return code
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		return setPlayer(ctx, *db, args[0], true, stdout, stderr)
 	}
-	verb := fs.Arg(0)
-	switch {
-	case verb == "list" && fs.NArg() == 1:
-	case (verb == "add" || verb == "remove") && fs.NArg() == 2:
-	default:
-		fmt.Fprintf(stderr, "referee player: read %q; write \"referee player add ADDRESS\", \"referee player remove ADDRESS\" or \"referee player list\".\n",
-			strings.Join(fs.Args(), " "))
-		return exitUsage
+}
+
+// playerRemove is "referee player remove ADDRESS".
+func playerRemove(fs *flag.FlagSet) verbRun {
+	db := dbFlag(fs)
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		return setPlayer(ctx, *db, args[0], false, stdout, stderr)
 	}
-	open := openApp // "add" and "remove" set up a new database, as "new" does
-	if verb == "list" {
-		open = func(ctx context.Context, db, address string, stderr io.Writer) (*app.App, int) {
-			return openExistingApp(ctx, "player list", db, address, stderr)
-		}
-	}
-	a, code := open(ctx, *db, "", stderr)
+}
+
+// setPlayer lets address challenge by mail (allow) or refuses it. Like
+// "new", it sets up a new database if db names none.
+func setPlayer(ctx context.Context, db, address string, allow bool, stdout, stderr io.Writer) int {
+	a, code := openApp(ctx, db, "", stderr)
 	if a == nil {
 		return code
 	}
 	defer a.Close()
-	if verb == "list" {
+	mb, err := a.SetPlayer(ctx, address, allow)
+	if err != nil {
+		return failed(stderr, "player", err)
+	}
+	if allow {
+		fmt.Fprintf(stdout, "%s may challenge by mail\n", mb)
+	} else {
+		fmt.Fprintf(stdout, "%s may no longer challenge by mail, nor take open challenges (its games go on)\n", mb)
+	}
+	return exitOK
+}
+
+// playerList is "referee player list".
+func playerList(fs *flag.FlagSet) verbRun {
+	db := dbFlag(fs)
+	return func(ctx context.Context, _ []string, stdout, stderr io.Writer) int {
+		a, code := openExistingApp(ctx, "player list", *db, "", stderr)
+		if a == nil {
+			return code
+		}
+		defer a.Close()
 		ps, err := a.KnownPlayers(ctx)
 		if err != nil {
 			return failed(stderr, "player", err)
@@ -67,16 +103,6 @@ func runPlayer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		return exitOK
 	}
-	mb, err := a.SetPlayer(ctx, fs.Arg(1), verb == "add")
-	if err != nil {
-		return failed(stderr, "player", err)
-	}
-	if verb == "add" {
-		fmt.Fprintf(stdout, "%s may challenge by mail\n", mb)
-	} else {
-		fmt.Fprintf(stdout, "%s may no longer challenge by mail, nor take open challenges (its games go on)\n", mb)
-	}
-	return exitOK
 }
 
 // lobbyOptions reads serve's lobby flags: the --players policy (and its
