@@ -161,3 +161,18 @@ func TestDirectEncounterAmongThree(t *testing.T) {
 		})
 	}
 }
+
+// TestDirectEncounterInADoubleRoundRobin: every pair met twice, so the
+// direct encounter applies. A and B have 1½ points each; A scored 1½ of 2
+// against B (1-0, then a draw with Black), so A stands above B. C beat A
+// twice and split with B: 3 points.
+func TestDirectEncounterInADoubleRoundRobin(t *testing.T) {
+	const A, B, C = 1, 2, 3
+	games := []Game{{A, B, 1}, {B, A, 0.5}, {A, C, 0}, {C, A, 1}, {B, C, 1}, {C, B, 1}}
+	st := Standings(3, games, []TieBreak{Direct})
+	for i, want := range []int{C, A, B} {
+		if st[i].Player != want || st[i].Rank != i+1 {
+			t.Fatalf("standings %s, want players %d, %d, %d ranked 1, 2, 3", table(st), C, A, B)
+		}
+	}
+}
