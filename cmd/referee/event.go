@@ -46,7 +46,7 @@ func runEvent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // returns the function that opens the application with them: a database
 // that must exist for a verb that only reads (list, show), else one made
 // if missing.
-func eventApp(fs *flag.FlagSet, existing bool) func(ctx context.Context, stderr io.Writer) (*app.App, int) {
+func eventApp(fs *flag.FlagSet, existing bool) appOpener {
 	db := dbFlag(fs)
 	address := addressFlag(fs)
 	name := strings.TrimPrefix(fs.Name(), "referee ")
@@ -55,6 +55,23 @@ func eventApp(fs *flag.FlagSet, existing bool) func(ctx context.Context, stderr 
 			return openExistingApp(ctx, name, *db, *address, stderr)
 		}
 		return openApp(ctx, *db, *address, stderr)
+	}
+}
+
+// appOpener opens the application for a verb; on failure the app is nil
+// and the int is the exit status (the error already written).
+type appOpener func(ctx context.Context, stderr io.Writer) (*app.App, int)
+
+// run is a verb whose body needs the application: opened before the body,
+// closed after it.
+func (open appOpener) run(body func(ctx context.Context, a *app.App, args []string, stdout, stderr io.Writer) int) verbRun {
+	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		a, code := open(ctx, stderr)
+		if a == nil {
+			return code
+		}
+		defer a.Close()
+		return body(ctx, a, args, stdout, stderr)
 	}
 }
 
@@ -129,12 +146,7 @@ func eventNew(fs *flag.FlagSet) verbRun {
 // eventList is "referee event list".
 func eventList(fs *flag.FlagSet) verbRun {
 	open := eventApp(fs, true)
-	return func(ctx context.Context, _ []string, stdout, stderr io.Writer) int {
-		a, code := open(ctx, stderr)
-		if a == nil {
-			return code
-		}
-		defer a.Close()
+	return open.run(func(ctx context.Context, a *app.App, _ []string, stdout, stderr io.Writer) int {
 		es, err := a.Events(ctx)
 		if err != nil {
 			return failed(stderr, "event list", err)
@@ -146,18 +158,13 @@ func eventList(fs *flag.FlagSet) verbRun {
 			fmt.Fprintf(stdout, "%-9s %2d players  %s\n", e.Status, len(e.Players), e.Summary())
 		}
 		return exitOK
-	}
+	})
 }
 
 // eventShow is "referee event show NAME".
 func eventShow(fs *flag.FlagSet) verbRun {
 	open := eventApp(fs, true)
-	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-		a, code := open(ctx, stderr)
-		if a == nil {
-			return code
-		}
-		defer a.Close()
+	return open.run(func(ctx context.Context, a *app.App, args []string, stdout, stderr io.Writer) int {
 		e, err := a.Event(ctx, args[0])
 		if err != nil {
 			return failed(stderr, "event show", err)
@@ -177,36 +184,26 @@ func eventShow(fs *flag.FlagSet) verbRun {
 			}
 		}
 		return exitOK
-	}
+	})
 }
 
 // eventStart is "referee event start NAME".
 func eventStart(fs *flag.FlagSet) verbRun {
 	open := eventApp(fs, false)
-	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-		a, code := open(ctx, stderr)
-		if a == nil {
-			return code
-		}
-		defer a.Close()
+	return open.run(func(ctx context.Context, a *app.App, args []string, stdout, stderr io.Writer) int {
 		e, err := a.StartEvent(ctx, args[0])
 		if err != nil {
 			return failed(stderr, "event start", err)
 		}
 		fmt.Fprintf(stdout, "event %s started: %d games for %d players; their mails are queued\n", e.Name, len(e.Games), len(e.Players))
 		return exitOK
-	}
+	})
 }
 
 // eventWithdraw is "referee event withdraw NAME ADDRESS".
 func eventWithdraw(fs *flag.FlagSet) verbRun {
 	open := eventApp(fs, false)
-	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-		a, code := open(ctx, stderr)
-		if a == nil {
-			return code
-		}
-		defer a.Close()
+	return open.run(func(ctx context.Context, a *app.App, args []string, stdout, stderr io.Writer) int {
 		kind, err := a.WithdrawFromEvent(ctx, args[0], args[1])
 		if err != nil {
 			return failed(stderr, "event withdraw", err)
@@ -217,42 +214,32 @@ func eventWithdraw(fs *flag.FlagSet) verbRun {
 			fmt.Fprintf(stdout, "%s withdrawn from %s before half their games: all their games are annulled\n", args[1], args[0])
 		}
 		return exitOK
-	}
+	})
 }
 
 // eventReplace is "referee event replace NAME OLD NEW".
 func eventReplace(fs *flag.FlagSet) verbRun {
 	open := eventApp(fs, false)
-	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-		a, code := open(ctx, stderr)
-		if a == nil {
-			return code
-		}
-		defer a.Close()
+	return open.run(func(ctx context.Context, a *app.App, args []string, stdout, stderr io.Writer) int {
 		n, err := a.ReplaceInEvent(ctx, args[0], args[1], args[2])
 		if err != nil {
 			return failed(stderr, "event replace", err)
 		}
 		fmt.Fprintf(stdout, "%s takes over %d game(s) of %s in %s; both sides are told\n", args[2], n, args[1], args[0])
 		return exitOK
-	}
+	})
 }
 
 // eventClose is "referee event close NAME".
 func eventClose(fs *flag.FlagSet) verbRun {
 	open := eventApp(fs, false)
-	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-		a, code := open(ctx, stderr)
-		if a == nil {
-			return code
-		}
-		defer a.Close()
+	return open.run(func(ctx context.Context, a *app.App, args []string, stdout, stderr io.Writer) int {
 		if err := a.CloseEvent(ctx, args[0]); err != nil {
 			return failed(stderr, "event close", err)
 		}
 		fmt.Fprintf(stdout, "event %s closed\n", args[0])
 		return exitOK
-	}
+	})
 }
 
 // parseDate reads a --starts date: a day (midnight UTC) or RFC 3339.
