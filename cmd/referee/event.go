@@ -20,7 +20,7 @@ func eventCommand() verbCommand {
 		name:   "event",
 		footer: "Every change is in the audit log. \"referee event VERB --help\" explains one verb.",
 		verbs: []verb{
-			{"new", "NAME --variant V --format rr|drr|ko --time T [--players a,b,c | --open N] [--starts DATE] [--entry known|open|FILE] [--tiebreak wins,sb,direct] [--decider match|black|lot] [--casual] [--min-rating N] [--max-rating N] [--min-reliability PERCENT]",
+			{"new", "NAME --variant V --format " + referee.FormatNames() + " --time T [--players a,b,c | --open N] [--starts DATE] [--entry known|open|FILE] [--tiebreak wins,sb,direct] [--decider match|black|lot] [--casual] [--min-rating N] [--max-rating N] [--min-reliability PERCENT]",
 				"Creates an event. With --players and no --open, its players are fixed and \"event start\" starts it;\n" +
 					"with --open N, players join by mail (\"join NAME\") and it starts when N are in, or at --starts.\n" +
 					"Its games are rated unless --casual. --min-rating, --max-rating and --min-reliability limit who joins by mail\n" +
@@ -80,7 +80,7 @@ func (open appOpener) run(body func(ctx context.Context, a *app.App, args []stri
 func eventNew(fs *flag.FlagSet) verbRun {
 	open := eventApp(fs, false)
 	variant := fs.String("variant", "", "the game: "+variantNames())
-	format := fs.String("format", "rr", "rr (round robin), drr (double round robin) or ko (knockout)")
+	format := fs.String("format", referee.FormatRR, referee.FormatList())
 	timeControl := fs.String("time", "", "time control of every game: \"3d\" days per move, or Fischer \"10d+1d\"")
 	players := fs.String("players", "", "the players, comma-separated, seeded in this order")
 	openN := fs.Int("open", 0, "take entries by mail until N players are in, then start")

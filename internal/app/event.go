@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -53,19 +52,13 @@ type EventSpec struct {
 
 // checkSize checks an event's number of players (a fixed list) or places
 // (--open N) against its format.
-func checkSize(format string, places, players int) error {
+func checkSize(f referee.Format, places, players int) error {
 	n, what := places, fmt.Sprintf("--open %d", places)
 	if places == 0 {
 		n, what = players, fmt.Sprintf("--players lists %d players", players)
 	}
-	if format == referee.FormatKO {
-		if !slices.Contains(referee.KnockoutSizes, n) && (places != 0 || players != 0) {
-			return fmt.Errorf("%w: %s; a knockout takes 2, 4, 8, 16 or 32 entrants", ErrInput, what)
-		}
-		return nil
-	}
-	if (places != 0 || players != 0) && (n < referee.MinRoundRobin || n > referee.MaxRoundRobin) {
-		return fmt.Errorf("%w: %s; a round robin takes %d to %d players", ErrInput, what, referee.MinRoundRobin, referee.MaxRoundRobin)
+	if (places != 0 || players != 0) && !f.Fits(n) {
+		return fmt.Errorf("%w: %s; %s", ErrInput, what, f.SizeText())
 	}
 	return nil
 }
@@ -84,10 +77,9 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 	if err != nil {
 		return nil, fmt.Errorf("%w: --variant %q: %v; choose one of %s", ErrInput, s.Variant, err, names())
 	}
-	switch s.Format {
-	case referee.FormatRR, referee.FormatDRR, referee.FormatKO:
-	default:
-		return nil, fmt.Errorf("%w: --format %q: use rr (round robin), drr (double round robin) or ko (knockout)", ErrInput, s.Format)
+	format, err := referee.LookupFormat(s.Format)
+	if err != nil {
+		return nil, fmt.Errorf("%w: --format %q: use %s", ErrInput, s.Format, referee.FormatList())
 	}
 	if s.TimeControl != "" {
 		if _, err := referee.ParseTimeControl(s.TimeControl); err != nil {
@@ -125,7 +117,7 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 		players = append(players, addr.Mailbox(w))
 	}
 	places := s.Open
-	if err := checkSize(s.Format, places, len(players)); err != nil {
+	if err := checkSize(format, places, len(players)); err != nil {
 		return nil, err
 	}
 	switch {
@@ -227,6 +219,9 @@ func entryName(entry string) string {
 
 // eventTx loads an event with its players and its games' states.
 func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
+	if _, err := referee.LookupFormat(se.Format); err != nil {
+		return nil, fmt.Errorf("event %s: its stored format: %w", se.Name, err)
+	}
 	e := &referee.Event{Name: se.Name, Variant: se.Variant, Format: se.Format, TimeControl: se.TimeControl, Places: se.Places,
 		Entry: entryName(se.Entry), Status: se.Status, Decider: se.Decider, Commitment: se.Commitment, Rated: se.Rated,
 		Limits: referee.RatingLimits{MinRating: se.MinRating, MaxRating: se.MaxRating, MinReliability: se.MinReliability}}
@@ -343,81 +338,40 @@ func (a *App) StartEvent(ctx context.Context, name string) (*referee.Event, erro
 	return e, nil
 }
 
-// startEventTx starts an event: every game of a round robin at once, with
-// Berger's pairings (the seats are the table's numbers; with an odd count,
-// whoever meets the dummy sits out that pairing), or a knockout's first
-// round of seeded two-game matches. All in tx.
+// startEventTx starts an event with the games its format pairs first
+// (every game of a round robin, a knockout's first round), the seats being
+// the entry list's numbers. All in tx.
 func (a *App) startEventTx(tx *store.Tx, se *store.Event) error {
-	ents, err := tx.Entrants(se.ID)
+	e, err := a.eventTx(tx, se)
 	if err != nil {
 		return err
 	}
-	n := len(ents)
-	var specs []store.EventGame
-	if se.Format == referee.FormatKO {
-		matches, err := event.Bracket(n)
-		if err != nil {
-			return fmt.Errorf("%w: event %s has %d entrants: %v (\"referee event show %s\" lists them)", ErrInput, se.Name, n, err, se.Name)
-		}
-		specs = matchGames(1, matches, 1)
-	} else {
-		if n < referee.MinRoundRobin || n > referee.MaxRoundRobin {
-			return fmt.Errorf("%w: event %s has %d players; a round robin takes %d to %d (\"referee event show %s\" lists them)",
-				ErrInput, se.Name, n, referee.MinRoundRobin, referee.MaxRoundRobin, se.Name)
-		}
-		pairings := event.Berger
-		if se.Format == referee.FormatDRR {
-			pairings = event.DoubleBerger
-		}
-		rounds, err := pairings(n)
-		if err != nil {
-			return fmt.Errorf("%w: event %s: %v", ErrInput, se.Name, err)
-		}
-		for r, round := range rounds {
-			for b, p := range round {
-				if !p.Bye() {
-					specs = append(specs, store.EventGame{Round: r + 1, Board: b + 1, Leg: 1, White: p.White, Black: p.Black})
-				}
-			}
-		}
+	f, n := e.Rules(), len(e.Players)
+	if !f.Fits(n) {
+		return fmt.Errorf("%w: event %s has %d entrants; %s (\"referee event show %s\" lists them)", ErrInput, se.Name, n, f.SizeText(), se.Name)
+	}
+	games, err := f.Start(e)
+	if err != nil {
+		return fmt.Errorf("%w: event %s: %v", ErrInput, se.Name, err)
 	}
 	if err := tx.SetEventStatus(se.ID, referee.EventRunning, a.opts.Now().UTC()); err != nil {
 		return err
 	}
-	se.Status = referee.EventRunning
-	return a.addEventGames(tx, se, specs, fmt.Sprintf("event %s started: %d players", se.Name, n))
+	se.Status, e.Status = referee.EventRunning, referee.EventRunning
+	return a.addEventGames(tx, se, e, games, fmt.Sprintf("event %s started: %d players", se.Name, n))
 }
 
-// matchGames are the games of knockout matches from leg on: two a match,
-// colours swapped; the match's number is its board.
-func matchGames(round int, matches []event.Pairing, leg int) []store.EventGame {
-	var out []store.EventGame
-	for i, m := range matches {
-		out = append(out,
-			store.EventGame{Round: round, Board: i + 1, Leg: leg, White: m.White, Black: m.Black},
-			store.EventGame{Round: round, Board: i + 1, Leg: leg + 1, White: m.Black, Black: m.White})
-	}
-	return out
-}
-
-// addEventGames creates an event's games (specs, without ids) through the
-// path of every new game; each player of them first gets one mail listing
-// their new games with the reply addresses, then the games' opening mails.
-func (a *App) addEventGames(tx *store.Tx, se *store.Event, specs []store.EventGame, audit string) error {
-	ents, err := tx.Entrants(se.ID)
-	if err != nil {
-		return err
-	}
-	playing := func(seat int) string {
-		if p := ents[seat-1]; p.ReplacedBy != "" {
-			return p.ReplacedBy
-		}
-		return ents[seat-1].Address
-	}
+// addEventGames creates the games the format of e asks for (specs,
+// without ids) through the path of every new game, and adds them to e;
+// each player of them first gets one mail listing their new games with
+// the reply addresses, then the games' opening mails.
+func (a *App) addEventGames(tx *store.Tx, se *store.Event, e *referee.Event, specs []referee.EventGame, audit string) error {
+	playing := func(seat int) string { return e.Players[seat-1].Playing() }
 	now := a.opts.Now().UTC().Truncate(time.Second)
 	games := map[int][]*referee.Game{} // by seat
 	var all []*referee.Game
-	for _, sp := range specs {
+	for _, eg := range specs {
+		sp := store.EventGame{Round: eg.Round, Board: eg.Board, Leg: eg.Leg, White: eg.White, Black: eg.Black}
 		g, err := a.prepareGame(se.Variant, playing(sp.White), playing(sp.Black), nil, se.TimeControl)
 		if err != nil {
 			return fmt.Errorf("event %s round %d board %d: %w", se.Name, sp.Round, sp.Board, err)
@@ -435,10 +389,8 @@ func (a *App) addEventGames(tx *store.Tx, se *store.Event, specs []store.EventGa
 		games[sp.White] = append(games[sp.White], g)
 		games[sp.Black] = append(games[sp.Black], g)
 		all = append(all, g)
-	}
-	e, err := a.eventTx(tx, se)
-	if err != nil {
-		return err
+		eg.GameID, eg.Status = id, referee.StatusActive
+		e.Games = append(e.Games, eg)
 	}
 	// The listing first (it is queued first, at the priority of the
 	// openings after it: behind the mails of moves in games in play), then
@@ -487,14 +439,18 @@ func (a *App) StartDueEvents(ctx context.Context) (int, error) {
 			if err != nil {
 				return err
 			}
-			if err := checkSize(se.Format, 0, len(ents)); err != nil || len(ents) == 0 {
+			f, err := referee.LookupFormat(se.Format)
+			if err != nil {
+				return err
+			}
+			if err := checkSize(f, 0, len(ents)); err != nil || len(ents) == 0 {
 				// The start date came with a number of players the
 				// format cannot pair: closed, not retried every minute.
 				if err := tx.SetEventStatus(se.ID, referee.EventClosed, now); err != nil {
 					return err
 				}
 				return tx.Audit(nil, "event", fmt.Sprintf("event %s closed at its start date: %d players, which a %s cannot pair",
-					se.Name, len(ents), referee.FormatTitle(se.Format)))
+					se.Name, len(ents), f.Title()))
 			}
 			started++
 			return a.startEventTx(tx, cur)
@@ -761,10 +717,17 @@ func (a *App) afterEventChange(tx *store.Tx, se *store.Event) error {
 			}
 		}
 	}
-	if se.Format == referee.FormatKO {
-		if more, err := a.knockoutNext(tx, se, e); err != nil || more {
+	step, err := e.Rules().Next(e)
+	if err != nil {
+		return err
+	}
+	for _, line := range step.Audit {
+		if err := tx.Audit(nil, "event", line); err != nil {
 			return err
 		}
+	}
+	if len(step.Games) > 0 {
+		return a.addEventGames(tx, se, e, step.Games, step.Why)
 	}
 	if !e.Over() {
 		return nil
@@ -781,9 +744,8 @@ func (a *App) afterEventChange(tx *store.Tx, se *store.Event) error {
 	if err := a.queue(tx, 0, a.ref.EventEndMails(e, watchers, now)); err != nil {
 		return err
 	}
-	t := e.Table()
 	var leaders []string
-	for _, s := range t.Leaders() {
+	for _, s := range e.Rules().Winners(e) {
 		leaders = append(leaders, e.Players[s-1].Address)
 	}
 	return tx.Audit(nil, "event", fmt.Sprintf("event %s finished: first %s", se.Name, strings.Join(leaders, ", ")))
@@ -921,49 +883,4 @@ func (a *App) ExportEvent(ctx context.Context, name string) ([]*game.Record, err
 		out = append(out, rec)
 	}
 	return out, nil
-}
-
-// knockoutNext starts what a knockout's state calls for: two more games
-// for each tied match whose decider is another match, or, once every match
-// of the round is decided, the next round (winners in bracket order). It
-// says whether it started games.
-func (a *App) knockoutNext(tx *store.Tx, se *store.Event, e *referee.Event) (bool, error) {
-	rounds := e.Matches()
-	if len(rounds) == 0 {
-		return false, nil
-	}
-	cur := rounds[len(rounds)-1]
-	var specs []store.EventGame
-	for _, m := range cur {
-		if m.MoreGames {
-			leg := len(m.Games) + 1
-			specs = append(specs,
-				store.EventGame{Round: m.Round, Board: m.Number, Leg: leg, White: m.A, Black: m.B},
-				store.EventGame{Round: m.Round, Board: m.Number, Leg: leg + 1, White: m.B, Black: m.A})
-		}
-	}
-	if len(specs) > 0 {
-		return true, a.addEventGames(tx, se, specs, fmt.Sprintf("event %s round %d: tied matches go to two more games", se.Name, len(rounds)))
-	}
-	var winners []int
-	for _, m := range cur {
-		if m.Winner == 0 {
-			return false, nil
-		}
-		winners = append(winners, m.Winner)
-	}
-	for _, m := range cur {
-		if err := tx.Audit(nil, "event", fmt.Sprintf("event %s round %d match %d: %s wins (%s)", se.Name, m.Round, m.Number,
-			e.Players[m.Winner-1].Address, m.How)); err != nil {
-			return false, err
-		}
-	}
-	if len(cur) == 1 {
-		return false, nil // the final: the event is over
-	}
-	next, err := event.NextRound(winners)
-	if err != nil {
-		return false, err
-	}
-	return true, a.addEventGames(tx, se, matchGames(len(rounds)+1, next, 1), fmt.Sprintf("event %s round %d started", se.Name, len(rounds)+1))
 }

@@ -6,10 +6,11 @@ import (
 	"referee/internal/store"
 )
 
-// withMatchNote adds to the mails of a knockout game's end what it means
-// for the match (referee.Event.MatchNote): its score, and whether it goes
-// on, is tied and goes to more games, or is won. The game is stored with
-// its result already. Mails of a game outside any knockout are left as
+// withMatchNote adds to the mails of an event game's end what it means
+// beyond the game, as the event's format says (referee.Event.MatchNote: a
+// knockout match's score, and whether it goes on, is tied and goes to more
+// games, or is won). The game is stored with its result already. Mails of
+// a game outside any event, or whose format adds nothing, are left as
 // they are.
 func (a *App) withMatchNote(tx *store.Tx, g *referee.Game, mails []referee.Mail) ([]referee.Mail, error) {
 	if g == nil || g.Status == referee.StatusActive {
@@ -20,7 +21,7 @@ func (a *App) withMatchNote(tx *store.Tx, g *referee.Game, mails []referee.Mail)
 		return mails, err
 	}
 	se, err := tx.EventByID(eventID)
-	if err != nil || se.Format != referee.FormatKO {
+	if err != nil {
 		return mails, err
 	}
 	e, err := a.eventTx(tx, se)

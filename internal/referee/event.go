@@ -17,13 +17,6 @@ import (
 // changes (LobbyChange.Event); the scores are never stored: Table computes
 // the crosstable from the games each time, so it can always be recomputed.
 
-// Event formats.
-const (
-	FormatRR  = "rr"  // single round robin
-	FormatDRR = "drr" // double round robin, colours swapped
-	FormatKO  = "ko"  // knockout
-)
-
 // Event statuses.
 const (
 	EventOpen     = "open"     // taking entries
@@ -41,12 +34,6 @@ const (
 	// WithdrawnAnnulled: fewer than half were completed; all their games
 	// are annulled and removed from the scores.
 	WithdrawnAnnulled = 2
-)
-
-// MinRoundRobin and MaxRoundRobin bound a round robin's players.
-const (
-	MinRoundRobin = 3
-	MaxRoundRobin = 16
 )
 
 // Event is a tournament as the core sees it.
@@ -98,19 +85,6 @@ type EventGame struct {
 	Status       GameStatus // the game's: active, finished, aborted
 	Result       string     // "1-0", "0-1", "1/2-1/2" or ""
 	Reason       string     // the result's reason
-}
-
-// FormatTitle names a format in words.
-func FormatTitle(f string) string {
-	switch f {
-	case FormatRR:
-		return "round robin"
-	case FormatDRR:
-		return "double round robin"
-	case FormatKO:
-		return "knockout"
-	}
-	return f
 }
 
 // Seat is the seat address plays in e, or 0: the seat's player, or its
@@ -206,22 +180,9 @@ func (e *Event) Table() event.Table {
 	return t
 }
 
-// Over says whether a started event has ended: every game of a round
-// robin, the final of a knockout.
-func (e *Event) Over() bool {
-	if e.Format == FormatKO {
-		return e.Champion() != 0
-	}
-	if len(e.Games) == 0 {
-		return false
-	}
-	for _, g := range e.Games {
-		if g.Status == StatusActive {
-			return false
-		}
-	}
-	return true
-}
+// Over says whether a started event has ended, as its format counts it:
+// every game of a round robin, the final of a knockout.
+func (e *Event) Over() bool { return e.Rules().Over(e) }
 
 // SeatGames counts the games of seat, and those completed with a result.
 func (e *Event) SeatGames(seat int) (completed, total int) {
@@ -237,40 +198,14 @@ func (e *Event) SeatGames(seat int) (completed, total int) {
 	return completed, total
 }
 
-// WithdrawalKind is ICCF's rule for a player of seat who withdraws now:
-// with at least half their games completed their unfinished games are
-// lost (WithdrawnLost); otherwise all their games are annulled
-// (WithdrawnAnnulled).
-func (e *Event) WithdrawalKind(seat int) int {
-	if e.Format == FormatKO {
-		return WithdrawnLost // the match is lost
-	}
-	completed, total := e.SeatGames(seat)
-	if 2*completed >= total {
-		return WithdrawnLost
-	}
-	return WithdrawnAnnulled
-}
+// WithdrawalKind is the format's rule for a player of seat who withdraws
+// now: WithdrawnLost (their unfinished games are lost) or
+// WithdrawnAnnulled (all their games are annulled).
+func (e *Event) WithdrawalKind(seat int) int { return e.Rules().WithdrawalKind(e, seat) }
 
-// Silent says whether seat lost at least half their games on time: such
-// a player is treated as withdrawn.
-func (e *Event) Silent(seat int) bool {
-	if e.Format == FormatKO {
-		return false // a loss on time loses the game, and with it maybe the match
-	}
-	lost, total := 0, 0
-	for _, g := range e.Games {
-		if g.White != seat && g.Black != seat {
-			continue
-		}
-		total++
-		if g.Status == StatusFinished && strings.HasSuffix(g.Reason, "lost on time") &&
-			((g.White == seat && g.Result == "0-1") || (g.Black == seat && g.Result == "1-0")) {
-			lost++
-		}
-	}
-	return total > 0 && 2*lost >= total
-}
+// Silent says whether seat's losses on time make them withdrawn under
+// the format's rule (in a round robin: at least half their games).
+func (e *Event) Silent(seat int) bool { return e.Rules().Silent(e, seat) }
 
 // describe is the event's game, format, time and whether it is rated:
 // "Toto40, round robin, 3 days per move, rated".
@@ -310,35 +245,23 @@ func (e *Event) summary() string {
 	return s
 }
 
-// StandingsText is the crosstable with its legend and, once the event is
-// over, the winner.
-func (e *Event) StandingsText() string {
-	if e.Format == FormatKO {
-		return e.knockoutText()
-	}
-	t := e.Table()
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\n%s\n", e.summary(), t.Text())
-	b.WriteString(wrap("Points: 1 a win, 1/2 a draw (\"=\" in the table, \".\" a game not yet over, \"-\" a game that counts "+
-		"for no one: annulled or aborted). Ties are broken by "+chainText(t.Chain)+". (w) marks a player who withdrew.") + "\n")
-	if e.Over() {
-		b.WriteString("\n" + e.winnerText(t) + "\n")
-	}
-	return b.String()
-}
+// StandingsText is the answer to "standings NAME": a round robin's
+// crosstable with its legend, a knockout's rounds; once the event is over,
+// the winner.
+func (e *Event) StandingsText() string { return e.Rules().Standings(e) }
 
-func (e *Event) winnerText(t event.Table) string {
-	if e.Format == FormatKO {
-		if c := e.Champion(); c != 0 {
-			return fmt.Sprintf("The winner of %s is %s.", e.Name, e.Players[c-1].playing())
-		}
-		return ""
-	}
+// winnerText names the winners of an event that is over: "The winner of
+// autumn is ann@example.org." or "... share first place in autumn."; ""
+// while no one has won.
+func (e *Event) winnerText() string {
 	var names []string
-	for _, s := range t.Leaders() {
+	for _, s := range e.Rules().Winners(e) {
 		names = append(names, e.Players[s-1].playing())
 	}
-	if len(names) == 1 {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
 		return fmt.Sprintf("The winner of %s is %s.", e.Name, names[0])
 	}
 	return fmt.Sprintf("%s share first place in %s.", strings.Join(names, " and "), e.Name)
@@ -367,71 +290,31 @@ func chainText(chain []event.TieBreak) string {
 // address (theirs alone).
 func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Time) Mail {
 	p := e.Players[seat-1]
+	f := e.Rules()
 	var b strings.Builder
-	round, first := 0, EventGame{}
+	first := EventGame{}
 	if len(games) > 0 {
 		first = e.gameOf(games[0].ID)
-		round = first.Round
 	}
-	deciding := e.Format == FormatKO && first.Leg > 2 // a tied match's further games
-	var m Match
-	if deciding {
-		m, _ = e.matchOf(first.GameID)
-	}
-	switch {
-	case deciding:
-		opp := m.A
-		if opp == seat {
-			opp = m.B
-		}
-		fmt.Fprintf(&b, "%s: round %d, match %d is tied.\n\n", e.Name, round, first.Board)
-		b.WriteString(wrap(fmt.Sprintf("Your match against %s stands at %s-%s after %s, so it goes on: two more games, "+
-			"colours swapped, as %s's decider says (another two-game match, as often as needed). Each game's opening mail follows.",
-			e.Players[opp-1].playing(), event.Points(m.ScoreA), event.Points(m.ScoreB), plural(len(m.Games)-len(games), "game"), e.Name)) + "\n\n")
-	case e.Format != FormatKO:
-		fmt.Fprintf(&b, "%s (%s) has started.\n\n", e.Name, e.describe())
-		b.WriteString(wrap("Your games are below, all under way at once, as in a correspondence section. Each game's opening mail "+
-			"follows; reply to it (or to the address below) with your moves.") + "\n\n")
-	case round == 1:
-		fmt.Fprintf(&b, "%s (%s) has started.\n\n", e.Name, e.describe())
-		b.WriteString(wrap("Your first-round match is below: two games at once, colours swapped; a tied match goes to "+
-			deciderText(e.Decider)+". Each game's opening mail follows.") + "\n\n")
-		if e.Commitment != "" && e.DrawsLots() {
-			fmt.Fprintf(&b, "Lots are drawn from a seed whose SHA-256 commitment is\n%s\n(it is revealed at the end; docs/dice.md "+
-				"says how to check every lot).\n\n", e.Commitment)
-		}
-	default:
-		fmt.Fprintf(&b, "%s: your match in round %d.\n\n", e.Name, round)
-		b.WriteString(wrap("Your games are below; each game's opening mail follows.") + "\n\n")
-	}
+	a := f.Announce(e, seat, first, len(games))
+	b.WriteString(a.Head)
 	for _, g := range games {
 		eg := e.gameOf(g.ID)
 		c := rules.White
 		if eg.Black == seat {
 			c = rules.Black
 		}
-		where := fmt.Sprintf("Round %d, board %d", eg.Round, eg.Board)
-		if e.Format == FormatKO {
-			where = fmt.Sprintf("Round %d, match %d, game %d", eg.Round, eg.Board, eg.Leg)
-		}
-		fmt.Fprintf(&b, "%s: game #%d, you play %s against %s\n    reply to: %s\n", where, g.ID, c,
+		fmt.Fprintf(&b, "%s: game #%d, you play %s against %s\n    reply to: %s\n", f.Where(eg), g.ID, c,
 			g.Players[c.Other()].Address, r.ReplyAddress(g, c))
 	}
-	if e.Format != FormatKO && len(e.Players)%2 == 1 {
-		b.WriteString("\n" + wrap("With an odd number of players, each player sits out one pairing of the table.") + "\n")
+	if a.Tail != "" {
+		b.WriteString("\n" + a.Tail + "\n")
 	}
 	b.WriteString("\n" + wrap(fmt.Sprintf("Send \"standings %s\" to the referee for the crosstable at any time. The reply "+
 		"addresses are yours alone: do not pass them on.", e.Name)) + "\n")
-	subject := fmt.Sprintf("[%s] The event has started: your games", e.Name)
-	switch {
-	case deciding:
-		subject = fmt.Sprintf("[%s] Round %d, match %d tied %s-%s: two more games", e.Name, round, first.Board, event.Points(m.ScoreA), event.Points(m.ScoreB))
-	case round > 1:
-		subject = fmt.Sprintf("[%s] Round %d: your games", e.Name, round)
-	}
-	return Mail{Kind: KindEventStart, To: p.Playing(), Subject: subject,
+	return Mail{Kind: KindEventStart, To: p.Playing(), Subject: a.Subject,
 		Text: b.String() + lobbyFooter(r.cfg.Address), Date: now,
-		MessageID: r.messageID("event-start", e.Name, p.Playing(), fmt.Sprint(round), fmt.Sprint(firstID(games)), now.UTC().Format(time.RFC3339))}
+		MessageID: r.messageID("event-start", e.Name, p.Playing(), fmt.Sprint(first.Round), fmt.Sprint(firstID(games)), now.UTC().Format(time.RFC3339))}
 }
 
 func (e *Event) gameOf(id int64) EventGame {
@@ -448,11 +331,10 @@ func (e *Event) gameOf(id int64) EventGame {
 // (watchers, "observe EVENT") who is not a player. The crosstable comes
 // with how each tie on points was broken.
 func (r *Referee) EventEndMails(e *Event, watchers []string, now time.Time) []Mail {
-	t := e.Table()
 	var out []Mail
 	seen := map[string]bool{}
 	text, html := e.StandingsText(), e.StandingsHTML()
-	if notes := e.tieNotes(t); len(notes) > 0 {
+	if notes := e.tieNotes(); len(notes) > 0 {
 		text += "\nHow the ties on points were broken:\n"
 		html += "<p>How the ties on points were broken:</p>\n<ul>\n"
 		for _, n := range notes {
@@ -466,8 +348,8 @@ func (r *Referee) EventEndMails(e *Event, watchers []string, now time.Time) []Ma
 			return
 		}
 		seen[addr.Mailbox(to)] = true
-		out = append(out, Mail{Kind: KindEventEnd, To: to, Subject: fmt.Sprintf("[%s] Final crosstable: %s", e.Name, e.winnerText(t)),
-			Text: wrap(intro+" "+e.winnerText(t)) + "\n\n" + text + lobbyFooter(r.cfg.Address),
+		out = append(out, Mail{Kind: KindEventEnd, To: to, Subject: fmt.Sprintf("[%s] Final crosstable: %s", e.Name, e.winnerText()),
+			Text: wrap(intro+" "+e.winnerText()) + "\n\n" + text + lobbyFooter(r.cfg.Address),
 			HTML: html, Date: now,
 			MessageID: r.messageID("event-end", e.Name, to)})
 	}
@@ -481,35 +363,27 @@ func (r *Referee) EventEndMails(e *Event, watchers []string, now time.Time) []Ma
 	return out
 }
 
-// tieNotes are the table's notes on ties broken (event.Table.TieNotes),
-// with the players' names; none for a knockout.
-func (e *Event) tieNotes(t event.Table) []string {
-	if e.Format == FormatKO {
-		return nil
-	}
-	return t.TieNotes(func(p int) string { return e.Players[p-1].playing() })
+// tieNotes say how the ties on points were broken (the format's
+// TieNotes), with the players' names.
+func (e *Event) tieNotes() []string {
+	return e.Rules().TieNotes(e, func(p int) string { return e.Players[p-1].playing() })
 }
 
 func escapeHTML(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 }
 
-// StandingsHTML is StandingsText as HTML, the crosstable as a table.
-func (e *Event) StandingsHTML() string {
-	esc := func(s string) string { return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s) }
-	if e.Format == FormatKO {
-		return "<pre>" + esc(e.knockoutText()) + "</pre>\n"
-	}
-	t := e.Table()
-	var b strings.Builder
-	fmt.Fprintf(&b, "<p>%s</p>\n%s<p>Points: 1 a win, &frac12; a draw (&ldquo;.&rdquo; a game not yet over, &ldquo;&ndash;&rdquo; a game "+
-		"that counts for no one: annulled or aborted). Ties are broken by %s. "+
-		"(withdrew) marks a player who withdrew.</p>\n", esc(e.summary()), t.HTML(), esc(chainText(t.Chain)))
-	if e.Over() {
-		fmt.Fprintf(&b, "<p><b>%s</b></p>\n", esc(e.winnerText(t)))
-	}
-	return b.String()
-}
+// StandingsHTML is StandingsText as HTML, a crosstable as a table.
+func (e *Event) StandingsHTML() string { return e.Rules().StandingsHTML(e) }
+
+// DrawsLots reports whether the event may draw a lot: only then do its
+// mails announce the lots' commitment and reveal their seed.
+func (e *Event) DrawsLots() bool { return e.Rules().DrawsLots(e) }
+
+// MatchNote is what the end of game id means beyond the game, for the
+// mails of that end: a knockout match's score and whether it goes on, is
+// tied or is won; "" when the format has nothing to add.
+func (e *Event) MatchNote(id int64) string { return e.Rules().ResultNote(e, id) }
 
 // Forfeit ends an active game as lost by loser, for reason (an event's
 // withdrawal rule), and writes the notices to both players.

@@ -70,16 +70,7 @@ func (e *Event) WithdrawalReason(w Withdrawal) string {
 
 // withdrawalRule is the rule applied, in a sentence about the player.
 func (e *Event) withdrawalRule(w Withdrawal, who string) string {
-	completed, total := e.SeatGames(w.Seat)
-	switch {
-	case e.Format == FormatKO:
-		return "In a knockout a player who withdraws loses the match: its unfinished games are lost."
-	case w.Kind == WithdrawnLost:
-		return fmt.Sprintf("%s had completed %d of %d games, at least half: under ICCF's rule the unfinished ones are lost, "+
-			"and the results so far stay.", who, completed, total)
-	}
-	return fmt.Sprintf("%s had completed %d of %d games, fewer than half: under ICCF's rule all of them are annulled, "+
-		"the finished ones too, and count for no one.", who, completed, total)
+	return e.Rules().WithdrawalRule(e, w, who)
 }
 
 // gameFate is what w does to game g, told to the player who left (mine)
@@ -141,7 +132,7 @@ func (r *Referee) WithdrawalMails(e *Event, w Withdrawal, now time.Time) []Mail 
 		mine = append(mine, fateLine(g, e.Players[opp-1].playing(), mc, gameFate(g, w, true)))
 	}
 	std := wrap(fmt.Sprintf("The crosstable marks an annulled game \"-\" and the player \"(w)\"; send \"standings %s\" to the referee for it.", e.Name))
-	if e.Format == FormatKO {
+	if e.Rules().Layout() == LayoutBracket {
 		std = wrap(fmt.Sprintf("Send \"standings %s\" to the referee for the rounds.", e.Name))
 	}
 	for _, o := range opps {

@@ -13,7 +13,7 @@ import (
 // follow the game through the event are told to stop it there.
 type GameEvent struct {
 	Name   string // the event's name, e.g. "autumn"
-	Format string // FormatRR, FormatDRR or FormatKO
+	Format string // the event format's name (LookupFormat)
 	Round  int
 	// Board is the board of a round robin's round, or the match of a
 	// knockout's round; Leg is the game of that match (1, 2, then 3, 4
@@ -26,23 +26,14 @@ type GameEvent struct {
 
 // Place is the game's place in its event in words: "autumn, round 2,
 // board 1", or in a knockout "cup, round 2, match 1, game 2".
-func (e *GameEvent) Place() string {
-	if e.Format == FormatKO {
-		return fmt.Sprintf("%s, round %d, match %d, game %d", e.Name, e.Round, e.Board, max(e.Leg, 1))
-	}
-	return fmt.Sprintf("%s, round %d, board %d", e.Name, e.Round, e.Board)
-}
+func (e *GameEvent) Place() string { return e.rules().Place(e) }
 
-// round is the PGN Round tag (standard §8.1.1.4). A knockout's games are
-// numbered as the FIDE World Cup numbers them, ROUND.GAME, so that a
-// match's deciding games (3, 4, ...) stand apart from its first two; Board
-// is the match.
-func (e *GameEvent) round() string {
-	if e.Format == FormatKO {
-		return fmt.Sprintf("%d.%d", e.Round, max(e.Leg, 1))
-	}
-	return fmt.Sprint(e.Round)
-}
+// round is the PGN Round tag (standard §8.1.1.4), as the format numbers
+// its games.
+func (e *GameEvent) round() string { return e.rules().PGNRound(e) }
+
+// rules is the format of the game's event (Event.Rules).
+func (e *GameEvent) rules() Format { return (&Event{Format: e.Format}).Rules() }
 
 // watchesViaEvent reports whether the spectator at address gets g's mails
 // through its event.

@@ -75,10 +75,7 @@ func (s *Site) gameDescription(g *referee.Game, ply int) string {
 
 // eventDescription describes an event's page.
 func (s *Site) eventDescription(e *referee.Event) string {
-	what := "round robin"
-	if e.Format == referee.FormatKO {
-		what = "knockout"
-	}
+	what := e.Rules().Title()
 	variant := e.Variant
 	if v, err := rules.Lookup(e.Variant); err == nil {
 		variant = v.Title()

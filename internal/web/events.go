@@ -273,7 +273,7 @@ func (s *Site) eventHTML(set *eventSet, ep *eventPage) ([]byte, error) {
 	data := struct {
 		frame
 		Name, Summary, Chain, Winner string
-		Knockout                     bool
+		Bracket                      bool // the format's standings are rounds of matches
 		Rows                         []eventRow
 		// ShowWins, ShowSB: the chain uses the criterion, so the table
 		// shows its column.
@@ -281,9 +281,9 @@ func (s *Site) eventHTML(set *eventSet, ep *eventPage) ([]byte, error) {
 		TieNotes         []string
 		Rounds           [][]eventMatch
 	}{frame: frame{Title: "Event " + e.Name + " · " + s.opts.Title, Site: s.opts.Title, Description: s.eventDescription(e)},
-		Name: e.Name, Knockout: e.Format == referee.FormatKO}
+		Name: e.Name, Bracket: e.Rules().Layout() == referee.LayoutBracket}
 	_, data.Summary, _ = strings.Cut(e.Summary(), ": ")
-	if data.Knockout {
+	if data.Bracket {
 		for _, round := range e.Matches() {
 			var ms []eventMatch
 			for _, m := range round {
@@ -371,7 +371,7 @@ func (s *Site) eventLinks(ctx context.Context) ([]eventLink, error) {
 
 const eventTemplate = `{{template "top" .}}<h1>Event {{.Name}}</h1>
 <p class="muted">{{.Summary}}</p>
-{{if .Knockout}}{{range $i, $r := .Rounds}}<h2>Round {{inc $i}}</h2>
+{{if .Bracket}}{{range $i, $r := .Rounds}}<h2>Round {{inc $i}}</h2>
 <ul class="games">
 {{range $r}}<li>Match {{.Number}}: {{if .AKey}}<a href="player-{{.AKey}}.html">{{.A}}</a>{{else}}{{.A}}{{end}} v {{if .BKey}}<a href="player-{{.BKey}}.html">{{.B}}</a>{{else}}{{.B}}{{end}} <b>{{.Score}}</b>{{if .Outcome}} <span class="muted">· {{.Outcome}}</span>{{end}}<br>
 <span class="muted">Games:</span>{{range $i, $g := .Games}}{{if $i}},{{end}} {{if .Link}}<a href="{{.Link}}">#{{.ID}}</a>{{else}}#{{.ID}}{{end}} {{.Result}}{{end}}</li>

@@ -2,16 +2,18 @@ package referee
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"referee/internal/dice"
 	"referee/internal/event"
 )
 
-// Knockouts: each round a two-game match with colours swapped; a tied
-// match goes to the decider the organiser chose when creating the event.
-// Everything here is computed from the games (and, for a lot, the event's
-// seed), like the round robins' crosstable.
+// The knockout: each round a two-game match with colours swapped; a tied
+// match goes to the decider the organiser chose when creating the event;
+// the winners meet in the next round, in bracket order. Everything here is
+// computed from the games (and, for a lot, the event's seed), like the
+// round robins' crosstable.
 
 // Deciders of a tied knockout match.
 const (
@@ -158,11 +160,8 @@ func (e *Event) decide(m *Match, withdrawn map[int]bool) {
 	m.How = fmt.Sprintf("tied, by lot: roll %d of %s, odd for the first-named player", roll, LotName(e.Name, m.Round, m.Number))
 }
 
-// DrawsLots reports whether the event's decider may draw a lot: only then
-// do its mails announce the lots' commitment and reveal their seed.
-func (e *Event) DrawsLots() bool {
-	return e.Format == FormatKO && (e.Decider == DeciderBlack || e.Decider == DeciderLot)
-}
+// DrawsLots: only the deciders black and lot may draw a lot.
+func (knockout) DrawsLots(e *Event) bool { return e.Decider == DeciderBlack || e.Decider == DeciderLot }
 
 // matchOf is the knockout match holding game id.
 func (e *Event) matchOf(id int64) (Match, bool) {
@@ -178,13 +177,10 @@ func (e *Event) matchOf(id int64) (Match, bool) {
 	return Match{}, false
 }
 
-// MatchNote is what the end of knockout game id means for its match, for
-// the mails of that end: the match's score, and whether it goes on, is
-// tied and goes to its decider, or is won. "" for a game of no knockout.
-func (e *Event) MatchNote(id int64) string {
-	if e.Format != FormatKO {
-		return ""
-	}
+// ResultNote is what the end of game id means for its match: the match's
+// score, and whether it goes on, is tied and goes to its decider, or is
+// won.
+func (knockout) ResultNote(e *Event, id int64) string {
 	m, ok := e.matchOf(id)
 	if !ok {
 		return ""
@@ -268,9 +264,9 @@ func (e *Event) BracketText() string {
 	return b.String()
 }
 
-// knockoutText is a knockout's standings: the bracket, the decider, the
+// Standings is a knockout's standings: the bracket, the decider, the
 // lots' commitment, the winner and, once it is over, the seed.
-func (e *Event) knockoutText() string {
+func (knockout) Standings(e *Event) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\n%s\n", e.summary(), e.BracketText())
 	b.WriteString(wrap("Each match is two games, colours swapped; a tied match goes to "+deciderText(e.Decider)+".") + "\n")
@@ -295,3 +291,152 @@ func deciderText(d string) string {
 	}
 	return "another two-game match, as often as needed"
 }
+
+// FormatKO is the name of a knockout (Event.Format).
+const FormatKO = "ko"
+
+type knockout struct{}
+
+func (knockout) Name() string  { return FormatKO }
+func (knockout) Title() string { return "knockout" }
+
+func (knockout) Fits(n int) bool { return slices.Contains(KnockoutSizes, n) }
+
+func (knockout) SizeText() string { return "a knockout takes 2, 4, 8, 16 or 32 entrants" }
+
+// Start is the first round: the bracket's seeded matches.
+func (knockout) Start(e *Event) ([]EventGame, error) {
+	matches, err := event.Bracket(len(e.Players))
+	if err != nil {
+		return nil, err
+	}
+	return matchGames(1, matches, 1), nil
+}
+
+// matchGames are the games of knockout matches from leg on: two a match,
+// colours swapped; the match's number is its board.
+func matchGames(round int, matches []event.Pairing, leg int) []EventGame {
+	var out []EventGame
+	for i, m := range matches {
+		out = append(out,
+			EventGame{Round: round, Board: i + 1, Leg: leg, White: m.White, Black: m.Black},
+			EventGame{Round: round, Board: i + 1, Leg: leg + 1, White: m.Black, Black: m.White})
+	}
+	return out
+}
+
+// Next is what the current round calls for: two more games for each tied
+// match whose decider is another match, or, once every match of the round
+// is decided, the next round (winners in bracket order), with each match's
+// winner for the audit log.
+func (knockout) Next(e *Event) (Step, error) {
+	rounds := e.Matches()
+	if len(rounds) == 0 {
+		return Step{}, nil
+	}
+	cur := rounds[len(rounds)-1]
+	var more []EventGame
+	for _, m := range cur {
+		if m.MoreGames {
+			leg := len(m.Games) + 1
+			more = append(more,
+				EventGame{Round: m.Round, Board: m.Number, Leg: leg, White: m.A, Black: m.B},
+				EventGame{Round: m.Round, Board: m.Number, Leg: leg + 1, White: m.B, Black: m.A})
+		}
+	}
+	if len(more) > 0 {
+		return Step{Games: more, Why: fmt.Sprintf("event %s round %d: tied matches go to two more games", e.Name, len(rounds))}, nil
+	}
+	var winners []int
+	var audit []string
+	for _, m := range cur {
+		if m.Winner == 0 {
+			return Step{}, nil
+		}
+		winners = append(winners, m.Winner)
+		audit = append(audit, fmt.Sprintf("event %s round %d match %d: %s wins (%s)", e.Name, m.Round, m.Number,
+			e.Players[m.Winner-1].Address, m.How))
+	}
+	if len(cur) == 1 {
+		return Step{Audit: audit}, nil // the final: the event is over
+	}
+	next, err := event.NextRound(winners)
+	if err != nil {
+		return Step{}, err
+	}
+	return Step{Games: matchGames(len(rounds)+1, next, 1), Audit: audit,
+		Why: fmt.Sprintf("event %s round %d started", e.Name, len(rounds)+1)}, nil
+}
+
+// Over: the final is decided.
+func (knockout) Over(e *Event) bool { return e.Champion() != 0 }
+
+func (knockout) Winners(e *Event) []int {
+	if c := e.Champion(); c != 0 {
+		return []int{c}
+	}
+	return nil
+}
+
+// WithdrawalKind: a player who withdraws loses the match.
+func (knockout) WithdrawalKind(*Event, int) int { return WithdrawnLost }
+
+func (knockout) WithdrawalRule(*Event, Withdrawal, string) string {
+	return "In a knockout a player who withdraws loses the match: its unfinished games are lost."
+}
+
+// Silent: never; a loss on time loses the game, and with it maybe the
+// match.
+func (knockout) Silent(*Event, int) bool { return false }
+
+func (k knockout) StandingsHTML(e *Event) string {
+	return "<pre>" + escapeHTML(k.Standings(e)) + "</pre>\n"
+}
+
+// TieNotes: none; a tied match goes to its decider, which its line says.
+func (knockout) TieNotes(*Event, func(int) string) []string { return nil }
+
+func (knockout) Layout() Layout { return LayoutBracket }
+
+func (knockout) Announce(e *Event, seat int, first EventGame, games int) Announcement {
+	round := first.Round
+	switch {
+	case first.Leg > 2: // a tied match's further games
+		m, _ := e.matchOf(first.GameID)
+		opp := m.A
+		if opp == seat {
+			opp = m.B
+		}
+		return Announcement{
+			Subject: fmt.Sprintf("[%s] Round %d, match %d tied %s-%s: two more games", e.Name, round, first.Board, event.Points(m.ScoreA), event.Points(m.ScoreB)),
+			Head: fmt.Sprintf("%s: round %d, match %d is tied.\n\n", e.Name, round, first.Board) +
+				wrap(fmt.Sprintf("Your match against %s stands at %s-%s after %s, so it goes on: two more games, "+
+					"colours swapped, as %s's decider says (another two-game match, as often as needed). Each game's opening mail follows.",
+					e.Players[opp-1].playing(), event.Points(m.ScoreA), event.Points(m.ScoreB), plural(len(m.Games)-games, "game"), e.Name)) + "\n\n",
+		}
+	case round == 1:
+		head := fmt.Sprintf("%s (%s) has started.\n\n", e.Name, e.describe()) +
+			wrap("Your first-round match is below: two games at once, colours swapped; a tied match goes to "+
+				deciderText(e.Decider)+". Each game's opening mail follows.") + "\n\n"
+		if e.Commitment != "" && e.DrawsLots() {
+			head += fmt.Sprintf("Lots are drawn from a seed whose SHA-256 commitment is\n%s\n(it is revealed at the end; docs/dice.md "+
+				"says how to check every lot).\n\n", e.Commitment)
+		}
+		return Announcement{Subject: fmt.Sprintf("[%s] The event has started: your games", e.Name), Head: head}
+	}
+	return Announcement{Subject: fmt.Sprintf("[%s] Round %d: your games", e.Name, round),
+		Head: fmt.Sprintf("%s: your match in round %d.\n\n", e.Name, round) + wrap("Your games are below; each game's opening mail follows.") + "\n\n"}
+}
+
+func (knockout) Where(g EventGame) string {
+	return fmt.Sprintf("Round %d, match %d, game %d", g.Round, g.Board, g.Leg)
+}
+
+func (knockout) Place(ge *GameEvent) string {
+	return fmt.Sprintf("%s, round %d, match %d, game %d", ge.Name, ge.Round, ge.Board, max(ge.Leg, 1))
+}
+
+// PGNRound numbers a knockout's games as the FIDE World Cup numbers them,
+// ROUND.GAME, so that a match's deciding games (3, 4, ...) stand apart
+// from its first two; Board is the match.
+func (knockout) PGNRound(ge *GameEvent) string { return fmt.Sprintf("%d.%d", ge.Round, max(ge.Leg, 1)) }

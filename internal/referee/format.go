@@ -1,0 +1,149 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A Format is an event format (issue 40), a value as a variant is
+// (rules.Variant): how an event's games are paired and when more are
+// due, when it is over and who won, what a withdrawal and silence on the
+// clock do to a player, and how its standings and mails read. Each
+// format is one file (format_rr.go, format_drr.go, format_ko.go) and one
+// line of the registry below; the app persists what a format asks for,
+// and the app, the web pages and the CLI ask the format, never compare
+// its name.
+type Format interface {
+	// Name is the format's word in commands and in the store: "rr".
+	Name() string
+	// Title names it in words: "round robin".
+	Title() string
+	// Fits says whether n entrants can play it; SizeText says what it
+	// takes, for the refusals: "a round robin takes 3 to 16 players".
+	Fits(n int) bool
+	SizeText() string
+	// Start is the first games of e, by seat (GameID 0): a round robin's
+	// every game, a knockout's first round.
+	Start(e *Event) ([]EventGame, error)
+	// Next is what e's state calls for now that a game ended or a player
+	// withdrew: games to start (a knockout's next round, a tied match's
+	// further games) and lines for the audit log; the zero Step when
+	// nothing is due.
+	Next(e *Event) (Step, error)
+	// Over says whether a started event has ended; Winners are then the
+	// seats that won it (several share first place).
+	Over(e *Event) bool
+	Winners(e *Event) []int
+	// WithdrawalKind is the rule for a player of seat who withdraws now
+	// (WithdrawnLost or WithdrawnAnnulled); WithdrawalRule says it in a
+	// sentence about them (who: "You", "They").
+	WithdrawalKind(e *Event, seat int) int
+	WithdrawalRule(e *Event, w Withdrawal, who string) string
+	// Silent says whether seat's losses on time make them withdrawn.
+	Silent(e *Event, seat int) bool
+	// Standings is the text of "standings NAME", and as HTML; TieNotes
+	// say how the ties on points were broken (none where there are no
+	// points to tie), name giving each seat's name.
+	Standings(e *Event) string
+	StandingsHTML(e *Event) string
+	TieNotes(e *Event, name func(seat int) string) []string
+	// Layout is how a page shows the standings.
+	Layout() Layout
+	// Announce is the head and subject of the mail listing seat's new
+	// games (all in one round, first the first of them), and a closing
+	// note; Where names one game of that list: "Round 1, board 2".
+	Announce(e *Event, seat int, first EventGame, games int) Announcement
+	Where(g EventGame) string
+	// Place is a game's place in words ("autumn, round 2, board 1") and
+	// PGNRound its PGN Round tag.
+	Place(ge *GameEvent) string
+	PGNRound(ge *GameEvent) string
+	// ResultNote is what the end of game id means beyond the game (a
+	// knockout's match score), for the mails of that end; "" for none.
+	ResultNote(e *Event, id int64) string
+	// DrawsLots says whether e may draw lots (then its mails announce the
+	// lots' commitment and reveal their seed).
+	DrawsLots(e *Event) bool
+}
+
+// Layout is how an event's page shows its standings.
+type Layout int
+
+// Layouts.
+const (
+	LayoutTable   Layout = iota // a crosstable
+	LayoutBracket               // rounds of two-player matches
+)
+
+// Step is what an event's state calls for (Format.Next).
+type Step struct {
+	Games []EventGame // to start, by seat (GameID 0)
+	Why   string      // the audit line of the games started
+	Audit []string    // what was decided, for the audit log
+}
+
+// Announcement is the head of a mail listing a player's new games of an
+// event, its subject, and a note after the games ("" for none).
+type Announcement struct {
+	Subject, Head, Tail string
+}
+
+// formats is the registry: one line a format.
+var formats = []Format{
+	roundRobin{},
+	doubleRoundRobin{},
+	knockout{},
+}
+
+// LookupFormat finds a format by its name.
+func LookupFormat(name string) (Format, error) {
+	for _, f := range formats {
+		if f.Name() == name {
+			return f, nil
+		}
+	}
+	return nil, fmt.Errorf("no event format %q; the formats are %s", name, FormatList())
+}
+
+// Formats lists the formats, in the registry's order.
+func Formats() []Format { return append([]Format(nil), formats...) }
+
+// FormatList names the formats for help and refusals: "rr (round robin),
+// drr (double round robin) or ko (knockout)".
+func FormatList() string {
+	var out []string
+	for _, f := range formats {
+		out = append(out, fmt.Sprintf("%s (%s)", f.Name(), f.Title()))
+	}
+	return orList(out)
+}
+
+// FormatNames is the formats' names joined by "|", for usage lines.
+func FormatNames() string {
+	var out []string
+	for _, f := range formats {
+		out = append(out, f.Name())
+	}
+	return strings.Join(out, "|")
+}
+
+// FormatTitle names a format in words, or returns its name when no
+// format has it.
+func FormatTitle(name string) string {
+	if f, err := LookupFormat(name); err == nil {
+		return f.Title()
+	}
+	return name
+}
+
+// Rules is e's format. An event's format name is checked when it is
+// created and when it is loaded (LookupFormat), so an unknown one cannot
+// reach the core; should it, the event is read as a round robin, whose
+// rules need nothing the event may lack.
+func (e *Event) Rules() Format {
+	f, err := LookupFormat(e.Format)
+	if err != nil {
+		return roundRobin{}
+	}
+	return f
+}

@@ -1,0 +1,168 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+
+	"referee/internal/event"
+)
+
+// The round robin: every player meets every other once, all games at once
+// as in a correspondence section, paired by the FIDE Berger tables; the
+// crosstable counts 1 a win and 1/2 a draw and breaks ties by the event's
+// chain. ICCF's rules for withdrawals and silence.
+
+// MinRoundRobin and MaxRoundRobin bound a round robin's players.
+const (
+	MinRoundRobin = 3
+	MaxRoundRobin = 16
+)
+
+// FormatRR is the name of a single round robin (Event.Format).
+const FormatRR = "rr"
+
+type roundRobin struct{}
+
+func (roundRobin) Name() string  { return FormatRR }
+func (roundRobin) Title() string { return "round robin" }
+
+func (roundRobin) Fits(n int) bool { return n >= MinRoundRobin && n <= MaxRoundRobin }
+
+func (roundRobin) SizeText() string {
+	return fmt.Sprintf("a round robin takes %d to %d players", MinRoundRobin, MaxRoundRobin)
+}
+
+func (roundRobin) Start(e *Event) ([]EventGame, error) {
+	return bergerGames(event.Berger, len(e.Players))
+}
+
+// bergerGames are the games of the Berger table pairings gives for n
+// players, byes left out: the round is the table's, the board its pairing.
+func bergerGames(pairings func(int) ([][]event.Pairing, error), n int) ([]EventGame, error) {
+	rounds, err := pairings(n)
+	if err != nil {
+		return nil, err
+	}
+	var out []EventGame
+	for r, round := range rounds {
+		for b, p := range round {
+			if !p.Bye() {
+				out = append(out, EventGame{Round: r + 1, Board: b + 1, Leg: 1, White: p.White, Black: p.Black})
+			}
+		}
+	}
+	return out, nil
+}
+
+// Next: every game of a round robin starts at once, so nothing follows.
+func (roundRobin) Next(*Event) (Step, error) { return Step{}, nil }
+
+// Over: every game has ended.
+func (roundRobin) Over(e *Event) bool {
+	if len(e.Games) == 0 {
+		return false
+	}
+	for _, g := range e.Games {
+		if g.Status == StatusActive {
+			return false
+		}
+	}
+	return true
+}
+
+// Winners are the crosstable's leaders: those tied on points and on every
+// tie-break share first place.
+func (roundRobin) Winners(e *Event) []int { return e.Table().Leaders() }
+
+// WithdrawalKind is ICCF's rule: with at least half their games completed
+// a player's unfinished games are lost; otherwise all their games are
+// annulled.
+func (roundRobin) WithdrawalKind(e *Event, seat int) int {
+	completed, total := e.SeatGames(seat)
+	if 2*completed >= total {
+		return WithdrawnLost
+	}
+	return WithdrawnAnnulled
+}
+
+func (roundRobin) WithdrawalRule(e *Event, w Withdrawal, who string) string {
+	completed, total := e.SeatGames(w.Seat)
+	if w.Kind == WithdrawnLost {
+		return fmt.Sprintf("%s had completed %d of %d games, at least half: under ICCF's rule the unfinished ones are lost, "+
+			"and the results so far stay.", who, completed, total)
+	}
+	return fmt.Sprintf("%s had completed %d of %d games, fewer than half: under ICCF's rule all of them are annulled, "+
+		"the finished ones too, and count for no one.", who, completed, total)
+}
+
+// Silent: a player who lost at least half their games on time is
+// treated as withdrawn.
+func (roundRobin) Silent(e *Event, seat int) bool {
+	lost, total := 0, 0
+	for _, g := range e.Games {
+		if g.White != seat && g.Black != seat {
+			continue
+		}
+		total++
+		if g.Status == StatusFinished && strings.HasSuffix(g.Reason, "lost on time") &&
+			((g.White == seat && g.Result == "0-1") || (g.Black == seat && g.Result == "1-0")) {
+			lost++
+		}
+	}
+	return total > 0 && 2*lost >= total
+}
+
+func (f roundRobin) Standings(e *Event) string {
+	t := e.Table()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\n%s\n", e.summary(), t.Text())
+	b.WriteString(wrap("Points: 1 a win, 1/2 a draw (\"=\" in the table, \".\" a game not yet over, \"-\" a game that counts "+
+		"for no one: annulled or aborted). Ties are broken by "+chainText(t.Chain)+". (w) marks a player who withdrew.") + "\n")
+	if e.Over() {
+		b.WriteString("\n" + e.winnerText() + "\n")
+	}
+	return b.String()
+}
+
+func (roundRobin) StandingsHTML(e *Event) string {
+	t := e.Table()
+	var b strings.Builder
+	fmt.Fprintf(&b, "<p>%s</p>\n%s<p>Points: 1 a win, &frac12; a draw (&ldquo;.&rdquo; a game not yet over, &ldquo;&ndash;&rdquo; a game "+
+		"that counts for no one: annulled or aborted). Ties are broken by %s. "+
+		"(withdrew) marks a player who withdrew.</p>\n", escapeHTML(e.summary()), t.HTML(), escapeHTML(chainText(t.Chain)))
+	if e.Over() {
+		fmt.Fprintf(&b, "<p><b>%s</b></p>\n", escapeHTML(e.winnerText()))
+	}
+	return b.String()
+}
+
+func (roundRobin) TieNotes(e *Event, name func(int) string) []string { return e.Table().TieNotes(name) }
+
+func (roundRobin) Layout() Layout { return LayoutTable }
+
+func (roundRobin) Announce(e *Event, _ int, _ EventGame, _ int) Announcement {
+	a := Announcement{
+		Subject: fmt.Sprintf("[%s] The event has started: your games", e.Name),
+		Head: fmt.Sprintf("%s (%s) has started.\n\n", e.Name, e.describe()) +
+			wrap("Your games are below, all under way at once, as in a correspondence section. Each game's opening mail "+
+				"follows; reply to it (or to the address below) with your moves.") + "\n\n",
+	}
+	if len(e.Players)%2 == 1 {
+		a.Tail = wrap("With an odd number of players, each player sits out one pairing of the table.")
+	}
+	return a
+}
+
+func (roundRobin) Where(g EventGame) string {
+	return fmt.Sprintf("Round %d, board %d", g.Round, g.Board)
+}
+
+func (roundRobin) Place(ge *GameEvent) string {
+	return fmt.Sprintf("%s, round %d, board %d", ge.Name, ge.Round, ge.Board)
+}
+
+func (roundRobin) PGNRound(ge *GameEvent) string { return fmt.Sprint(ge.Round) }
+
+func (roundRobin) ResultNote(*Event, int64) string { return "" }
+
+func (roundRobin) DrawsLots(*Event) bool { return false }
