@@ -751,40 +751,41 @@ func (a *App) afterEventChange(tx *store.Tx, se *store.Event) error {
 	return tx.Audit(nil, "event", fmt.Sprintf("event %s finished: first %s", se.Name, strings.Join(leaders, ", ")))
 }
 
-// eventView loads what an event command needs into the lobby view: the
-// events (open ones and the sender's), or the one named, and whether the
-// sender may join it under its entry rule.
-func (a *App) eventView(tx *store.Tx, lb *referee.Lobby, mb string, needs referee.Needs) error {
-	if needs.Events {
-		ses, err := tx.Events("")
+// eventsView loads the events "events" lists into the lobby view: the
+// open ones and the sender's, each with whether the sender may join it.
+func (a *App) eventsView(tx *store.Tx, lb *referee.Lobby, mb string) error {
+	ses, err := tx.Events("")
+	if err != nil {
+		return err
+	}
+	for i := range ses {
+		if ses[i].Status == referee.EventClosed {
+			continue
+		}
+		e, err := a.eventTx(tx, &ses[i])
 		if err != nil {
 			return err
 		}
-		for i := range ses {
-			if ses[i].Status == referee.EventClosed {
-				continue
-			}
-			e, err := a.eventTx(tx, &ses[i])
+		if (e.Status == referee.EventOpen && e.Places > 0) || e.Seat(mb) != 0 {
+			lb.Events = append(lb.Events, *e)
+			may, err := mayJoin(tx, &ses[i], mb)
 			if err != nil {
 				return err
 			}
-			if (e.Status == referee.EventOpen && e.Places > 0) || e.Seat(mb) != 0 {
-				lb.Events = append(lb.Events, *e)
-				may, err := mayJoin(tx, &ses[i], mb)
-				if err != nil {
-					return err
-				}
-				if lb.MayJoin == nil {
-					lb.MayJoin = map[string]bool{}
-				}
-				lb.MayJoin[e.Name] = may
+			if lb.MayJoin == nil {
+				lb.MayJoin = map[string]bool{}
 			}
+			lb.MayJoin[e.Name] = may
 		}
 	}
-	if needs.Event == "" {
-		return nil
-	}
-	se, err := tx.EventByName(strings.ToLower(needs.Event))
+	return nil
+}
+
+// eventView loads the event a command names into the lobby view, and
+// whether the sender may join it under its entry rule; an unknown name
+// loads nothing.
+func (a *App) eventView(tx *store.Tx, lb *referee.Lobby, mb, name string) error {
+	se, err := tx.EventByName(strings.ToLower(name))
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}

@@ -121,6 +121,17 @@ type Command struct {
 	// answer: outside a game, an answer that changes nothing, capped by
 	// LobbyConfig.MaxAnswersPerHour.
 	answer bool
+	// needs adds what the command's own arguments name to what the app
+	// loads (Needs): the ratings of "rating ADDRESS", the table of "top
+	// VARIANT", the holder of the name "name NAME" asks for (nil: nothing).
+	needs func(n *Needs, m *reader.Mail, args []string)
+	// rated: the organiser's rating limits apply to whoever sends it (a
+	// challenge, a rematch, an acceptance), so the app loads the sender's
+	// ratings when there are limits.
+	rated bool
+	// conditions: the command may come with conditional lines ("if ..."),
+	// as a move may; any other command with them is refused.
+	conditions bool
 	// run carries the command out.
 	run func(r *Referee, c *call) Outcome
 }
@@ -180,8 +191,8 @@ func commandTable() []Command {
 	return []Command{
 		// In a game: the move (no words: a line that is no command).
 		{Where: InGame, When: Playing,
-			Help: "plays it, if legal (\"e4\", \"Nf3\", \"Ng1-f3\", \"g1f3\", \"O-O\", \"N@b3\"); \"Nc3 draw\" also offers a draw; the reply says how it was read",
-			run:  move},
+			Help:       "plays it, if legal (\"e4\", \"Nf3\", \"Ng1-f3\", \"g1f3\", \"O-O\", \"N@b3\"); \"Nc3 draw\" also offers a draw; the reply says how it was read",
+			conditions: true, run: move},
 
 		// In a game, in the order of the footers: what the body of a mail
 		// may ask for, the die, the game's actions, then the answers.
@@ -199,11 +210,11 @@ func commandTable() []Command {
 			},
 			run: (*Referee).confirm},
 		{Words: []string{"reroll", "re-roll"}, Where: InGame, When: Playing, Only: "Chec Toe, when legal",
-			Help: "replace the turn's first roll, once a turn", shown: roller, footer: legal(rules.Reroll), run: move},
+			Help: "replace the turn's first roll, once a turn", shown: roller, footer: legal(rules.Reroll), conditions: true, run: move},
 		{Words: []string{"roll", "apocalypse", "666"}, Where: InGame, When: Playing, Only: "Chec Toe, when legal",
-			Help: "the apocalypse roll, after a double six", shown: roller, footer: legal(rules.Roll), run: move},
+			Help: "the apocalypse roll, after a double six", shown: roller, footer: legal(rules.Roll), conditions: true, run: move},
 		{Words: []string{"pass", "-", "--"}, Where: InGame, When: Playing, Only: "Chec Toe, when legal",
-			Help: "end your turn without moving", shown: roller, footer: legal(rules.Pass), run: move},
+			Help: "end your turn without moving", shown: roller, footer: legal(rules.Pass), conditions: true, run: move},
 		{Words: []string{"draw", "draw?", "offer draw", "accept draw", "claim draw", "claim"}, Where: InGame, When: Playing,
 			Help: "offer, accept or claim a draw; \"e4 draw\" moves and offers", footer: active,
 			run: func(r *Referee, c *call) Outcome {
@@ -237,7 +248,7 @@ func commandTable() []Command {
 		{Words: []string{"if"}, Args: "MOVE ANSWER ...", Where: InGame, When: Playing, Only: "not in Chec Toe",
 			Help: "conditional moves: \"if Nc6 Bb5 if a6 Ba4\" answers Nc6 with Bb5, then a6 with Ba4, at once and unseen; " +
 				"under your move or alone on your opponent's turn, one line each, at most 30 lines of 30 moves",
-			shown: noRoller, run: (*Referee).conditionsAlone},
+			shown: noRoller, conditions: true, run: (*Referee).conditionsAlone},
 		{Words: []string{"conditions", "conditional"}, Where: InGame, When: Anytime, Only: "not in Chec Toe",
 			Help: "your standing conditional moves and their commitment", shown: noRoller, run: (*Referee).showConditions},
 		{Words: []string{"cancel"}, Where: InGame, When: Playing, Only: "not in Chec Toe",
@@ -259,8 +270,8 @@ func commandTable() []Command {
 			Help:     "after the game: invite your opponent, colours swapped",
 			footer:   func(f *footerView) bool { return f.g.Status == StatusFinished },
 			load:     LoadLobby | LoadChallenge,
-			opponent: rematchOpponent,
-			run:      (*Referee).rematch},
+			opponent: rematchOpponent, rated: true,
+			run: (*Referee).rematch},
 		{Words: []string{"observers"}, Where: InGame, When: Anytime,
 			Help: "who observes this game", run: (*Referee).observers},
 		{Words: []string{"help", "?"}, Where: InGame, When: Anytime,
@@ -274,7 +285,7 @@ func commandTable() []Command {
 			Help: "invite ADDRESS to a game; TIME as \"3d\" (days per move), \"10d+1d\" (Fischer), \"30d+1d/45d\" (Fischer capped at 45 days) or \"10/50d\" (10 moves in 50 days, unused time carried over); COLOUR random (the default), " +
 				"white or black is yours; \"private\": no one may observe the game; rated or casual (the organiser's default otherwise). " +
 				"Without ADDRESS, an open challenge: the first player to accept it gets the game",
-			load: LoadLobby | LoadChallenge, opponent: challengeOpponent, run: (*Referee).challenge},
+			load: LoadLobby | LoadChallenge, opponent: challengeOpponent, rated: true, run: (*Referee).challenge},
 		{Words: []string{"open"}, Where: Both, When: Anytime,
 			Help: "the open challenges, each with the address that accepts it",
 			load: LoadLobby | LoadOpen, answer: true, run: (*Referee).openList},
@@ -302,10 +313,12 @@ func commandTable() []Command {
 			run:        (*Referee).unobserve},
 		{Words: []string{"rating", "ratings"}, Args: "[ADDRESS] [VARIANT]", Where: Both, When: Anytime,
 			Help: "a player's ratings (yours without ADDRESS), each variant or one: rating, deviation, games, wins/draws/losses, reliability",
-			load: LoadLobby | LoadRatings, answer: true, run: (*Referee).ratingAnswer},
+			load: LoadLobby | LoadRatings, answer: true, run: (*Referee).ratingAnswer,
+			needs: func(n *Needs, m *reader.Mail, args []string) { n.RatingsOf = readRatingArgs(args, m.From).address }},
 		{Words: []string{"top"}, Args: "VARIANT", Where: Both, When: Anytime,
 			Help: "the table of a variant's established players (rating not provisional), best first",
-			load: LoadLobby | LoadRatings, answer: true, run: (*Referee).topAnswer},
+			load: LoadLobby | LoadRatings, answer: true, run: (*Referee).topAnswer,
+			needs: func(n *Needs, m *reader.Mail, args []string) { n.Top = readRatingArgs(args, m.From).variant }},
 		{Words: []string{"mail"}, Args: "digest HH:MM", Where: Both, When: Anytime,
 			Help:  "one mail a day at HH:MM (your time zone) listing every game where it is your move, each with its board, clock and reply address, instead of a mail per move; a game's start and its end, and reminders, still come at once",
 			match: func(args []string) bool { return len(args) > 0 && args[0] == "digest" },
@@ -321,7 +334,8 @@ func commandTable() []Command {
 			Help: fmt.Sprintf("the name others see instead of your masked address (web pages, crosstables, opponents' and spectators' mails), "+
 				"e.g. \"name Ann Smith\": %d to %d letters, digits, spaces, . - ' _; no address; one player per name here. "+
 				"\"name\" alone shows yours, \"name clear\" removes it. The name your mail program sends is never taken on its own", MinNameLength, MaxNameLength),
-			load: LoadLobby, run: (*Referee).setName},
+			load: LoadLobby, run: (*Referee).setName,
+			needs: func(n *Needs, m *reader.Mail, args []string) { n.Name = nameNeed(m.Action, args) }},
 		{Words: []string{"variants", "variant"}, Where: Both, When: Anytime,
 			Help: "the games offered here, one paragraph each",
 			load: LoadLobby, answer: true, noAuth: true,
@@ -331,7 +345,7 @@ func commandTable() []Command {
 
 		// Outside a game.
 		{Words: []string{"accept", "yes", "accepted", "ok"}, Where: Outside,
-			Help: "in a reply to an invitation: take it, and the game starts", inReply: true, noAuth: true, run: (*Referee).invitationAnswer},
+			Help: "in a reply to an invitation: take it, and the game starts", inReply: true, noAuth: true, rated: true, run: (*Referee).invitationAnswer},
 		{Words: []string{"decline", "no", "declined", "refuse"}, Where: Outside,
 			Help: "in a reply to an invitation: say no", inReply: true, noAuth: true, run: (*Referee).invitationAnswer},
 		{Words: []string{"withdraw", "cancel", "withdrawn"}, Where: Outside,
@@ -353,7 +367,10 @@ func commandTable() []Command {
 		{Words: []string{"join"}, Args: "EVENT", Where: Both,
 			Help: "enter an open event; its games start when it is full or on its start date; an event may take only players within its rating limits in its game. " +
 				"From an address that has not played here, the entry counts once you reply \"join EVENT\" to the referee's answer",
-			load: LoadLobby | LoadEvent, run: (*Referee).eventJoin},
+			load: LoadLobby | LoadEvent, run: (*Referee).eventJoin,
+			// An event may limit who joins by rating, and a join from an
+			// address never seen waits for its proof.
+			needs: func(n *Needs, m *reader.Mail, _ []string) { n.RatingsOf, n.Seen = m.From, true }},
 		{Words: []string{"leave"}, Args: "EVENT", Where: Both,
 			Help: "leave an event you entered, before it starts",
 			load: LoadLobby | LoadEvent, run: (*Referee).eventLeave},
@@ -482,50 +499,54 @@ func (r *Referee) Needs(m *reader.Mail, g *Game) Needs {
 	}
 	p := r.parseLine(m.Action, where, true)
 	n := Needs{Lobby: where == Outside}
-	if p.cmd != nil && r.lobbyCfg().ratingLimits() && len(p.cmd.Words) > 0 && (p.cmd.Where&Outside != 0 || p.cmd.load != 0) {
-		// The organiser's rating limits apply to whoever challenges or
-		// accepts: the core needs the sender's ratings.
-		switch p.cmd.Words[0] {
-		case "challenge", "rematch", "accept":
-			n.RatingsOf = m.From
-		}
-	}
-	if p.cmd != nil && len(p.cmd.Words) > 0 && p.cmd.Words[0] == "join" {
-		// An event may limit who joins by rating: the core needs the
-		// sender's ratings (the event is not loaded yet).
-		n.RatingsOf = m.From
-		n.Seen = true // a join from an address never seen waits for its proof
-	}
-	if p.cmd == nil || p.cmd.load == 0 {
+	if p.cmd == nil {
 		return n
 	}
-	l := p.cmd.load
-	n.Lobby = true
-	n.Games = l&LoadGames != 0
-	n.Open = l&LoadOpen != 0
-	n.Challenge = l&LoadChallenge != 0
-	if l&LoadNamed != 0 {
-		n.Named = gameArg(p.args)
+	if p.cmd.rated && r.lobbyCfg().ratingLimits() {
+		// The organiser's rating limits apply to whoever challenges or
+		// accepts: the core needs the sender's ratings.
+		n.RatingsOf = m.From
 	}
-	n.Events = l&LoadEvents != 0
-	if l&LoadEvent != 0 && len(p.args) > 0 {
-		n.Event = p.args[0]
-	}
-	if p.cmd.opponent != nil {
-		n.Opponent = p.cmd.opponent(p.args, g, m)
-	}
-	if p.cmd.Words[0] == "name" {
-		n.Name = nameNeed(m.Action, p.args)
-	}
-	if l&LoadRatings != 0 {
-		q := readRatingArgs(p.args, m.From)
-		if p.cmd.Words[0] == "top" {
-			n.Top = q.variant
-		} else {
-			n.RatingsOf = q.address
+	for _, k := range loadKinds() {
+		if p.cmd.load&k.bit != 0 {
+			k.set(&n, p.args)
 		}
 	}
+	if p.cmd.load&LoadChallenge != 0 && p.cmd.opponent != nil {
+		n.Opponent = p.cmd.opponent(p.args, g, m)
+	}
+	if p.cmd.needs != nil {
+		p.cmd.needs(&n, m, p.args)
+	}
 	return n
+}
+
+// loadKind is what one Load bit asks the app to load, as the field of
+// Needs it sets from the command's arguments.
+type loadKind struct {
+	bit Load
+	set func(n *Needs, args []string)
+}
+
+// loadKinds are the Load bits, each with the Needs it sets. LoadRatings
+// names no data by itself: the rows that carry it say whose ratings, or
+// which table, with their needs function.
+func loadKinds() []loadKind {
+	return []loadKind{
+		{LoadLobby, func(n *Needs, _ []string) { n.Lobby = true }},
+		{LoadGames, func(n *Needs, _ []string) { n.Lobby, n.Games = true, true }},
+		{LoadNamed, func(n *Needs, args []string) { n.Lobby, n.Named = true, gameArg(args) }},
+		{LoadOpen, func(n *Needs, _ []string) { n.Lobby, n.Open = true, true }},
+		{LoadChallenge, func(n *Needs, _ []string) { n.Lobby, n.Challenge = true, true }},
+		{LoadRatings, func(n *Needs, _ []string) { n.Lobby = true }},
+		{LoadEvents, func(n *Needs, _ []string) { n.Lobby, n.Events = true, true }},
+		{LoadEvent, func(n *Needs, args []string) {
+			n.Lobby = true
+			if len(args) > 0 {
+				n.Event = args[0]
+			}
+		}},
+	}
 }
 
 // gameArg is the game a lone argument names ("17", "#17"), or 0.

@@ -110,7 +110,7 @@ func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outco
 	m = &mm
 	p := r.parseLine(m.Action, InGame, env.Lobby != nil)
 	c := &call{cmd: p.cmd, args: p.args, m: m, env: env, g: g, color: color, pos: pos, cond: cond}
-	if len(cond) > 0 && len(p.cmd.Words) > 0 && p.cmd.Words[0] != "if" && p.cmd.Words[0] != "reroll" && p.cmd.Words[0] != "roll" && p.cmd.Words[0] != "pass" {
+	if len(cond) > 0 && !p.cmd.conditions {
 		return r.rejectAction(g, color, pos, m, env, "conditional lines with "+p.cmd.Words[0],
 			fmt.Sprintf("Your %q was not carried out: conditional lines (\"if ...\") go under a move, or alone on your opponent's turn, never with %q.",
 				strings.TrimSpace(m.Action), p.cmd.Words[0]),
