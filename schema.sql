@@ -6,7 +6,7 @@
 -- against a new database by every go test; the migrations, not this file,
 -- create and upgrade databases. Times are INTEGER Unix milliseconds, UTC.
 --
--- Schema version 20 (PRAGMA user_version).
+-- Schema version 21 (PRAGMA user_version).
 
 CREATE TABLE actions (
     game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -120,7 +120,7 @@ CREATE TABLE games (
     state          TEXT    NOT NULL DEFAULT '{}', -- JSON: pending resignation, takeback offer, clocks
     created        INTEGER NOT NULL,
     updated        INTEGER NOT NULL
-, deadline INTEGER, rated INTEGER NOT NULL DEFAULT 0, rating_seq INTEGER);
+, deadline INTEGER, rated INTEGER NOT NULL DEFAULT 0, rating_seq INTEGER, ending TEXT NOT NULL DEFAULT '');
 CREATE INDEX games_deadline ON games (deadline) WHERE deadline IS NOT NULL;
 CREATE UNIQUE INDEX games_rating_seq ON games (rating_seq) WHERE rating_seq IS NOT NULL;
 CREATE INDEX games_status ON games (status);

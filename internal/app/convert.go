@@ -15,7 +15,7 @@ import (
 func toStoreGame(g *referee.Game) *store.Game {
 	sg := &store.Game{
 		ID: g.ID, Variant: g.Variant.Name(), Status: string(g.Status), StartPosition: g.Start, Ply: len(g.Actions),
-		Result: g.Result, ResultReason: g.ResultReason, AbortReason: g.AbortReason, DieSeed: g.Seed[:],
+		Result: g.Result, ResultReason: g.ResultReason, Ending: g.Ending, AbortReason: g.AbortReason, DieSeed: g.Seed[:],
 		DieCommitment: g.Commitment, SeedRevealed: g.SeedRevealed, Created: g.Created, Rated: g.Rated,
 	}
 	sg.Position = g.Start
@@ -64,7 +64,7 @@ func fromStore(sg *store.Game, acts []store.Action, rolls []store.Roll) (*refere
 		return nil, fmt.Errorf("game #%d: %w", sg.ID, err)
 	}
 	g := &referee.Game{ID: sg.ID, Variant: v, Status: referee.GameStatus(sg.Status), Start: sg.StartPosition, Commitment: sg.DieCommitment,
-		SeedRevealed: sg.SeedRevealed, Result: sg.Result, ResultReason: sg.ResultReason, AbortReason: sg.AbortReason,
+		SeedRevealed: sg.SeedRevealed, Result: sg.Result, ResultReason: sg.ResultReason, Ending: sg.Ending, AbortReason: sg.AbortReason,
 		Created: sg.Created, Rated: sg.Rated}
 	copy(g.Seed[:], sg.DieSeed)
 	for c, p := range sg.Players {

@@ -260,7 +260,7 @@ func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
 			return nil, err
 		}
 		e.Games = append(e.Games, referee.EventGame{GameID: eg.GameID, Round: eg.Round, Board: eg.Board, Leg: eg.Leg, White: eg.White, Black: eg.Black,
-			Status: referee.GameStatus(g.Status), Result: g.Result, Reason: g.ResultReason})
+			Status: referee.GameStatus(g.Status), Result: g.Result, Reason: g.ResultReason, Ending: g.Ending})
 	}
 	return e, nil
 }

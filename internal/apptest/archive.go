@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"referee/internal/dice"
+	"referee/internal/game"
 	"referee/internal/notation"
 	"referee/internal/referee"
 	"referee/internal/rules"
@@ -107,6 +108,7 @@ func CreateArchive(ctx context.Context, path string, a Archive) error {
 	base := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 	results := []string{"1-0", "0-1", "1/2-1/2"}
 	reasons := []string{"resignation", "checkmate", "agreement"}
+	endings := []game.Ending{game.EndResigned, game.EndBoard, game.EndAgreed}
 	const batch = 2000
 	for from := 0; from < a.Games; from += batch {
 		err := st.Update(ctx, func(tx *store.Tx) error {
@@ -118,9 +120,9 @@ func CreateArchive(ctx context.Context, path string, a Archive) error {
 				copy(seed[:], fmt.Appendf(nil, "archive seed %d", n))
 				g := &store.Game{Variant: rules.Chess().Name(), Status: string(referee.StatusFinished), StartPosition: start,
 					Position: line[plies-1].pos, Ply: plies, DieSeed: seed[:], State: string(state), Created: created,
-					Result: results[n%3], ResultReason: reasons[n%3]}
+					Result: results[n%3], ResultReason: reasons[n%3], Ending: endings[n%3]}
 				if running {
-					g.Status, g.Result, g.ResultReason = string(referee.StatusActive), "", ""
+					g.Status, g.Result, g.ResultReason, g.Ending = string(referee.StatusActive), "", "", ""
 					if n%(2*a.RunningEvery) == 0 {
 						g.State = string(delayed)
 					}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/game"
 	"referee/internal/mail/addr"
 	"referee/internal/mail/reader"
 	"referee/internal/render"
@@ -402,7 +403,7 @@ func (r *Referee) Tick(g *Game, now time.Time) Outcome {
 		if bareKing(pos, side.Other()) {
 			res = rules.Result{Over: true, Draw: true, Reason: fmt.Sprintf("%s ran out of time, but %s has no way to win", side, side.Other())}
 		}
-		return r.finish(g, side, pos, nil, now, res, fmt.Sprintf("%s's time ran out.", side))
+		return r.finish(g, side, pos, nil, now, res, game.EndTime, fmt.Sprintf("%s's time ran out.", side))
 	}
 	if c.Reminded || now.Before(c.reminderAt(side)) {
 		return Outcome{Verdict: Ignored}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"referee/internal/game"
 	"referee/internal/notation"
 	"referee/internal/render"
 	"referee/internal/rules"
@@ -327,7 +328,7 @@ func (r *Referee) playConditions(ng *Game, pos rules.Position, env Env) (rules.P
 		}
 		pos = next
 		if res := next.Result(); res.Over {
-			ng.setResult(res)
+			ng.setResult(res, game.EndBoard)
 			words = append(words, capital(res.String())+".")
 			break
 		}

@@ -7,6 +7,7 @@ import (
 
 	"referee/internal/dice"
 	"referee/internal/event"
+	"referee/internal/game"
 	"referee/internal/mail/addr"
 	"referee/internal/render"
 	"referee/internal/rules"
@@ -80,11 +81,12 @@ type EventPlayer struct {
 type EventGame struct {
 	GameID       int64
 	Round, Board int
-	Leg          int        // a knockout match's game: 1, 2, then 3, 4 after a tie
-	White, Black int        // seats
-	Status       GameStatus // the game's: active, finished, aborted
-	Result       string     // "1-0", "0-1", "1/2-1/2" or ""
-	Reason       string     // the result's reason
+	Leg          int         // a knockout match's game: 1, 2, then 3, 4 after a tie
+	White, Black int         // seats
+	Status       GameStatus  // the game's: active, finished, aborted
+	Result       string      // "1-0", "0-1", "1/2-1/2" or ""
+	Reason       string      // the result's reason, in words
+	Ending       game.Ending // how it ended, as a kind
 }
 
 // Seat is the seat address plays in e, or 0: the seat's player, or its
@@ -399,6 +401,7 @@ func (r *Referee) Forfeit(g *Game, loser rules.Color, reason string, now time.Ti
 	ng.Status = StatusFinished
 	ng.Result = map[rules.Color]string{rules.White: "0-1", rules.Black: "1-0"}[loser]
 	ng.ResultReason = reason
+	ng.Ending = game.EndForfeit
 	ng.DrawOffer = nil
 	ng.SeedRevealed = true
 	var out []Mail

@@ -1,7 +1,10 @@
 package referee
 
 import (
+	"strings"
 	"testing"
+
+	"referee/internal/game"
 )
 
 // rrEvent is a round robin of n seats whose games are given.
@@ -14,8 +17,17 @@ func rrEvent(format string, n int, games ...EventGame) *Event {
 	return e
 }
 
+// fin is a finished game with the kind of ending the referee stores with
+// reason: only a loss on time's kind counts for the silence rule.
 func fin(w, b int, result, reason string) EventGame {
-	return EventGame{White: w, Black: b, Status: StatusFinished, Result: result, Reason: reason}
+	end := game.EndBoard
+	switch {
+	case strings.HasSuffix(reason, "lost on time"):
+		end = game.EndTime
+	case strings.HasSuffix(reason, "resigned"):
+		end = game.EndResigned
+	}
+	return EventGame{White: w, Black: b, Status: StatusFinished, Result: result, Reason: reason, Ending: end}
 }
 
 func running(w, b int) EventGame { return EventGame{White: w, Black: b, Status: StatusActive} }

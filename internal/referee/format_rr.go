@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"referee/internal/event"
+	"referee/internal/game"
 )
 
 // The round robin: every player meets every other once, all games at once
@@ -104,7 +105,7 @@ func (roundRobin) Silent(e *Event, seat int) bool {
 			continue
 		}
 		total++
-		if g.Status == StatusFinished && strings.HasSuffix(g.Reason, "lost on time") &&
+		if g.Status == StatusFinished && g.Ending == game.EndTime &&
 			((g.White == seat && g.Result == "0-1") || (g.Black == seat && g.Result == "1-0")) {
 			lost++
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"referee/internal/dice"
+	"referee/internal/game"
 	"referee/internal/mail/addr"
 	"referee/internal/mail/reader"
 	"referee/internal/notation"
@@ -205,7 +206,7 @@ func (r *Referee) confirm(c *call) Outcome {
 			g, headline = early, headline+" "+earlyResignNote
 		}
 		return r.finish(g, color, pos, m, c.env.Now, rules.Result{Over: true, Winner: color.Other(), Reason: color.String() + " resigned"},
-			headline)
+			game.EndResigned, headline)
 	}
 	return r.rejectAction(g, color, pos, m, c.env, "nothing to confirm",
 		"There is nothing to confirm: \"confirm\" follows \"resign\".", "To resign, reply \"resign\" and then \"confirm\".")
@@ -310,7 +311,7 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	newActs := []Action{act}
 	var notice [2]string
 	if res := next.Result(); res.Over {
-		ng.setResult(res)
+		ng.setResult(res, game.EndBoard)
 		headline += " " + capital(res.String()) + "."
 	} else if reading.OfferDraw && ng.State.Cond != nil && ng.State.Cond.Trees[color.Other()] != nil {
 		// A draw offer waits for the opponent's own answer: their lines
@@ -363,12 +364,12 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 func (r *Referee) draw(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, env Env) Outcome {
 	now := env.Now
 	if o := g.DrawOffer; o != nil && o.By == color.Other() {
-		return r.finish(g, color, pos, m, now, rules.Result{Over: true, Draw: true, Reason: "agreed"},
+		return r.finish(g, color, pos, m, now, rules.Result{Over: true, Draw: true, Reason: "agreed"}, game.EndAgreed,
 			fmt.Sprintf("%s accepted %s's draw offer.", color, color.Other()))
 	}
 	if pos.Turn() == color {
 		if claim := pos.Claimable(); claim != "" {
-			return r.finish(g, color, pos, m, now, rules.Result{Over: true, Draw: true, Reason: claim + " (claimed)"},
+			return r.finish(g, color, pos, m, now, rules.Result{Over: true, Draw: true, Reason: claim + " (claimed)"}, game.EndClaimed,
 				fmt.Sprintf("%s claimed a draw by %s.", color, claim))
 		}
 	}
@@ -387,19 +388,20 @@ func (r *Referee) draw(g *Game, color rules.Color, pos rules.Position, m *reader
 }
 
 // finish ends the game with res, by an action that is not a move.
-func (r *Referee) finish(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, now time.Time, res rules.Result, headline string) Outcome {
+func (r *Referee) finish(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, now time.Time, res rules.Result, end game.Ending, headline string) Outcome {
 	ng := g.clone()
 	ng.DrawOffer = nil
-	ng.setResult(res)
+	ng.setResult(res, end)
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s", g.ID, res), Game: ng}
 	out.Mails = r.boardMails(ng, pos, headline+" "+capital(res.String())+".", color, m, nil, now)
 	return out
 }
 
-func (g *Game) setResult(res rules.Result) {
+func (g *Game) setResult(res rules.Result, end game.Ending) {
 	g.Status = StatusFinished
 	g.Result = res.Score()
 	g.ResultReason = res.Reason
+	g.Ending = end
 	g.SeedRevealed = true
 }
 

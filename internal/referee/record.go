@@ -168,8 +168,5 @@ func termination(g *Game) (string, string) {
 	if d != "" {
 		d = strings.ToUpper(d[:1]) + d[1:] + "."
 	}
-	if strings.Contains(g.ResultReason, "on time") || strings.Contains(g.ResultReason, "ran out of time") {
-		return "time forfeit", d
-	}
-	return "normal", d
+	return g.Ending.Termination(), d
 }

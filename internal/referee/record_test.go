@@ -63,7 +63,7 @@ func TestRecordTags(t *testing.T) {
 			map[string]string{"TimeControl": "1/259200", "Termination": "unterminated", "Result": "*"},
 			[]string{"1. d4 {[%date 2026.11.21]} *"}},
 		{"Fischer, lost on time", rules.Chess(), "10d+1d", []string{"d4"}, func(g *Game) {
-			g.Status, g.Result, g.ResultReason = StatusFinished, "1-0", "Black lost on time"
+			g.Status, g.Result, g.ResultReason, g.Ending = StatusFinished, "1-0", "Black lost on time", game.EndTime
 		}, map[string]string{"TimeControl": "864000+86400", "Termination": "time forfeit"},
 			[]string{"{[%date 2026.11.21] Black lost on time. Time control 10d+1d: 10d 0h, 1d 0h added after each move, never more than 10d 0h.} 1-0"}},
 		{"aborted toto40", rules.Toto40(), "", []string{"g3"}, func(g *Game) {

@@ -123,8 +123,11 @@ type Game struct {
 	SeedRevealed bool
 	Result       string // "1-0", "0-1", "1/2-1/2" or ""
 	ResultReason string
-	AbortReason  string
-	DrawOffer    *DrawOffer
+	// Ending is how a finished game ended, as a kind: what rules read,
+	// where ResultReason is for people.
+	Ending      game.Ending
+	AbortReason string
+	DrawOffer   *DrawOffer
 	// Rated is whether the result counts for the players' ratings.
 	Rated bool
 	// Ratings are the players' ratings in the game's variant, by colour,

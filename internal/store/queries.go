@@ -11,7 +11,7 @@ import (
 
 const gameColumns = `id, variant, status, start_position, position, ply, COALESCE(result, ''), result_reason,
 	abort_reason, die_seed, die_commitment, seed_revealed, COALESCE(time_control, ''), draw_offer_by,
-	COALESCE(draw_offer_ply, 0), state, created, updated, deadline, rated`
+	COALESCE(draw_offer_ply, 0), state, created, updated, deadline, rated, ending`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -21,7 +21,7 @@ func scanGame(row scanner) (*Game, error) {
 	var offer, deadline sql.NullInt64
 	err := row.Scan(&g.ID, &g.Variant, &g.Status, &g.StartPosition, &g.Position, &g.Ply, &g.Result, &g.ResultReason,
 		&g.AbortReason, &g.DieSeed, &g.DieCommitment, &g.SeedRevealed, &g.TimeControl, &offer, &g.DrawOfferPly, &g.State, &created, &updated,
-		&deadline, &g.Rated)
+		&deadline, &g.Rated, &g.Ending)
 	if err != nil {
 		return nil, err
 	}
@@ -53,10 +53,10 @@ func (t *Tx) CreateGame(g *Game) (int64, error) {
 	g.Updated = g.Created
 	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO games (variant, status, start_position, position, ply, result,
 		result_reason, abort_reason, die_seed, die_commitment, seed_revealed, time_control, draw_offer_by, draw_offer_ply,
-		state, created, updated, deadline, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		state, created, updated, deadline, rated, ending) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.Variant, g.Status, g.StartPosition, g.Position, g.Ply, nullable(g.Result), g.ResultReason, g.AbortReason,
 		g.DieSeed, g.DieCommitment, g.SeedRevealed, nullable(g.TimeControl), g.DrawOfferBy, g.DrawOfferPly,
-		stateOr(g.State), ms(g.Created), ms(g.Updated), msOrNull(g.Deadline), g.Rated)
+		stateOr(g.State), ms(g.Created), ms(g.Updated), msOrNull(g.Deadline), g.Rated, g.Ending)
 	if err != nil {
 		return 0, fmt.Errorf("inserting the game: %w", err)
 	}
@@ -194,9 +194,9 @@ func (t *Tx) UpdateGame(g *Game) error {
 	g.Updated = time.Now()
 	res, err := t.tx.ExecContext(t.ctx, `UPDATE games SET status = ?, position = ?, ply = ?, result = ?, result_reason = ?,
 		abort_reason = ?, seed_revealed = ?, time_control = ?, draw_offer_by = ?, draw_offer_ply = ?, state = ?, updated = ?,
-		deadline = ?, rated = ? WHERE id = ?`,
+		deadline = ?, rated = ?, ending = ? WHERE id = ?`,
 		g.Status, g.Position, g.Ply, nullable(g.Result), g.ResultReason, g.AbortReason, g.SeedRevealed,
-		nullable(g.TimeControl), g.DrawOfferBy, g.DrawOfferPly, stateOr(g.State), ms(g.Updated), msOrNull(g.Deadline), g.Rated, g.ID)
+		nullable(g.TimeControl), g.DrawOfferBy, g.DrawOfferPly, stateOr(g.State), ms(g.Updated), msOrNull(g.Deadline), g.Rated, g.Ending, g.ID)
 	if err != nil {
 		return fmt.Errorf("updating game #%d: %w", g.ID, err)
 	}

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
+	"referee/internal/game"
 	"referee/internal/rating"
 )
 
@@ -115,11 +115,11 @@ func (t *Tx) rate(id int64, seq int64) error {
 	var (
 		rated                   bool
 		counted                 sql.NullInt64
-		variant, result, reason string
-		status                  string
+		variant, result, status string
+		ending                  game.Ending
 	)
-	err := t.tx.QueryRowContext(t.ctx, `SELECT rated, rating_seq, variant, status, COALESCE(result, ''), result_reason
-		FROM games WHERE id = ?`, id).Scan(&rated, &counted, &variant, &status, &result, &reason)
+	err := t.tx.QueryRowContext(t.ctx, `SELECT rated, rating_seq, variant, status, COALESCE(result, ''), ending
+		FROM games WHERE id = ?`, id).Scan(&rated, &counted, &variant, &status, &result, &ending)
 	if err != nil {
 		return fmt.Errorf("rating game #%d: %w", id, err)
 	}
@@ -163,7 +163,7 @@ func (t *Tx) rate(id int64, seq int64) error {
 			p.Draws++
 		default:
 			p.Losses++
-			if strings.HasSuffix(reason, "lost on time") {
+			if ending == game.EndTime {
 				var moved int
 				if err := t.tx.QueryRowContext(t.ctx, `SELECT COUNT(*) FROM actions WHERE game_id = ? AND color = ?`,
 					id, c).Scan(&moved); err != nil {

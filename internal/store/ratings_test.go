@@ -4,8 +4,10 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"referee/internal/game"
 	"referee/internal/rating"
 )
 
@@ -27,6 +29,12 @@ func playRated(t *testing.T, s *Store, variant, white, black string, rated bool,
 			}
 		}
 		g.Ply, g.Status, g.Result, g.ResultReason = plies, "finished", result, reason
+		// The kind the referee stores with such a reason: only it counts
+		// for reliability.
+		g.Ending = game.EndBoard
+		if strings.HasSuffix(reason, "lost on time") {
+			g.Ending = game.EndTime
+		}
 		if err := tx.UpdateGame(g); err != nil {
 			return err
 		}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver (cgo)
+
+	"referee/internal/game"
 )
 
 // ErrNotFound is wrapped by lookups that find nothing.
@@ -235,6 +237,7 @@ type Game struct {
 	Ply           int
 	Result        string // "1-0", "0-1", "1/2-1/2" or ""
 	ResultReason  string
+	Ending        game.Ending // how a finished game ended, as a kind
 	AbortReason   string
 	DieSeed       []byte
 	DieCommitment string
