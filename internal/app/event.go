@@ -92,7 +92,7 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 			return nil, fmt.Errorf("%w: --tiebreak: %v", ErrInput, err)
 		}
 	}
-	decider := s.Decider
+	decider := referee.Decider(s.Decider)
 	switch decider {
 	case "":
 		decider = referee.DeciderMatch
@@ -155,7 +155,7 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 		seed = *s.Seed
 	}
 	se := &store.Event{Name: name, Variant: v.Name(), Format: s.Format, TimeControl: s.TimeControl, Places: places, Entry: entry,
-		TieBreak: strings.Join(chainNames, ","), Decider: decider, Starts: s.Starts, Created: a.opts.Now().UTC(),
+		TieBreak: strings.Join(chainNames, ","), Decider: string(decider), Starts: s.Starts, Created: a.opts.Now().UTC(),
 		Seed: seed[:], Commitment: seed.Commitment(), Rated: !s.Casual,
 		MinRating: s.Limits.MinRating, MaxRating: s.Limits.MaxRating, MinReliability: s.Limits.MinReliability}
 	var out *referee.Event
@@ -223,7 +223,7 @@ func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
 		return nil, fmt.Errorf("event %s: its stored format: %w", se.Name, err)
 	}
 	e := &referee.Event{Name: se.Name, Variant: se.Variant, Format: se.Format, TimeControl: se.TimeControl, Places: se.Places,
-		Entry: entryName(se.Entry), Status: se.Status, Decider: se.Decider, Commitment: se.Commitment, Rated: se.Rated,
+		Entry: entryName(se.Entry), Status: referee.EventStatus(se.Status), Decider: referee.Decider(se.Decider), Commitment: se.Commitment, Rated: se.Rated,
 		Limits: referee.RatingLimits{MinRating: se.MinRating, MaxRating: se.MaxRating, MinReliability: se.MinReliability}}
 	copy(e.Seed[:], se.Seed)
 	if se.Starts != nil {
@@ -323,7 +323,7 @@ func (a *App) StartEvent(ctx context.Context, name string) (*referee.Event, erro
 		if err != nil {
 			return err
 		}
-		if se.Status != referee.EventOpen {
+		if referee.EventStatus(se.Status) != referee.EventOpen {
 			return fmt.Errorf("%w: event %s is %s already; only an open event can start", ErrInput, se.Name, se.Status)
 		}
 		if err := a.startEventTx(tx, se); err != nil {
@@ -354,10 +354,10 @@ func (a *App) startEventTx(tx *store.Tx, se *store.Event) error {
 	if err != nil {
 		return fmt.Errorf("%w: event %s: %v", ErrInput, se.Name, err)
 	}
-	if err := tx.SetEventStatus(se.ID, referee.EventRunning, a.opts.Now().UTC()); err != nil {
+	if err := tx.SetEventStatus(se.ID, string(referee.EventRunning), a.opts.Now().UTC()); err != nil {
 		return err
 	}
-	se.Status, e.Status = referee.EventRunning, referee.EventRunning
+	se.Status, e.Status = string(referee.EventRunning), referee.EventRunning
 	return a.addEventGames(tx, se, e, games, fmt.Sprintf("event %s started: %d players", se.Name, n))
 }
 
@@ -417,7 +417,7 @@ func (a *App) StartDueEvents(ctx context.Context) (int, error) {
 	started := 0
 	var due []store.Event
 	err := a.st.View(ctx, func(tx *store.Tx) error {
-		open, err := tx.Events(referee.EventOpen)
+		open, err := tx.Events(string(referee.EventOpen))
 		for _, e := range open {
 			if e.Starts != nil && !e.Starts.After(now) {
 				due = append(due, e)
@@ -432,7 +432,7 @@ func (a *App) StartDueEvents(ctx context.Context) (int, error) {
 		se := &due[i]
 		err := a.st.Update(ctx, func(tx *store.Tx) error {
 			cur, err := tx.EventByName(se.Name)
-			if err != nil || cur.Status != referee.EventOpen {
+			if err != nil || referee.EventStatus(cur.Status) != referee.EventOpen {
 				return err // started meanwhile
 			}
 			ents, err := tx.Entrants(se.ID)
@@ -446,7 +446,7 @@ func (a *App) StartDueEvents(ctx context.Context) (int, error) {
 			if err := checkSize(f, 0, len(ents)); err != nil || len(ents) == 0 {
 				// The start date came with a number of players the
 				// format cannot pair: closed, not retried every minute.
-				if err := tx.SetEventStatus(se.ID, referee.EventClosed, now); err != nil {
+				if err := tx.SetEventStatus(se.ID, string(referee.EventClosed), now); err != nil {
 					return err
 				}
 				return tx.Audit(nil, "event", fmt.Sprintf("event %s closed at its start date: %d players, which a %s cannot pair",
@@ -476,7 +476,7 @@ func (a *App) runningSeat(tx *store.Tx, name, address, why string) (*store.Event
 	if seat == 0 {
 		return nil, nil, 0, fmt.Errorf("%w: %s does not play in event %s; \"referee event show %s\" lists its players", ErrInput, address, se.Name, se.Name)
 	}
-	if se.Status != referee.EventRunning {
+	if referee.EventStatus(se.Status) != referee.EventRunning {
 		return nil, nil, 0, fmt.Errorf("%w: event %s is %s; %s", ErrInput, se.Name, se.Status, why)
 	}
 	return se, e, seat, nil
@@ -644,7 +644,7 @@ func (a *App) CloseEvent(ctx context.Context, name string) error {
 		if err != nil {
 			return err
 		}
-		if se.Status == referee.EventClosed || se.Status == referee.EventFinished {
+		if referee.EventStatus(se.Status) == referee.EventClosed || referee.EventStatus(se.Status) == referee.EventFinished {
 			return fmt.Errorf("%w: event %s is %s already", ErrInput, se.Name, se.Status)
 		}
 		now := a.opts.Now().UTC().Truncate(time.Second)
@@ -671,7 +671,7 @@ func (a *App) CloseEvent(ctx context.Context, name string) error {
 				return err
 			}
 		}
-		if err := tx.SetEventStatus(se.ID, referee.EventClosed, now); err != nil {
+		if err := tx.SetEventStatus(se.ID, string(referee.EventClosed), now); err != nil {
 			return err
 		}
 		return tx.Audit(nil, "event", fmt.Sprintf("event %s closed by the organiser", se.Name))
@@ -700,7 +700,7 @@ func (a *App) afterEventGame(tx *store.Tx, gameID int64) error {
 
 // afterEventChange applies the silence rule and the event's end.
 func (a *App) afterEventChange(tx *store.Tx, se *store.Event) error {
-	if se.Status != referee.EventRunning {
+	if referee.EventStatus(se.Status) != referee.EventRunning {
 		return nil
 	}
 	e, err := a.eventTx(tx, se)
@@ -733,7 +733,7 @@ func (a *App) afterEventChange(tx *store.Tx, se *store.Event) error {
 		return nil
 	}
 	now := a.opts.Now().UTC().Truncate(time.Second)
-	if err := tx.SetEventStatus(se.ID, referee.EventFinished, now); err != nil {
+	if err := tx.SetEventStatus(se.ID, string(referee.EventFinished), now); err != nil {
 		return err
 	}
 	e.Status = referee.EventFinished
@@ -759,7 +759,7 @@ func (a *App) eventsView(tx *store.Tx, lb *referee.Lobby, mb string) error {
 		return err
 	}
 	for i := range ses {
-		if ses[i].Status == referee.EventClosed {
+		if referee.EventStatus(ses[i].Status) == referee.EventClosed {
 			continue
 		}
 		e, err := a.eventTx(tx, &ses[i])

@@ -88,7 +88,7 @@ func (a *App) expireChallenges(ctx context.Context) (int, error) {
 	for i := range due {
 		ch := fromStoreChallenge(&due[i])
 		err := a.st.Update(ctx, func(tx *store.Tx) error {
-			if err := tx.CloseChallenge(ch.ID, referee.ChallengeExpired, "", 0, now); errors.Is(err, store.ErrNotFound) {
+			if err := tx.CloseChallenge(ch.ID, string(referee.ChallengeExpired), "", 0, now); errors.Is(err, store.ErrNotFound) {
 				return nil // accepted or withdrawn meanwhile
 			} else if err != nil {
 				return err
@@ -108,7 +108,7 @@ func (a *App) expireChallenges(ctx context.Context) (int, error) {
 
 func fromStoreChallenge(c *store.Challenge) referee.Challenge {
 	out := referee.Challenge{ID: c.ID, Challenger: c.Challenger, Opponent: c.Opponent, Variant: c.Variant, TimeControl: c.TimeControl,
-		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, ClosedBy: c.ClosedBy, Seed: c.Seed,
+		Color: c.Color, Secret: c.Secret, Status: referee.ChallengeStatus(c.Status), Created: c.Created, Expires: c.Expires, ClosedBy: c.ClosedBy, Seed: c.Seed,
 		Private: c.Private, Rated: c.Rated}
 	if c.Closed != nil {
 		out.Closed = *c.Closed
@@ -121,7 +121,7 @@ func fromStoreChallenge(c *store.Challenge) referee.Challenge {
 
 func toStoreChallenge(c *referee.Challenge) store.Challenge {
 	return store.Challenge{ID: c.ID, Challenger: c.Challenger, Opponent: c.Opponent, Variant: c.Variant, TimeControl: c.TimeControl,
-		Color: c.Color, Secret: c.Secret, Status: c.Status, Created: c.Created, Expires: c.Expires, Seed: c.Seed, Private: c.Private,
+		Color: c.Color, Secret: c.Secret, Status: string(c.Status), Created: c.Created, Expires: c.Expires, Seed: c.Seed, Private: c.Private,
 		Rated: c.Rated}
 }
 

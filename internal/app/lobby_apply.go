@@ -188,7 +188,7 @@ func (a *App) applyWatchEvent(c *applying) error {
 // applyClose closes a challenge, with the game its acceptance started.
 func (a *App) applyClose(c *applying) error {
 	cl := c.lc.Close
-	if err := c.tx.CloseChallenge(cl.ID, cl.Status, cl.By, c.gameID, c.now); err != nil {
+	if err := c.tx.CloseChallenge(cl.ID, string(cl.Status), cl.By, c.gameID, c.now); err != nil {
 		return err
 	}
 	return c.tx.Audit(nil, "challenge", c.out.Detail)

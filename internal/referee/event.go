@@ -18,12 +18,15 @@ import (
 // changes (LobbyChange.Event); the scores are never stored: Table computes
 // the crosstable from the games each time, so it can always be recomputed.
 
+// EventStatus is where an event stands.
+type EventStatus string
+
 // Event statuses.
 const (
-	EventOpen     = "open"     // taking entries
-	EventRunning  = "running"  // its games are under way
-	EventFinished = "finished" // its last game ended
-	EventClosed   = "closed"   // closed by the organiser
+	EventOpen     EventStatus = "open"     // taking entries
+	EventRunning  EventStatus = "running"  // its games are under way
+	EventFinished EventStatus = "finished" // its last game ended
+	EventClosed   EventStatus = "closed"   // closed by the organiser
 )
 
 // Withdrawal kinds (EventPlayer.Withdrawn), ICCF's rule.
@@ -47,7 +50,7 @@ type Event struct {
 	// 0 for an event with a fixed list of players.
 	Places int
 	Entry  string // who may join by mail: known, open, or list
-	Status string
+	Status EventStatus
 	Starts time.Time // zero for none
 	Chain  []event.TieBreak
 	// Rated: the event's games are rated (the default), or casual.
@@ -58,7 +61,7 @@ type Event struct {
 	// Decider settles a tied knockout match (DeciderMatch, DeciderBlack,
 	// DeciderLot); Seed draws its lots (secret until the event ends) and
 	// Commitment is the seed's SHA-256, told to the players at the start.
-	Decider    string
+	Decider    Decider
 	Seed       dice.Seed
 	Commitment string
 	Players    []EventPlayer // in seat order
@@ -242,7 +245,7 @@ func (e *Event) summary() string {
 			s += "; starts " + dateText(e.Starts)
 		}
 	default:
-		s += "; " + e.Status
+		s += "; " + string(e.Status)
 	}
 	return s
 }

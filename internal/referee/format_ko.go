@@ -15,11 +15,14 @@ import (
 // computed from the games (and, for a lot, the event's seed), like the
 // round robins' crosstable.
 
+// Decider settles a tied knockout match.
+type Decider string
+
 // Deciders of a tied knockout match.
 const (
-	DeciderMatch = "match" // another two-game match, as often as needed
-	DeciderBlack = "black" // more wins with Black in the event so far; still tied: a lot
-	DeciderLot   = "lot"   // a lot drawn by the die witness (docs/dice.md)
+	DeciderMatch Decider = "match" // another two-game match, as often as needed
+	DeciderBlack Decider = "black" // more wins with Black in the event so far; still tied: a lot
+	DeciderLot   Decider = "lot"   // a lot drawn by the die witness (docs/dice.md)
 )
 
 // KnockoutSizes are the entrant counts a knockout takes.
@@ -282,7 +285,7 @@ func (knockout) Standings(e *Event) string {
 	return b.String()
 }
 
-func deciderText(d string) string {
+func deciderText(d Decider) string {
 	switch d {
 	case DeciderBlack:
 		return "the player with more wins with Black in the event so far (still tied: a lot)"

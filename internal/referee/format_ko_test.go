@@ -9,7 +9,7 @@ import (
 
 // tiedMatch is a two-game knockout match between seats 1 and 2 with the
 // results of its two games (seat 1 White in the first).
-func tiedMatch(decider string, r1, r2 string) *Event {
+func tiedMatch(decider Decider, r1, r2 string) *Event {
 	seed, _ := dice.ParseSeed("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f")
 	return &Event{Name: "cup", Format: FormatKO, Decider: decider, Seed: seed,
 		Players: []EventPlayer{{Seat: 1, Address: "a@x.test"}, {Seat: 2, Address: "b@x.test"}},
@@ -22,10 +22,12 @@ func tiedMatch(decider string, r1, r2 string) *Event {
 // Issue 29: a tied match goes to the decider chosen at creation.
 func TestKnockoutDeciders(t *testing.T) {
 	tests := []struct {
-		name, decider, r1, r2 string
-		winner                int
-		more                  bool
-		how                   string
+		name    string
+		decider Decider
+		r1, r2  string
+		winner  int
+		more    bool
+		how     string
 	}{
 		{"decided on points", DeciderMatch, "1-0", "1/2-1/2", 1, false, "on points"},
 		{"tied: another match", DeciderMatch, "1-0", "1-0", 0, true, ""},

@@ -29,13 +29,16 @@ const (
 	PlayersList  = "list"  // the addresses of the organiser's file (and those added)
 )
 
+// ChallengeStatus is where a challenge stands.
+type ChallengeStatus string
+
 // Challenge statuses.
 const (
-	ChallengeOpen      = "open"
-	ChallengeAccepted  = "accepted"
-	ChallengeDeclined  = "declined"
-	ChallengeExpired   = "expired"
-	ChallengeWithdrawn = "withdrawn"
+	ChallengeOpen      ChallengeStatus = "open"
+	ChallengeAccepted  ChallengeStatus = "accepted"
+	ChallengeDeclined  ChallengeStatus = "declined"
+	ChallengeExpired   ChallengeStatus = "expired"
+	ChallengeWithdrawn ChallengeStatus = "withdrawn"
 )
 
 // DefaultMaxInvitesPerAddress is LobbyConfig.MaxInvitesPerAddress's
@@ -152,7 +155,7 @@ type Challenge struct {
 	TimeControl string // "" for none
 	Color       string // the challenger's colour: random, white or black
 	Secret      string // the invitation token's secret
-	Status      string
+	Status      ChallengeStatus
 	Created     time.Time
 	Expires     time.Time
 	Closed      time.Time // zero while open
@@ -365,7 +368,7 @@ type EventChange struct {
 // ChallengeClose ends a challenge.
 type ChallengeClose struct {
 	ID     int64
-	Status string
+	Status ChallengeStatus
 	By     string
 }
 

@@ -280,7 +280,7 @@ func (r *Referee) invitation(c *call, word string) Outcome {
 		if ch.Status == ChallengeAccepted && ch.GameID != 0 && (isChallenger || addr.SameMailbox(m.From, ch.ClosedBy)) {
 			what += fmt.Sprintf(" and is game #%d", ch.GameID)
 		}
-		return no("not open: "+ch.Status, what+".", "Send \"open\" for the open challenges, or \"games\" for your games.")
+		return no("not open: "+string(ch.Status), what+".", "Send \"open\" for the open challenges, or \"games\" for your games.")
 	}
 	if !now.Before(ch.Expires) {
 		return no("expired", fmt.Sprintf("Challenge %d (%s, from %s) expired on %s.", ch.ID, v.Title(), ch.Challenger, dateIn(c.env.Zone, ch.Expires)),

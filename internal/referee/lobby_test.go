@@ -111,11 +111,11 @@ func TestParseLine(t *testing.T) {
 // TestChallengeCommand: every way a challenge is sent or refused. A
 // refusal goes to the sender alone and changes nothing.
 func TestChallengeCommand(t *testing.T) {
-	sent := func(opp, status string, created, closed time.Time) Challenge {
+	sent := func(opp string, status ChallengeStatus, created, closed time.Time) Challenge {
 		return Challenge{ID: 1, Challenger: "carol@example.org", Opponent: opp, Variant: "chess", Color: "random",
 			Secret: "xxxxxxxxxx", Status: status, Created: created, Closed: closed, Expires: created.Add(7 * Day)}
 	}
-	many := func(n int, status string, created time.Time) []Challenge {
+	many := func(n int, status ChallengeStatus, created time.Time) []Challenge {
 		var out []Challenge
 		for i := range n {
 			c := sent("", status, created, time.Time{})

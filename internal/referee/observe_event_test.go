@@ -13,7 +13,7 @@ import (
 func TestObserveEventCommand(t *testing.T) {
 	r := lobbyReferee(t, LobbyConfig{Observers: ObserversOpen})
 	const eve = "eve@example.net"
-	event := func(status string, running int) *Event {
+	event := func(status EventStatus, running int) *Event {
 		e := &Event{Name: "autumn", Variant: "chess", Format: FormatRR, Status: status}
 		for i := range 3 {
 			st := StatusFinished
