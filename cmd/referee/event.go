@@ -112,7 +112,7 @@ func eventNew(fs *flag.FlagSet) verbRun {
 			}
 			spec.Starts = &t
 		}
-		switch spec.Entry {
+		switch referee.Players(spec.Entry) {
 		case referee.PlayersKnown, referee.PlayersOpen:
 		default:
 			raw, err := os.ReadFile(spec.Entry)
@@ -124,7 +124,7 @@ func eventNew(fs *flag.FlagSet) verbRun {
 			if err != nil {
 				return failed(stderr, "event new", err)
 			}
-			spec.Entry, spec.EntryList = referee.PlayersList, list
+			spec.Entry, spec.EntryList = string(referee.PlayersList), list
 		}
 		a, code := open(ctx, stderr)
 		if a == nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/referee"
 	"referee/internal/store"
 )
 
@@ -72,7 +73,7 @@ func TestServeLobbyFlags(t *testing.T) {
 	}
 	tests := []struct {
 		args    []string
-		players string
+		players referee.Players
 		n       int    // addresses read from a file
 		err     string // "" for none
 	}{

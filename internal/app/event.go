@@ -130,11 +130,11 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 		return nil, err
 	}
 	entry := s.Entry
-	switch {
-	case entry == "":
-		entry = referee.PlayersKnown
-	case entry == referee.PlayersKnown || entry == referee.PlayersOpen:
-	case entry == referee.PlayersList:
+	switch referee.Players(entry) {
+	case "":
+		entry = string(referee.PlayersKnown)
+	case referee.PlayersKnown, referee.PlayersOpen:
+	case referee.PlayersList:
 		var list []string
 		for _, p := range s.EntryList {
 			list = append(list, addr.Mailbox(p))
@@ -210,11 +210,13 @@ func controlText(tc string) string {
 	return tc
 }
 
-func entryName(entry string) string {
+// entryName is the policy of a stored entry rule: "list:ADDRESSES" is
+// PlayersList.
+func entryName(entry string) referee.Players {
 	if strings.HasPrefix(entry, "list:") {
-		return "list"
+		return referee.PlayersList
 	}
-	return entry
+	return referee.Players(entry)
 }
 
 // eventTx loads an event with its players and its games' states.
@@ -804,7 +806,7 @@ func (a *App) eventView(tx *store.Tx, lb *referee.Lobby, mb, name string) error 
 // who played here or whom the organiser added.
 func mayJoin(tx *store.Tx, se *store.Event, mb string) (bool, error) {
 	switch {
-	case se.Entry == referee.PlayersOpen:
+	case referee.Players(se.Entry) == referee.PlayersOpen:
 		return true, nil
 	case strings.HasPrefix(se.Entry, "list:"):
 		for _, p := range strings.Split(strings.TrimPrefix(se.Entry, "list:"), ",") {

@@ -49,7 +49,7 @@ type Event struct {
 	// Places is the number of players an open event waits for (--open N);
 	// 0 for an event with a fixed list of players.
 	Places int
-	Entry  string // who may join by mail: known, open, or list
+	Entry  Players // who may join by mail: known, open, or list
 	Status EventStatus
 	Starts time.Time // zero for none
 	Chain  []event.TieBreak

@@ -134,7 +134,7 @@ func startWords(e *Event) string {
 	return "It starts when it is full."
 }
 
-func entryWords(entry string) string {
+func entryWords(entry Players) string {
 	switch entry {
 	case "open":
 		return "anyone"

@@ -22,11 +22,15 @@ import (
 // decides each command, lobby_text.go writes the mails, and the command
 // table (commands.go) says which words are which command.
 
-// Player policies: who may challenge by mail (LobbyConfig.Players).
+// Players is a policy on who may play by mail: who may challenge
+// (LobbyConfig.Players), who may join an event (Event.Entry).
+type Players string
+
+// Player policies.
 const (
-	PlayersOpen  = "open"  // anyone
-	PlayersKnown = "known" // addresses that played a game here or that the organiser added
-	PlayersList  = "list"  // the addresses of the organiser's file (and those added)
+	PlayersOpen  Players = "open"  // anyone
+	PlayersKnown Players = "known" // addresses that played a game here or that the organiser added
+	PlayersList  Players = "list"  // the addresses of the organiser's file (and those added)
 )
 
 // ChallengeStatus is where a challenge stands.
@@ -51,7 +55,7 @@ type LobbyConfig struct {
 	// Players is the policy on who may challenge: PlayersOpen,
 	// PlayersKnown (the default) or PlayersList. The app decides each
 	// sender (Lobby.Allowed); the core only names the policy in refusals.
-	Players string
+	Players Players
 	// Variants are the names of the variants offered by mail; nil offers
 	// all of rules.Variants().
 	Variants []string

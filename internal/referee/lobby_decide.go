@@ -103,7 +103,7 @@ func (r *Referee) challenge(c *call) Outcome {
 		return r.refuse(env, m, "challenge: "+detail, fmt.Sprintf("Your challenge %q was not sent: %s", line, what), todo)
 	}
 	if !lb.Allowed {
-		return no("sender not allowed under --players "+lc.Players, r.policyText(m.From), r.policyTodo())
+		return no("sender not allowed under --players "+string(lc.Players), r.policyText(m.From), r.policyTodo())
 	}
 	if len(args) == 0 {
 		return no("no variant", "it names no game.", "Write "+challengeSyntax+". The games: "+r.offeredNames()+".")
@@ -304,7 +304,7 @@ func (r *Referee) invitation(c *call, word string) Outcome {
 		return out
 	}
 	if ch.Opponent == "" && !lb.Allowed {
-		return no("taker not allowed under --players "+lc.Players, fmt.Sprintf("You could not take challenge %d: %s", ch.ID, r.policyText(m.From)), r.policyTodo())
+		return no("taker not allowed under --players "+string(lc.Players), fmt.Sprintf("You could not take challenge %d: %s", ch.ID, r.policyText(m.From)), r.policyTodo())
 	}
 	switch word {
 	case "withdraw":

@@ -14,7 +14,7 @@ import (
 // how to play a friend who cannot; under open it says nothing more.
 func TestOpenChallengeSaysWhatAFriendNeeds(t *testing.T) {
 	tests := []struct {
-		players string
+		players Players
 		want    string // "" for no note
 	}{
 		{PlayersKnown, "Only players who have played here before, or whom the organiser added, can take an open challenge here. " +
@@ -24,7 +24,7 @@ func TestOpenChallengeSaysWhatAFriendNeeds(t *testing.T) {
 		{PlayersOpen, ""},
 	}
 	for _, tt := range tests {
-		t.Run(tt.players, func(t *testing.T) {
+		t.Run(string(tt.players), func(t *testing.T) {
 			r := lobbyReferee(t, LobbyConfig{Players: tt.players})
 			lb := &Lobby{Allowed: true, Active: map[string]int{}, NextChallengeID: 41, NewSecret: "nnnnnnnnnn", NewSeed: testSeed}
 			m := &reader.Mail{From: "carol@example.org", MessageID: "<c1@example.org>", Subject: "challenge", Action: "challenge toto40 3d"}

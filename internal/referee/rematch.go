@@ -18,7 +18,7 @@ func (r *Referee) rematch(c *call) Outcome {
 		return r.refuse(c.env, m, "rematch: "+detail, fmt.Sprintf("Your rematch of game #%d was not offered: %s", g.ID, what), todo)
 	}
 	if !lb.Allowed {
-		return no("sender not allowed under --players "+r.lobbyCfg().Players, r.policyText(m.From), r.policyTodo())
+		return no("sender not allowed under --players "+string(r.lobbyCfg().Players), r.policyText(m.From), r.policyTodo())
 	}
 	if !r.offers(g.Variant) {
 		return no("variant "+g.Variant.Name()+" not offered", g.Variant.Title()+" is not offered by mail here any more.",
