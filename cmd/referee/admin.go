@@ -16,6 +16,7 @@ import (
 	"referee/internal/referee"
 	"referee/internal/rules"
 	"referee/internal/store"
+	"referee/internal/timecontrol"
 )
 
 // newFlags returns a flag set that reports errors instead of exiting, with a
@@ -193,7 +194,7 @@ func runVariants(_ context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--time 3d|10d+1d|30d+1d/45d|10/50d] [--days-off sat,sun] [--rated|--casual] [--private] [--watch-delay N] [--seed HEX]",
+	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--time TIME] [--days-off DAYS] [--rated|--casual] [--private] [--watch-delay N] [--seed HEX]",
 		"Starts a game, prints its id, and queues the opening mail to both players.", stderr)
 	db := dbFlag(fs)
 	address := addressFlag(fs)
@@ -203,7 +204,7 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	seedHex := fs.String("seed", "", "fix the die seed (64 hex digits) — for tests and demos only")
 	watchDelay := fs.Int("watch-delay", 0, fmt.Sprintf("spectators (by mail and on the web) see the game this many moves late, 0-%d", referee.MaxWatchDelay))
 	private := fs.Bool("private", false, "no one may observe the game, by mail or on the web")
-	timeControl := fs.String("time", os.Getenv("REFEREE_DEFAULT_TIME"), "time control: days per move (\"3d\"), Fischer (\"10d+1d\": 10 days, 1 more per move, never over 10), capped Fischer (\"30d+1d/45d\": never over 45) or a block (\"10/50d\": 10 moves in 50 days, unused time carried over); \"none\" for none (default: env REFEREE_DEFAULT_TIME, as serve's --default-time)")
+	timeControl := fs.String("time", os.Getenv("REFEREE_DEFAULT_TIME"), "time control: "+timecontrol.Syntax+"; \"none\" for none (default: env REFEREE_DEFAULT_TIME, as serve's --default-time)")
 	daysOff := fs.String("days-off", "", "weekdays on which the clocks do not run, e.g. sat,sun (each player's days in their own time zone; at most 3)")
 	rated := fs.Bool("rated", false, "the result counts for both players' ratings (docs/ratings.md)")
 	casual := fs.Bool("casual", false, "the result counts for no rating (the default)")

@@ -11,6 +11,7 @@ import (
 
 	"referee/internal/app"
 	"referee/internal/referee"
+	"referee/internal/timecontrol"
 )
 
 // eventCommand is "referee event VERB ...": the organiser's tournament
@@ -81,7 +82,7 @@ func eventNew(fs *flag.FlagSet) verbRun {
 	open := eventApp(fs, false)
 	variant := fs.String("variant", "", "the game: "+variantNames())
 	format := fs.String("format", referee.FormatRR, referee.FormatList())
-	timeControl := fs.String("time", "", "time control of every game: \"3d\" days per move, or Fischer \"10d+1d\"")
+	timeControl := fs.String("time", "", "time control of every game: "+timecontrol.Syntax+"; "+timecontrol.DaysOffSyntax+`; "none" or nothing for none`)
 	players := fs.String("players", "", "the players, comma-separated, seeded in this order")
 	openN := fs.Int("open", 0, "take entries by mail until N players are in, then start")
 	starts := fs.String("starts", "", "start on this date (2026-12-01 or RFC 3339), at the first tick after it")

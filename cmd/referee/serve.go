@@ -26,6 +26,7 @@ import (
 	"referee/internal/sdnotify"
 	"referee/internal/status"
 	"referee/internal/store"
+	"referee/internal/timecontrol"
 	"referee/internal/web"
 )
 
@@ -92,7 +93,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.players, "players", "known", "who may challenge by mail: open (anyone), known (played here, or referee player add) or a `file` of addresses, one a line")
 	fs.StringVar(&s.observers, "observers", "known", "who may observe games by mail (\"observe GAME\"): open (anyone), known (played here, or referee player add) or none")
 	fs.IntVar(&s.maxGames, "max-games", 10, "the most active games one player may have")
-	fs.StringVar(&s.defaultTime, "default-time", "", "time control of games made by challenge that name none (\"3d\", \"10d+1d\"); also referee new's default via REFEREE_DEFAULT_TIME")
+	fs.StringVar(&s.defaultTime, "default-time", "", "time control of games made by challenge that name none: "+timecontrol.Syntax+"; "+timecontrol.DaysOffSyntax+"; also referee new's default via REFEREE_DEFAULT_TIME")
 	fs.BoolVar(&s.rated, "rated", false, "games made by challenge are rated unless the challenge says casual (without it: casual unless it says rated); see docs/ratings.md")
 	fs.Float64Var(&s.minRating, "min-rating", 0, "only players rated at least this in the challenge's variant may challenge or accept by mail (0: no limit; a new player counts as 1500)")
 	fs.Float64Var(&s.maxRating, "max-rating", 0, "only players rated at most this in the challenge's variant may challenge or accept by mail (0: no limit)")

@@ -210,8 +210,8 @@ func (a *App) NewGame(ctx context.Context, variant, white, black string, seed *d
 	return a.NewTimedGame(ctx, variant, white, black, seed, "")
 }
 
-// NewTimedGame is NewGame with a time control ("3d" per move, or Fischer
-// "10d+1d"; "" for none).
+// NewTimedGame is NewGame with a time control, written as
+// timecontrol.Parse reads it ("" for none).
 func (a *App) NewTimedGame(ctx context.Context, variant, white, black string, seed *dice.Seed, timeControl string) (*referee.Game, error) {
 	return a.NewGameWith(ctx, variant, white, black, seed, timeControl, GameOptions{Rated: a.opts.Lobby.Rated})
 }

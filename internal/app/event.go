@@ -15,6 +15,7 @@ import (
 	"referee/internal/referee"
 	"referee/internal/rules"
 	"referee/internal/store"
+	"referee/internal/timecontrol"
 )
 
 // Events (issue 29): the organiser's commands (CreateEvent, StartEvent,
@@ -82,7 +83,7 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 		return nil, fmt.Errorf("%w: --format %q: use %s", ErrInput, s.Format, referee.FormatList())
 	}
 	if s.TimeControl != "" {
-		if _, err := referee.ParseTimeControl(s.TimeControl); err != nil {
+		if _, err := timecontrol.Parse(s.TimeControl); err != nil {
 			return nil, fmt.Errorf("%w: --time: %v", ErrInput, err)
 		}
 	}

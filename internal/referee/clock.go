@@ -2,7 +2,6 @@ package referee
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,40 +11,59 @@ import (
 	"referee/internal/mail/reader"
 	"referee/internal/render"
 	"referee/internal/rules"
+	"referee/internal/timecontrol"
 )
 
 // Day is the unit of correspondence time controls.
-const Day = 24 * time.Hour
+const Day = timecontrol.Day
 
 // VacationAllowance is how many vacation days a player may take per
 // calendar year, over all their games (the app keeps the count per
 // address and year).
 const VacationAllowance = 30
 
-// Clock is a game's time control and its state. Time is read only from the
-// Env the caller passes, so tests run on a fake clock.
+// Clock is a game's time control and its state, stored as JSON in the
+// game's state. The control's own fields (per_move, initial, increment,
+// cap, block, days_off) come from the embedded timecontrol.Control, which
+// also does the arithmetic; the clock adds what a game needs: whose turn
+// began when, vacations, the players' time zones. Time is read only from
+// the Env the caller passes, so tests run on a fake clock.
 type Clock struct {
-	Control   string           `json:"control"`             // as given: "3d", "10d+1d", "30d+1d/45d" or "10/50d"
-	PerMove   time.Duration    `json:"per_move,omitempty"`  // days per move
-	Initial   time.Duration    `json:"initial,omitempty"`   // Fischer: starting time (also the cap, unless Cap); block: the time of each block
-	Increment time.Duration    `json:"increment,omitempty"` // Fischer: added after each move
-	Cap       time.Duration    `json:"cap,omitempty"`       // capped Fischer: never more than this (0: Initial)
-	Block     int              `json:"block,omitempty"`     // block clock: moves per block
-	Moved     [2]int           `json:"moved,omitempty"`     // block clock: each side's moves so far
-	Left      [2]time.Duration `json:"left,omitempty"`      // Fischer and block: each side's time
-	TurnStart time.Time        `json:"turn_start"`          // when the side to act began to think
-	Reminded  bool             `json:"reminded,omitempty"`  // this turn's reminder was sent
-	Vacation  [2]time.Time     `json:"vacation_until"`      // clocks stopped until then
+	// Control is the control as the organiser or a player wrote it (lower
+	// case, single spaces): "3d", "10d+1d", "30d+1d/45d", "10/50d", "3d off
+	// sat,sun". Challenges and the games table keep it so.
+	Control string `json:"control"`
+	// timeControl is what Control says.
+	timeControl
+	Moved     [2]int           `json:"moved,omitempty"`    // block clock: each side's moves so far
+	Left      [2]time.Duration `json:"left,omitempty"`     // Fischer and block: each side's time
+	TurnStart time.Time        `json:"turn_start"`         // when the side to act began to think
+	Reminded  bool             `json:"reminded,omitempty"` // this turn's reminder was sent
+	Vacation  [2]time.Time     `json:"vacation_until"`     // clocks stopped until then
 	// VacUsed and VacYear counted the allowance per game until schema
 	// version 4, which carried them into the per-player count; they are
 	// kept as old states hold them, and no longer updated.
 	VacUsed [2]int `json:"vacation_used"`
 	VacYear int    `json:"vacation_year,omitempty"`
-	// DaysOff are the weekdays on which the clocks do not run ("3d off
-	// sat,sun"), each player's days in their own time zone.
-	DaysOff []time.Weekday `json:"days_off,omitempty"`
 
 	loc [2]*time.Location // the players' time zones (Game.clock sets them)
+}
+
+// timeControl is the control a Clock embeds, under a name of its own: the
+// name Control is the stored text's.
+type timeControl = timecontrol.Control
+
+// ParseTimeControl reads a time control as timecontrol.Parse does (its
+// errors are Parse's) and returns a clock under it with both sides' time
+// at the start; the caller sets TurnStart.
+func ParseTimeControl(s string) (*Clock, error) {
+	tc, err := timecontrol.Parse(s)
+	if err != nil {
+		return nil, err
+	}
+	start := tc.Start()
+	return &Clock{Control: strings.Join(strings.Fields(strings.ToLower(s)), " "), timeControl: tc,
+		Left: [2]time.Duration{start.Left, start.Left}}, nil
 }
 
 // clock is g's clock with its players' time zones, which its days off
@@ -68,275 +86,40 @@ func (c *Clock) zone(side rules.Color) *time.Location {
 	return time.UTC
 }
 
-// isOff reports whether the clocks stop on weekday d.
-func (c *Clock) isOff(d time.Weekday) bool {
-	for _, o := range c.DaysOff {
-		if o == d {
-			return true
-		}
-	}
-	return false
-}
-
-// nextMidnight is the start of the calendar day after t's in loc (a day
-// is 23 or 25 hours long when summer time begins or ends).
-func nextMidnight(t time.Time, loc *time.Location) time.Time {
-	y, m, d := t.In(loc).Date()
-	return time.Date(y, m, d+1, 0, 0, 0, 0, loc)
+// side is side's own clock: its time left and its moves.
+func (c *Clock) side(side rules.Color) timecontrol.Side {
+	return timecontrol.Side{Left: c.Left[side], Moved: c.Moved[side]}
 }
 
 // running is the clock time that passes from a to b for a player in loc:
 // all of it, less the days off.
 func (c *Clock) running(a, b time.Time, loc *time.Location) time.Duration {
-	if !b.After(a) {
-		return 0
-	}
-	if len(c.DaysOff) == 0 {
-		return b.Sub(a)
-	}
-	var d time.Duration
-	for t := a; t.Before(b); {
-		end := nextMidnight(t, loc)
-		if end.After(b) {
-			end = b
-		}
-		if !c.isOff(t.In(loc).Weekday()) {
-			d += end.Sub(t)
-		}
-		t = end
-	}
-	return d
-}
-
-// after is the moment when d of clock time has run from a, for a player
-// in loc: d later, plus the days off on the way.
-func (c *Clock) after(a time.Time, d time.Duration, loc *time.Location) time.Time {
-	if len(c.DaysOff) == 0 {
-		return a.Add(d)
-	}
-	for t := a; ; {
-		next := nextMidnight(t, loc)
-		if !c.isOff(t.In(loc).Weekday()) {
-			if seg := next.Sub(t); d <= seg {
-				return t.Add(d)
-			} else {
-				d -= seg
-			}
-		}
-		t = next
-	}
-}
-
-var weekdays = map[string]time.Weekday{"sun": time.Sunday, "mon": time.Monday, "tue": time.Tuesday, "wed": time.Wednesday,
-	"thu": time.Thursday, "fri": time.Friday, "sat": time.Saturday}
-
-// parseDaysOff reads "sat,sun": at most 3 weekdays, by their first three
-// letters or full English names.
-func parseDaysOff(s string) ([]time.Weekday, error) {
-	var out []time.Weekday
-	for _, w := range strings.Split(s, ",") {
-		w = strings.TrimSpace(strings.ToLower(w))
-		if len(w) >= 3 {
-			if d, ok := weekdays[w[:3]]; ok && strings.HasPrefix(strings.ToLower(d.String()), w) {
-				if !slices.Contains(out, d) {
-					out = append(out, d)
-				}
-				continue
-			}
-		}
-		return nil, fmt.Errorf("days off %q: %q is not a weekday; write e.g. \"sat,sun\"", s, w)
-	}
-	if len(out) == 0 || len(out) > 3 {
-		return nil, fmt.Errorf("days off %q: give 1 to 3 weekdays, e.g. \"sat,sun\"", s)
-	}
-	slices.SortFunc(out, func(a, b time.Weekday) int { return (int(a)+6)%7 - (int(b)+6)%7 }) // Monday first
-	return out, nil
-}
-
-// TimeControlSyntax says how time controls are written, for errors and
-// help texts.
-const TimeControlSyntax = `days per move ("3d"), Fischer ("10d+1d"), capped Fischer ("30d+1d/45d": 30 days, 1 more per move, never more than 45) or a block ("10/50d": 10 moves in 50 days, unused time carried over)`
-
-// ParseTimeControl reads "3d" (three days per move), "10d+1d" (Fischer:
-// ten days, one more per move, never more than ten), "30d+1d/45d" (capped
-// Fischer: thirty days, one more per move, never more than forty-five) or
-// "10/50d" (a block clock, as ICCF plays: ten moves in fifty days, then
-// the next ten in fifty more, unused time carried over).
-func ParseTimeControl(s string) (*Clock, error) {
-	s = strings.Join(strings.Fields(strings.ToLower(s)), " ")
-	if ctl, off, ok := strings.Cut(s, " off "); ok {
-		days, err := parseDaysOff(off)
-		if err != nil {
-			return nil, err
-		}
-		c, err := ParseTimeControl(ctl)
-		if err != nil {
-			return nil, err
-		}
-		c.Control, c.DaysOff = s, days
-		return c, nil
-	}
-	days := func(x string) (time.Duration, error) {
-		n, err := strconv.Atoi(strings.TrimSuffix(x, "d"))
-		if err != nil || n < 0 || n > 365 || !strings.HasSuffix(x, "d") {
-			return 0, fmt.Errorf("time control %q: write days as a number with d; the controls are %s", s, TimeControlSyntax)
-		}
-		return time.Duration(n) * Day, nil
-	}
-	c := &Clock{Control: s}
-	if a, b, ok := strings.Cut(s, "+"); ok {
-		ini, err := days(a)
-		if err != nil {
-			return nil, err
-		}
-		inc, capText, capped := strings.Cut(b, "/")
-		incd, err := days(inc)
-		if err != nil {
-			return nil, err
-		}
-		if ini == 0 {
-			return nil, fmt.Errorf("time control %q: the initial time must be at least 1d", s)
-		}
-		c.Initial, c.Increment, c.Left = ini, incd, [2]time.Duration{ini, ini}
-		if capped {
-			cp, err := days(capText)
-			if err != nil {
-				return nil, err
-			}
-			if cp < ini {
-				return nil, fmt.Errorf("time control %q: the cap %s is less than the initial time %s; give a cap of at least %dd", s, capText, a, ini/Day)
-			}
-			c.Cap = cp
-		}
-		return c, nil
-	}
-	if n, d, ok := strings.Cut(s, "/"); ok {
-		moves, err := strconv.Atoi(n)
-		if err != nil || moves < 1 || moves > 200 {
-			return nil, fmt.Errorf("time control %q: %q is not a number of moves from 1 to 200; write a block as e.g. 10/50d (10 moves in 50 days)", s, n)
-		}
-		per, err := days(d)
-		if err != nil {
-			return nil, err
-		}
-		if per == 0 {
-			return nil, fmt.Errorf("time control %q: give the block at least 1d", s)
-		}
-		c.Block, c.Initial, c.Left = moves, per, [2]time.Duration{per, per}
-		return c, nil
-	}
-	per, err := days(s)
-	if err != nil {
-		return nil, err
-	}
-	if per == 0 {
-		return nil, fmt.Errorf("time control %q: give at least 1d per move", s)
-	}
-	c.PerMove = per
-	return c, nil
-}
-
-// capOf is the most time a Fischer clock may hold.
-func (c *Clock) capOf() time.Duration {
-	if c.Cap > 0 {
-		return c.Cap
-	}
-	return c.Initial
-}
-
-// Describe says the control in words: "3 days per move", "10 moves in 50
-// days (unused time carried over)", ...
-func (c *Clock) Describe() string { return c.describeDaysOff(c.describe()) }
-
-func (c *Clock) describe() string {
-	plural := func(n int, one string) string {
-		if n == 1 {
-			return "1 " + one
-		}
-		return fmt.Sprintf("%d %ss", n, one)
-	}
-	d := func(x time.Duration) int { return int(x / Day) }
-	switch {
-	case c.PerMove > 0:
-		return plural(d(c.PerMove), "day") + " per move"
-	case c.Block > 0:
-		return fmt.Sprintf("%s in %s, unused time carried over (%s)", plural(c.Block, "move"), plural(d(c.Initial), "day"), c.control())
-	case c.Cap > 0:
-		return fmt.Sprintf("%s + %s a move, at most %s (%s)", plural(d(c.Initial), "day"), plural(d(c.Increment), "day"), plural(d(c.Cap), "day"), c.control())
-	}
-	return fmt.Sprintf("%s + %s a move, at most %s (%s)", plural(d(c.Initial), "day"), plural(d(c.Increment), "day"), plural(d(c.Initial), "day"), c.control())
-}
-
-// control is the control as written, without its days off (Describe
-// says those in words).
-func (c *Clock) control() string {
-	ctl, _, _ := strings.Cut(c.Control, " off ")
-	return ctl
-}
-
-// describeDaysOff adds the days off to a description.
-func (c *Clock) describeDaysOff(s string) string {
-	if len(c.DaysOff) == 0 {
-		return s
-	}
-	names := make([]string, len(c.DaysOff))
-	for i, d := range c.DaysOff {
-		names[i] = d.String() + "s"
-	}
-	list := strings.Join(names, " and ")
-	if n := len(names); n > 2 {
-		list = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
-	}
-	return s + "; the clock stops on " + list + " (each player's own, in their time zone)"
+	return c.Running(a, b, loc)
 }
 
 // Explain is the opening mail's paragraph on the clock: the control, and
 // how time is counted, warned of and stopped.
 func (c *Clock) Explain() string {
 	how := "Your time runs from the mail that gives you the move until your reply is read; the first line of every mail shows " +
-		"the time each side has left, and the mail that asks for your move gives your deadline."
-	switch {
-	case c.PerMove > 0:
-		how += " Time not used on a move is not kept."
-	case c.Block > 0:
-		how += fmt.Sprintf(" After every %s a side has played, %d more days are added to what is left.", plural(c.Block, "move"), int(c.Initial/Day))
-	default:
-		how += " Each move adds the increment, up to the most a clock may hold."
-	}
+		"the time each side has left, and the mail that asks for your move gives your deadline. " + c.Carry()
 	return c.Describe() + ". " + how + " You are reminded once when a quarter of your time, or a day, is left; " +
 		"whoever runs out of time loses (a draw when the opponent could not win). \"vacation N\" stops your clock for N days."
 }
 
 // allowance is the thinking time of side c for the current turn.
 func (c *Clock) allowance(side rules.Color) time.Duration {
-	if c.PerMove > 0 {
-		return c.PerMove
-	}
-	return c.Left[side]
+	return c.Allowance(c.side(side))
 }
 
 // Deadline is when the side to act loses on time.
 func (c *Clock) Deadline(side rules.Color) time.Time {
-	return c.after(c.TurnStart, c.allowance(side), c.zone(side))
+	return c.timeControl.Deadline(c.TurnStart, c.side(side), c.zone(side))
 }
 
 // moved updates the clock after side moved at now.
 func (c *Clock) moved(side rules.Color, now time.Time) {
-	if c.PerMove == 0 {
-		used := c.running(c.TurnStart, now, c.zone(side))
-		left := c.Left[side] - used
-		if c.Block > 0 {
-			// A block done: the next block's time is added to what is
-			// left of this one.
-			c.Moved[side]++
-			if c.Moved[side]%c.Block == 0 {
-				left += c.Initial
-			}
-		} else {
-			left = min(left+c.Increment, c.capOf())
-		}
-		c.Left[side] = left
-	}
+	s := c.Advance(c.side(side), c.running(c.TurnStart, now, c.zone(side)))
+	c.Left[side], c.Moved[side] = s.Left, s.Moved
 	c.TurnStart = now
 	if v := c.Vacation[side.Other()]; v.After(now) {
 		c.TurnStart = v // the opponent's clock starts when their vacation ends
@@ -360,9 +143,9 @@ func (c *Clock) text(turn rules.Color, now time.Time) string {
 			// reader's calendar, is given beside it).
 			left -= c.running(c.TurnStart, from, c.zone(s))
 		}
-		out := fmt.Sprintf("%s %s", s, span(left))
+		out := fmt.Sprintf("%s %s", s, timecontrol.Span(left))
 		if c.Block > 0 {
-			out += fmt.Sprintf(" for %d moves", c.Block-c.Moved[s]%c.Block)
+			out += fmt.Sprintf(" for %d moves", c.MovesLeft(c.side(s)))
 		}
 		if vac {
 			out += fmt.Sprintf(" (stopped until %s)", c.Vacation[s].UTC().Format("Mon 2 Jan"))
@@ -370,17 +153,6 @@ func (c *Clock) text(turn rules.Color, now time.Time) string {
 		return out
 	}
 	return fmt.Sprintf("time left: %s, %s", side(rules.White), side(rules.Black))
-}
-
-func span(d time.Duration) string {
-	if d <= 0 {
-		return "none"
-	}
-	days, hours := int(d/Day), int((d%Day)/time.Hour)
-	if days == 0 {
-		return fmt.Sprintf("%dh", max(hours, 1))
-	}
-	return fmt.Sprintf("%dd %dh", days, hours)
 }
 
 // Tick applies what is due on g's clock at now: a reminder to the side to
@@ -411,7 +183,7 @@ func (r *Referee) Tick(g *Game, now time.Time) Outcome {
 	ng := g.clone()
 	ng.State.Clock.Reminded = true
 	body := render.Mail{Headline: fmt.Sprintf("Reminder: it is your move in game #%d, and your time runs out in %s (%s).",
-		g.ID, span(deadline.Sub(now)), whenIn(deadline, g.Players[side].Location()))}
+		g.ID, timecontrol.Span(deadline.Sub(now)), whenIn(deadline, g.Players[side].Location()))}
 	mail := r.boardMail(ng, pos, side, body, "Reminder: your move", nil, KindReminder, fmt.Sprint(g.Ply()), now)
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: reminded %s", g.ID, side), Game: ng, Mails: []Mail{mail}}
 }
@@ -419,7 +191,7 @@ func (r *Referee) Tick(g *Game, now time.Time) Outcome {
 // reminderAt is when side, to act, is reminded: when a quarter of its
 // time or a day is left, whichever is less.
 func (c *Clock) reminderAt(side rules.Color) time.Time {
-	return c.Deadline(side).Add(-min(c.allowance(side)/4, Day))
+	return c.ReminderAt(c.TurnStart, c.side(side), c.zone(side))
 }
 
 // nextCheck is the next moment Tick acts on this clock with side to act:

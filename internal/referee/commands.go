@@ -9,6 +9,7 @@ import (
 	"referee/internal/mail/addr"
 	"referee/internal/mail/reader"
 	"referee/internal/rules"
+	"referee/internal/timecontrol"
 )
 
 // The command table: every mail command is one row, and everything the
@@ -282,7 +283,7 @@ func commandTable() []Command {
 
 		// In a game and outside: the lobby's commands.
 		{Words: []string{"challenge"}, Args: "VARIANT ADDRESS [TIME] [COLOUR] [private] [rated|casual]", Where: Both, When: Anytime,
-			Help: "invite ADDRESS to a game; TIME as \"3d\" (days per move), \"10d+1d\" (Fischer), \"30d+1d/45d\" (Fischer capped at 45 days) or \"10/50d\" (10 moves in 50 days, unused time carried over); COLOUR random (the default), " +
+			Help: "invite ADDRESS to a game; TIME is " + timecontrol.Syntax + "; COLOUR random (the default), " +
 				"white or black is yours; \"private\": no one may observe the game; rated or casual (the organiser's default otherwise). " +
 				"Without ADDRESS, an open challenge: the first player to accept it gets the game",
 			load: LoadLobby | LoadChallenge, opponent: challengeOpponent, rated: true, run: (*Referee).challenge},

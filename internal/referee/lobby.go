@@ -59,8 +59,8 @@ type LobbyConfig struct {
 	// Variants are the names of the variants offered by mail; nil offers
 	// all of rules.Variants().
 	Variants []string
-	// DefaultTime is the time control of a challenge that names none ("3d",
-	// "10d+1d"); "" for none.
+	// DefaultTime is the time control of a challenge that names none,
+	// written as timecontrol.Parse reads it; "" for none.
 	DefaultTime string
 	// Rated makes games rated unless their challenge says "casual"
 	// (serve --rated); without it they are casual unless it says "rated".

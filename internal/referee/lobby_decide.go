@@ -2,7 +2,6 @@ package referee
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"referee/internal/mail/reader"
 	"referee/internal/render"
 	"referee/internal/rules"
+	"referee/internal/timecontrol"
 )
 
 // The lobby's decisions: a command outside a game (or a lobby command in a
@@ -88,8 +88,6 @@ func (r *Referee) lobbyAuth(m *reader.Mail, env Env) (Outcome, bool) {
 	return Outcome{}, true
 }
 
-var timeControlRE = regexp.MustCompile(`^([0-9]+d(\+[0-9]+d(/[0-9]+d)?)?|[0-9]+/[0-9]+d)$`)
-
 const challengeSyntax = "challenge VARIANT ADDRESS [TIME] [random|white|black] [private] [rated|casual], e.g. \"challenge toto40 bob@example.org 3d\"; " +
 	"leave out the ADDRESS for an open challenge that anyone may take"
 
@@ -127,10 +125,10 @@ func (r *Referee) challenge(c *call) Outcome {
 				return no("bad address "+a, fmt.Sprintf("%q is not a mail address the referee sends invitations to: %s.", a, err), "Write the opponent's address like bob@example.org: "+challengeSyntax+".")
 			}
 			ch.Opponent = o
-		case timeControlRE.MatchString(a):
+		case timecontrol.LooksLike(a):
 			c, err := ParseTimeControl(a)
 			if err != nil {
-				return no("bad time "+a, sentence(err.Error()), "Write the time as "+TimeControlSyntax+".")
+				return no("bad time "+a, sentence(err.Error()), "Write the time as "+timecontrol.Syntax+".")
 			}
 			ch.TimeControl = c.Control
 		case a == "random" || a == "white" || a == "black":
@@ -140,7 +138,7 @@ func (r *Referee) challenge(c *call) Outcome {
 		case a == "rated" || a == "casual":
 			ch.Rated = a == "rated"
 		default:
-			return no("unknown word "+a, fmt.Sprintf("the word %q is neither an address, a time (\"3d\", \"10d+1d\", \"30d+1d/45d\", \"10/50d\"), a colour (random, white, black), \"private\" nor rated or casual.", a),
+			return no("unknown word "+a, fmt.Sprintf("the word %q is neither an address, a colour (random, white, black), \"private\", rated or casual, nor a time: %s.", a, timecontrol.Syntax),
 				"Write "+challengeSyntax+".")
 		}
 	}

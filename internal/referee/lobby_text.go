@@ -10,6 +10,7 @@ import (
 	"referee/internal/mail/reader"
 	"referee/internal/render"
 	"referee/internal/rules"
+	"referee/internal/timecontrol"
 )
 
 // The lobby's texts: the mails and answers the lobby's decisions
@@ -334,7 +335,7 @@ func controlText(tc string) string {
 	if tc == "" {
 		return "no time limit"
 	}
-	c, err := ParseTimeControl(tc)
+	c, err := timecontrol.Parse(tc)
 	if err != nil {
 		return tc
 	}

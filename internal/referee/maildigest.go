@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"referee/internal/render"
+	"referee/internal/timecontrol"
 )
 
 // DigestChange is a player's new mail setting: At the local time of day
@@ -138,7 +139,7 @@ func (r *Referee) Digest(to, zone string, games []*Game, now time.Time) (Mail, b
 		}
 		turn.WriteString("\n" + render.Text(pos, c) + "\n")
 		if cl != nil {
-			turn.WriteString(wrap(fmt.Sprintf("Your clock (%s): %s left; your time runs out %s.", controlText(cl.Control), span(cl.Deadline(c).Sub(now)), whenIn(cl.Deadline(c), loc))) + "\n")
+			turn.WriteString(wrap(fmt.Sprintf("Your clock (%s): %s left; your time runs out %s.", controlText(cl.Control), timecontrol.Span(cl.Deadline(c).Sub(now)), whenIn(cl.Deadline(c), loc))) + "\n")
 		} else {
 			turn.WriteString("No time limit in this game.\n")
 		}

@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
-	"time"
 
 	"referee/internal/game"
 	"referee/internal/notation"
@@ -87,12 +86,10 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 	rec.SetTag("TimeControl", timeControlTag(g.State.Clock))
 	term, detail := termination(g)
 	rec.SetTag("Termination", term)
-	if c := g.State.Clock; c != nil && c.Block > 0 {
-		detail = strings.TrimSpace(detail + fmt.Sprintf(" Time control %s: %d moves in %s, again and again, unused time carried over.",
-			c.Control, c.Block, span(c.Initial)))
-	} else if c != nil && c.PerMove == 0 && c.Initial > 0 {
-		detail = strings.TrimSpace(detail + fmt.Sprintf(" Time control %s: %s, %s added after each move, never more than %s.",
-			c.Control, span(c.Initial), span(c.Increment), span(c.capOf())))
+	if c := g.State.Clock; c != nil {
+		if note := c.PGNComment(); note != "" {
+			detail = strings.TrimSpace(detail + " " + note)
+		}
 	}
 	rec.Comment = detail
 	if g.Commitment != "" {
@@ -133,22 +130,12 @@ func (r *Referee) Record(g *Game) (*game.Record, error) {
 }
 
 // timeControlTag is the PGN TimeControl value (standard §9.6.1) of a clock:
-// "-" for none, "1/S" for S seconds per move, "I+N" for Fischer.
+// "-" for none, else its control's (timecontrol.Control.PGNTag).
 func timeControlTag(c *Clock) string {
-	secs := func(d time.Duration) int64 { return int64(d / time.Second) }
-	switch {
-	case c == nil:
+	if c == nil {
 		return "-"
-	case c.PerMove > 0:
-		return fmt.Sprintf("1/%d", secs(c.PerMove))
-	case c.Block > 0:
-		// N moves in S seconds; the carry-over, which PGN cannot say, is
-		// in the comment before the result.
-		return fmt.Sprintf("%d/%d", c.Block, secs(c.Initial))
-	case c.Initial > 0:
-		return fmt.Sprintf("%d+%d", secs(c.Initial), secs(c.Increment))
 	}
-	return "?"
+	return c.PGNTag()
 }
 
 // termination is the PGN Termination value (standard §9.8.1) of a game and
