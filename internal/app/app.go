@@ -576,7 +576,11 @@ func (a *App) Abort(ctx context.Context, id int64, reason string) error {
 		if err := tx.Audit(&id, "aborted", reason); err != nil {
 			return err
 		}
-		return a.afterEventGame(tx, id) // an event's game: the event may be over (event.go)
+		end, err := a.endOfGame(tx, ng)
+		if err != nil {
+			return err
+		}
+		return end.follow(a, tx) // an event's game: the event may be over (event.go)
 	})
 }
 

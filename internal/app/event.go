@@ -322,18 +322,16 @@ func (a *App) Event(ctx context.Context, name string) (*referee.Event, error) {
 func (a *App) StartEvent(ctx context.Context, name string) (*referee.Event, error) {
 	var e *referee.Event
 	err := a.st.Update(ctx, func(tx *store.Tx) error {
-		se, _, err := a.eventByName(tx, name)
+		se, loaded, err := a.eventByName(tx, name)
 		if err != nil {
 			return err
 		}
 		if referee.EventStatus(se.Status) != referee.EventOpen {
 			return fmt.Errorf("%w: event %s is %s already; only an open event can start", ErrInput, se.Name, se.Status)
 		}
-		if err := a.startEventTx(tx, se); err != nil {
-			return err
-		}
-		_, e, err = a.eventByName(tx, se.Name)
-		return err
+		// The event as loaded, with its new games added to it: one load.
+		e = loaded
+		return a.startEventTx(tx, se, e)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("starting event %s: %w", name, err)
@@ -343,11 +341,14 @@ func (a *App) StartEvent(ctx context.Context, name string) (*referee.Event, erro
 
 // startEventTx starts an event with the games its format pairs first
 // (every game of a round robin, a knockout's first round), the seats being
-// the entry list's numbers. All in tx.
-func (a *App) startEventTx(tx *store.Tx, se *store.Event) error {
-	e, err := a.eventTx(tx, se)
-	if err != nil {
-		return err
+// the entry list's numbers. All in tx. e is se as loaded in tx (nil to
+// load it); it is brought up to date with the games started.
+func (a *App) startEventTx(tx *store.Tx, se *store.Event, e *referee.Event) error {
+	var err error
+	if e == nil {
+		if e, err = a.eventTx(tx, se); err != nil {
+			return err
+		}
 	}
 	f, n := e.Rules(), len(e.Players)
 	if !f.Fits(n) {
@@ -456,7 +457,7 @@ func (a *App) StartDueEvents(ctx context.Context) (int, error) {
 					se.Name, len(ents), f.Title()))
 			}
 			started++
-			return a.startEventTx(tx, cur)
+			return a.startEventTx(tx, cur, nil)
 		})
 		if err != nil {
 			return started, fmt.Errorf("starting event %s at its date: %w", se.Name, err)
@@ -500,7 +501,7 @@ func (a *App) WithdrawFromEvent(ctx context.Context, name, address string) (int,
 		if kind, err = a.withdrawTx(tx, se, e, seat, referee.ByOrganiser); err != nil {
 			return err
 		}
-		return a.afterEventChange(tx, se)
+		return a.afterEventChange(tx, se, nil)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("withdrawing %s from event %s: %w", address, name, err)
@@ -685,30 +686,58 @@ func (a *App) CloseEvent(ctx context.Context, name string) error {
 	return nil
 }
 
-// afterEventGame is what follows a game's change when the game belongs to
-// an event: a player who lost half their games on time is treated as
-// withdrawn, and when the last game ended every player gets the final
-// crosstable. It does nothing for a game outside any event.
-func (a *App) afterEventGame(tx *store.Tx, gameID int64) error {
-	eventID, _, found, err := tx.EventOfGame(gameID)
+// gameEnd is the end of a game as it touches its event: the event, loaded
+// once after the game was stored, for what the end means to it (the mails'
+// note, then the format's rules); none for a game outside any event or one
+// still in play.
+type gameEnd struct {
+	se *store.Event
+	e  *referee.Event
+}
+
+// endOfGame loads the event of g when g has just ended.
+func (a *App) endOfGame(tx *store.Tx, g *referee.Game) (gameEnd, error) {
+	if g == nil || g.Status == referee.StatusActive {
+		return gameEnd{}, nil
+	}
+	eventID, _, found, err := tx.EventOfGame(g.ID)
 	if err != nil || !found {
-		return err
+		return gameEnd{}, err
 	}
 	se, err := tx.EventByID(eventID)
 	if err != nil {
-		return err
-	}
-	return a.afterEventChange(tx, se)
-}
-
-// afterEventChange applies the silence rule and the event's end.
-func (a *App) afterEventChange(tx *store.Tx, se *store.Event) error {
-	if referee.EventStatus(se.Status) != referee.EventRunning {
-		return nil
+		return gameEnd{}, err
 	}
 	e, err := a.eventTx(tx, se)
 	if err != nil {
-		return err
+		return gameEnd{}, err
+	}
+	return gameEnd{se, e}, nil
+}
+
+// follow is what follows the end for the event (afterEventChange): a
+// player who lost half their games on time is treated as withdrawn, the
+// format's next games start, and when the last game ended every player
+// gets the final crosstable. Nothing for a game outside any event.
+func (ge gameEnd) follow(a *App, tx *store.Tx) error {
+	if ge.se == nil {
+		return nil
+	}
+	return a.afterEventChange(tx, ge.se, ge.e)
+}
+
+// afterEventChange applies the silence rule, starts what the format asks
+// for next and ends the event when it is over; e is se as loaded in tx, or
+// nil to load it.
+func (a *App) afterEventChange(tx *store.Tx, se *store.Event, e *referee.Event) error {
+	if referee.EventStatus(se.Status) != referee.EventRunning {
+		return nil
+	}
+	var err error
+	if e == nil {
+		if e, err = a.eventTx(tx, se); err != nil {
+			return err
+		}
 	}
 	for _, p := range e.Players {
 		if p.Withdrawn == referee.NotWithdrawn && e.Silent(p.Seat) {
@@ -849,7 +878,7 @@ func (a *App) applyEvent(tx *store.Tx, ch *referee.EventChange, mails *[]referee
 				return err
 			}
 			*mails = nil
-			return a.startEventTx(tx, se)
+			return a.startEventTx(tx, se, nil) // the event with its new entrant
 		}
 	case ch.Leave != "":
 		if _, err := tx.RemoveEntrant(se.ID, ch.Leave); err != nil {
@@ -864,7 +893,7 @@ func (a *App) applyEvent(tx *store.Tx, ch *referee.EventChange, mails *[]referee
 		if _, err := a.withdrawTx(tx, se, e, seat, referee.ByMail); err != nil {
 			return err
 		}
-		return a.afterEventChange(tx, se)
+		return a.afterEventChange(tx, se, nil)
 	}
 	return nil
 }

@@ -82,17 +82,17 @@ func (a *App) Process(ctx context.Context, raw []byte, uidValidity, uid uint32) 
 		if err := a.capStrangers(tx, &out); err != nil {
 			return err
 		}
-		if out.Mails, err = a.withMatchNote(tx, out.Game, out.Mails); err != nil {
+		end, err := a.endOfGame(tx, out.Game)
+		if err != nil {
 			return err
 		}
+		out.Mails = end.withResultNote(out.Game, out.Mails)
 		if err := a.queue(tx, res.GameID, out.Mails); err != nil {
 			return err
 		}
-		if out.Game != nil && out.Game.Status != referee.StatusActive {
-			// A game of an event ended: the event's rules follow (event.go).
-			if err := a.afterEventGame(tx, out.Game.ID); err != nil {
-				return err
-			}
+		// A game of an event ended: the event's rules follow (event.go).
+		if err := end.follow(a, tx); err != nil {
+			return err
 		}
 		if err := tx.SetInboundOutcome(inID, string(out.Verdict), out.Detail, gameID); err != nil {
 			return err
@@ -282,19 +282,18 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 			if err := tx.UpdateGame(toStoreGame(out.Game)); err != nil {
 				return err
 			}
-			if out.Mails, err = a.withMatchNote(tx, out.Game, out.Mails); err != nil {
+			end, err := a.endOfGame(tx, out.Game)
+			if err != nil {
 				return err
 			}
+			out.Mails = end.withResultNote(out.Game, out.Mails)
 			if err := a.queue(tx, id, out.Mails); err != nil {
 				return err
 			}
 			if err := tx.Audit(&id, "clock", out.Detail); err != nil {
 				return err
 			}
-			if out.Game.Status != referee.StatusActive {
-				return a.afterEventGame(tx, id) // a loss on time in an event (event.go)
-			}
-			return nil
+			return end.follow(a, tx) // a loss on time in an event (event.go)
 		})
 		if err != nil {
 			a.positions.drop(id)
