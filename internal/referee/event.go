@@ -9,7 +9,6 @@ import (
 	"referee/internal/event"
 	"referee/internal/game"
 	"referee/internal/mail/addr"
-	"referee/internal/render"
 	"referee/internal/rules"
 )
 
@@ -27,6 +26,16 @@ const (
 	EventRunning  EventStatus = "running"  // its games are under way
 	EventFinished EventStatus = "finished" // its last game ended
 	EventClosed   EventStatus = "closed"   // closed by the organiser
+)
+
+// Decider settles a tied knockout match.
+type Decider string
+
+// Deciders of a tied knockout match.
+const (
+	DeciderMatch Decider = "match" // another two-game match, as often as needed
+	DeciderBlack Decider = "black" // more wins with Black in the event so far; still tied: a lot
+	DeciderLot   Decider = "lot"   // a lot drawn by the die witness (docs/dice.md)
 )
 
 // Withdrawal kinds (EventPlayer.Withdrawn), ICCF's rule.
@@ -185,10 +194,6 @@ func (e *Event) Table() event.Table {
 	return t
 }
 
-// Over says whether a started event has ended, as its format counts it:
-// every game of a round robin, the final of a knockout.
-func (e *Event) Over() bool { return e.Rules().Over(e) }
-
 // SeatGames counts the games of seat, and those completed with a result.
 func (e *Event) SeatGames(seat int) (completed, total int) {
 	for _, g := range e.Games {
@@ -203,23 +208,14 @@ func (e *Event) SeatGames(seat int) (completed, total int) {
 	return completed, total
 }
 
-// WithdrawalKind is the format's rule for a player of seat who withdraws
-// now: WithdrawnLost (their unfinished games are lost) or
-// WithdrawnAnnulled (all their games are annulled).
-func (e *Event) WithdrawalKind(seat int) int { return e.Rules().WithdrawalKind(e, seat) }
-
-// Silent says whether seat's losses on time make them withdrawn under
-// the format's rule (in a round robin: at least half their games).
-func (e *Event) Silent(seat int) bool { return e.Rules().Silent(e, seat) }
-
-// describe is the event's game, format, time and whether it is rated:
-// "Toto40, round robin, 3 days per move, rated".
-func (e *Event) describe() string {
-	title := e.Variant
+// describeAs is the event's game, format (its title), time and whether
+// it is rated: "Toto40, round robin, 3 days per move, rated".
+func (e *Event) describeAs(format string) string {
+	variant := e.Variant
 	if v, err := rules.Lookup(e.Variant); err == nil {
-		title = v.Title()
+		variant = v.Title()
 	}
-	return fmt.Sprintf("%s, %s, %s, %s", title, FormatTitle(e.Format), controlText(e.TimeControl), e.ratedWord())
+	return fmt.Sprintf("%s, %s, %s, %s", variant, format, controlText(e.TimeControl), e.ratedWord())
 }
 
 // ratedWord is "rated" or "casual".
@@ -230,9 +226,10 @@ func (e *Event) ratedWord() string {
 	return "casual"
 }
 
-// summary is one line on the event: variant, format, time, places or state.
-func (e *Event) summary() string {
-	s := e.Name + ": " + e.describe()
+// summaryAs is one line on the event: variant, format (its title), time,
+// places or state.
+func (e *Event) summaryAs(title string) string {
+	s := e.Name + ": " + e.describeAs(title)
 	switch e.Status {
 	case EventOpen:
 		if e.Places > 0 {
@@ -250,17 +247,12 @@ func (e *Event) summary() string {
 	return s
 }
 
-// StandingsText is the answer to "standings NAME": a round robin's
-// crosstable with its legend, a knockout's rounds; once the event is over,
-// the winner.
-func (e *Event) StandingsText() string { return e.Rules().Standings(e) }
-
-// winnerText names the winners of an event that is over: "The winner of
-// autumn is ann@example.org." or "... share first place in autumn."; ""
-// while no one has won.
-func (e *Event) winnerText() string {
+// winnerText names the winners of an event that is over (the format's
+// Winners): "The winner of autumn is ann@example.org." or "... share first
+// place in autumn."; "" while no one has won.
+func (e *Event) winnerText(winners []int) string {
 	var names []string
-	for _, s := range e.Rules().Winners(e) {
+	for _, s := range winners {
 		names = append(names, e.Players[s-1].playing())
 	}
 	switch len(names) {
@@ -290,38 +282,6 @@ func chainText(chain []event.TieBreak) string {
 	return strings.Join(out, ", then ")
 }
 
-// EventStartMail is the one mail each player of a starting event gets
-// before the games' opening mails: their games, each with its reply
-// address (theirs alone).
-func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Time) Mail {
-	p := e.Players[seat-1]
-	f := e.Rules()
-	var b strings.Builder
-	first := EventGame{}
-	if len(games) > 0 {
-		first = e.gameOf(games[0].ID)
-	}
-	a := f.Announce(e, seat, first, len(games))
-	b.WriteString(a.Head)
-	for _, g := range games {
-		eg := e.gameOf(g.ID)
-		c := rules.White
-		if eg.Black == seat {
-			c = rules.Black
-		}
-		fmt.Fprintf(&b, "%s: game #%d, you play %s against %s\n    reply to: %s\n", f.Where(eg), g.ID, c,
-			g.Players[c.Other()].Address, r.ReplyAddress(g, c))
-	}
-	if a.Tail != "" {
-		b.WriteString("\n" + a.Tail + "\n")
-	}
-	b.WriteString("\n" + wrap(fmt.Sprintf("Send \"standings %s\" to the referee for the crosstable at any time. The reply "+
-		"addresses are yours alone: do not pass them on.", e.Name)) + "\n")
-	return Mail{Kind: KindEventStart, To: p.Playing(), Subject: a.Subject,
-		Text: b.String() + lobbyFooter(r.cfg.Address), Date: now,
-		MessageID: r.messageID("event-start", e.Name, p.Playing(), fmt.Sprint(first.Round), fmt.Sprint(firstID(games)), now.UTC().Format(time.RFC3339))}
-}
-
 func (e *Event) gameOf(id int64) EventGame {
 	for _, g := range e.Games {
 		if g.GameID == id {
@@ -331,117 +291,36 @@ func (e *Event) gameOf(id int64) EventGame {
 	return EventGame{}
 }
 
-// EventEndMails are the final crosstable and the winner, to every player
-// (and substitute) of a finished event, then to each of its observers
-// (watchers, "observe EVENT") who is not a player. The crosstable comes
-// with how each tie on points was broken.
-func (r *Referee) EventEndMails(e *Event, watchers []string, now time.Time) []Mail {
-	var out []Mail
-	seen := map[string]bool{}
-	text, html := e.StandingsText(), e.StandingsHTML()
-	if notes := e.tieNotes(); len(notes) > 0 {
-		text += "\nHow the ties on points were broken:\n"
-		html += "<p>How the ties on points were broken:</p>\n<ul>\n"
-		for _, n := range notes {
-			text += indent(wrapAt(n, 68), "    ")[2:] + "\n"
-			html += "<li>" + escapeHTML(n) + "</li>\n"
-		}
-		html += "</ul>\n"
-	}
-	send := func(to, intro string) {
-		if to == "" || seen[addr.Mailbox(to)] {
-			return
-		}
-		seen[addr.Mailbox(to)] = true
-		out = append(out, Mail{Kind: KindEventEnd, To: to, Subject: fmt.Sprintf("[%s] Final crosstable: %s", e.Name, e.winnerText()),
-			Text: wrap(intro+" "+e.winnerText()) + "\n\n" + text + lobbyFooter(r.cfg.Address),
-			HTML: html, Date: now,
-			MessageID: r.messageID("event-end", e.Name, to)})
-	}
-	for _, p := range e.Players {
-		send(p.Address, "The last game of "+e.Name+" has ended.")
-		send(p.ReplacedBy, "The last game of "+e.Name+" has ended.")
-	}
-	for _, w := range watchers {
-		send(w, "The last game of "+e.Name+", which you observe, has ended.")
-	}
-	return out
-}
-
-// tieNotes say how the ties on points were broken (the format's
-// TieNotes), with the players' names.
-func (e *Event) tieNotes() []string {
-	return e.Rules().TieNotes(e, func(p int) string { return e.Players[p-1].playing() })
-}
-
 func escapeHTML(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 }
 
-// StandingsHTML is StandingsText as HTML, a crosstable as a table.
-func (e *Event) StandingsHTML() string { return e.Rules().StandingsHTML(e) }
-
-// DrawsLots reports whether the event may draw a lot: only then do its
-// mails announce the lots' commitment and reveal their seed.
-func (e *Event) DrawsLots() bool { return e.Rules().DrawsLots(e) }
-
-// MatchNote is what the end of game id means beyond the game, for the
-// mails of that end: a knockout match's score and whether it goes on, is
-// tied or is won; "" when the format has nothing to add.
-func (e *Event) MatchNote(id int64) string { return e.Rules().ResultNote(e, id) }
-
-// Forfeit ends an active game as lost by loser, for reason (an event's
-// withdrawal rule), and writes the notices to both players.
-func (r *Referee) Forfeit(g *Game, loser rules.Color, reason string, now time.Time) (*Game, []Mail, error) {
-	if g.Status != StatusActive {
-		return nil, nil, fmt.Errorf("game #%d is %s already: it cannot be forfeited", g.ID, g.Status)
-	}
-	rep, err := g.Replay()
-	if err != nil {
-		return nil, nil, err
-	}
-	ng := g.clone()
-	ng.Status = StatusFinished
-	ng.Result = map[rules.Color]string{rules.White: "0-1", rules.Black: "1-0"}[loser]
-	ng.ResultReason = reason
-	ng.Ending = game.EndForfeit
-	ng.DrawOffer = nil
-	ng.SeedRevealed = true
-	var out []Mail
-	for _, c := range []rules.Color{rules.White, rules.Black} {
-		body := render.Mail{Headline: "This game is over: " + resultText(ng) + "."}
-		if ng.Commitment != "" {
-			body.Sections = append(body.Sections, r.revealSection(ng))
-		}
-		out = append(out, r.boardMail(ng, rep.Final, c, body, "", nil, "abort", reason, now))
-	}
-	return ng, out, nil
+// GameEvent is where a game stands in the event it belongs to: the
+// game's mails name the event, round and board, and the spectators who
+// follow the game through the event are told to stop it there.
+type GameEvent struct {
+	Name   string // the event's name, e.g. "autumn"
+	Format string // the event format's name (LookupFormat)
+	Round  int
+	// Board is the board of a round robin's round, or the match of a
+	// knockout's round; Leg is the game of that match (1, 2, then 3, 4
+	// for a replayed tie).
+	Board, Leg int
+	// Watchers are the spectators who get the game's mails because they
+	// observe the event ("observe EVENT"), not the game alone.
+	Watchers []string
 }
 
-// Substituted writes the mails of a game whose player c was replaced by a
-// substitute (already in g.Players[c]): the substitute gets the board with
-// their own reply address, the opponent the news; old is the player who
-// left.
-func (r *Referee) Substituted(g *Game, c rules.Color, old string, now time.Time) ([]Mail, error) {
-	rep, err := g.Replay()
-	if err != nil {
-		return nil, err
-	}
-	var out []Mail
-	for _, x := range []rules.Color{c, c.Other()} {
-		body := render.Mail{Headline: fmt.Sprintf("%s takes over %s's place (%s) in this game from %s.", g.Players[c].Address, c, old, old)}
-		if x == c {
-			body.Headline = fmt.Sprintf("You take over %s's place in this game: you play %s against %s. Reply to this mail with your moves.",
-				old, c, g.Players[c.Other()].Address)
-		}
-		out = append(out, r.boardMail(g, rep.Final, x, body, "", nil, "board", "substitute "+old, now))
-	}
-	return out, nil
-}
+// How a player left an event (Withdrawal.How).
+const (
+	ByMail      = "mail"      // "withdraw EVENT confirm"
+	ByOrganiser = "organiser" // "referee event withdraw EVENT ADDR"
+	BySilence   = "silence"   // half their games lost on time
+)
 
-func firstID(games []*Game) int64 {
-	if len(games) == 0 {
-		return 0
-	}
-	return games[0].ID
+// Withdrawal is one withdrawal as its mails tell it.
+type Withdrawal struct {
+	Seat int
+	Kind int    // WithdrawnLost or WithdrawnAnnulled
+	How  string // ByMail, ByOrganiser or BySilence
 }

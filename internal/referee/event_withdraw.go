@@ -18,20 +18,6 @@ import (
 // organiser's abort.
 const AnnulledPrefix = "annulled: "
 
-// How a player left an event (Withdrawal.How).
-const (
-	ByMail      = "mail"      // "withdraw EVENT confirm"
-	ByOrganiser = "organiser" // "referee event withdraw EVENT ADDR"
-	BySilence   = "silence"   // half their games lost on time
-)
-
-// Withdrawal is one withdrawal as its mails tell it.
-type Withdrawal struct {
-	Seat int
-	Kind int    // WithdrawnLost or WithdrawnAnnulled
-	How  string // ByMail, ByOrganiser or BySilence
-}
-
 // why is what happened to the player, after their name (or "You").
 func (w Withdrawal) why(you bool) string {
 	switch {
@@ -66,11 +52,6 @@ func (e *Event) WithdrawalReason(w Withdrawal) string {
 		return AnnulledPrefix + r
 	}
 	return r
-}
-
-// withdrawalRule is the rule applied, in a sentence about the player.
-func (e *Event) withdrawalRule(w Withdrawal, who string) string {
-	return e.Rules().WithdrawalRule(e, w, who)
 }
 
 // gameFate is what w does to game g, told to the player who left (mine)

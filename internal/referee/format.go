@@ -1,16 +1,11 @@
 package referee
 
-import (
-	"fmt"
-	"strings"
-)
-
 // A Format is an event format (issue 40), a value as a variant is
 // (rules.Variant): how an event's games are paired and when more are
 // due, when it is over and who won, what a withdrawal and silence on the
 // clock do to a player, and how its standings and mails read. Each
 // format is one file (format_rr.go, format_drr.go, format_ko.go) and one
-// line of the registry below; the app persists what a format asks for,
+// line of the registry (formats.go); the app persists what a format asks for,
 // and the app, the web pages and the CLI ask the format, never compare
 // its name.
 type Format interface {
@@ -86,64 +81,4 @@ type Step struct {
 // event, its subject, and a note after the games ("" for none).
 type Announcement struct {
 	Subject, Head, Tail string
-}
-
-// formats is the registry: one line a format.
-var formats = []Format{
-	roundRobin{},
-	doubleRoundRobin{},
-	knockout{},
-}
-
-// LookupFormat finds a format by its name.
-func LookupFormat(name string) (Format, error) {
-	for _, f := range formats {
-		if f.Name() == name {
-			return f, nil
-		}
-	}
-	return nil, fmt.Errorf("no event format %q; the formats are %s", name, FormatList())
-}
-
-// Formats lists the formats, in the registry's order.
-func Formats() []Format { return append([]Format(nil), formats...) }
-
-// FormatList names the formats for help and refusals: "rr (round robin),
-// drr (double round robin) or ko (knockout)".
-func FormatList() string {
-	var out []string
-	for _, f := range formats {
-		out = append(out, fmt.Sprintf("%s (%s)", f.Name(), f.Title()))
-	}
-	return orList(out)
-}
-
-// FormatNames is the formats' names joined by "|", for usage lines.
-func FormatNames() string {
-	var out []string
-	for _, f := range formats {
-		out = append(out, f.Name())
-	}
-	return strings.Join(out, "|")
-}
-
-// FormatTitle names a format in words, or returns its name when no
-// format has it.
-func FormatTitle(name string) string {
-	if f, err := LookupFormat(name); err == nil {
-		return f.Title()
-	}
-	return name
-}
-
-// Rules is e's format. An event's format name is checked when it is
-// created and when it is loaded (LookupFormat), so an unknown one cannot
-// reach the core; should it, the event is read as a round robin, whose
-// rules need nothing the event may lack.
-func (e *Event) Rules() Format {
-	f, err := LookupFormat(e.Format)
-	if err != nil {
-		return roundRobin{}
-	}
-	return f
 }

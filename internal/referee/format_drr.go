@@ -6,14 +6,8 @@ import "referee/internal/event"
 // the second cycle (the FIDE Berger tables, then the same with colours
 // reversed). Everything else is the round robin's.
 
-// FormatDRR is the name of a double round robin, colours swapped (Event.Format).
+// FormatDRR is the name of a double round robin (Event.Format).
 const FormatDRR = "drr"
 
-type doubleRoundRobin struct{ roundRobin }
-
-func (doubleRoundRobin) Name() string  { return FormatDRR }
-func (doubleRoundRobin) Title() string { return "double round robin" }
-
-func (doubleRoundRobin) Start(e *Event) ([]EventGame, error) {
-	return bergerGames(event.DoubleBerger, len(e.Players))
-}
+// doubleRoundRobin is the double round robin.
+var doubleRoundRobin = roundRobin{name: FormatDRR, title: "double round robin", pairings: event.DoubleBerger}

@@ -15,16 +15,6 @@ import (
 // computed from the games (and, for a lot, the event's seed), like the
 // round robins' crosstable.
 
-// Decider settles a tied knockout match.
-type Decider string
-
-// Deciders of a tied knockout match.
-const (
-	DeciderMatch Decider = "match" // another two-game match, as often as needed
-	DeciderBlack Decider = "black" // more wins with Black in the event so far; still tied: a lot
-	DeciderLot   Decider = "lot"   // a lot drawn by the die witness (docs/dice.md)
-)
-
 // KnockoutSizes are the entrant counts a knockout takes.
 var KnockoutSizes = []int{2, 4, 8, 16, 32}
 
@@ -271,14 +261,14 @@ func (e *Event) BracketText() string {
 // lots' commitment, the winner and, once it is over, the seed.
 func (knockout) Standings(e *Event) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\n%s\n", e.summary(), e.BracketText())
+	fmt.Fprintf(&b, "%s\n\n%s\n", e.summaryAs(knockout{}.Title()), e.BracketText())
 	b.WriteString(wrap("Each match is two games, colours swapped; a tied match goes to "+deciderText(e.Decider)+".") + "\n")
-	if e.Commitment != "" && e.DrawsLots() {
+	if e.Commitment != "" && (knockout{}).DrawsLots(e) {
 		fmt.Fprintf(&b, "\nLots are drawn as die rolls (docs/dice.md) from a seed whose SHA-256\ncommitment is\n%s\n", e.Commitment)
 	}
 	if c := e.Champion(); c != 0 {
 		fmt.Fprintf(&b, "\nThe winner of %s is %s.\n", e.Name, e.Players[c-1].playing())
-		if e.Commitment != "" && e.DrawsLots() {
+		if e.Commitment != "" && (knockout{}).DrawsLots(e) {
 			fmt.Fprintf(&b, "The lots' seed, now revealed:\n%s\n", e.Seed.Hex())
 		}
 	}
@@ -418,10 +408,10 @@ func (knockout) Announce(e *Event, seat int, first EventGame, games int) Announc
 					e.Players[opp-1].playing(), event.Points(m.ScoreA), event.Points(m.ScoreB), plural(len(m.Games)-games, "game"), e.Name)) + "\n\n",
 		}
 	case round == 1:
-		head := fmt.Sprintf("%s (%s) has started.\n\n", e.Name, e.describe()) +
+		head := fmt.Sprintf("%s (%s) has started.\n\n", e.Name, e.describeAs(knockout{}.Title())) +
 			wrap("Your first-round match is below: two games at once, colours swapped; a tied match goes to "+
 				deciderText(e.Decider)+". Each game's opening mail follows.") + "\n\n"
-		if e.Commitment != "" && e.DrawsLots() {
+		if e.Commitment != "" && (knockout{}).DrawsLots(e) {
 			head += fmt.Sprintf("Lots are drawn from a seed whose SHA-256 commitment is\n%s\n(it is revealed at the end; docs/dice.md "+
 				"says how to check every lot).\n\n", e.Commitment)
 		}

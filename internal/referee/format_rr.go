@@ -22,10 +22,18 @@ const (
 // FormatRR is the name of a single round robin (Event.Format).
 const FormatRR = "rr"
 
-type roundRobin struct{}
+// roundRobin is a round robin whose pairings are a Berger table: once
+// round (event.Berger), twice with colours swapped (event.DoubleBerger).
+type roundRobin struct {
+	name, title string
+	pairings    func(n int) ([][]event.Pairing, error)
+}
 
-func (roundRobin) Name() string  { return FormatRR }
-func (roundRobin) Title() string { return "round robin" }
+// singleRoundRobin is the round robin.
+var singleRoundRobin = roundRobin{name: FormatRR, title: "round robin", pairings: event.Berger}
+
+func (f roundRobin) Name() string  { return f.name }
+func (f roundRobin) Title() string { return f.title }
 
 func (roundRobin) Fits(n int) bool { return n >= MinRoundRobin && n <= MaxRoundRobin }
 
@@ -116,23 +124,23 @@ func (roundRobin) Silent(e *Event, seat int) bool {
 func (f roundRobin) Standings(e *Event) string {
 	t := e.Table()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\n%s\n", e.summary(), t.Text())
+	fmt.Fprintf(&b, "%s\n\n%s\n", e.summaryAs(f.title), t.Text())
 	b.WriteString(wrap("Points: 1 a win, 1/2 a draw (\"=\" in the table, \".\" a game not yet over, \"-\" a game that counts "+
 		"for no one: annulled or aborted). Ties are broken by "+chainText(t.Chain)+". (w) marks a player who withdrew.") + "\n")
-	if e.Over() {
-		b.WriteString("\n" + e.winnerText() + "\n")
+	if f.Over(e) {
+		b.WriteString("\n" + e.winnerText(f.Winners(e)) + "\n")
 	}
 	return b.String()
 }
 
-func (roundRobin) StandingsHTML(e *Event) string {
+func (f roundRobin) StandingsHTML(e *Event) string {
 	t := e.Table()
 	var b strings.Builder
 	fmt.Fprintf(&b, "<p>%s</p>\n%s<p>Points: 1 a win, &frac12; a draw (&ldquo;.&rdquo; a game not yet over, &ldquo;&ndash;&rdquo; a game "+
 		"that counts for no one: annulled or aborted). Ties are broken by %s. "+
-		"(withdrew) marks a player who withdrew.</p>\n", escapeHTML(e.summary()), t.HTML(), escapeHTML(chainText(t.Chain)))
-	if e.Over() {
-		fmt.Fprintf(&b, "<p><b>%s</b></p>\n", escapeHTML(e.winnerText()))
+		"(withdrew) marks a player who withdrew.</p>\n", escapeHTML(e.summaryAs(f.title)), t.HTML(), escapeHTML(chainText(t.Chain)))
+	if f.Over(e) {
+		fmt.Fprintf(&b, "<p><b>%s</b></p>\n", escapeHTML(e.winnerText(f.Winners(e))))
 	}
 	return b.String()
 }
@@ -141,10 +149,10 @@ func (roundRobin) TieNotes(e *Event, name func(int) string) []string { return e.
 
 func (roundRobin) Layout() Layout { return LayoutTable }
 
-func (roundRobin) Announce(e *Event, _ int, _ EventGame, _ int) Announcement {
+func (f roundRobin) Announce(e *Event, _ int, _ EventGame, _ int) Announcement {
 	a := Announcement{
 		Subject: fmt.Sprintf("[%s] The event has started: your games", e.Name),
-		Head: fmt.Sprintf("%s (%s) has started.\n\n", e.Name, e.describe()) +
+		Head: fmt.Sprintf("%s (%s) has started.\n\n", e.Name, e.describeAs(f.title)) +
 			wrap("Your games are below, all under way at once, as in a correspondence section. Each game's opening mail "+
 				"follows; reply to it (or to the address below) with your moves.") + "\n\n",
 	}

@@ -139,7 +139,7 @@ func (sixGames) Start(*Event) ([]EventGame, error) {
 // end.
 func TestANewFormatIsOneTypeAndOneLine(t *testing.T) {
 	saved := formats
-	formats = append(slices.Clip(formats), sixGames{})
+	formats = append(slices.Clip(formats), sixGames{roundRobin{name: "six", title: "six-game match"}})
 	t.Cleanup(func() { formats = saved })
 
 	if got := FormatList(); !strings.HasSuffix(got, "ko (knockout) or six (six-game match)") {

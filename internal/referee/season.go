@@ -8,33 +8,6 @@ import (
 	"referee/internal/mail/addr"
 )
 
-// GameEvent is where a game stands in the event it belongs to: the
-// game's mails name the event, round and board, and the spectators who
-// follow the game through the event are told to stop it there.
-type GameEvent struct {
-	Name   string // the event's name, e.g. "autumn"
-	Format string // the event format's name (LookupFormat)
-	Round  int
-	// Board is the board of a round robin's round, or the match of a
-	// knockout's round; Leg is the game of that match (1, 2, then 3, 4
-	// for a replayed tie).
-	Board, Leg int
-	// Watchers are the spectators who get the game's mails because they
-	// observe the event ("observe EVENT"), not the game alone.
-	Watchers []string
-}
-
-// Place is the game's place in its event in words: "autumn, round 2,
-// board 1", or in a knockout "cup, round 2, match 1, game 2".
-func (e *GameEvent) Place() string { return e.rules().Place(e) }
-
-// round is the PGN Round tag (standard §8.1.1.4), as the format numbers
-// its games.
-func (e *GameEvent) round() string { return e.rules().PGNRound(e) }
-
-// rules is the format of the game's event (Event.Rules).
-func (e *GameEvent) rules() Format { return (&Event{Format: e.Format}).Rules() }
-
 // watchesViaEvent reports whether the spectator at address gets g's mails
 // through its event.
 func (g *Game) watchesViaEvent(address string) bool {

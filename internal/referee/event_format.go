@@ -1,0 +1,64 @@
+package referee
+
+// What an event's format decides, asked of the format (Event.Rules): the
+// core's callers and the app read an event through these, and never
+// compare the format's name.
+
+// Over says whether a started event has ended, as its format counts it:
+// every game of a round robin, the final of a knockout.
+func (e *Event) Over() bool { return e.Rules().Over(e) }
+
+// WithdrawalKind is the format's rule for a player of seat who withdraws
+// now: WithdrawnLost (their unfinished games are lost) or
+// WithdrawnAnnulled (all their games are annulled).
+func (e *Event) WithdrawalKind(seat int) int { return e.Rules().WithdrawalKind(e, seat) }
+
+// Silent says whether seat's losses on time make them withdrawn under
+// the format's rule (in a round robin: at least half their games).
+func (e *Event) Silent(seat int) bool { return e.Rules().Silent(e, seat) }
+
+// StandingsText is the answer to "standings NAME": a round robin's
+// crosstable with its legend, a knockout's rounds; once the event is over,
+// the winner.
+func (e *Event) StandingsText() string { return e.Rules().Standings(e) }
+
+// tieNotes say how the ties on points were broken (the format's
+// TieNotes), with the players' names.
+func (e *Event) tieNotes() []string {
+	return e.Rules().TieNotes(e, func(p int) string { return e.Players[p-1].playing() })
+}
+
+// StandingsHTML is StandingsText as HTML, a crosstable as a table.
+func (e *Event) StandingsHTML() string { return e.Rules().StandingsHTML(e) }
+
+// DrawsLots reports whether the event may draw a lot: only then do its
+// mails announce the lots' commitment and reveal their seed.
+func (e *Event) DrawsLots() bool { return e.Rules().DrawsLots(e) }
+
+// MatchNote is what the end of game id means beyond the game, for the
+// mails of that end: a knockout match's score and whether it goes on, is
+// tied or is won; "" when the format has nothing to add.
+func (e *Event) MatchNote(id int64) string { return e.Rules().ResultNote(e, id) }
+
+// withdrawalRule is the rule applied, in a sentence about the player.
+func (e *Event) withdrawalRule(w Withdrawal, who string) string {
+	return e.Rules().WithdrawalRule(e, w, who)
+}
+
+// describe is the event's game, format, time and whether it is rated:
+// "Toto40, round robin, 3 days per move, rated".
+func (e *Event) describe() string { return e.describeAs(e.Rules().Title()) }
+
+// summary is one line on the event: variant, format, time, places or state.
+func (e *Event) summary() string { return e.summaryAs(e.Rules().Title()) }
+
+// Place is the game's place in its event in words: "autumn, round 2,
+// board 1", or in a knockout "cup, round 2, match 1, game 2".
+func (e *GameEvent) Place() string { return e.rules().Place(e) }
+
+// round is the PGN Round tag (standard §8.1.1.4), as the format numbers
+// its games.
+func (e *GameEvent) round() string { return e.rules().PGNRound(e) }
+
+// rules is the format of the game's event (Event.Rules).
+func (e *GameEvent) rules() Format { return (&Event{Format: e.Format}).Rules() }
