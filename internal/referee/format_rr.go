@@ -41,8 +41,8 @@ func (roundRobin) SizeText() string {
 	return fmt.Sprintf("a round robin takes %d to %d players", MinRoundRobin, MaxRoundRobin)
 }
 
-func (roundRobin) Start(e *Event) ([]EventGame, error) {
-	return bergerGames(event.Berger, len(e.Players))
+func (f roundRobin) Start(e *Event) ([]EventGame, error) {
+	return bergerGames(f.pairings, len(e.Players))
 }
 
 // bergerGames are the games of the Berger table pairings gives for n

@@ -95,6 +95,12 @@ func TestFormatsPlayToTheEnd(t *testing.T) {
 				e.Players = append(e.Players, EventPlayer{Seat: s, Address: fmt.Sprintf("p%d@example.test", s)})
 			}
 			playOut(t, e)
+			// Four players: a round robin's 6 games, twice that for a
+			// double one, a knockout's two semi-finals and final of two
+			// games each (the higher seed wins each 2-0).
+			if want := map[string]int{FormatRR: 6, FormatDRR: 12, FormatKO: 6}[f.Name()]; len(e.Games) != want {
+				t.Errorf("%d games, want %d", len(e.Games), want)
+			}
 			if !e.Over() || !slices.Equal(f.Winners(e), []int{1}) {
 				t.Fatalf("over %v, winners %v; want seat 1 alone", e.Over(), f.Winners(e))
 			}
