@@ -6,7 +6,7 @@
 -- against a new database by every go test; the migrations, not this file,
 -- create and upgrade databases. Times are INTEGER Unix milliseconds, UTC.
 --
--- Schema version 21 (PRAGMA user_version).
+-- Schema version 22 (PRAGMA user_version).
 
 CREATE TABLE actions (
     game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -62,15 +62,17 @@ CREATE TABLE event_entrants (
     UNIQUE (event_id, address)
 );
 
-CREATE TABLE event_games (
+CREATE TABLE "event_games" (
     game_id  INTEGER PRIMARY KEY REFERENCES games (id),
     event_id INTEGER NOT NULL REFERENCES events (id),
+    season   INTEGER NOT NULL DEFAULT 1,                 -- a league's season; 1 for other formats
+    division INTEGER NOT NULL DEFAULT 1,                 -- a league's division (1 the top); 1 for other formats
     round    INTEGER NOT NULL,
     board    INTEGER NOT NULL,
     leg      INTEGER NOT NULL DEFAULT 1,
     white    INTEGER NOT NULL,
     black    INTEGER NOT NULL,
-    UNIQUE (event_id, round, board, leg)
+    UNIQUE (event_id, season, division, round, board, leg)
 );
 CREATE INDEX event_games_event ON event_games (event_id);
 
@@ -80,25 +82,32 @@ CREATE TABLE event_watchers (
     PRIMARY KEY (event_id, address)
 );
 
-CREATE TABLE events (
-    id           INTEGER PRIMARY KEY,
-    name         TEXT    NOT NULL UNIQUE,             -- lower case, one word
-    variant      TEXT    NOT NULL,
-    format       TEXT    NOT NULL CHECK (format IN ('rr', 'drr', 'ko')),
-    time_control TEXT    NOT NULL DEFAULT '',
-    places       INTEGER NOT NULL DEFAULT 0,          -- --open N: starts when N entered; 0 for a list
-    entry        TEXT    NOT NULL DEFAULT 'known',    -- who may join by mail: known, open, or a file's addresses
-    tiebreak     TEXT    NOT NULL DEFAULT 'wins,sb,direct',
-    decider      TEXT    NOT NULL DEFAULT 'match' CHECK (decider IN ('match', 'black', 'lot')),
-    status       TEXT    NOT NULL DEFAULT 'open'
-                 CHECK (status IN ('open', 'running', 'finished', 'closed')),
-    seed         BLOB    NOT NULL,                    -- the lots' secret seed (knockouts), revealed at the end
-    commitment   TEXT    NOT NULL DEFAULT '',         -- hex SHA-256 of the seed
-    starts       INTEGER,                             -- the start date, or NULL
-    created      INTEGER NOT NULL,
-    started      INTEGER,
-    ended        INTEGER
-, rated INTEGER NOT NULL DEFAULT 0 CHECK (rated IN (0, 1)), min_rating REAL NOT NULL DEFAULT 0, max_rating REAL NOT NULL DEFAULT 0, min_reliability REAL NOT NULL DEFAULT 0);
+CREATE TABLE "events" (
+    id              INTEGER PRIMARY KEY,
+    name            TEXT    NOT NULL UNIQUE,             -- lower case, one word
+    variant         TEXT    NOT NULL,
+    format          TEXT    NOT NULL,                    -- a registered format's name: rr, drr, ko, league
+    time_control    TEXT    NOT NULL DEFAULT '',
+    places          INTEGER NOT NULL DEFAULT 0,          -- --open N: starts when N entered; 0 for a list
+    entry           TEXT    NOT NULL DEFAULT 'known',    -- who may join by mail: known, open, or a file's addresses
+    tiebreak        TEXT    NOT NULL DEFAULT 'wins,sb,direct',
+    decider         TEXT    NOT NULL DEFAULT 'match' CHECK (decider IN ('match', 'black', 'lot')),
+    status          TEXT    NOT NULL DEFAULT 'open'
+                    CHECK (status IN ('open', 'running', 'finished', 'closed')),
+    seed            BLOB    NOT NULL,                    -- the lots' secret seed (knockouts), revealed at the end
+    commitment      TEXT    NOT NULL DEFAULT '',         -- hex SHA-256 of the seed
+    starts          INTEGER,                             -- the start date, or NULL
+    created         INTEGER NOT NULL,
+    started         INTEGER,
+    ended           INTEGER,
+    rated           INTEGER NOT NULL DEFAULT 0 CHECK (rated IN (0, 1)),
+    min_rating      REAL    NOT NULL DEFAULT 0,
+    max_rating      REAL    NOT NULL DEFAULT 0,
+    min_reliability REAL    NOT NULL DEFAULT 0,
+    division_size   INTEGER NOT NULL DEFAULT 0,          -- a league: at most this many players a division
+    promote         INTEGER NOT NULL DEFAULT 0,          -- a league: how many move up and down each season
+    seasons         INTEGER NOT NULL DEFAULT 0           -- a league: its number of seasons; 0 until closed
+);
 
 CREATE TABLE games (
     id             INTEGER PRIMARY KEY,          -- the short id shown as #17

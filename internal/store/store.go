@@ -117,32 +117,69 @@ func (s *Store) migrate(ctx context.Context) error {
 	if version > len(ms) {
 		return fmt.Errorf("the database has schema version %d, but this referee knows only up to %d: use a newer referee binary", version, len(ms))
 	}
+	if version == len(ms) {
+		return nil
+	}
+	// The migrations run on one connection with its foreign keys off, as
+	// SQLite's procedure for changing a table's definition asks: a table
+	// rebuilt (created anew, filled, the old one dropped, the new one
+	// renamed) must not have its DROP cascade into the tables that refer
+	// to it. Each migration's foreign keys are checked before its commit.
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("migrating the schema: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = OFF"); err != nil {
+		return fmt.Errorf("migrating the schema: %w", err)
+	}
 	for v := version; v < len(ms); v++ {
-		tx, err := s.db.BeginTx(ctx, nil)
-		if err != nil {
-			return fmt.Errorf("migrating to schema version %d: %w", v+1, err)
+		if err := migrateOne(ctx, conn, v, ms[v]); err != nil {
+			// The connection goes back to the pool: with its foreign keys
+			// on again, or the store is not opened at all.
+			_, onErr := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA foreign_keys = ON")
+			return errors.Join(err, onErr)
 		}
-		// Another process may have migrated meanwhile.
-		var now int
-		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&now); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("reading the schema version: %w", err)
-		}
-		if now > v {
-			tx.Rollback()
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, ms[v]); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migrating to schema version %d: %w", v+1, err)
-		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("setting schema version %d: %w", v+1, err)
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("migrating to schema version %d: %w", v+1, err)
-		}
+	}
+	if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = ON"); err != nil {
+		return fmt.Errorf("migrating the schema: turning foreign keys on again: %w", err)
+	}
+	return nil
+}
+
+// migrateOne brings the database from version v to v+1 with text, in one
+// transaction on conn.
+func migrateOne(ctx context.Context, conn *sql.Conn, v int, text string) error {
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrating to schema version %d: %w", v+1, err)
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit, a no-op
+	// Another process may have migrated meanwhile.
+	var now int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&now); err != nil {
+		return fmt.Errorf("reading the schema version: %w", err)
+	}
+	if now > v {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, text); err != nil {
+		return fmt.Errorf("migrating to schema version %d: %w", v+1, err)
+	}
+	rows, err := tx.QueryContext(ctx, "PRAGMA foreign_key_check")
+	if err != nil {
+		return fmt.Errorf("migrating to schema version %d: checking foreign keys: %w", v+1, err)
+	}
+	bad := rows.Next()
+	rows.Close()
+	if bad {
+		return fmt.Errorf("migrating to schema version %d: a row refers to one that is not there (PRAGMA foreign_key_check); the database is left at version %d", v+1, v)
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+		return fmt.Errorf("setting schema version %d: %w", v+1, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migrating to schema version %d: %w", v+1, err)
 	}
 	return nil
 }
