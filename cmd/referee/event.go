@@ -21,7 +21,7 @@ func eventCommand() verbCommand {
 		name:   "event",
 		footer: "Every change is in the audit log. \"referee event VERB --help\" explains one verb.",
 		verbs: []verb{
-			{"new", "NAME --variant V --format " + referee.FormatNames() + " --time T [--players a,b,c | --open N] [--starts DATE] [--entry known|open|FILE] [--tiebreak wins,sb,direct] [--decider match|black|lot] [--casual] [--min-rating N] [--max-rating N] [--min-reliability PERCENT]",
+			{"new", "NAME --variant V --format " + referee.FormatNames() + " --time T [--players a,b,c | --open N] [--starts DATE] [--entry known|open|FILE] [--tiebreak wins,sb,direct] [--decider match|black|lot] [--division-size N] [--promote N] [--seasons N] [--casual] [--min-rating N] [--max-rating N] [--min-reliability PERCENT]",
 				"Creates an event. With --players and no --open, its players are fixed and \"event start\" starts it;\n" +
 					"with --open N, players join by mail (\"join NAME\") and it starts when N are in, or at --starts.\n" +
 					"Its games are rated unless --casual. --min-rating, --max-rating and --min-reliability limit who joins by mail\n" +
@@ -93,9 +93,13 @@ func eventNew(fs *flag.FlagSet) verbRun {
 	minRating := fs.Float64("min-rating", 0, "who joins by mail needs at least this rating in the event's variant (1500 when unrated; 0: no limit)")
 	maxRating := fs.Float64("max-rating", 0, "who joins by mail may have at most this rating in the event's variant (0: no limit)")
 	minReliability := fs.Float64("min-reliability", 0, "who joins by mail needs at least this reliability in the variant, in percent (0: no limit)")
+	divisionSize := fs.Int("division-size", 0, fmt.Sprintf("a league: at most this many players a division, 3 to 16 (0: %d)", referee.DefaultDivisionSize))
+	promote := fs.Int("promote", 0, fmt.Sprintf("a league: how many move up and down between divisions each season (0: %d)", referee.DefaultPromote))
+	seasons := fs.Int("seasons", 0, "a league: its number of seasons (0: until \"event close\")")
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		spec := app.EventSpec{Name: args[0], Variant: *variant, Format: *format, TimeControl: *timeControl, Open: *openN,
 			Entry: *entry, TieBreak: *tiebreak, Decider: *decider, Casual: *casual,
+			DivisionSize: *divisionSize, Promote: *promote, Seasons: *seasons,
 			Limits: referee.RatingLimits{MinRating: *minRating, MaxRating: *maxRating, MinReliability: *minReliability / 100}}
 		if strings.EqualFold(spec.TimeControl, "none") {
 			spec.TimeControl = ""

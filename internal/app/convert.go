@@ -200,5 +200,6 @@ func (a *App) queue(tx *store.Tx, gameID int64, mails []referee.Mail) error {
 
 // gameEvent is the core's view of a game's place in its event.
 func gameEvent(p store.GamePlace) *referee.GameEvent {
-	return &referee.GameEvent{Name: p.Event, Format: p.Format, Round: p.Round, Board: p.Board, Leg: p.Leg, Watchers: p.Watchers}
+	return &referee.GameEvent{Name: p.Event, Format: p.Format, Season: p.Season, Division: p.Division, Round: p.Round, Board: p.Board,
+		Leg: p.Leg, Watchers: p.Watchers}
 }

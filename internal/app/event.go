@@ -49,6 +49,11 @@ type EventSpec struct {
 	Limits referee.RatingLimits
 	// Seed fixes the seed of the lots (tests); nil draws one.
 	Seed *dice.Seed
+	// DivisionSize, Promote and Seasons are a league's (--division-size,
+	// --promote, --seasons): at most so many players a division (0: 8),
+	// so many moving up and down each season (0: 2), so many seasons (0:
+	// until the organiser closes it).
+	DivisionSize, Promote, Seasons int
 }
 
 // checkSize checks an event's number of players (a fixed list) or places
@@ -130,6 +135,9 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 	if err := checkLimits(s.Limits, places); err != nil {
 		return nil, err
 	}
+	if err := checkLeague(format, s); err != nil {
+		return nil, err
+	}
 	entry := s.Entry
 	switch referee.Players(entry) {
 	case "":
@@ -158,7 +166,8 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 	se := &store.Event{Name: name, Variant: v.Name(), Format: s.Format, TimeControl: s.TimeControl, Places: places, Entry: entry,
 		TieBreak: strings.Join(chainNames, ","), Decider: string(decider), Starts: s.Starts, Created: a.opts.Now().UTC(),
 		Seed: seed[:], Commitment: seed.Commitment(), Rated: !s.Casual,
-		MinRating: s.Limits.MinRating, MaxRating: s.Limits.MaxRating, MinReliability: s.Limits.MinReliability}
+		MinRating: s.Limits.MinRating, MaxRating: s.Limits.MaxRating, MinReliability: s.Limits.MinReliability,
+		DivisionSize: s.DivisionSize, Promote: s.Promote, Seasons: s.Seasons}
 	var out *referee.Event
 	err = a.st.Update(ctx, func(tx *store.Tx) error {
 		if _, err := tx.EventByName(name); err == nil {
@@ -185,6 +194,33 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 		return nil, fmt.Errorf("creating event %s: %w", name, err)
 	}
 	return out, nil
+}
+
+// checkLeague checks a league's settings, and that no other format is
+// given them.
+func checkLeague(f referee.Format, s EventSpec) error {
+	if f.Name() != referee.FormatLeague {
+		if s.DivisionSize != 0 || s.Promote != 0 || s.Seasons != 0 {
+			return fmt.Errorf("%w: --division-size, --promote and --seasons are a league's settings, and this event is a %s: "+
+				"drop them, or use --format league", ErrInput, f.Title())
+		}
+		return nil
+	}
+	size := s.DivisionSize
+	if size == 0 {
+		size = referee.DefaultDivisionSize
+	}
+	switch {
+	case size < referee.MinRoundRobin || size > referee.MaxRoundRobin:
+		return fmt.Errorf("%w: --division-size %d: a division is a round robin of %d to %d players", ErrInput, s.DivisionSize,
+			referee.MinRoundRobin, referee.MaxRoundRobin)
+	case s.Promote < 0 || s.Promote > size/2:
+		return fmt.Errorf("%w: --promote %d: from 1 to half a division (%d for --division-size %d) move up and down each season",
+			ErrInput, s.Promote, size/2, size)
+	case s.Seasons < 0:
+		return fmt.Errorf("%w: --seasons %d: give a number of seasons, or 0 to run until you close the league", ErrInput, s.Seasons)
+	}
+	return nil
 }
 
 // checkLimits checks an event's rating limits: they apply to players who
@@ -227,7 +263,8 @@ func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
 	}
 	e := &referee.Event{Name: se.Name, Variant: se.Variant, Format: se.Format, TimeControl: se.TimeControl, Places: se.Places,
 		Entry: entryName(se.Entry), Status: referee.EventStatus(se.Status), Decider: referee.Decider(se.Decider), Commitment: se.Commitment, Rated: se.Rated,
-		Limits: referee.RatingLimits{MinRating: se.MinRating, MaxRating: se.MaxRating, MinReliability: se.MinReliability}}
+		Limits:       referee.RatingLimits{MinRating: se.MinRating, MaxRating: se.MaxRating, MinReliability: se.MinReliability},
+		DivisionSize: se.DivisionSize, Promote: se.Promote, Seasons: se.Seasons}
 	copy(e.Seed[:], se.Seed)
 	if se.Starts != nil {
 		e.Starts = *se.Starts
@@ -262,7 +299,7 @@ func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
 		if err != nil {
 			return nil, err
 		}
-		e.Games = append(e.Games, referee.EventGame{GameID: eg.GameID, Round: eg.Round, Board: eg.Board, Leg: eg.Leg, White: eg.White, Black: eg.Black,
+		e.Games = append(e.Games, referee.EventGame{GameID: eg.GameID, Season: eg.Season, Division: eg.Division, Round: eg.Round, Board: eg.Board, Leg: eg.Leg, White: eg.White, Black: eg.Black,
 			Status: referee.GameStatus(g.Status), Result: g.Result, Reason: g.ResultReason, Ending: g.Ending})
 	}
 	return e, nil
@@ -375,7 +412,7 @@ func (a *App) addEventGames(tx *store.Tx, se *store.Event, e *referee.Event, spe
 	games := map[int][]*referee.Game{} // by seat
 	var all []*referee.Game
 	for _, eg := range specs {
-		sp := store.EventGame{Round: eg.Round, Board: eg.Board, Leg: eg.Leg, White: eg.White, Black: eg.Black}
+		sp := store.EventGame{Season: eg.Season, Division: eg.Division, Round: eg.Round, Board: eg.Board, Leg: eg.Leg, White: eg.White, Black: eg.Black}
 		g, err := a.prepareGame(se.Variant, playing(sp.White), playing(sp.Black), nil, se.TimeControl)
 		if err != nil {
 			return fmt.Errorf("event %s round %d board %d: %w", se.Name, sp.Round, sp.Board, err)
@@ -798,7 +835,7 @@ func (a *App) eventsView(tx *store.Tx, lb *referee.Lobby, mb string) error {
 		if err != nil {
 			return err
 		}
-		if (e.Status == referee.EventOpen && e.Places > 0) || e.Seat(mb) != 0 {
+		if e.TakesEntries() || e.Seat(mb) != 0 {
 			lb.Events = append(lb.Events, *e)
 			may, err := mayJoin(tx, &ses[i], mb)
 			if err != nil {
@@ -872,7 +909,7 @@ func (a *App) applyEvent(tx *store.Tx, ch *referee.EventChange, mails *[]referee
 		if err := tx.Audit(nil, "event", fmt.Sprintf("event %s: %s joined by mail", se.Name, ch.Join)); err != nil {
 			return err
 		}
-		if se.Places > 0 && len(e.Players)+1 >= se.Places {
+		if referee.EventStatus(se.Status) == referee.EventOpen && se.Places > 0 && len(e.Players)+1 >= se.Places {
 			// The mails so far (the join's answer) go first.
 			if err := a.queue(tx, 0, *mails); err != nil {
 				return err

@@ -73,8 +73,11 @@ type Event struct {
 	Decider    Decider
 	Seed       dice.Seed
 	Commitment string
-	Players    []EventPlayer // in seat order
-	Games      []EventGame   // by round and board
+	// DivisionSize, Promote and Seasons are a league's settings (0: the
+	// defaults; Seasons 0: until the organiser closes it).
+	DivisionSize, Promote, Seasons int
+	Players                        []EventPlayer // in seat order
+	Games                          []EventGame   // by round and board
 }
 
 // EventPlayer is one seat of an event.
@@ -91,14 +94,16 @@ type EventPlayer struct {
 
 // EventGame is one game of an event, with its state.
 type EventGame struct {
-	GameID       int64
-	Round, Board int
-	Leg          int         // a knockout match's game: 1, 2, then 3, 4 after a tie
-	White, Black int         // seats
-	Status       GameStatus  // the game's: active, finished, aborted
-	Result       string      // "1-0", "0-1", "1/2-1/2" or ""
-	Reason       string      // the result's reason, in words
-	Ending       game.Ending // how it ended, as a kind
+	GameID int64
+	// Season and Division are a league game's (0 or 1 for other formats).
+	Season, Division int
+	Round, Board     int
+	Leg              int         // a knockout match's game: 1, 2, then 3, 4 after a tie
+	White, Black     int         // seats
+	Status           GameStatus  // the game's: active, finished, aborted
+	Result           string      // "1-0", "0-1", "1/2-1/2" or ""
+	Reason           string      // the result's reason, in words
+	Ending           game.Ending // how it ended, as a kind
 }
 
 // Seat is the seat address plays in e, or 0: the seat's player, or its
@@ -301,7 +306,9 @@ func escapeHTML(s string) string {
 type GameEvent struct {
 	Name   string // the event's name, e.g. "autumn"
 	Format string // the event format's name (LookupFormat)
-	Round  int
+	// Season and Division are a league game's (0 or 1 for other formats).
+	Season, Division int
+	Round            int
 	// Board is the board of a round robin's round, or the match of a
 	// knockout's round; Leg is the game of that match (1, 2, then 3, 4
 	// for a replayed tie).

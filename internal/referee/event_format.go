@@ -62,3 +62,10 @@ func (e *GameEvent) round() string { return e.rules().PGNRound(e) }
 
 // rules is the format of the game's event (Event.Rules).
 func (e *GameEvent) rules() Format { return (&Event{Format: e.Format}).Rules() }
+
+// TakesEntries says whether players may join e by mail now: an open event
+// with places, or a running one whose format takes newcomers (a league,
+// for its next season).
+func (e *Event) TakesEntries() bool {
+	return (e.Status == EventOpen && e.Places > 0) || (e.Status == EventRunning && e.Rules().TakesEntries())
+}

@@ -38,7 +38,7 @@ func (r *Referee) noEvent(c *call, word string) Outcome {
 // visible says whether the sender may see e: they play in it, or may
 // still join it.
 func (c *call) visible(e *Event) bool {
-	return e.Seat(c.m.From) != 0 || (e.Status == EventOpen && e.Places > 0 && c.env.Lobby.EventAllowed)
+	return e.Seat(c.m.From) != 0 || (e.TakesEntries() && c.env.Lobby.EventAllowed)
 }
 
 func (r *Referee) eventsList(c *call) Outcome {
@@ -49,7 +49,7 @@ func (r *Referee) eventsList(c *call) Outcome {
 		switch {
 		case e.Seat(c.m.From) != 0:
 			mine.WriteString(line)
-		case e.Status != EventOpen || e.Places <= 0:
+		case !e.TakesEntries():
 		case c.env.Lobby.MayJoin[e.Name]:
 			open.WriteString(line)
 		default:
@@ -76,13 +76,13 @@ func (r *Referee) eventsList(c *call) Outcome {
 
 func (r *Referee) eventJoin(c *call) Outcome {
 	e := c.env.Lobby.Event
-	if e != nil && e.Seat(c.m.From) == 0 && e.Status != EventOpen && e.Places > 0 {
+	if e != nil && e.Seat(c.m.From) == 0 && !e.TakesEntries() && e.Status != EventOpen && e.Places > 0 {
 		// An event that took entries by mail is public: say it is too late.
 		return r.refuse(c.env, c.m, fmt.Sprintf("event: join %s: %s", e.Name, e.Status),
 			fmt.Sprintf("You cannot join %s any more: it is %s.", e.Name, e.Status), eventsTodo)
 	}
 	if e == nil || (e.Seat(c.m.From) == 0 && !c.visible(e)) {
-		if e != nil && e.Status == EventOpen && e.Places > 0 {
+		if e != nil && e.TakesEntries() {
 			// It exists and takes entries, but not from this sender.
 			return r.refuse(c.env, c.m, fmt.Sprintf("event: join %s: %s may not join", e.Name, c.m.From),
 				fmt.Sprintf("You cannot join %s: its organiser takes entries only from %s.", e.Name, entryWords(e.Entry)),
@@ -117,7 +117,10 @@ func (r *Referee) eventJoin(c *call) Outcome {
 	}
 	left := e.Places - len(e.Players) - 1
 	text := fmt.Sprintf("You have joined %s (%s). ", e.Name, e.describe())
-	if left <= 0 {
+	if e.Status == EventRunning {
+		text += fmt.Sprintf("It is under way: you enter the lowest division when its next season starts, and a mail lists your games then. "+
+			"\"standings %s\" shows where it stands.", e.Name)
+	} else if left <= 0 {
 		text += "You took the last place: the event starts now. One mail lists your games, then each game's opening mail follows."
 	} else {
 		text += fmt.Sprintf("%s to fill. %s Until then, \"leave %s\" takes you out again.", map[bool]string{true: "1 place is", false: fmt.Sprintf("%d places are", left)}[left == 1]+" still", startWords(e), e.Name)

@@ -44,6 +44,9 @@ type Format interface {
 	TieNotes(e *Event, name func(seat int) string) []string
 	// Layout is how a page shows the standings.
 	Layout() Layout
+	// TakesEntries says whether players may join while the event runs
+	// (a league's next season); before the start every format does.
+	TakesEntries() bool
 	// Announce is the head and subject of the mail listing seat's new
 	// games (all in one round, first the first of them), and a closing
 	// note; Where names one game of that list: "Round 1, board 2".
@@ -68,6 +71,7 @@ type Layout int
 const (
 	LayoutTable   Layout = iota // a crosstable
 	LayoutBracket               // rounds of two-player matches
+	LayoutSeasons               // seasons of divisions, each a crosstable (StandingsHTML)
 )
 
 // Step is what an event's state calls for (Format.Next).

@@ -391,6 +391,8 @@ func (knockout) TieNotes(*Event, func(int) string) []string { return nil }
 
 func (knockout) Layout() Layout { return LayoutBracket }
 
+func (knockout) TakesEntries() bool { return false }
+
 func (knockout) Announce(e *Event, seat int, first EventGame, games int) Announcement {
 	round := first.Round
 	switch {

@@ -149,6 +149,8 @@ func (roundRobin) TieNotes(e *Event, name func(int) string) []string { return e.
 
 func (roundRobin) Layout() Layout { return LayoutTable }
 
+func (roundRobin) TakesEntries() bool { return false }
+
 func (f roundRobin) Announce(e *Event, _ int, _ EventGame, _ int) Announcement {
 	a := Announcement{
 		Subject: fmt.Sprintf("[%s] The event has started: your games", e.Name),

@@ -90,15 +90,16 @@ func TestFormatsPlayToTheEnd(t *testing.T) {
 					t.Fatalf("%s fits no field of 4 to 64", f.Name())
 				}
 			}
-			e := &Event{Name: "club", Variant: "chess", Format: f.Name(), Decider: DeciderMatch, Chain: nil}
+			e := &Event{Name: "club", Variant: "chess", Format: f.Name(), Decider: DeciderMatch, Chain: nil, Seasons: 2}
 			for s := 1; s <= n; s++ {
 				e.Players = append(e.Players, EventPlayer{Seat: s, Address: fmt.Sprintf("p%d@example.test", s)})
 			}
 			playOut(t, e)
 			// Four players: a round robin's 6 games, twice that for a
 			// double one, a knockout's two semi-finals and final of two
-			// games each (the higher seed wins each 2-0).
-			if want := map[string]int{FormatRR: 6, FormatDRR: 12, FormatKO: 6}[f.Name()]; len(e.Games) != want {
+			// games each (the higher seed wins each 2-0), a league's
+			// one division of 4 for its 2 seasons.
+			if want := map[string]int{FormatRR: 6, FormatDRR: 12, FormatKO: 6, FormatLeague: 12}[f.Name()]; len(e.Games) != want {
 				t.Errorf("%d games, want %d", len(e.Games), want)
 			}
 			if !e.Over() || !slices.Equal(f.Winners(e), []int{1}) {
@@ -148,7 +149,7 @@ func TestANewFormatIsOneTypeAndOneLine(t *testing.T) {
 	formats = append(slices.Clip(formats), sixGames{roundRobin{name: "six", title: "six-game match"}})
 	t.Cleanup(func() { formats = saved })
 
-	if got := FormatList(); !strings.HasSuffix(got, "ko (knockout) or six (six-game match)") {
+	if got := FormatList(); !strings.HasSuffix(got, " or six (six-game match)") {
 		t.Errorf("FormatList() = %q", got)
 	}
 	e := &Event{Name: "final", Variant: "chess", Format: "six",

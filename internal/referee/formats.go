@@ -13,6 +13,7 @@ var formats = []Format{
 	singleRoundRobin,
 	doubleRoundRobin,
 	knockout{},
+	league{},
 }
 
 // LookupFormat finds a format by its name.

@@ -33,6 +33,10 @@ type Event struct {
 	// whoever joins by mail (0: no bound); MinReliability is the least
 	// reliability (0 to 1; 0: none).
 	MinRating, MaxRating, MinReliability float64
+	// DivisionSize, Promote and Seasons are a league's settings: at most
+	// so many players a division, so many moving up and down each season,
+	// so many seasons (0: until closed); 0 for other formats.
+	DivisionSize, Promote, Seasons int
 }
 
 // Entrant is one player of an event.
@@ -48,14 +52,16 @@ type Entrant struct {
 // seats. In a knockout, Board is the match and Leg its game (1, 2, then 3,
 // 4 for a replayed tie).
 type EventGame struct {
-	GameID       int64
-	Round, Board int
-	Leg          int
-	White, Black int
+	GameID int64
+	// Season and Division are a league game's (1 for other formats).
+	Season, Division int
+	Round, Board     int
+	Leg              int
+	White, Black     int
 }
 
 const eventColumns = `id, name, variant, format, time_control, places, entry, tiebreak, decider, status, seed, commitment, starts, created,
-	started, ended, rated, min_rating, max_rating, min_reliability`
+	started, ended, rated, min_rating, max_rating, min_reliability, division_size, promote, seasons`
 
 func optMS(t *time.Time) any {
 	if t == nil {
@@ -70,7 +76,7 @@ func scanEvent(row scanner) (*Event, error) {
 	var created int64
 	if err := row.Scan(&e.ID, &e.Name, &e.Variant, &e.Format, &e.TimeControl, &e.Places, &e.Entry, &e.TieBreak, &e.Decider,
 		&e.Status, &e.Seed, &e.Commitment, &starts, &created, &started, &ended, &e.Rated, &e.MinRating, &e.MaxRating,
-		&e.MinReliability); err != nil {
+		&e.MinReliability, &e.DivisionSize, &e.Promote, &e.Seasons); err != nil {
 		return nil, err
 	}
 	e.Created = fromMS(created)
@@ -85,10 +91,10 @@ func (t *Tx) CreateEvent(e *Event, entrants []string) error {
 		e.Seed = []byte{}
 	}
 	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO events (name, variant, format, time_control, places, entry, tiebreak, decider,
-		status, seed, commitment, starts, created, rated, min_rating, max_rating, min_reliability)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)`,
+		status, seed, commitment, starts, created, rated, min_rating, max_rating, min_reliability, division_size, promote, seasons)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		e.Name, e.Variant, e.Format, e.TimeControl, e.Places, e.Entry, e.TieBreak, e.Decider, e.Seed, e.Commitment, optMS(e.Starts), ms(e.Created),
-		e.Rated, e.MinRating, e.MaxRating, e.MinReliability)
+		e.Rated, e.MinRating, e.MaxRating, e.MinReliability, e.DivisionSize, e.Promote, e.Seasons)
 	if err != nil {
 		return fmt.Errorf("recording event %s: %w", e.Name, err)
 	}
@@ -229,11 +235,9 @@ func (t *Tx) SetReplacedBy(eventID int64, seat int, sub string) error {
 
 // AddEventGame ties a game to its event, round and board.
 func (t *Tx) AddEventGame(eventID int64, g EventGame) error {
-	if g.Leg == 0 {
-		g.Leg = 1
-	}
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO event_games (game_id, event_id, round, board, leg, white, black) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		g.GameID, eventID, g.Round, g.Board, g.Leg, g.White, g.Black)
+	g.Leg, g.Season, g.Division = max(g.Leg, 1), max(g.Season, 1), max(g.Division, 1)
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO event_games (game_id, event_id, season, division, round, board, leg, white, black)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, g.GameID, eventID, g.Season, g.Division, g.Round, g.Board, g.Leg, g.White, g.Black)
 	if err != nil {
 		return fmt.Errorf("adding game #%d to event %d: %w", g.GameID, eventID, err)
 	}
@@ -242,8 +246,8 @@ func (t *Tx) AddEventGame(eventID int64, g EventGame) error {
 
 // EventGames lists an event's games by round and board.
 func (t *Tx) EventGames(eventID int64) ([]EventGame, error) {
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT game_id, round, board, leg, white, black FROM event_games WHERE event_id = ?
-		ORDER BY round, board, leg`, eventID)
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT game_id, season, division, round, board, leg, white, black FROM event_games
+		WHERE event_id = ? ORDER BY season, division, round, board, leg`, eventID)
 	if err != nil {
 		return nil, fmt.Errorf("listing the games of event %d: %w", eventID, err)
 	}
@@ -251,7 +255,7 @@ func (t *Tx) EventGames(eventID int64) ([]EventGame, error) {
 	var out []EventGame
 	for rows.Next() {
 		var g EventGame
-		if err := rows.Scan(&g.GameID, &g.Round, &g.Board, &g.Leg, &g.White, &g.Black); err != nil {
+		if err := rows.Scan(&g.GameID, &g.Season, &g.Division, &g.Round, &g.Board, &g.Leg, &g.White, &g.Black); err != nil {
 			return nil, fmt.Errorf("listing the games of event %d: %w", eventID, err)
 		}
 		out = append(out, g)
@@ -263,8 +267,8 @@ func (t *Tx) EventGames(eventID int64) ([]EventGame, error) {
 // in it; found is false for a game outside any event.
 func (t *Tx) EventOfGame(gameID int64) (eventID int64, g EventGame, found bool, err error) {
 	g.GameID = gameID
-	err = t.tx.QueryRowContext(t.ctx, `SELECT event_id, round, board, leg, white, black FROM event_games WHERE game_id = ?`, gameID).
-		Scan(&eventID, &g.Round, &g.Board, &g.Leg, &g.White, &g.Black)
+	err = t.tx.QueryRowContext(t.ctx, `SELECT event_id, season, division, round, board, leg, white, black FROM event_games
+		WHERE game_id = ?`, gameID).Scan(&eventID, &g.Season, &g.Division, &g.Round, &g.Board, &g.Leg, &g.White, &g.Black)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, g, false, nil
 	}

@@ -19,9 +19,9 @@ type GamePlace struct {
 // false for a game outside any event.
 func (t *Tx) PlaceOfGame(gameID int64) (p GamePlace, found bool, err error) {
 	p.GameID = gameID
-	err = t.tx.QueryRowContext(t.ctx, `SELECT e.name, e.format, eg.round, eg.board, eg.leg, eg.white, eg.black
+	err = t.tx.QueryRowContext(t.ctx, `SELECT e.name, e.format, eg.season, eg.division, eg.round, eg.board, eg.leg, eg.white, eg.black
 		FROM event_games eg JOIN events e ON e.id = eg.event_id WHERE eg.game_id = ?`, gameID).
-		Scan(&p.Event, &p.Format, &p.Round, &p.Board, &p.Leg, &p.White, &p.Black)
+		Scan(&p.Event, &p.Format, &p.Season, &p.Division, &p.Round, &p.Board, &p.Leg, &p.White, &p.Black)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, false, nil
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"html/template"
 	"slices"
 	"strings"
 	"time"
@@ -274,7 +275,10 @@ func (s *Site) eventHTML(set *eventSet, ep *eventPage) ([]byte, error) {
 		frame
 		Name, Summary, Chain, Winner string
 		Bracket                      bool // the format's standings are rounds of matches
-		Rows                         []eventRow
+		// Seasons are a league's seasons and divisions, as the format
+		// writes them (from the copy with public names).
+		Seasons template.HTML
+		Rows    []eventRow
 		// ShowWins, ShowSB: the chain uses the criterion, so the table
 		// shows its column.
 		ShowWins, ShowSB bool
@@ -283,6 +287,10 @@ func (s *Site) eventHTML(set *eventSet, ep *eventPage) ([]byte, error) {
 	}{frame: frame{Title: "Event " + e.Name + " · " + s.opts.Title, Site: s.opts.Title, Description: s.eventDescription(e)},
 		Name: e.Name, Bracket: e.Rules().Layout() == referee.LayoutBracket}
 	_, data.Summary, _ = strings.Cut(e.Summary(), ": ")
+	if e.Rules().Layout() == referee.LayoutSeasons {
+		data.Seasons = template.HTML(e.StandingsHTML()) // the format's own markup, escaped by it
+		return s.exec("event", data)
+	}
 	if data.Bracket {
 		for _, round := range e.Matches() {
 			var ms []eventMatch
@@ -376,7 +384,7 @@ const eventTemplate = `{{template "top" .}}<h1>Event {{.Name}}</h1>
 {{range $r}}<li>Match {{.Number}}: {{if .AKey}}<a href="player-{{.AKey}}.html">{{.A}}</a>{{else}}{{.A}}{{end}} v {{if .BKey}}<a href="player-{{.BKey}}.html">{{.B}}</a>{{else}}{{.B}}{{end}} <b>{{.Score}}</b>{{if .Outcome}} <span class="muted">· {{.Outcome}}</span>{{end}}<br>
 <span class="muted">Games:</span>{{range $i, $g := .Games}}{{if $i}},{{end}} {{if .Link}}<a href="{{.Link}}">#{{.ID}}</a>{{else}}#{{.ID}}{{end}} {{.Result}}{{end}}</li>
 {{end}}</ul>
-{{end}}{{else}}<h2>Crosstable</h2>
+{{end}}{{else if .Seasons}}{{.Seasons}}{{else}}<h2>Crosstable</h2>
 <div class="wide"><table class="cross">
 <thead><tr><th scope="col">Rank</th><th scope="col" class="name">Player</th><th scope="col"><abbr title="Points">Pts</abbr></th>{{if .ShowWins}}<th scope="col">Wins</th>{{end}}{{if .ShowSB}}<th scope="col"><abbr title="Sonneborn-Berger">SB</abbr></th>{{end}}{{range .Rows}}<th scope="col" title="{{.Name}}">{{.Place}}</th>{{end}}</tr></thead>
 <tbody>
