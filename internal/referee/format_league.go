@@ -59,12 +59,15 @@ func promote(e *Event) int {
 
 // cut divides players (best first) into as few divisions of at most size
 // as there can be, as evenly as can be: the first divisions take one more
-// when they cannot all be equal.
+// when they cannot all be equal. No division has fewer than three players
+// (a round robin's least): when size would ask for that (4 players in
+// divisions of 3), the divisions are fewer and larger than size.
 func cut(players []int, size int) [][]int {
 	if len(players) == 0 {
 		return nil
 	}
 	k := (len(players) + size - 1) / size
+	k = max(1, min(k, len(players)/MinRoundRobin))
 	out := make([][]int, k)
 	at := 0
 	for d := range k {
