@@ -424,27 +424,35 @@ func (f league) Announce(e *Event, seat int, first EventGame, _ int) Announcemen
 	if s > 1 {
 		from := 0
 		for i, div := range e.divisionsOf(s - 1) {
-			for _, x := range div {
-				if x == seat {
-					from = i + 1
-				}
+			if slices.Contains(div, seat) {
+				from = i + 1
 			}
 		}
 		switch {
 		case from == 0:
 			where += ", the lowest, as a newcomer"
 		case from > d:
-			where += fmt.Sprintf(": you moved up from division %d", from)
+			where += fmt.Sprintf(" (you moved up from division %d)", from)
 		case from < d:
-			where += fmt.Sprintf(": you moved down from division %d", from)
+			where += fmt.Sprintf(" (you moved down from division %d)", from)
 		default:
 			where += ", as last season"
 		}
 	}
 	sub, _ := e.division(s, d)
-	head += wrap(fmt.Sprintf("%s, a round robin of %d players, all games at once. After the season the top %d move up "+
-		"and the bottom %d down. Each game's opening mail follows; reply to it with your moves.",
-		where, len(sub.Players), promote(e), promote(e))) + "\n\n"
+	divisions, t := len(e.divisionsOf(s)), promote(e)
+	after := ""
+	switch {
+	case divisions == 1:
+	case d == 1:
+		after = fmt.Sprintf(" After the season the bottom %d move down.", t)
+	case d == divisions:
+		after = fmt.Sprintf(" After the season the top %d move up.", t)
+	default:
+		after = fmt.Sprintf(" After the season the top %d move up and the bottom %d down.", t, t)
+	}
+	head += wrap(fmt.Sprintf("%s: a round robin of %d players, all games at once.%s Each game's opening mail follows; "+
+		"reply to it with your moves.", where, len(sub.Players), after)) + "\n\n"
 	return Announcement{Subject: fmt.Sprintf("[%s] Season %d: your games in division %d", e.Name, s, d), Head: head}
 }
 
