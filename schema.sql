@@ -6,7 +6,7 @@
 -- against a new database by every go test; the migrations, not this file,
 -- create and upgrade databases. Times are INTEGER Unix milliseconds, UTC.
 --
--- Schema version 22 (PRAGMA user_version).
+-- Schema version 23 (PRAGMA user_version).
 
 CREATE TABLE actions (
     game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -57,7 +57,7 @@ CREATE TABLE event_entrants (
     address     TEXT    NOT NULL,                     -- canonical
     joined      INTEGER NOT NULL,
     withdrawn   INTEGER NOT NULL DEFAULT 0 CHECK (withdrawn IN (0, 1, 2)),
-    replaced_by TEXT    NOT NULL DEFAULT '',
+    replaced_by TEXT    NOT NULL DEFAULT '', team TEXT NOT NULL DEFAULT '', board INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (event_id, seat),
     UNIQUE (event_id, address)
 );

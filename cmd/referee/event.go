@@ -21,7 +21,7 @@ func eventCommand() verbCommand {
 		name:   "event",
 		footer: "Every change is in the audit log. \"referee event VERB --help\" explains one verb.",
 		verbs: []verb{
-			{"new", "NAME --variant V --format " + referee.FormatNames() + " --time T [--players a,b,c | --open N] [--starts DATE] [--entry known|open|FILE] [--tiebreak wins,sb,direct] [--decider match|black|lot] [--division-size N] [--promote N] [--seasons N] [--casual] [--min-rating N] [--max-rating N] [--min-reliability PERCENT]",
+			{"new", "NAME --variant V --format " + referee.FormatNames() + " --time T [--players a,b,c | --open N] [--starts DATE] [--entry known|open|FILE] [--tiebreak wins,sb,direct] [--decider match|black|lot] [--division-size N] [--promote N] [--seasons N] [--team NAME=a,b,c ...] [--fixed-boards] [--casual] [--min-rating N] [--max-rating N] [--min-reliability PERCENT]",
 				"Creates an event. With --players and no --open, its players are fixed and \"event start\" starts it;\n" +
 					"with --open N, players join by mail (\"join NAME\") and it starts when N are in, or at --starts.\n" +
 					"Its games are rated unless --casual. --min-rating, --max-rating and --min-reliability limit who joins by mail\n" +
@@ -96,10 +96,13 @@ func eventNew(fs *flag.FlagSet) verbRun {
 	divisionSize := fs.Int("division-size", 0, fmt.Sprintf("a league: at most this many players a division, 3 to 16 (0: %d)", referee.DefaultDivisionSize))
 	promote := fs.Int("promote", 0, fmt.Sprintf("a league: how many move up and down between divisions each season (0: %d)", referee.DefaultPromote))
 	seasons := fs.Int("seasons", 0, "a league: its number of seasons (0: until \"event close\")")
+	var teams teamFlag
+	fs.Var(&teams, "team", "a team event: NAME=a,b,c, the team's players (the captain first); once per team")
+	fixedBoards := fs.Bool("fixed-boards", false, "a team event: boards in the order --team lists the players (default: by rating in the variant)")
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		spec := app.EventSpec{Name: args[0], Variant: *variant, Format: *format, TimeControl: *timeControl, Open: *openN,
 			Entry: *entry, TieBreak: *tiebreak, Decider: *decider, Casual: *casual,
-			DivisionSize: *divisionSize, Promote: *promote, Seasons: *seasons,
+			DivisionSize: *divisionSize, Promote: *promote, Seasons: *seasons, Teams: teams, FixedBoards: *fixedBoards,
 			Limits: referee.RatingLimits{MinRating: *minRating, MaxRating: *maxRating, MinReliability: *minReliability / 100}}
 		if strings.EqualFold(spec.TimeControl, "none") {
 			spec.TimeControl = ""
@@ -280,4 +283,33 @@ func exportEvent(ctx context.Context, db, name string, rest []string, stdout, st
 		}
 	}
 	return exitOK
+}
+
+// teamFlag is --team NAME=a,b,c, given once per team.
+type teamFlag []app.Team
+
+func (f *teamFlag) String() string {
+	var out []string
+	for _, t := range *f {
+		out = append(out, t.Name+"="+strings.Join(t.Players, ","))
+	}
+	return strings.Join(out, " ")
+}
+
+func (f *teamFlag) Set(v string) error {
+	name, list, ok := strings.Cut(v, "=")
+	if !ok || strings.TrimSpace(name) == "" {
+		return fmt.Errorf("%q: write a team as NAME=a,b,c: its name, =, then its players' addresses", v)
+	}
+	t := app.Team{Name: strings.TrimSpace(name)}
+	for _, p := range strings.Split(list, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			t.Players = append(t.Players, p)
+		}
+	}
+	if len(t.Players) == 0 {
+		return fmt.Errorf("%q: team %s has no players: NAME=a,b,c", v, t.Name)
+	}
+	*f = append(*f, t)
+	return nil
 }

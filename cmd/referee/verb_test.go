@@ -156,6 +156,13 @@ func TestVerbsReadTheirFlags(t *testing.T) {
 			})
 		}
 		kept := map[*ast.CallExpr]bool{}
+		uses := map[string]int{} // identifier -> occurrences in the file
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				uses[id.Name]++
+			}
+			return true
+		})
 		var defs []*ast.CallExpr
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -173,7 +180,22 @@ func TestVerbsReadTheirFlags(t *testing.T) {
 				if fn := name(n.Fun); definers[fn] {
 					defs = append(defs, n)
 					if strings.HasSuffix(fn, "Var") {
-						t.Errorf("%s: %s defines a flag into a variable the compiler does not check; write x := fs.T(...)", fset.Position(n.Pos()), fn)
+						// fs.Var(&x, ...) only for a flag given more than
+						// once (a flag.Value of its own), and x must be read
+						// besides its declaration and this definition.
+						u, isAddr := n.Args[0].(*ast.UnaryExpr)
+						id, isID := ast.Expr(nil), false
+						if isAddr {
+							id, isID = u.X.(*ast.Ident)
+						}
+						switch {
+						case !(fn == "Var" || strings.HasSuffix(fn, ".Var")) || !isID:
+							t.Errorf("%s: %s defines a flag into a variable the compiler does not check; write x := fs.T(...)", fset.Position(n.Pos()), fn)
+						case uses[id.(*ast.Ident).Name] < 3:
+							t.Errorf("%s: the flag value %s is never read", fset.Position(n.Pos()), id.(*ast.Ident).Name)
+						default:
+							kept[n] = true
+						}
 					}
 				}
 			}

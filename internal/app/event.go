@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,6 +55,18 @@ type EventSpec struct {
 	// so many moving up and down each season (0: 2), so many seasons (0:
 	// until the organiser closes it).
 	DivisionSize, Promote, Seasons int
+	// Teams are a team event's teams (--team NAME=a,b,c), each player on a
+	// board: by rating in the event's variant (the best first, the list's
+	// order between equal ratings), or in the list's order with
+	// FixedBoards.
+	Teams       []Team
+	FixedBoards bool
+}
+
+// Team is one team of a team event: its name and players.
+type Team struct {
+	Name    string
+	Players []string
 }
 
 // checkSize checks an event's number of players (a fixed list) or places
@@ -105,6 +118,9 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 	case referee.DeciderMatch, referee.DeciderBlack, referee.DeciderLot:
 	default:
 		return nil, fmt.Errorf("%w: --decider %q: use match (another two games), black (more wins with Black) or lot (drawn by the die witness)", ErrInput, s.Decider)
+	}
+	if err := checkTeams(format, &s); err != nil {
+		return nil, err
 	}
 	var players []string
 	for _, p := range s.Players {
@@ -178,6 +194,9 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 		if err := tx.CreateEvent(se, players); err != nil {
 			return err
 		}
+		if err := a.seatTeams(tx, se, s); err != nil {
+			return err
+		}
 		limits := s.Limits.Text()
 		if limits == "" {
 			limits = "none"
@@ -194,6 +213,87 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 		return nil, fmt.Errorf("creating event %s: %w", name, err)
 	}
 	return out, nil
+}
+
+var teamNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 _.-]{0,31}$`)
+
+// checkTeams checks a team event's teams and lists their players as the
+// event's (s.Players, team after team); no other format takes teams.
+func checkTeams(f referee.Format, s *EventSpec) error {
+	if f.Name() != referee.FormatTeam {
+		if len(s.Teams) > 0 || s.FixedBoards {
+			return fmt.Errorf("%w: --team and --fixed-boards are a team event's, and this event is a %s: drop them, or use --format team", ErrInput, f.Title())
+		}
+		return nil
+	}
+	if len(s.Players) > 0 || s.Open > 0 {
+		return fmt.Errorf("%w: a team event's players are its teams' (--team NAME=a,b,c for each team), not --players or --open", ErrInput)
+	}
+	if len(s.Teams) < 2 || len(s.Teams) > referee.MaxTeams {
+		return fmt.Errorf("%w: %d teams: a team event takes 2 to %d, each as --team NAME=a,b,c (its players, the captain first)", ErrInput, len(s.Teams), referee.MaxTeams)
+	}
+	seen := map[string]bool{}
+	for _, t := range s.Teams {
+		key := strings.ToLower(strings.TrimSpace(t.Name))
+		switch {
+		case !teamNameRE.MatchString(strings.TrimSpace(t.Name)):
+			return fmt.Errorf("%w: team name %q: use up to 32 letters, digits, spaces, _ . -", ErrInput, t.Name)
+		case seen[key]:
+			return fmt.Errorf("%w: two teams are called %s; name each team once", ErrInput, t.Name)
+		case len(t.Players) != len(s.Teams[0].Players):
+			return fmt.Errorf("%w: team %s has %d players and team %s %d: teams play board against board, so give each the same number",
+				ErrInput, t.Name, len(t.Players), s.Teams[0].Name, len(s.Teams[0].Players))
+		case len(t.Players) < 1 || len(t.Players) > referee.MaxBoards:
+			return fmt.Errorf("%w: team %s has %d players: a team has 1 to %d boards", ErrInput, t.Name, len(t.Players), referee.MaxBoards)
+		}
+		seen[key] = true
+		s.Players = append(s.Players, t.Players...)
+	}
+	return nil
+}
+
+// seatTeams puts each entrant of a new team event in their team, on their
+// board: by rating in the event's variant, best first (the list's order
+// between equal ratings), or in the list's order with FixedBoards. The
+// entrants were entered team after team, in the teams' lists' order.
+func (a *App) seatTeams(tx *store.Tx, se *store.Event, s EventSpec) error {
+	ents, err := tx.Entrants(se.ID)
+	if err != nil {
+		return err
+	}
+	seat := 1
+	for _, t := range s.Teams {
+		type member struct {
+			seat   int
+			rating float64
+		}
+		var ms []member
+		for range t.Players {
+			r, _, err := tx.Rating(ents[seat-1].Address, se.Variant)
+			if err != nil {
+				return err
+			}
+			ms = append(ms, member{seat, r.Rating.R})
+			seat++
+		}
+		if !s.FixedBoards {
+			slices.SortStableFunc(ms, func(x, y member) int {
+				switch {
+				case x.rating > y.rating:
+					return -1
+				case x.rating < y.rating:
+					return 1
+				}
+				return 0
+			})
+		}
+		for board, m := range ms {
+			if err := tx.SetTeam(se.ID, m.seat, strings.TrimSpace(t.Name), board+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // checkLeague checks a league's settings, and that no other format is
@@ -279,7 +379,7 @@ func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
 		return nil, err
 	}
 	for _, p := range ents {
-		ep := referee.EventPlayer{Seat: p.Seat, Address: p.Address, Withdrawn: p.Withdrawn, ReplacedBy: p.ReplacedBy}
+		ep := referee.EventPlayer{Seat: p.Seat, Address: p.Address, Withdrawn: p.Withdrawn, ReplacedBy: p.ReplacedBy, Team: p.Team, Board: p.Board}
 		if ep.Name, err = tx.DisplayName(p.Address); err != nil {
 			return nil, err
 		}

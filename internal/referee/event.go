@@ -90,6 +90,10 @@ type EventPlayer struct {
 	// substitute chose ("name"; "" for none): crosstables show them
 	// instead of the addresses.
 	Name, SubName string
+	// Team and Board are a team event's: the player's team and board in
+	// it (1 the first); "" and 0 in other formats.
+	Team  string
+	Board int
 }
 
 // EventGame is one game of an event, with its state.
@@ -257,8 +261,17 @@ func (e *Event) summaryAs(title string) string {
 // place in autumn."; "" while no one has won.
 func (e *Event) winnerText(winners []int) string {
 	var names []string
-	for _, s := range winners {
+	team := ""
+	for i, s := range winners {
 		names = append(names, e.Players[s-1].playing())
+		if t := e.Players[s-1].Team; i == 0 || t == team {
+			team = t
+		} else {
+			team = ""
+		}
+	}
+	if team != "" {
+		return fmt.Sprintf("The winner of %s is team %s: %s.", e.Name, team, strings.Join(names, ", "))
 	}
 	switch len(names) {
 	case 0:

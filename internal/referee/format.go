@@ -71,7 +71,7 @@ type Layout int
 const (
 	LayoutTable   Layout = iota // a crosstable
 	LayoutBracket               // rounds of two-player matches
-	LayoutSeasons               // seasons of divisions, each a crosstable (StandingsHTML)
+	LayoutFormat                // the format's own standings (StandingsHTML): a league's seasons, a team event's matches
 )
 
 // Step is what an event's state calls for (Format.Next).

@@ -412,7 +412,7 @@ func (league) TieNotes(e *Event, name func(int) string) []string {
 	return sub.Table().TieNotes(func(p int) string { return name(seats[p-1]) })
 }
 
-func (league) Layout() Layout { return LayoutSeasons }
+func (league) Layout() Layout { return LayoutFormat }
 
 // TakesEntries: players join a running league, for its next season.
 func (league) TakesEntries() bool { return true }

@@ -94,19 +94,27 @@ func TestFormatsPlayToTheEnd(t *testing.T) {
 			for s := 1; s <= n; s++ {
 				e.Players = append(e.Players, EventPlayer{Seat: s, Address: fmt.Sprintf("p%d@example.test", s)})
 			}
+			winners, text := []int{1}, "The winner of club is p1@example.test."
+			if f.Name() == FormatTeam { // two teams of two: seats 1 and 2 against 3 and 4
+				for i := range e.Players {
+					e.Players[i].Team, e.Players[i].Board = map[bool]string{true: "A", false: "B"}[i < 2], i%2+1
+				}
+				winners, text = []int{1, 2}, "The winner of club is team A: p1@example.test, p2@example.test."
+			}
 			playOut(t, e)
 			// Four players: a round robin's 6 games, twice that for a
 			// double one, a knockout's two semi-finals and final of two
 			// games each (the higher seed wins each 2-0), a league's
-			// one division of 4 for its 2 seasons.
-			if want := map[string]int{FormatRR: 6, FormatDRR: 12, FormatKO: 6, FormatLeague: 12}[f.Name()]; len(e.Games) != want {
+			// one division of 4 for its 2 seasons, two boards of two
+			// games in a match of two teams.
+			if want := map[string]int{FormatRR: 6, FormatDRR: 12, FormatKO: 6, FormatLeague: 12, FormatTeam: 4}[f.Name()]; len(e.Games) != want {
 				t.Errorf("%d games, want %d", len(e.Games), want)
 			}
-			if !e.Over() || !slices.Equal(f.Winners(e), []int{1}) {
-				t.Fatalf("over %v, winners %v; want seat 1 alone", e.Over(), f.Winners(e))
+			if !e.Over() || !slices.Equal(f.Winners(e), winners) {
+				t.Fatalf("over %v, winners %v; want %v", e.Over(), f.Winners(e), winners)
 			}
-			if want := "The winner of club is p1@example.test."; !strings.Contains(e.StandingsText(), want) {
-				t.Errorf("standings lack %q:\n%s", want, e.StandingsText())
+			if !strings.Contains(e.StandingsText(), text) {
+				t.Errorf("standings lack %q:\n%s", text, e.StandingsText())
 			}
 			r := New(Config{Address: "referee@example.org"})
 			for _, m := range r.EventEndMails(e, nil, time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)) {

@@ -14,6 +14,7 @@ var formats = []Format{
 	doubleRoundRobin,
 	knockout{},
 	league{},
+	teamMatch{},
 }
 
 // LookupFormat finds a format by its name.

@@ -46,6 +46,10 @@ type Entrant struct {
 	Joined     time.Time
 	Withdrawn  int    // 0 playing; 1 unfinished games lost; 2 all games annulled
 	ReplacedBy string // the substitute who took over the unfinished games
+	// Team and Board are a team event's: the team the entrant plays for
+	// and their board in it (1 the first); "" and 0 otherwise.
+	Team  string
+	Board int
 }
 
 // EventGame ties a game to its event, round and board; White and Black are
@@ -158,7 +162,7 @@ func (t *Tx) SetEventStatus(id int64, status string, at time.Time) error {
 
 // Entrants lists an event's players in seat order.
 func (t *Tx) Entrants(eventID int64) ([]Entrant, error) {
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT seat, address, joined, withdrawn, replaced_by FROM event_entrants
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT seat, address, joined, withdrawn, replaced_by, team, board FROM event_entrants
 		WHERE event_id = ? ORDER BY seat`, eventID)
 	if err != nil {
 		return nil, fmt.Errorf("listing the players of event %d: %w", eventID, err)
@@ -168,13 +172,25 @@ func (t *Tx) Entrants(eventID int64) ([]Entrant, error) {
 	for rows.Next() {
 		var e Entrant
 		var joined int64
-		if err := rows.Scan(&e.Seat, &e.Address, &joined, &e.Withdrawn, &e.ReplacedBy); err != nil {
+		if err := rows.Scan(&e.Seat, &e.Address, &joined, &e.Withdrawn, &e.ReplacedBy, &e.Team, &e.Board); err != nil {
 			return nil, fmt.Errorf("listing the players of event %d: %w", eventID, err)
 		}
 		e.Joined = fromMS(joined)
 		out = append(out, e)
 	}
 	return out, rows.Err()
+}
+
+// SetTeam puts the entrant of seat in team, on board.
+func (t *Tx) SetTeam(eventID int64, seat int, team string, board int) error {
+	res, err := t.tx.ExecContext(t.ctx, `UPDATE event_entrants SET team = ?, board = ? WHERE event_id = ? AND seat = ?`, team, board, eventID, seat)
+	if err != nil {
+		return fmt.Errorf("putting seat %d of event %d in team %s: %w", seat, eventID, team, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("putting seat %d of event %d in team %s: %w", seat, eventID, team, ErrNotFound)
+	}
+	return nil
 }
 
 // AddEntrant gives address the next seat of the event.

@@ -287,7 +287,7 @@ func (s *Site) eventHTML(set *eventSet, ep *eventPage) ([]byte, error) {
 	}{frame: frame{Title: "Event " + e.Name + " · " + s.opts.Title, Site: s.opts.Title, Description: s.eventDescription(e)},
 		Name: e.Name, Bracket: e.Rules().Layout() == referee.LayoutBracket}
 	_, data.Summary, _ = strings.Cut(e.Summary(), ": ")
-	if e.Rules().Layout() == referee.LayoutSeasons {
+	if e.Rules().Layout() == referee.LayoutFormat {
 		data.Seasons = template.HTML(e.StandingsHTML()) // the format's own markup, escaped by it
 		return s.exec("event", data)
 	}

@@ -1,0 +1,152 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"referee/internal/referee"
+)
+
+// teamOf4 is a team's four players: NAME1 ... NAME4 at example.org.
+func teamOf4(name string) Team {
+	t := Team{Name: name}
+	for i := 1; i <= 4; i++ {
+		t.Players = append(t.Players, fmt.Sprintf("%s%d@example.org", strings.ToLower(name), i))
+	}
+	return t
+}
+
+// Issue 41: a match of two teams of four, boards by rating in the
+// variant (a player with a rated win sits above the unrated), two games a
+// board with colours swapped, all at once; the match score is the sum of
+// the game points, recomputed here from the stored games; the winner is
+// the team, and each player's listing says their board and opponents.
+func TestTeamMatchOfTwoTeamsOfFour(t *testing.T) {
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	ctx := context.Background()
+	// lions4 has a rated win in chess: they take board 1.
+	g, err := a.NewRatedGame(ctx, "chess", "lions4@example.org", "someone@example.org", nil, "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	finish(t, a, g.ID, "1-0")
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "friendly", Variant: "chess", Format: "team",
+		Teams: []Team{teamOf4("Lions"), teamOf4("Tigers")}}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := a.StartEvent(ctx, "friendly")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Games) != 8 {
+		t.Fatalf("%d games, want 8: 4 boards, 2 games each", len(e.Games))
+	}
+	board := map[string]int{}
+	for _, p := range e.Players {
+		board[p.Address] = p.Board
+	}
+	if board["lions4@example.org"] != 1 || board["lions1@example.org"] != 2 || board["tigers1@example.org"] != 1 {
+		t.Errorf("boards %v: lions4 (rated win) on 1, then the list's order", board)
+	}
+	for _, g := range e.Games {
+		w, b := e.Players[g.White-1], e.Players[g.Black-1]
+		if w.Team == b.Team || w.Board != b.Board || w.Board != g.Board {
+			t.Errorf("game %+v: %s (%s, board %d) v %s (%s, board %d)", g, w.Address, w.Team, w.Board, b.Address, b.Team, b.Board)
+		}
+	}
+	says(t, "lions4's listing", lastOfKind(t, a, "lions4@example.org", referee.KindEventStart),
+		"You play board 1 for team Lions against team Tigers", "two games against each opponent on your board")
+	// Lions win boards 1 and 2 twice, draw board 3 twice, lose board 4
+	// twice: 2+2+1+0 = 5 to 3.
+	for _, g := range e.Games {
+		lion := e.Players[g.White-1].Team == "Lions"
+		res := map[int]string{1: "L", 2: "L", 3: "=", 4: "T"}[g.Board]
+		switch {
+		case res == "=":
+			finish(t, a, g.GameID, "1/2-1/2")
+		case (res == "L") == lion:
+			finish(t, a, g.GameID, "1-0")
+		default:
+			finish(t, a, g.GameID, "0-1")
+		}
+	}
+	e, err = a.Event(ctx, "friendly")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lions, tigers float64
+	for _, eg := range e.Games {
+		sg, err := a.Game(ctx, eg.GameID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := map[string]float64{"1-0": 1, "0-1": 0, "1/2-1/2": 0.5}[sg.Result]
+		if e.Players[eg.White-1].Team == "Lions" {
+			lions, tigers = lions+w, tigers+1-w
+		} else {
+			lions, tigers = lions+1-w, tigers+w
+		}
+	}
+	std := e.StandingsText()
+	if lions != 5 || tigers != 3 || !strings.Contains(std, "Lions 5 - 3 Tigers") || e.Status != referee.EventFinished {
+		t.Errorf("the games say Lions %v, Tigers %v; status %s; standings:\n%s", lions, tigers, e.Status, std)
+	}
+	says(t, "the final mail", lastOfKind(t, a, "tigers2@example.org", referee.KindEventEnd), "The winner of friendly is team Lions")
+}
+
+// Issue 41: three teams of two play a round robin of matches (Olympiad
+// style), all at once: 3 matches of 4 games. A and B draw their match 2-2,
+// A beats C 3-1, B beats C 4-0: A and B have 3 match points each and B
+// more game points (6 to 5), so B wins; C has none.
+func TestTeamRoundRobinOfMatches(t *testing.T) {
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	ctx := context.Background()
+	two := func(name string) Team {
+		n := strings.ToLower(name)
+		return Team{Name: name, Players: []string{n + "1@example.org", n + "2@example.org"}}
+	}
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "olympiad", Variant: "chess", Format: "team", FixedBoards: true,
+		Teams: []Team{two("A"), two("B"), two("C")}}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := a.StartEvent(ctx, "olympiad")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Games) != 12 {
+		t.Fatalf("%d games, want 3 matches of 4", len(e.Games))
+	}
+	// score[x][y]: how many of x's games against y x wins (the rest drawn
+	// or lost as below).
+	for _, g := range e.Games {
+		wt, bt := e.Players[g.White-1].Team, e.Players[g.Black-1].Team
+		pair := wt + bt
+		var res string
+		switch pair {
+		case "AB", "BA":
+			res = "1/2-1/2"
+		case "AC":
+			res = map[bool]string{true: "1-0", false: "1/2-1/2"}[g.Board == 1]
+		case "CA":
+			res = map[bool]string{true: "0-1", false: "1/2-1/2"}[g.Board == 1]
+		case "BC":
+			res = "1-0"
+		case "CB":
+			res = "0-1"
+		}
+		finish(t, a, g.GameID, res)
+	}
+	e, err = a.Event(ctx, "olympiad")
+	if err != nil {
+		t.Fatal(err)
+	}
+	std := e.StandingsText()
+	for _, want := range []string{"1  B                        3       6  2", "2  A                        3       5  2",
+		"3  C                        0       1  2", "The winner of olympiad is team B"} {
+		if !strings.Contains(std, want) {
+			t.Errorf("standings lack %q:\n%s", want, std)
+		}
+	}
+}
