@@ -6,7 +6,7 @@
 -- against a new database by every go test; the migrations, not this file,
 -- create and upgrade databases. Times are INTEGER Unix milliseconds, UTC.
 --
--- Schema version 23 (PRAGMA user_version).
+-- Schema version 24 (PRAGMA user_version).
 
 CREATE TABLE actions (
     game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -107,7 +107,7 @@ CREATE TABLE "events" (
     division_size   INTEGER NOT NULL DEFAULT 0,          -- a league: at most this many players a division
     promote         INTEGER NOT NULL DEFAULT 0,          -- a league: how many move up and down each season
     seasons         INTEGER NOT NULL DEFAULT 0           -- a league: its number of seasons; 0 until closed
-);
+, settings TEXT NOT NULL DEFAULT '');
 
 CREATE TABLE games (
     id             INTEGER PRIMARY KEY,          -- the short id shown as #17
@@ -161,6 +161,25 @@ CREATE TABLE known_players (
     allowed INTEGER NOT NULL DEFAULT 1 CHECK (allowed IN (0, 1)),
     changed INTEGER NOT NULL
 );
+
+CREATE TABLE ladder_challenges (
+    id         INTEGER PRIMARY KEY,
+    event_id   INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    challenger INTEGER NOT NULL,
+    challenged INTEGER NOT NULL,
+    created    INTEGER NOT NULL,
+    accepted   INTEGER,
+    decided    INTEGER,
+    expired    INTEGER
+);
+CREATE INDEX ladder_challenges_event ON ladder_challenges (event_id);
+
+CREATE TABLE ladder_drops (
+    event_id INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    seat     INTEGER NOT NULL,
+    at       INTEGER NOT NULL
+);
+CREATE INDEX ladder_drops_event ON ladder_drops (event_id);
 
 CREATE TABLE outbox (
     id           INTEGER PRIMARY KEY,

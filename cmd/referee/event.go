@@ -21,7 +21,7 @@ func eventCommand() verbCommand {
 		name:   "event",
 		footer: "Every change is in the audit log. \"referee event VERB --help\" explains one verb.",
 		verbs: []verb{
-			{"new", "NAME --variant V --format " + referee.FormatNames() + " --time T [--players a,b,c | --open N] [--starts DATE] [--entry known|open|FILE] [--tiebreak wins,sb,direct] [--decider match|black|lot] [--division-size N] [--promote N] [--seasons N] [--team NAME=a,b,c ...] [--fixed-boards] [--casual] [--min-rating N] [--max-rating N] [--min-reliability PERCENT]",
+			{"new", "NAME --variant V --format " + referee.FormatNames() + " --time T [--players a,b,c | --open N] [--starts DATE] [--entry known|open|FILE] [--tiebreak wins,sb,direct] [--decider match|black|lot] [--division-size N] [--promote N] [--seasons N] [--team NAME=a,b,c ...] [--fixed-boards] [--reach N] [--games 1|2] [--max-games N] [--accept-days N] [--idle-weeks N] [--casual] [--min-rating N] [--max-rating N] [--min-reliability PERCENT]",
 				"Creates an event. With --players and no --open, its players are fixed and \"event start\" starts it;\n" +
 					"with --open N, players join by mail (\"join NAME\") and it starts when N are in, or at --starts.\n" +
 					"Its games are rated unless --casual. --min-rating, --max-rating and --min-reliability limit who joins by mail\n" +
@@ -98,11 +98,17 @@ func eventNew(fs *flag.FlagSet) verbRun {
 	seasons := fs.Int("seasons", 0, "a league: its number of seasons (0: until \"event close\")")
 	var teams teamFlag
 	fs.Var(&teams, "team", "a team event: NAME=a,b,c, the team's players (the captain first); once per team")
+	reach := fs.Int("reach", 0, fmt.Sprintf("a ladder: a player challenges at most this many places up (0: %d)", referee.DefaultReach))
+	ladderGames := fs.Int("games", 0, "a ladder: a challenge's games, 1 or 2 with colours swapped (0: 1)")
+	maxGames := fs.Int("max-games", 0, fmt.Sprintf("a ladder: challenges pending or in play per player (0: %d)", referee.DefaultMaxGames))
+	acceptDays := fs.Int("accept-days", 0, fmt.Sprintf("a ladder: days to accept a challenge, or lose it (0: %d)", referee.DefaultAcceptDays))
+	idleWeeks := fs.Int("idle-weeks", 0, "a ladder: weeks without a game before a drop to the bottom (0: never)")
 	fixedBoards := fs.Bool("fixed-boards", false, "a team event: boards in the order --team lists the players (default: by rating in the variant)")
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		spec := app.EventSpec{Name: args[0], Variant: *variant, Format: *format, TimeControl: *timeControl, Open: *openN,
 			Entry: *entry, TieBreak: *tiebreak, Decider: *decider, Casual: *casual,
 			DivisionSize: *divisionSize, Promote: *promote, Seasons: *seasons, Teams: teams, FixedBoards: *fixedBoards,
+			Ladder: referee.LadderSettings{Reach: *reach, Games: *ladderGames, MaxGames: *maxGames, AcceptDays: *acceptDays, IdleWeeks: *idleWeeks},
 			Limits: referee.RatingLimits{MinRating: *minRating, MaxRating: *maxRating, MinReliability: *minReliability / 100}}
 		if strings.EqualFold(spec.TimeControl, "none") {
 			spec.TimeControl = ""

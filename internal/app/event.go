@@ -61,6 +61,9 @@ type EventSpec struct {
 	// FixedBoards.
 	Teams       []Team
 	FixedBoards bool
+	// Ladder are a ladder's settings (--reach, --games, --max-games,
+	// --accept-days, --idle-weeks); 0 takes the default.
+	Ladder referee.LadderSettings
 }
 
 // Team is one team of a team event: its name and players.
@@ -154,6 +157,10 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 	if err := checkLeague(format, s); err != nil {
 		return nil, err
 	}
+	settings, err := ladderSettings(format, s.Ladder)
+	if err != nil {
+		return nil, err
+	}
 	entry := s.Entry
 	switch referee.Players(entry) {
 	case "":
@@ -183,7 +190,7 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 		TieBreak: strings.Join(chainNames, ","), Decider: string(decider), Starts: s.Starts, Created: a.opts.Now().UTC(),
 		Seed: seed[:], Commitment: seed.Commitment(), Rated: !s.Casual,
 		MinRating: s.Limits.MinRating, MaxRating: s.Limits.MaxRating, MinReliability: s.Limits.MinReliability,
-		DivisionSize: s.DivisionSize, Promote: s.Promote, Seasons: s.Seasons}
+		DivisionSize: s.DivisionSize, Promote: s.Promote, Seasons: s.Seasons, Settings: settings}
 	var out *referee.Event
 	err = a.st.Update(ctx, func(tx *store.Tx) error {
 		if _, err := tx.EventByName(name); err == nil {
@@ -379,7 +386,8 @@ func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
 		return nil, err
 	}
 	for _, p := range ents {
-		ep := referee.EventPlayer{Seat: p.Seat, Address: p.Address, Withdrawn: p.Withdrawn, ReplacedBy: p.ReplacedBy, Team: p.Team, Board: p.Board}
+		ep := referee.EventPlayer{Seat: p.Seat, Address: p.Address, Withdrawn: p.Withdrawn, ReplacedBy: p.ReplacedBy, Team: p.Team, Board: p.Board,
+			Joined: p.Joined}
 		if ep.Name, err = tx.DisplayName(p.Address); err != nil {
 			return nil, err
 		}
@@ -401,6 +409,11 @@ func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
 		}
 		e.Games = append(e.Games, referee.EventGame{GameID: eg.GameID, Season: eg.Season, Division: eg.Division, Round: eg.Round, Board: eg.Board, Leg: eg.Leg, White: eg.White, Black: eg.Black,
 			Status: referee.GameStatus(g.Status), Result: g.Result, Reason: g.ResultReason, Ending: g.Ending})
+	}
+	if se.Format == referee.FormatLadder {
+		if e.Ladder, err = loadLadder(tx, se); err != nil {
+			return nil, err
+		}
 	}
 	return e, nil
 }
@@ -892,6 +905,14 @@ func (a *App) afterEventChange(tx *store.Tx, se *store.Event, e *referee.Event) 
 	}
 	for _, line := range step.Audit {
 		if err := tx.Audit(nil, "event", line); err != nil {
+			return err
+		}
+	}
+	for _, id := range step.Decided {
+		if err := tx.DecideLadderChallenge(id, a.opts.Now().UTC().Truncate(time.Second)); err != nil {
+			return err
+		}
+		if err := tx.Audit(nil, "event", fmt.Sprintf("event %s: challenge %d decided", se.Name, id)); err != nil {
 			return err
 		}
 	}

@@ -50,6 +50,7 @@ func appliers() []applier {
 		{"Watch", func(lc *referee.LobbyChange) bool { return lc.Watch != nil }, (*App).applyWatch},
 		{"WatchEvent", func(lc *referee.LobbyChange) bool { return lc.WatchEvent != nil }, (*App).applyWatchEvent},
 		{"Close", func(lc *referee.LobbyChange) bool { return lc.Close != nil }, (*App).applyClose},
+		{"Ladder", func(lc *referee.LobbyChange) bool { return lc.Ladder != nil }, (*App).applyLadder}, // ladder.go
 	}
 }
 

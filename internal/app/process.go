@@ -249,6 +249,11 @@ func (a *App) Tick(ctx context.Context) (int, error) {
 	if err != nil {
 		return changed, err
 	}
+	laddered, err := a.LadderTick(ctx) // challenges not accepted in time, idle players (ladder.go)
+	changed += laddered
+	if err != nil {
+		return changed, err
+	}
 	// Only the games whose deadline (the next moment their clock has
 	// something to do, kept with every change of a game) has come, read
 	// from an index: not every timed game loaded every minute.

@@ -76,8 +76,11 @@ type Event struct {
 	// DivisionSize, Promote and Seasons are a league's settings (0: the
 	// defaults; Seasons 0: until the organiser closes it).
 	DivisionSize, Promote, Seasons int
-	Players                        []EventPlayer // in seat order
-	Games                          []EventGame   // by round and board
+	// Ladder is a ladder's record besides its games (nil for other
+	// formats).
+	Ladder  *Ladder
+	Players []EventPlayer // in seat order
+	Games   []EventGame   // by round and board
 }
 
 // EventPlayer is one seat of an event.
@@ -94,6 +97,8 @@ type EventPlayer struct {
 	// it (1 the first); "" and 0 in other formats.
 	Team  string
 	Board int
+	// Joined is when the player entered the event.
+	Joined time.Time
 }
 
 // EventGame is one game of an event, with its state.

@@ -79,6 +79,10 @@ type Step struct {
 	Games []EventGame // to start, by seat (GameID 0)
 	Why   string      // the audit line of the games started
 	Audit []string    // what was decided, for the audit log
+	// Decided are a ladder's challenges whose last game has just ended,
+	// for the app to record as decided now (their time orders the
+	// ladder).
+	Decided []int64
 }
 
 // Announcement is the head of a mail listing a player's new games of an

@@ -15,6 +15,7 @@ var formats = []Format{
 	knockout{},
 	league{},
 	teamMatch{},
+	ladder{},
 }
 
 // LookupFormat finds a format by its name.

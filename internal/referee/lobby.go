@@ -332,6 +332,8 @@ type LobbyChange struct {
 	Event *EventChange
 	// Name sets or clears a player's display name ("name").
 	Name *NameChange
+	// Ladder is a challenge on a ladder, or its acceptance.
+	Ladder *LadderChange
 }
 
 // StopChange puts an address on the stop list (Stop) or takes it off.

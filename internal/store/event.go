@@ -37,6 +37,9 @@ type Event struct {
 	// so many players a division, so many moving up and down each season,
 	// so many seasons (0: until closed); 0 for other formats.
 	DivisionSize, Promote, Seasons int
+	// Settings are a format's own settings, as JSON (a ladder's); "" for
+	// none.
+	Settings string
 }
 
 // Entrant is one player of an event.
@@ -65,7 +68,7 @@ type EventGame struct {
 }
 
 const eventColumns = `id, name, variant, format, time_control, places, entry, tiebreak, decider, status, seed, commitment, starts, created,
-	started, ended, rated, min_rating, max_rating, min_reliability, division_size, promote, seasons`
+	started, ended, rated, min_rating, max_rating, min_reliability, division_size, promote, seasons, settings`
 
 func optMS(t *time.Time) any {
 	if t == nil {
@@ -80,7 +83,7 @@ func scanEvent(row scanner) (*Event, error) {
 	var created int64
 	if err := row.Scan(&e.ID, &e.Name, &e.Variant, &e.Format, &e.TimeControl, &e.Places, &e.Entry, &e.TieBreak, &e.Decider,
 		&e.Status, &e.Seed, &e.Commitment, &starts, &created, &started, &ended, &e.Rated, &e.MinRating, &e.MaxRating,
-		&e.MinReliability, &e.DivisionSize, &e.Promote, &e.Seasons); err != nil {
+		&e.MinReliability, &e.DivisionSize, &e.Promote, &e.Seasons, &e.Settings); err != nil {
 		return nil, err
 	}
 	e.Created = fromMS(created)
@@ -95,10 +98,10 @@ func (t *Tx) CreateEvent(e *Event, entrants []string) error {
 		e.Seed = []byte{}
 	}
 	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO events (name, variant, format, time_control, places, entry, tiebreak, decider,
-		status, seed, commitment, starts, created, rated, min_rating, max_rating, min_reliability, division_size, promote, seasons)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		status, seed, commitment, starts, created, rated, min_rating, max_rating, min_reliability, division_size, promote, seasons, settings)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		e.Name, e.Variant, e.Format, e.TimeControl, e.Places, e.Entry, e.TieBreak, e.Decider, e.Seed, e.Commitment, optMS(e.Starts), ms(e.Created),
-		e.Rated, e.MinRating, e.MaxRating, e.MinReliability, e.DivisionSize, e.Promote, e.Seasons)
+		e.Rated, e.MinRating, e.MaxRating, e.MinReliability, e.DivisionSize, e.Promote, e.Seasons, e.Settings)
 	if err != nil {
 		return fmt.Errorf("recording event %s: %w", e.Name, err)
 	}

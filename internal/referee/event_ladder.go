@@ -1,0 +1,107 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"referee/internal/mail/addr"
+)
+
+// LadderChange is what a "ladder" command changes: a new challenge of
+// seat Challenger to seat Challenged, or the acceptance of challenge
+// Accept (its games start).
+type LadderChange struct {
+	Event                  string
+	Challenger, Challenged int
+	Accept                 int64
+}
+
+// ladderCommand answers "ladder NAME ADDRESS" (a challenge) and "ladder
+// NAME accept" (the oldest challenge to the sender).
+func (r *Referee) ladderCommand(c *call) Outcome {
+	e := c.env.Lobby.Event
+	if e == nil || !c.visible(e) {
+		return r.noEvent(c, "ladder")
+	}
+	if e.Format != FormatLadder {
+		return r.refuse(c.env, c.m, fmt.Sprintf("ladder: %s is a %s", e.Name, e.Rules().Title()),
+			fmt.Sprintf("%s is a %s, not a ladder: there is no one to challenge in it.", e.Name, e.Rules().Title()),
+			fmt.Sprintf("Send \"standings %s\" for where it stands.", e.Name))
+	}
+	seat := e.Seat(c.m.From)
+	if seat == 0 || e.Status != EventRunning {
+		return r.refuse(c.env, c.m, fmt.Sprintf("ladder %s: %s not on it", e.Name, c.m.From),
+			fmt.Sprintf("You are not on the ladder %s, or it is not running.", e.Name),
+			fmt.Sprintf("Send \"join %s\" to join it at the bottom, then challenge.", e.Name))
+	}
+	if len(c.args) < 2 {
+		return r.refuse(c.env, c.m, "ladder: no address", fmt.Sprintf("\"ladder %s\" needs whom you challenge, or \"accept\".", e.Name),
+			fmt.Sprintf("Send \"ladder %s their@address\" to challenge, or \"ladder %s accept\" to take a challenge to you; "+
+				"\"standings %s\" shows the ladder.", e.Name, e.Name, e.Name))
+	}
+	s := e.ladderOf().Settings.WithDefaults()
+	if strings.EqualFold(c.args[1], "accept") {
+		for _, ch := range e.ladderOf().Challenges {
+			if ch.Challenged == seat && ch.Pending() {
+				text := fmt.Sprintf("You accepted %s's challenge on %s. One mail lists the %s, then each game's opening mail follows.",
+					e.Players[ch.Challenger-1].playing(), e.Name, map[bool]string{true: "game", false: "two games"}[s.Games == 1])
+				return Outcome{Verdict: Applied, Detail: fmt.Sprintf("ladder %s: %s accepts challenge %d", e.Name, c.m.From, ch.ID),
+					Lobby: &LobbyChange{Ladder: &LadderChange{Event: e.Name, Accept: ch.ID}},
+					Mails: []Mail{r.lobbyLetter(c.m, c.env.Now, "ladder", "You accepted the challenge", wrap(text), "", "")}}
+			}
+		}
+		return r.refuse(c.env, c.m, fmt.Sprintf("ladder %s: nothing to accept", e.Name),
+			fmt.Sprintf("No challenge to you on %s waits for your answer.", e.Name), fmt.Sprintf("\"standings %s\" shows the ladder.", e.Name))
+	}
+	target := e.Seat(c.args[1])
+	if target == 0 {
+		return r.refuse(c.env, c.m, fmt.Sprintf("ladder %s: %s not on it", e.Name, c.args[1]),
+			fmt.Sprintf("%s is not on the ladder %s.", c.args[1], e.Name), fmt.Sprintf("\"standings %s\" shows who is.", e.Name))
+	}
+	if why := e.LadderChallengeRefusal(seat, target); why != "" {
+		return r.refuse(c.env, c.m, "ladder "+e.Name+": "+why, fmt.Sprintf("You cannot challenge %s now: %s.", c.args[1], why),
+			fmt.Sprintf("\"standings %s\" shows the ladder and who is playing whom.", e.Name))
+	}
+	opp := e.Players[target-1].playing()
+	deadline := LadderChallenge{Created: c.env.Now}.Deadline(s)
+	mine := fmt.Sprintf("You challenged %s on %s. They have until %s to accept; if they do not, you take their place as if you had won.",
+		opp, e.Name, dateText(deadline))
+	theirs := fmt.Sprintf("%s challenges you on the ladder %s. To accept, send \"ladder %s accept\" to %s by %s: %s follow, "+
+		"with the event's time control. If you do not accept in time you lose the challenge, and %s takes your place.",
+		e.Players[seat-1].playing(), e.Name, e.Name, r.cfg.Address, dateText(deadline),
+		map[bool]string{true: "one game", false: "two games, colours swapped,"}[s.Games == 1], e.Players[seat-1].playing())
+	notice := Mail{Kind: KindNotice, To: opp, Subject: fmt.Sprintf("[%s] %s challenges you", e.Name, e.Players[seat-1].playing()),
+		Text: wrap(theirs) + "\n" + lobbyFooter(r.cfg.Address), Date: c.env.Now,
+		MessageID: r.messageID("ladder-challenge", e.Name, addr.Mailbox(opp), fmt.Sprint(seat), c.env.Now.UTC().String())}
+	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("ladder %s: %s challenges %s", e.Name, c.m.From, opp),
+		Lobby: &LobbyChange{Ladder: &LadderChange{Event: e.Name, Challenger: seat, Challenged: target}},
+		Mails: []Mail{r.lobbyLetter(c.m, c.env.Now, "ladder", "You challenged "+opp, wrap(mine), "", ""), notice}}
+}
+
+// LadderExpiredMails tell both players that challenge c was not accepted
+// in time: the challenger takes the challenged's place.
+func (r *Referee) LadderExpiredMails(e *Event, c LadderChallenge, now time.Time) []Mail {
+	er, ed := e.Players[c.Challenger-1].playing(), e.Players[c.Challenged-1].playing()
+	var out []Mail
+	for _, m := range []struct{ to, text string }{
+		{er, fmt.Sprintf("%s did not accept your challenge on %s in time: you take their place, as if you had won.", ed, e.Name)},
+		{ed, fmt.Sprintf("You did not accept %s's challenge on %s in time: they take your place, and you and everyone between "+
+			"move down one.", er, e.Name)},
+	} {
+		out = append(out, Mail{Kind: KindNotice, To: m.to, Subject: fmt.Sprintf("[%s] Challenge %d not accepted in time", e.Name, c.ID),
+			Text: wrap(m.text) + "\n\n" + wrap(fmt.Sprintf("Send \"standings %s\" for the ladder.", e.Name)) + "\n" + lobbyFooter(r.cfg.Address),
+			Date: now, MessageID: r.messageID("ladder-expired", e.Name, fmt.Sprint(c.ID), addr.Mailbox(m.to))})
+	}
+	return out
+}
+
+// LadderDropMail tells a player they dropped to the bottom for idleness.
+func (r *Referee) LadderDropMail(e *Event, seat int, now time.Time) Mail {
+	to := e.Players[seat-1].playing()
+	text := fmt.Sprintf("You have had no game on the ladder %s for %d weeks: you drop to the bottom, as its rules say. "+
+		"Challenge someone above you (\"ladder %s ADDRESS\") to climb again.", e.Name, e.ladderOf().Settings.IdleWeeks, e.Name)
+	return Mail{Kind: KindNotice, To: to, Subject: fmt.Sprintf("[%s] You drop to the bottom of the ladder", e.Name),
+		Text: wrap(text) + "\n" + lobbyFooter(r.cfg.Address), Date: now,
+		MessageID: r.messageID("ladder-drop", e.Name, fmt.Sprint(seat), now.UTC().String())}
+}
