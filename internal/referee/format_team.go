@@ -289,7 +289,7 @@ func (f teamMatch) Standings(e *Event) string {
 		"2 match points (MP), a drawn one 1; teams are ranked by match points, then game points (GP).") + "\n")
 	if f.Over(e) {
 		if w := f.Winners(e); len(w) > 0 {
-			b.WriteString("\n" + e.winnerText(w) + "\n")
+			b.WriteString("\n" + wrap(e.winnerText(w)) + "\n")
 		} else {
 			b.WriteString("\nThe first place is shared: " + sharedFirst(table) + ".\n")
 		}
