@@ -412,7 +412,29 @@ func (league) TieNotes(e *Event, name func(int) string) []string {
 	return sub.Table().TieNotes(func(p int) string { return name(seats[p-1]) })
 }
 
-func (league) Layout() Layout { return LayoutFormat }
+func (league) Layout() Layout { return LayoutDivisions }
+
+// LeagueDivision is one division of one season of a league: an event of
+// its own (its players numbered 1, 2, ... in seat order, its games, the
+// league's tie-breaks) and the league's seats of those numbers.
+type LeagueDivision struct {
+	Season, Number int
+	Event          *Event
+	Seats          []int
+}
+
+// Divisions are a league's divisions, the latest season first (none for
+// another format).
+func (e *Event) Divisions() []LeagueDivision {
+	var out []LeagueDivision
+	for s := e.season(); s >= 1; s-- {
+		for d := range e.divisionsOf(s) {
+			sub, seats := e.division(s, d+1)
+			out = append(out, LeagueDivision{Season: s, Number: d + 1, Event: sub, Seats: seats})
+		}
+	}
+	return out
+}
 
 // TakesEntries: players join a running league, for its next season.
 func (league) TakesEntries() bool { return true }

@@ -13,7 +13,9 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/app"
 	"referee/internal/browsertest"
+	"referee/internal/referee"
 	"referee/internal/web"
 )
 
@@ -45,6 +47,7 @@ var widths = []int{360, 1280}
 func TestPagesInChromium(t *testing.T) {
 	bin := browsertest.Bin(t)
 	f := openEventFixture(t, false)
+	hidden := addNewFormats(t, f) // issue 41: a league, a team match, a ladder
 	s := site(t, f.fixture, web.PublicAll)
 	dir := t.TempDir()
 	if _, err := s.Export(context.Background(), dir); err != nil {
@@ -65,6 +68,20 @@ func TestPagesInChromium(t *testing.T) {
 		"chess-delayed": fmt.Sprintf("game-%d.html", f.chess2.ID),
 		"event":         "event-autumn.html",
 		"knockout":      "event-cup.html",
+		"league":        "event-league6.html",
+		"team":          "event-derby.html",
+		"ladder":        "event-ladder4.html",
+	}
+	for _, key := range []string{"league", "team", "ladder"} {
+		page := read(pages[key])
+		for _, h := range hidden {
+			if strings.Contains(page, h) {
+				t.Errorf("the %s page shows %q: a player's address", key, h)
+			}
+		}
+		if !strings.Contains(page, "…@example.org") {
+			t.Errorf("the %s page shows no player (masked):\n%.1500s", key, page)
+		}
 	}
 	// A player's page: the first player link of the chess game.
 	chess := read(pages["chess"])
@@ -193,6 +210,7 @@ func TestPagesAreValidHTML(t *testing.T) {
 		t.Skip("tidy is not installed (apt-get install tidy)")
 	}
 	f := openEventFixture(t, false)
+	addNewFormats(t, f)
 	dir := t.TempDir()
 	if _, err := site(t, f.fixture, web.PublicAll).Export(context.Background(), dir); err != nil {
 		t.Fatal(err)
@@ -213,4 +231,54 @@ func TestPagesAreValidHTML(t *testing.T) {
 			t.Errorf("%s: tidy says (%v):\n%s", filepath.Base(name), err, out)
 		}
 	}
+}
+
+// addNewFormats adds a league of six in two divisions (one game over), a
+// match of two teams of two and a ladder of four with a challenge in play
+// to f; it returns the players' local parts with "@", which no page may
+// show.
+func addNewFormats(t *testing.T, f *eventFixture) []string {
+	t.Helper()
+	ctx := context.Background()
+	a := f.a
+	var hidden []string
+	list := func(prefix string, n int) []string {
+		var out []string
+		for i := 1; i <= n; i++ {
+			out = append(out, fmt.Sprintf("%s%d@example.org", prefix, i))
+			hidden = append(hidden, fmt.Sprintf("%s%d@", prefix, i))
+		}
+		return out
+	}
+	specs := []app.EventSpec{
+		{Name: "league6", Variant: "chess", Format: "league", Casual: true, Players: list("leaguer", 6), DivisionSize: 3, Promote: 1},
+		{Name: "derby", Variant: "chess", Format: "team", Casual: true,
+			Teams: []app.Team{{Name: "Kings", Players: list("king", 2)}, {Name: "Queens", Players: list("queen", 2)}}},
+		{Name: "ladder4", Variant: "chess", Format: "ladder", Casual: true, Players: list("climber", 4)},
+	}
+	for _, sp := range specs {
+		if _, err := a.CreateEvent(ctx, sp); err != nil {
+			t.Fatal(err)
+		}
+		e, err := a.StartEvent(ctx, sp.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch sp.Name {
+		case "league6":
+			g, err := a.Game(ctx, e.Games[0].GameID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.finish(t, f.send(t, g, "e4"))
+		case "ladder4": // climber4 challenges climber2, who accepts: a game in play
+			for i, m := range []struct{ from, body string }{{"climber4", "ladder ladder4 climber2@example.org"}, {"climber2", "ladder ladder4 accept"}} {
+				raw := fmt.Sprintf("From: %s@example.org\r\nTo: referee@example.test\r\nSubject: ladder\r\nMessage-ID: <ladder%d@example.org>\r\n\r\n%s\r\n", m.from, i, m.body)
+				if p, err := a.Process(ctx, []byte(raw), 0, 0); err != nil || p.Verdict != referee.Applied {
+					t.Fatalf("%s: %q: %+v, %v", m.from, m.body, p, err)
+				}
+			}
+		}
+	}
+	return hidden
 }

@@ -278,7 +278,9 @@ func (s *Site) eventHTML(set *eventSet, ep *eventPage) ([]byte, error) {
 		// Seasons are a league's seasons and divisions, as the format
 		// writes them (from the copy with public names).
 		Seasons template.HTML
-		Rows    []eventRow
+		// Divisions are a league's crosstables, the latest season first.
+		Divisions []eventDivision
+		Rows      []eventRow
 		// ShowWins, ShowSB: the chain uses the criterion, so the table
 		// shows its column.
 		ShowWins, ShowSB bool
@@ -287,6 +289,18 @@ func (s *Site) eventHTML(set *eventSet, ep *eventPage) ([]byte, error) {
 	}{frame: frame{Title: "Event " + e.Name + " · " + s.opts.Title, Site: s.opts.Title, Description: s.eventDescription(e)},
 		Name: e.Name, Bracket: e.Rules().Layout() == referee.LayoutBracket}
 	_, data.Summary, _ = strings.Cut(e.Summary(), ": ")
+	if e.Rules().Layout() == referee.LayoutDivisions {
+		data.Divisions = s.divisions(set, ep)
+		data.Chain = referee.TieBreakText(e.Chain)
+		if w := e.Rules().Winners(e); e.Over() && len(w) > 0 {
+			var first []string
+			for _, seat := range w {
+				first = append(first, ep.Names[seat-1])
+			}
+			data.Winner = "First: " + strings.Join(first, ", ") + "."
+		}
+		return s.exec("event", data)
+	}
 	if e.Rules().Layout() == referee.LayoutFormat {
 		data.Seasons = template.HTML(e.StandingsHTML()) // the format's own markup, escaped by it
 		return s.exec("event", data)
@@ -323,13 +337,27 @@ func (s *Site) eventHTML(set *eventSet, ep *eventPage) ([]byte, error) {
 		// many and passing.
 		data.TieNotes = t.TieNotes(func(p int) string { return ep.Names[p-1] })
 	}
-	place := map[int]int{} // seat -> row number
-	for i, st := range t.Standings {
-		place[st.Player] = i + 1
+	data.Rows = s.crosstableRows(set, ep, e, t, ep.Names, ep.Keys)
+	if e.Over() && len(t.Standings) > 0 {
+		var first []string
+		for _, st := range t.Standings {
+			if st.Rank == 1 {
+				first = append(first, ep.Names[st.Player-1])
+			}
+		}
+		data.Winner = "First: " + strings.Join(first, ", ") + "."
 	}
+	return s.exec("event", data)
+}
+
+// crosstableRows are the rows of t, the crosstable of e (an event, or a
+// league's division as an event of its own), in rank order; names and
+// keys are by e's seat.
+func (s *Site) crosstableRows(set *eventSet, ep *eventPage, e *referee.Event, t event.Table, names, keys []string) []eventRow {
+	var rows []eventRow
 	for i, st := range t.Standings {
 		seat := st.Player
-		row := eventRow{Place: i + 1, Name: ep.Names[seat-1], Key: ep.Keys[seat-1], Withdrawn: t.Players[seat-1].Withdrawn,
+		row := eventRow{Place: i + 1, Name: names[seat-1], Key: keys[seat-1], Withdrawn: t.Players[seat-1].Withdrawn,
 			Points: event.Points(st.Points), Wins: st.Wins, SB: event.Points(st.SB)}
 		row.Shared = (i > 0 && t.Standings[i-1].Rank == st.Rank) || (i+1 < len(t.Standings) && t.Standings[i+1].Rank == st.Rank)
 		for _, ost := range t.Standings {
@@ -345,18 +373,37 @@ func (s *Site) eventHTML(set *eventSet, ep *eventPage) ([]byte, error) {
 			}
 			row.Cells = append(row.Cells, cells)
 		}
-		data.Rows = append(data.Rows, row)
+		rows = append(rows, row)
 	}
-	if e.Over() && len(t.Standings) > 0 {
-		var first []string
-		for _, st := range t.Standings {
-			if st.Rank == 1 {
-				first = append(first, ep.Names[st.Player-1])
-			}
+	return rows
+}
+
+// eventDivision is one division of a league's season on its page.
+type eventDivision struct {
+	Title            string
+	Rows             []eventRow
+	ShowWins, ShowSB bool
+}
+
+// divisions are a league's divisions, the latest season first, each a
+// crosstable with the league's public names.
+func (s *Site) divisions(set *eventSet, ep *eventPage) []eventDivision {
+	var out []eventDivision
+	for _, d := range ep.E.Divisions() {
+		var names, keys []string
+		for _, seat := range d.Seats {
+			names, keys = append(names, ep.Names[seat-1]), append(keys, ep.Keys[seat-1])
 		}
-		data.Winner = "First: " + strings.Join(first, ", ") + "."
+		t := d.Event.Table()
+		state := "under way"
+		if !slices.ContainsFunc(d.Event.Games, func(g referee.EventGame) bool { return g.Status == referee.StatusActive }) {
+			state = "over"
+		}
+		out = append(out, eventDivision{Title: fmt.Sprintf("Season %d (%s), division %d", d.Season, state, d.Number),
+			Rows: s.crosstableRows(set, ep, d.Event, t, names, keys), ShowWins: slices.Contains(t.Chain, event.Wins),
+			ShowSB: slices.Contains(t.Chain, event.SonnebornBerger)})
 	}
-	return s.exec("event", data)
+	return out
 }
 
 // eventsList is the index's list of events.
@@ -384,17 +431,23 @@ const eventTemplate = `{{template "top" .}}<h1>Event {{.Name}}</h1>
 {{range $r}}<li>Match {{.Number}}: {{if .AKey}}<a href="player-{{.AKey}}.html">{{.A}}</a>{{else}}{{.A}}{{end}} v {{if .BKey}}<a href="player-{{.BKey}}.html">{{.B}}</a>{{else}}{{.B}}{{end}} <b>{{.Score}}</b>{{if .Outcome}} <span class="muted">· {{.Outcome}}</span>{{end}}<br>
 <span class="muted">Games:</span>{{range $i, $g := .Games}}{{if $i}},{{end}} {{if .Link}}<a href="{{.Link}}">#{{.ID}}</a>{{else}}#{{.ID}}{{end}} {{.Result}}{{end}}</li>
 {{end}}</ul>
-{{end}}{{else if .Seasons}}{{.Seasons}}{{else}}<h2>Crosstable</h2>
-<div class="wide"><table class="cross">
+{{end}}{{else if .Seasons}}{{.Seasons}}{{else if .Divisions}}{{range .Divisions}}<h2>{{.Title}}</h2>
+{{template "crosstable" .}}{{end}}<p class="muted">Each division is a round robin, ranked by points, then {{.Chain}}; after each season the top of each division moves up and the bottom down. 1 a win, = a draw, 0 a loss, . a game still running, – a game that did not count; each result links to its game.</p>
+{{else}}<h2>Crosstable</h2>
+{{template "crosstable" .}}<p class="muted">Ranked by points, then {{.Chain}}; a rank with = is shared: the tie-breaks could not separate the players. The numbered columns are the players in the rows' order. 1 a win, = a draw, 0 a loss, . a game still running, – a game that did not count (annulled or aborted); each result links to its game. SB: Sonneborn-Berger.</p>
+{{if .TieNotes}}<h3>Ties on points</h3>
+<ul>{{range .TieNotes}}<li>{{.}}</li>{{end}}</ul>
+{{end}}{{end}}{{if .Winner}}<p><b>{{.Winner}}</b></p>{{end}}
+{{template "bottom" .}}`
+
+// crosstableTemplate is a crosstable: .Rows, .ShowWins and .ShowSB of
+// an event's page or of one of a league's divisions.
+const crosstableTemplate = `{{define "crosstable"}}<div class="wide"><table class="cross">
 <thead><tr><th scope="col">Rank</th><th scope="col" class="name">Player</th><th scope="col"><abbr title="Points">Pts</abbr></th>{{if .ShowWins}}<th scope="col">Wins</th>{{end}}{{if .ShowSB}}<th scope="col"><abbr title="Sonneborn-Berger">SB</abbr></th>{{end}}{{range .Rows}}<th scope="col" title="{{.Name}}">{{.Place}}</th>{{end}}</tr></thead>
 <tbody>
 {{range .Rows}}<tr><td>{{.Place}}{{if .Shared}}={{end}}</td><th scope="row" class="name">{{if .Key}}<a href="player-{{.Key}}.html">{{.Name}}</a>{{else}}{{.Name}}{{end}}{{if .Withdrawn}} (withdrew){{end}}</th><td class="pts">{{.Points}}</td>{{if $.ShowWins}}<td>{{.Wins}}</td>{{end}}{{if $.ShowSB}}<td>{{.SB}}</td>{{end}}{{range .Cells}}<td>{{if not .}}<span aria-label="same player">×</span>{{else}}{{range .}}{{template "cell" .}}{{end}}{{end}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table></div>
-<p class="muted">Ranked by points, then {{.Chain}}; a rank with = is shared: the tie-breaks could not separate the players. The numbered columns are the players in the rows' order. 1 a win, = a draw, 0 a loss, . a game still running, – a game that did not count (annulled or aborted); each result links to its game. SB: Sonneborn-Berger.</p>
-{{if .TieNotes}}<h3>Ties on points</h3>
-<ul>{{range .TieNotes}}<li>{{.}}</li>{{end}}</ul>
-{{end}}{{end}}{{if .Winner}}<p><b>{{.Winner}}</b></p>{{end}}
-{{template "bottom" .}}`
+{{end}}`
 
 const cellTemplate = `{{define "cell"}}{{if .Link}}<a href="{{.Link}}" title="{{.Title}}">{{.Text}}</a>{{else}}<span title="{{.Title}}">{{.Text}}</span>{{end}}{{end}}`

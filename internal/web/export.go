@@ -119,7 +119,7 @@ func (s *Site) exportOptions() string {
 	h := sha256.New()
 	cfg := s.opts.Referee.Config()
 	for _, v := range []string{s.opts.Public, s.opts.Title, s.opts.BaseURL, cfg.Address, cfg.Key.PublicHex(),
-		layout, indexPage, playerPage, gamePage, eventTemplate, cellTemplate, stepScript} {
+		layout, indexPage, playerPage, gamePage, eventTemplate, cellTemplate, crosstableTemplate, stepScript} {
 		h.Write([]byte(v))
 		h.Write([]byte{0})
 	}

@@ -160,7 +160,7 @@ var templates = func() map[string]*template.Template {
 	out := map[string]*template.Template{}
 	funcs := template.FuncMap{"inc": func(i int) int { return i + 1 }}
 	for name, text := range map[string]string{"index": indexPage, "player": playerPage, "game": gamePage, "event": eventTemplate} {
-		out[name] = template.Must(template.Must(template.New("layout").Funcs(funcs).Parse(layout + cellTemplate)).New(name).Parse(text))
+		out[name] = template.Must(template.Must(template.New("layout").Funcs(funcs).Parse(layout + cellTemplate + crosstableTemplate)).New(name).Parse(text))
 	}
 	return out
 }()
