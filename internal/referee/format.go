@@ -69,10 +69,10 @@ type Layout int
 
 // Layouts.
 const (
-	LayoutTable   Layout = iota // a crosstable
-	LayoutBracket               // rounds of two-player matches
-	LayoutFormat                // the format's own standings (StandingsHTML): a team event's matches, a ladder
-	LayoutDivisions             // crosstables of divisions (Event.Divisions): a league's seasons
+	LayoutTable     Layout = iota // a crosstable
+	LayoutBracket                 // rounds of two-player matches
+	LayoutFormat                  // the format's own standings (StandingsHTML): a team event's matches, a ladder
+	LayoutDivisions               // crosstables of divisions (Event.Divisions): a league's seasons
 )
 
 // Step is what an event's state calls for (Format.Next).
