@@ -21,7 +21,7 @@ func eventCommand() verbCommand {
 		name:   "event",
 		footer: "Every change is in the audit log. \"referee event VERB --help\" explains one verb.",
 		verbs: []verb{
-			{"new", "NAME --variant V --format " + referee.FormatNames() + " --time T [--players a,b,c | --open N] [--starts DATE] [--entry known|open|FILE] [--tiebreak wins,sb,direct] [--decider match|black|lot] [--division-size N] [--promote N] [--seasons N] [--team NAME=a,b,c ...] [--fixed-boards] [--reach N] [--games 1|2] [--max-games N] [--accept-days N] [--idle-weeks N] [--casual] [--min-rating N] [--max-rating N] [--min-reliability PERCENT]",
+			{"new", "NAME --variant V --format " + referee.FormatNames() + " --time T [--players a,b,c | --open N] [--starts DATE] [--entry known|open|FILE] [--tiebreak wins,sb,direct] [--decider match|black|lot] [--division-size N] [--promote N] [--seasons N] [--team NAME=a,b,c ...] [--fixed-boards] [--seed-by-rating] [--reach N] [--games 1|2] [--max-games N] [--accept-days N] [--idle-weeks N] [--casual] [--min-rating N] [--max-rating N] [--min-reliability PERCENT]",
 				"Creates an event. With --players and no --open, its players are fixed and \"event start\" starts it;\n" +
 					"with --open N, players join by mail (\"join NAME\") and it starts when N are in, or at --starts.\n" +
 					"Its games are rated unless --casual. --min-rating, --max-rating and --min-reliability limit who joins by mail\n" +
@@ -103,11 +103,12 @@ func eventNew(fs *flag.FlagSet) verbRun {
 	maxGames := fs.Int("max-games", 0, fmt.Sprintf("a ladder: challenges pending or in play per player (0: %d)", referee.DefaultMaxGames))
 	acceptDays := fs.Int("accept-days", 0, fmt.Sprintf("a ladder: days to accept a challenge, or lose it (0: %d)", referee.DefaultAcceptDays))
 	idleWeeks := fs.Int("idle-weeks", 0, "a ladder: weeks without a game before a drop to the bottom (0: never)")
+	seedByRating := fs.Bool("seed-by-rating", false, "order --players by rating in the variant, best first (a knockout's seeds, a league's divisions, a ladder's order)")
 	fixedBoards := fs.Bool("fixed-boards", false, "a team event: boards in the order --team lists the players (default: by rating in the variant)")
 	return func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		spec := app.EventSpec{Name: args[0], Variant: *variant, Format: *format, TimeControl: *timeControl, Open: *openN,
 			Entry: *entry, TieBreak: *tiebreak, Decider: *decider, Casual: *casual,
-			DivisionSize: *divisionSize, Promote: *promote, Seasons: *seasons, Teams: teams, FixedBoards: *fixedBoards,
+			DivisionSize: *divisionSize, Promote: *promote, Seasons: *seasons, Teams: teams, FixedBoards: *fixedBoards, SeedByRating: *seedByRating,
 			Ladder: referee.LadderSettings{Reach: *reach, Games: *ladderGames, MaxGames: *maxGames, AcceptDays: *acceptDays, IdleWeeks: *idleWeeks},
 			Limits: referee.RatingLimits{MinRating: *minRating, MaxRating: *maxRating, MinReliability: *minReliability / 100}}
 		if strings.EqualFold(spec.TimeControl, "none") {

@@ -61,6 +61,12 @@ type EventSpec struct {
 	// FixedBoards.
 	Teams       []Team
 	FixedBoards bool
+	// SeedByRating orders --players by rating in the event's variant, the
+	// best first (the list's order between equal ratings), instead of the
+	// list's order: a knockout's seeds, a league's first divisions, a
+	// ladder's first order. A team event orders its boards by rating
+	// anyway (unless FixedBoards).
+	SeedByRating bool
 	// Ladder are a ladder's settings (--reach, --games, --max-games,
 	// --accept-days, --idle-weeks); 0 takes the default.
 	Ladder referee.LadderSettings
@@ -193,6 +199,11 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 		DivisionSize: s.DivisionSize, Promote: s.Promote, Seasons: s.Seasons, Settings: settings}
 	var out *referee.Event
 	err = a.st.Update(ctx, func(tx *store.Tx) error {
+		if s.SeedByRating && format.Name() != referee.FormatTeam {
+			if err := seedByRating(tx, players, v.Name()); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.EventByName(name); err == nil {
 			return fmt.Errorf("%w: there is an event %s already; choose another name (\"referee event list\" shows them)", ErrInput, name)
 		} else if !errors.Is(err, store.ErrNotFound) {
@@ -300,6 +311,30 @@ func (a *App) seatTeams(tx *store.Tx, se *store.Event, s EventSpec) error {
 			}
 		}
 	}
+	return nil
+}
+
+// seedByRating orders players by their rating in variant, the best first;
+// the list's order stays between equal ratings (an unrated player has the
+// initial 1500).
+func seedByRating(tx *store.Tx, players []string, variant string) error {
+	rating := map[string]float64{}
+	for _, p := range players {
+		r, _, err := tx.Rating(p, variant)
+		if err != nil {
+			return err
+		}
+		rating[p] = r.Rating.R
+	}
+	slices.SortStableFunc(players, func(x, y string) int {
+		switch {
+		case rating[x] > rating[y]:
+			return -1
+		case rating[x] < rating[y]:
+			return 1
+		}
+		return 0
+	})
 	return nil
 }
 

@@ -134,3 +134,28 @@ func TestLadderOfEightOverWeeks(t *testing.T) {
 		t.Errorf("standings:\n%s", std)
 	}
 }
+
+// Issue 41: a ladder seeded by rating (--seed-by-rating): the players with
+// rated wins in the variant start above the unrated, the list's order kept
+// between equal ratings.
+func TestLadderSeededByRating(t *testing.T) {
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	ctx := context.Background()
+	for _, w := range []string{"p3@example.org", "p4@example.org", "p4@example.org"} {
+		g, err := a.NewRatedGame(ctx, "chess", w, "someone@example.org", nil, "", true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		finish(t, a, g.ID, "1-0")
+	}
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "seeded", Variant: "chess", Format: "ladder", SeedByRating: true,
+		Players: []string{"p1@example.org", "p2@example.org", "p3@example.org", "p4@example.org"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.StartEvent(ctx, "seeded"); err != nil {
+		t.Fatal(err)
+	}
+	if got := ladderOrder(t, a, "seeded"); got != "p4 p3 p1 p2" {
+		t.Errorf("seeded by rating: %s, want p4 (two wins) p3 (one) p1 p2", got)
+	}
+}
