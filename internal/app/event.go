@@ -443,7 +443,7 @@ func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
 			return nil, err
 		}
 		e.Games = append(e.Games, referee.EventGame{GameID: eg.GameID, Season: eg.Season, Division: eg.Division, Round: eg.Round, Board: eg.Board, Leg: eg.Leg, White: eg.White, Black: eg.Black,
-			Status: referee.GameStatus(g.Status), Result: g.Result, Reason: g.ResultReason, Ending: g.Ending})
+			Status: referee.GameStatus(g.Status), Result: g.Result, Reason: g.ResultReason, Ending: g.Ending, Ply: g.Ply})
 	}
 	if se.Format == referee.FormatLadder {
 		if e.Ladder, err = loadLadder(tx, se); err != nil {
@@ -769,60 +769,69 @@ func (a *App) ReplaceInEvent(ctx context.Context, name, old, sub string) (int, e
 		if err != nil {
 			return err
 		}
-		if e.Named(w) {
-			return fmt.Errorf("%w: %s plays (or played) in event %s already; a substitute must be new to it", ErrInput, w, se.Name)
-		}
-		p := e.Players[seat-1]
-		if p.ReplacedBy != "" {
-			return fmt.Errorf("%w: %s took over from %s already, and a seat is handed on once", ErrInput, p.ReplacedBy, p.Address)
-		}
-		now := a.opts.Now().UTC().Truncate(time.Second)
-		for _, eg := range e.Games {
-			if eg.Status != referee.StatusActive || (eg.White != seat && eg.Black != seat) {
-				continue
-			}
-			sg, err := tx.Game(eg.GameID)
-			if err != nil {
-				return err
-			}
-			g, err := a.loadTx(tx, sg)
-			if err != nil {
-				return err
-			}
-			c := rules.White
-			if eg.Black == seat {
-				c = rules.Black
-			}
-			g.Players[c] = referee.Player{Address: addr.Mailbox(w), Secret: newSecret()}
-			if err := tx.ReplacePlayer(g.ID, int(c), g.Players[c].Address, g.Players[c].Secret); err != nil {
-				return err
-			}
-			// The substitute gets the board with their own reply address,
-			// the opponent the news.
-			mails, err := a.ref.Substituted(g, c, p.Address, now)
-			if err != nil {
-				return err
-			}
-			if err := a.queue(tx, g.ID, mails); err != nil {
-				return err
-			}
-			if err := tx.Audit(&g.ID, "event", fmt.Sprintf("event %s: %s takes over from %s", se.Name, w, p.Address)); err != nil {
-				return err
-			}
-			moved++
-		}
-		if moved == 0 {
-			return fmt.Errorf("%w: %s has no game in play in event %s: there is nothing to hand over", ErrInput, p.Address, se.Name)
-		}
-		if err := tx.SetReplacedBy(se.ID, seat, addr.Mailbox(w)); err != nil {
-			return err
-		}
-		return tx.Audit(nil, "event", fmt.Sprintf("event %s: %s replaces %s in %d games", se.Name, w, p.Address, moved))
+		moved, err = a.replaceTx(tx, se, e, seat, w)
+		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("replacing %s in event %s: %w", old, name, err)
 	}
 	return moved, nil
+}
+
+// replaceTx hands seat's unfinished games of e to the substitute w (the
+// organiser's "event replace", a team captain's "replace" by mail); it
+// returns how many games moved.
+func (a *App) replaceTx(tx *store.Tx, se *store.Event, e *referee.Event, seat int, w string) (int, error) {
+	moved := 0
+	if e.Named(w) {
+		return 0, fmt.Errorf("%w: %s plays (or played) in event %s already; a substitute must be new to it", ErrInput, w, se.Name)
+	}
+	p := e.Players[seat-1]
+	if p.ReplacedBy != "" {
+		return 0, fmt.Errorf("%w: %s took over from %s already, and a seat is handed on once", ErrInput, p.ReplacedBy, p.Address)
+	}
+	now := a.opts.Now().UTC().Truncate(time.Second)
+	for _, eg := range e.Games {
+		if eg.Status != referee.StatusActive || (eg.White != seat && eg.Black != seat) {
+			continue
+		}
+		sg, err := tx.Game(eg.GameID)
+		if err != nil {
+			return 0, err
+		}
+		g, err := a.loadTx(tx, sg)
+		if err != nil {
+			return 0, err
+		}
+		c := rules.White
+		if eg.Black == seat {
+			c = rules.Black
+		}
+		g.Players[c] = referee.Player{Address: addr.Mailbox(w), Secret: newSecret()}
+		if err := tx.ReplacePlayer(g.ID, int(c), g.Players[c].Address, g.Players[c].Secret); err != nil {
+			return 0, err
+		}
+		// The substitute gets the board with their own reply address,
+		// the opponent the news.
+		mails, err := a.ref.Substituted(g, c, p.Address, now)
+		if err != nil {
+			return 0, err
+		}
+		if err := a.queue(tx, g.ID, mails); err != nil {
+			return 0, err
+		}
+		if err := tx.Audit(&g.ID, "event", fmt.Sprintf("event %s: %s takes over from %s", se.Name, w, p.Address)); err != nil {
+			return 0, err
+		}
+		moved++
+	}
+	if moved == 0 {
+		return 0, fmt.Errorf("%w: %s has no game in play in event %s: there is nothing to hand over", ErrInput, p.Address, se.Name)
+	}
+	if err := tx.SetReplacedBy(se.ID, seat, addr.Mailbox(w)); err != nil {
+		return 0, err
+	}
+	return moved, tx.Audit(nil, "event", fmt.Sprintf("event %s: %s replaces %s in %d games", se.Name, w, p.Address, moved))
 }
 
 // CloseEvent ends an event for the organiser: an open one never starts,

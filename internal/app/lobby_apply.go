@@ -51,6 +51,7 @@ func appliers() []applier {
 		{"WatchEvent", func(lc *referee.LobbyChange) bool { return lc.WatchEvent != nil }, (*App).applyWatchEvent},
 		{"Close", func(lc *referee.LobbyChange) bool { return lc.Close != nil }, (*App).applyClose},
 		{"Ladder", func(lc *referee.LobbyChange) bool { return lc.Ladder != nil }, (*App).applyLadder}, // ladder.go
+		{"Replace", func(lc *referee.LobbyChange) bool { return lc.Replace != nil }, (*App).applyReplace},
 	}
 }
 
@@ -164,6 +165,18 @@ func (a *App) applyStart(c *applying) error {
 	c.out.Mails = append(c.out.Mails, a.ref.ChallengeStarted(ch, g, c.now, opening)...)
 	c.out.Detail += fmt.Sprintf(": game #%d", g.ID)
 	return nil
+}
+
+// applyReplace hands a team player's games to the captain's substitute
+// (replaceTx, event.go).
+func (a *App) applyReplace(c *applying) error {
+	r := c.lc.Replace
+	se, e, err := a.eventByName(c.tx, r.Event)
+	if err != nil {
+		return err
+	}
+	_, err = a.replaceTx(c.tx, se, e, r.Seat, r.New)
+	return err
 }
 
 func (a *App) applyWatch(c *applying) error {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"referee/internal/referee"
+	"referee/internal/rules"
 )
 
 // teamOf4 is a team's four players: NAME1 ... NAME4 at example.org.
@@ -147,6 +148,66 @@ func TestTeamRoundRobinOfMatches(t *testing.T) {
 		"3  C                        0       1  2", "The winner of olympiad is team B"} {
 		if !strings.Contains(std, want) {
 			t.Errorf("standings lack %q:\n%s", want, std)
+		}
+	}
+}
+
+// Issue 41: a team's captain (the first named) replaces by mail a player
+// of the team who has not made a move: the games go to the newcomer. A
+// player who is no captain cannot, nor can the captain replace a player
+// who has started.
+func TestTeamCaptainReplaces(t *testing.T) {
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	ctx := context.Background()
+	two := func(name string) Team {
+		n := strings.ToLower(name)
+		return Team{Name: name, Players: []string{n + "1@example.org", n + "2@example.org", n + "3@example.org"}}
+	}
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "derby", Variant: "chess", Format: "team", FixedBoards: true,
+		Teams: []Team{two("Kings"), two("Queens")}}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := a.StartEvent(ctx, "derby")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	if p := send(t, a, &n, "kings2@example.org", "", "replace derby kings3@example.org sub@example.org"); p.Verdict == referee.Applied {
+		t.Fatal("kings2, no captain, replaced a player")
+	}
+	// queens3 makes a move: no longer replaceable.
+	for _, g := range e.Games {
+		if e.Players[g.White-1].Address == "queens3@example.org" {
+			mustPlay(t, a, g.GameID, rules.White, "e4")
+			break
+		}
+	}
+	if p := send(t, a, &n, "queens1@example.org", "", "replace derby queens3@example.org sub@example.org"); p.Verdict == referee.Applied {
+		t.Fatal("the captain replaced a player who has moved")
+	}
+	_, m := lastTo(t, a, "queens1@example.org")
+	says(t, "the refusal", m, "has started playing")
+	if p := send(t, a, &n, "kings1@example.org", "", "replace derby kings3@example.org sub@example.org"); p.Verdict != referee.Applied {
+		t.Fatalf("the captain's replace: %+v", p)
+	}
+	e, err = a.Event(ctx, "derby")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat := e.Seat("sub@example.org")
+	if seat == 0 || e.Players[seat-1].Address != "kings3@example.org" {
+		t.Fatalf("sub@example.org holds seat %d", seat)
+	}
+	for _, g := range e.Games {
+		if g.White != seat && g.Black != seat {
+			continue
+		}
+		rg, err := a.Game(ctx, g.GameID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rg.Players[0].Address != "sub@example.org" && rg.Players[1].Address != "sub@example.org" {
+			t.Errorf("game #%d is still kings3's: %v", g.GameID, rg.Players)
 		}
 	}
 }

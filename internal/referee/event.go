@@ -110,6 +110,7 @@ type EventGame struct {
 	Leg              int         // a knockout match's game: 1, 2, then 3, 4 after a tie
 	White, Black     int         // seats
 	Status           GameStatus  // the game's: active, finished, aborted
+	Ply              int         // actions played so far
 	Result           string      // "1-0", "0-1", "1/2-1/2" or ""
 	Reason           string      // the result's reason, in words
 	Ending           game.Ending // how it ended, as a kind

@@ -379,3 +379,14 @@ func (teamMatch) PGNRound(ge *GameEvent) string {
 func (teamMatch) ResultNote(*Event, int64) string { return "" }
 
 func (teamMatch) DrawsLots(*Event) bool { return false }
+
+// captainOf is the captain of seat's team: the team's player first named
+// when the event was made (the lowest seat of the team).
+func (e *Event) captainOf(seat int) int {
+	for _, t := range e.teams() {
+		if slices.Contains(t.seats, seat) {
+			return slices.Min(t.seats)
+		}
+	}
+	return 0
+}

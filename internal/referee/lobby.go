@@ -334,6 +334,8 @@ type LobbyChange struct {
 	Name *NameChange
 	// Ladder is a challenge on a ladder, or its acceptance.
 	Ladder *LadderChange
+	// Replace is a team captain's replacement of a player.
+	Replace *ReplaceChange
 }
 
 // StopChange puts an address on the stop list (Stop) or takes it off.

@@ -1,0 +1,60 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ReplaceChange is a team captain's "replace": seat's games go to New.
+type ReplaceChange struct {
+	Event string
+	Seat  int
+	New   string
+}
+
+// captainReplace answers "replace EVENT OLD NEW" from a team captain: a
+// player of their team who has not started (no move in any of their
+// games) hands their games to NEW, who is new to the event.
+func (r *Referee) captainReplace(c *call) Outcome {
+	e := c.env.Lobby.Event
+	if e == nil || !c.visible(e) {
+		return r.noEvent(c, "replace")
+	}
+	usage := fmt.Sprintf("Send \"replace %s OLD NEW\": OLD the address of a player of your team who has not started, NEW the address that takes their board.", e.Name)
+	if e.Format != FormatTeam {
+		return r.refuse(c.env, c.m, "replace: not a team event", fmt.Sprintf("%s is a %s: only a team's captain replaces a player by mail.", e.Name, e.Rules().Title()),
+			"Ask the organiser (\"referee event replace\").")
+	}
+	if len(c.args) < 3 {
+		return r.refuse(c.env, c.m, "replace: two addresses needed", "\"replace\" needs the player who leaves and the one who comes.", usage)
+	}
+	me, old := e.Seat(c.m.From), e.Seat(c.args[1])
+	newcomer := strings.ToLower(strings.TrimSpace(c.args[2]))
+	switch {
+	case me == 0 || e.captainOf(me) != me:
+		return r.refuse(c.env, c.m, fmt.Sprintf("replace %s: %s is no captain", e.Name, c.m.From),
+			fmt.Sprintf("Only a team's captain (the first player named for it) may replace a player of %s by mail.", e.Name), "Ask your captain.")
+	case e.Status != EventRunning:
+		return r.refuse(c.env, c.m, fmt.Sprintf("replace %s: %s", e.Name, e.Status), fmt.Sprintf("%s is %s.", e.Name, e.Status), "Nothing to replace.")
+	case old == 0 || e.Players[old-1].Team != e.Players[me-1].Team:
+		return r.refuse(c.env, c.m, fmt.Sprintf("replace %s: %s not in the team", e.Name, c.args[1]),
+			fmt.Sprintf("%s plays for no board of your team.", c.args[1]), usage)
+	case e.Named(newcomer) || !strings.Contains(newcomer, "@"):
+		return r.refuse(c.env, c.m, fmt.Sprintf("replace %s: %s not new", e.Name, newcomer),
+			fmt.Sprintf("%s cannot take the board: give the address of someone new to %s.", newcomer, e.Name), usage)
+	}
+	for _, g := range e.Games {
+		// White's first move is ply 1, Black's ply 2.
+		if (g.White == old && g.Ply >= 1) || (g.Black == old && g.Ply >= 2) {
+			return r.refuse(c.env, c.m, fmt.Sprintf("replace %s: %s has started", e.Name, c.args[1]),
+				fmt.Sprintf("%s has started playing (game #%d): a board is handed on only before its first move.", c.args[1], g.GameID),
+				"Ask the organiser (\"referee event replace\") if they must leave.")
+		}
+	}
+	p := e.Players[old-1]
+	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("event %s: captain %s replaces %s with %s", e.Name, c.m.From, p.Address, newcomer),
+		Lobby: &LobbyChange{Replace: &ReplaceChange{Event: e.Name, Seat: old, New: newcomer}},
+		Mails: []Mail{r.lobbyLetter(c.m, c.env.Now, "replace", "You replaced "+p.Address,
+			wrap(fmt.Sprintf("%s takes board %d of team %s from %s; both are told, and the opponents too, each game with its board.",
+				newcomer, p.Board, p.Team, p.Address)), "", "")}}
+}
