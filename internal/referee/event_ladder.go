@@ -8,15 +8,6 @@ import (
 	"referee/internal/mail/addr"
 )
 
-// LadderChange is what a "ladder" command changes: a new challenge of
-// seat Challenger to seat Challenged, or the acceptance of challenge
-// Accept (its games start).
-type LadderChange struct {
-	Event                  string
-	Challenger, Challenged int
-	Accept                 int64
-}
-
 // ladderCommand answers "ladder NAME ADDRESS" (a challenge) and "ladder
 // NAME accept" (the oldest challenge to the sender).
 func (r *Referee) ladderCommand(c *call) Outcome {

@@ -5,13 +5,6 @@ import (
 	"strings"
 )
 
-// ReplaceChange is a team captain's "replace": seat's games go to New.
-type ReplaceChange struct {
-	Event string
-	Seat  int
-	New   string
-}
-
 // captainReplace answers "replace EVENT OLD NEW" from a team captain: a
 // player of their team who has not started (no move in any of their
 // games) hands their games to NEW, who is new to the event.

@@ -409,3 +409,19 @@ func (r *Referee) offeredNames() string {
 	}
 	return strings.Join(n, ", ")
 }
+
+// LadderChange is what a "ladder" command changes: a new challenge of
+// seat Challenger to seat Challenged, or the acceptance of challenge
+// Accept (its games start).
+type LadderChange struct {
+	Event                  string
+	Challenger, Challenged int
+	Accept                 int64
+}
+
+// ReplaceChange is a team captain's "replace": seat's games go to New.
+type ReplaceChange struct {
+	Event string
+	Seat  int
+	New   string
+}
