@@ -195,7 +195,7 @@ func eventShow(fs *flag.FlagSet) verbRun {
 				if res == "" {
 					res = string(g.Status)
 				}
-				fmt.Fprintf(stdout, "  round %d board %d: #%d  %d-%d  %s\n", g.Round, g.Board, g.GameID, g.White, g.Black, res)
+				fmt.Fprintf(stdout, "  %s: #%d  %d-%d  %s\n", e.Rules().Where(g), g.GameID, g.White, g.Black, res)
 			}
 		}
 		return exitOK

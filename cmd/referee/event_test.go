@@ -48,7 +48,7 @@ func TestEventCommands(t *testing.T) {
 		t.Errorf("event withdraw: %d %q", code, out)
 	}
 	code, out, _ := cli(t, "event", "show", "club", "--db", db)
-	for _, want := range []string{"ann@example.org (w)", "dan@example.org / eve@example.org", "round 1 board 1: #1  1-4  aborted"} {
+	for _, want := range []string{"ann@example.org (w)", "dan@example.org / eve@example.org", "Round 1, board 1: #1  1-4  aborted"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("event show: %d, no %q in:\n%s", code, want, out)
 		}

@@ -50,11 +50,14 @@ func divisionSize(e *Event) int {
 	return DefaultDivisionSize
 }
 
+// promote is how many move up and down between divisions: the setting
+// (or its default), never more than half a division.
 func promote(e *Event) int {
+	t := DefaultPromote
 	if e.Promote > 0 {
-		return e.Promote
+		t = e.Promote
 	}
-	return DefaultPromote
+	return max(1, min(t, divisionSize(e)/2))
 }
 
 // cut divides players (best first) into as few divisions of at most size
