@@ -6,7 +6,7 @@
 -- against a new database by every go test; the migrations, not this file,
 -- create and upgrade databases. Times are INTEGER Unix milliseconds, UTC.
 --
--- Schema version 24 (PRAGMA user_version).
+-- Schema version 25 (PRAGMA user_version).
 
 CREATE TABLE actions (
     game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -75,6 +75,14 @@ CREATE TABLE "event_games" (
     UNIQUE (event_id, season, division, round, board, leg)
 );
 CREATE INDEX event_games_event ON event_games (event_id);
+
+CREATE TABLE event_requests (
+    event_id INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    address  TEXT    NOT NULL,                    -- canonical
+    team     TEXT    NOT NULL,
+    at       INTEGER NOT NULL,
+    PRIMARY KEY (event_id, address)
+);
 
 CREATE TABLE event_watchers (
     event_id INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE,

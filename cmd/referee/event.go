@@ -34,6 +34,8 @@ func eventCommand() verbCommand {
 			{"withdraw", "NAME ADDRESS", "Withdraws a player (ICCF's rule: with half their games completed the unfinished ones are lost, otherwise all are annulled).", 2, eventWithdraw},
 			{"replace", "NAME OLD NEW", "Hands a player's unfinished games to a substitute, who gets each board with their own reply address.", 3, eventReplace},
 			{"close", "NAME", "Closes an event: an open one never starts; a running one has its unfinished games aborted.", 1, eventClose},
+			{"approve", "NAME ADDRESS", "A team event: takes ADDRESS, who asked by mail (\"join NAME TEAM\"), into that team on its next board.", 2, eventApprove},
+			{"decline", "NAME ADDRESS", "A team event: declines ADDRESS's request to join a team; they are told.", 2, eventDecline},
 		},
 	}
 }
@@ -188,6 +190,12 @@ func eventShow(fs *flag.FlagSet) verbRun {
 		if e.Limits.Any() {
 			fmt.Fprintf(stdout, "\nJoining by mail needs %s in its variant (the organiser's players and substitutes are not limited).\n", e.Limits.Text())
 		}
+		if reqs, err := a.JoinRequests(ctx, args[0]); err == nil && len(reqs) > 0 {
+			fmt.Fprintln(stdout, "\nRequests to join a team (\"referee event approve|decline NAME ADDRESS\"):")
+			for _, r := range reqs {
+				fmt.Fprintf(stdout, "  %s for team %s, %s\n", r.Address, r.Team, r.At.UTC().Format("2006-01-02 15:04"))
+			}
+		}
 		if len(e.Games) > 0 {
 			fmt.Fprintln(stdout, "\nGames:")
 			for _, g := range e.Games {
@@ -319,4 +327,26 @@ func (f *teamFlag) Set(v string) error {
 	}
 	*f = append(*f, t)
 	return nil
+}
+
+func eventApprove(fs *flag.FlagSet) verbRun {
+	open := eventApp(fs, false)
+	return open.run(func(ctx context.Context, a *app.App, args []string, stdout, stderr io.Writer) int {
+		if err := a.DecideJoin(ctx, args[0], args[1], true); err != nil {
+			return failed(stderr, "event approve", err)
+		}
+		fmt.Fprintf(stdout, "event %s: %s approved\n", args[0], args[1])
+		return exitOK
+	})
+}
+
+func eventDecline(fs *flag.FlagSet) verbRun {
+	open := eventApp(fs, false)
+	return open.run(func(ctx context.Context, a *app.App, args []string, stdout, stderr io.Writer) int {
+		if err := a.DecideJoin(ctx, args[0], args[1], false); err != nil {
+			return failed(stderr, "event decline", err)
+		}
+		fmt.Fprintf(stdout, "event %s: %s declined\n", args[0], args[1])
+		return exitOK
+	})
 }

@@ -1067,6 +1067,11 @@ func (a *App) applyEvent(tx *store.Tx, ch *referee.EventChange, mails *[]referee
 	}
 	now := a.opts.Now().UTC().Truncate(time.Second)
 	switch {
+	case ch.Join != "" && ch.Team != "":
+		if err := tx.AddJoinRequest(se.ID, store.JoinRequest{Address: ch.Join, Team: ch.Team, At: now}); err != nil {
+			return err
+		}
+		return tx.Audit(nil, "event", fmt.Sprintf("event %s: %s asks by mail to play for team %s", se.Name, ch.Join, ch.Team))
 	case ch.Join != "":
 		if err := tx.AddEntrant(se.ID, ch.Join, now); err != nil {
 			return err

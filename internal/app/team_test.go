@@ -211,3 +211,60 @@ func TestTeamCaptainReplaces(t *testing.T) {
 		}
 	}
 }
+
+// Issue 41: a player asks by mail to join a team of an open team event
+// ("join derby Tigers"); the request waits, a wrong team name is refused
+// with the teams; the organiser approves: the player enters the team on
+// its next board, is told, and the match can start with equal teams. A
+// declined request tells the player and enters no one.
+func TestTeamJoinByMailApproved(t *testing.T) {
+	a, _ := openLobby(t, referee.LobbyConfig{Players: referee.PlayersOpen})
+	ctx := context.Background()
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "derby", Variant: "chess", Format: "team", FixedBoards: true, Entry: "open",
+		Teams: []Team{{Name: "Lions", Players: []string{"l1@example.org", "l2@example.org"}}, {Name: "Tigers", Players: []string{"t1@example.org"}}}}); err == nil {
+		t.Fatal("teams of 2 and 1 were taken")
+	}
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "derby", Variant: "chess", Format: "team", FixedBoards: true, Entry: "open",
+		Teams: []Team{{Name: "Lions", Players: []string{"l1@example.org"}}, {Name: "Tigers", Players: []string{"t1@example.org"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	if p := joinByMail(t, a, &n, "nobody@example.org", "derby Pumas"); p.Verdict == referee.Applied {
+		t.Fatal("a request for a team that does not exist was taken")
+	}
+	_, m := lastTo(t, a, "nobody@example.org")
+	says(t, "the refusal", m, "Lions, Tigers")
+	for _, who := range []string{"l2@example.org", "t2@example.org", "t3@example.org"} {
+		team := map[bool]string{true: "Lions", false: "tigers"}[strings.HasPrefix(who, "l")]
+		if p := joinByMail(t, a, &n, who, "derby "+team); p.Verdict != referee.Applied {
+			t.Fatalf("%s asks to join: %+v", who, p)
+		}
+	}
+	reqs, err := a.JoinRequests(ctx, "derby")
+	if err != nil || len(reqs) != 3 || reqs[1].Team != "Tigers" {
+		t.Fatalf("requests %+v, %v", reqs, err)
+	}
+	e, _ := a.Event(ctx, "derby")
+	if len(e.Players) != 2 {
+		t.Fatalf("%d players before any approval, want 2", len(e.Players))
+	}
+	for _, who := range []string{"l2@example.org", "t2@example.org"} {
+		if err := a.DecideJoin(ctx, "derby", who, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.DecideJoin(ctx, "derby", "t3@example.org", false); err != nil {
+		t.Fatal(err)
+	}
+	_, m = lastTo(t, a, "t2@example.org")
+	says(t, "the approval", m, "took you into team Tigers, on board 2")
+	_, m = lastTo(t, a, "t3@example.org")
+	says(t, "the refusal", m, "did not take you into team Tigers")
+	e, err = a.StartEvent(ctx, "derby")
+	if err != nil || len(e.Games) != 4 {
+		t.Fatalf("the match of two teams of two: %d games, %v", len(e.Games), err)
+	}
+	if s := e.Seat("t2@example.org"); s == 0 || e.Players[s-1].Team != "Tigers" || e.Players[s-1].Board != 2 {
+		t.Errorf("t2 holds seat %d: %+v", s, e.Players)
+	}
+}

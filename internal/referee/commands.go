@@ -367,7 +367,8 @@ func commandTable() []Command {
 			load: LoadLobby | LoadEvents, answer: true, run: (*Referee).eventsList},
 		{Words: []string{"join"}, Args: "EVENT", Where: Both,
 			Help: "enter an open event; its games start when it is full or on its start date; an event may take only players within its rating limits in its game. " +
-				"From an address that has not played here, the entry counts once you reply \"join EVENT\" to the referee's answer",
+				"From an address that has not played here, the entry counts once you reply \"join EVENT\" to the referee's answer. " +
+				"A team event: \"join EVENT TEAM\" asks to play for TEAM, and the organiser approves",
 			load: LoadLobby | LoadEvent, run: (*Referee).eventJoin,
 			// An event may limit who joins by rating, and a join from an
 			// address never seen waits for its proof.

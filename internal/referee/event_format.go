@@ -67,5 +67,11 @@ func (e *GameEvent) rules() Format { return (&Event{Format: e.Format}).Rules() }
 // with places, or a running one whose format takes newcomers (a league,
 // for its next season).
 func (e *Event) TakesEntries() bool {
-	return (e.Status == EventOpen && e.Places > 0) || (e.Status == EventRunning && e.Rules().TakesEntries())
+	return (e.Status == EventOpen && (e.Places > 0 || e.hasTeams())) || (e.Status == EventRunning && e.Rules().TakesEntries())
+}
+
+// hasTeams says whether e's players play for named teams: an open team
+// event takes requests to join a team ("join NAME TEAM").
+func (e *Event) hasTeams() bool {
+	return len(e.Players) > 0 && e.Players[0].Team != ""
 }

@@ -115,6 +115,9 @@ func (r *Referee) eventJoin(c *call) Outcome {
 				"join "+e.Name, "nothing happens, and you are not entered.", joinProof(e)...)
 		}
 	}
+	if e.hasTeams() {
+		return r.teamJoin(c, e)
+	}
 	left := e.Places - len(e.Players) - 1
 	text := fmt.Sprintf("You have joined %s (%s). ", e.Name, e.describe())
 	if e.Status == EventRunning {

@@ -3,6 +3,9 @@ package referee
 import (
 	"fmt"
 	"strings"
+	"time"
+
+	"referee/internal/mail/addr"
 )
 
 // captainReplace answers "replace EVENT OLD NEW" from a team captain: a
@@ -50,4 +53,34 @@ func (r *Referee) captainReplace(c *call) Outcome {
 		Mails: []Mail{r.lobbyLetter(c.m, c.env.Now, "replace", "You replaced "+p.Address,
 			wrap(fmt.Sprintf("%s takes board %d of team %s from %s; both are told, and the opponents too, each game with its board.",
 				newcomer, p.Board, p.Team, p.Address)), "", "")}}
+}
+
+// teamJoin answers "join NAME TEAM" for an open team event: a request to
+// play for one of its teams, which waits for the organiser's approval
+// ("referee event approve NAME ADDRESS").
+func (r *Referee) teamJoin(c *call, e *Event) Outcome {
+	var names []string
+	for _, t := range e.teams() {
+		names = append(names, t.name)
+	}
+	want := strings.TrimSpace(strings.Join(c.args[1:], " "))
+	for _, n := range names {
+		if strings.EqualFold(n, want) {
+			text := fmt.Sprintf("Your request to play for team %s in %s (%s) waits for the organiser's approval: a mail tells you "+
+				"when they decide. Its games start when the organiser starts the event.", n, e.Name, e.describe())
+			return Outcome{Verdict: Applied, Detail: fmt.Sprintf("event %s: %s asks to play for %s", e.Name, c.m.From, n),
+				Lobby: &LobbyChange{Event: &EventChange{Name: e.Name, Join: addr.Mailbox(c.m.From), Team: n}},
+				Mails: []Mail{r.lobbyLetter(c.m, c.env.Now, "join", "Your request to join team "+n, wrap(text), "", "")}}
+		}
+	}
+	return r.refuse(c.env, c.m, fmt.Sprintf("event: join %s: no team %q", e.Name, want),
+		fmt.Sprintf("%s is played by teams (%s): say which one you want to play for.", e.Name, strings.Join(names, ", ")),
+		fmt.Sprintf("Send \"join %s TEAM\", e.g. \"join %s %s\".", e.Name, e.Name, names[0]))
+}
+
+// Notice is a short mail of the organiser's decision to a player (a team
+// request approved or declined): text, then the footer.
+func (r *Referee) Notice(to, subject, text string, now time.Time) Mail {
+	return Mail{Kind: KindNotice, To: to, Subject: subject, Text: wrap(text) + "\n" + lobbyFooter(r.cfg.Address), Date: now,
+		MessageID: r.messageID("notice", addr.Mailbox(to), subject, now.UTC().String())}
 }

@@ -371,6 +371,9 @@ type ZoneChange struct {
 type EventChange struct {
 	Name                  string
 	Join, Leave, Withdraw string
+	// Team: Join is a request to play for this team of a team event,
+	// which waits for the organiser's approval.
+	Team string
 }
 
 // ChallengeClose ends a challenge.

@@ -116,3 +116,50 @@ func (t *Tx) LadderDrops(eventID int64) ([]LadderDrop, error) {
 	}
 	return out, rows.Err()
 }
+
+// JoinRequest is a request by mail to join a team of a team event.
+type JoinRequest struct {
+	Address, Team string
+	At            time.Time
+}
+
+// AddJoinRequest records (or renews) address's request to join team.
+func (t *Tx) AddJoinRequest(eventID int64, r JoinRequest) error {
+	if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO event_requests (event_id, address, team, at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (event_id, address) DO UPDATE SET team = excluded.team, at = excluded.at`, eventID, r.Address, r.Team, ms(r.At)); err != nil {
+		return fmt.Errorf("recording %s's request to join event %d: %w", r.Address, eventID, err)
+	}
+	return nil
+}
+
+// JoinRequests lists an event's requests, oldest first.
+func (t *Tx) JoinRequests(eventID int64) ([]JoinRequest, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT address, team, at FROM event_requests WHERE event_id = ? ORDER BY at, address`, eventID)
+	if err != nil {
+		return nil, fmt.Errorf("listing the requests to join event %d: %w", eventID, err)
+	}
+	defer rows.Close()
+	var out []JoinRequest
+	for rows.Next() {
+		var r JoinRequest
+		var at int64
+		if err := rows.Scan(&r.Address, &r.Team, &at); err != nil {
+			return nil, fmt.Errorf("listing the requests to join event %d: %w", eventID, err)
+		}
+		r.At = fromMS(at)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// DeleteJoinRequest removes address's request (ErrNotFound when none).
+func (t *Tx) DeleteJoinRequest(eventID int64, address string) error {
+	res, err := t.tx.ExecContext(t.ctx, `DELETE FROM event_requests WHERE event_id = ? AND address = ?`, eventID, address)
+	if err != nil {
+		return fmt.Errorf("removing %s's request to join event %d: %w", address, eventID, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("%s asked to join no team of event %d: %w", address, eventID, ErrNotFound)
+	}
+	return nil
+}
