@@ -68,7 +68,18 @@ type Options struct {
 	// PositionCache is how many games' positions are kept between mails
 	// (positions.go); 0 means DefaultPositionCache.
 	PositionCache int
+	// PictureBytes is how many bytes of board pictures the mail writer
+	// keeps, to put a picture it drew before into another mail without
+	// drawing it again (render.Painter.Keep); 0 means DefaultPictureBytes,
+	// a negative number keeps none.
+	PictureBytes int
 }
+
+// DefaultPictureBytes keeps about a hundred chess pictures (20-25 KB
+// each): the opening positions an event's games pass through, and the two
+// pictures of every reply to a burst of the same first move
+// (docs/performance.md, "A burst").
+const DefaultPictureBytes = 2 << 20
 
 // App is an open referee: its store, key and core.
 type App struct {
@@ -124,8 +135,19 @@ func Open(ctx context.Context, o Options) (*App, error) {
 	}
 	ref := referee.New(referee.Config{Address: o.Address, Key: key, IDSalt: salt, RequireAuth: o.RequireAuth, TrustedAuthServ: o.TrustedAuthServ,
 		AuthMode: o.AuthMode, Lobby: o.Lobby})
-	return &App{st: st, key: key, ref: ref, letters: letters.Writer{From: ref.Config().Address, Name: ref.Config().Name, Pictures: new(render.Painter)}, opts: o, log: o.Logger, limits: o.Limits,
+	return &App{st: st, key: key, ref: ref, letters: letters.Writer{From: ref.Config().Address, Name: ref.Config().Name, Pictures: &render.Painter{Keep: pictureBytes(o.PictureBytes)}}, opts: o, log: o.Logger, limits: o.Limits,
 		dkim: checker, positions: newPositions(o.PositionCache)}, nil
+}
+
+// pictureBytes is Options.PictureBytes with its default.
+func pictureBytes(n int) int {
+	switch {
+	case n < 0:
+		return 0
+	case n == 0:
+		return DefaultPictureBytes
+	}
+	return n
 }
 
 func loadKey(ctx context.Context, st *store.Store) (dice.Key, error) {

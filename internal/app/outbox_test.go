@@ -46,28 +46,37 @@ func TestRenderIsDeterministicAndSendsOldMailAsWritten(t *testing.T) {
 }
 
 // BenchmarkRender writes one board mail from its outbox data, as the
-// sender does at send time: MIME, text, HTML and the board's picture.
+// sender does at send time: MIME, text, HTML and the board's picture,
+// the picture kept from the mail before (the same position: picture=kept)
+// or drawn for each mail (picture=drawn).
 // (go test -run XXX -bench Render ./internal/app/)
 func BenchmarkRender(b *testing.B) {
-	ctx := context.Background()
-	a, err := Open(ctx, Options{DB: b.TempDir() + "/r.db", Address: "referee@example.test"})
-	if err != nil {
-		b.Fatal(err)
+	for _, c := range []struct {
+		name  string
+		bytes int
+	}{{"kept", 0}, {"drawn", -1}} {
+		b.Run("picture="+c.name, func(b *testing.B) {
+			ctx := context.Background()
+			a, err := Open(ctx, Options{DB: b.TempDir() + "/r.db", Address: "referee@example.test", PictureBytes: c.bytes})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer a.Close()
+			if _, err := a.NewGame(ctx, "chess", "alice@example.org", "bob@example.org", nil); err != nil {
+				b.Fatal(err)
+			}
+			out, err := a.Store().Outbox(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var raw []byte
+			for b.Loop() {
+				if raw, err = a.Render(out[0]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(out[0].Data)), "data-bytes")
+			b.ReportMetric(float64(len(raw)), "mail-bytes")
+		})
 	}
-	defer a.Close()
-	if _, err := a.NewGame(ctx, "chess", "alice@example.org", "bob@example.org", nil); err != nil {
-		b.Fatal(err)
-	}
-	out, err := a.Store().Outbox(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var raw []byte
-	for b.Loop() {
-		if raw, err = a.Render(out[0]); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(len(out[0].Data)), "data-bytes")
-	b.ReportMetric(float64(len(raw)), "mail-bytes")
 }

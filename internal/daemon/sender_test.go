@@ -172,6 +172,54 @@ func TestConnectionsServeTheMostUrgentFirst(t *testing.T) {
 	}
 }
 
+// queueingSender is a wireSender that queues more mail (with queue) while
+// it sends the mail whose first line is at.
+type queueingSender struct {
+	wireSender
+	at    string
+	queue func()
+	once  sync.Once
+}
+
+func (q *queueingSender) Send(ctx context.Context, from string, to []string, raw []byte) error {
+	if strings.HasPrefix(string(raw), q.at+"\r\n") {
+		q.once.Do(q.queue)
+	}
+	return q.wireSender.Send(ctx, from, to, raw)
+}
+
+// TestMoveQueuedMeanwhileGoesNext: a move's mail queued while answers to
+// strangers are being sent goes out next, before the strangers' mails
+// that were due before it: after each mail of lower priority than a
+// move's the outbox looks whether mail was queued since it read its due
+// list (it no longer reads the list again after every such mail).
+func TestMoveQueuedMeanwhileGoesNext(t *testing.T) {
+	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
+	var mails []store.Outgoing
+	for i := range 20 {
+		mails = append(mails, store.Outgoing{To: fmt.Sprintf("s%d@example.test", i), Priority: store.PriorityStranger})
+	}
+	ids := queueRaw(t, s, mails)
+	const move = "Message-ID: <move@example.test>"
+	w := &queueingSender{wireSender: wireSender{delay: time.Millisecond}, at: ids[4], queue: func() {
+		err := s.Update(context.Background(), func(tx *store.Tx) error {
+			_, err := tx.Enqueue(store.Outgoing{To: "player@example.test", From: "referee@example.test", MessageID: "<move@example.test>",
+				Priority: store.PriorityGame, Raw: []byte(move + "\r\n\r\nyour move")})
+			return err
+		})
+		if err != nil {
+			t.Error(err) // in the outbox's goroutine: no Fatal
+		}
+	}}
+	ob := &daemon.Outbox{Store: s, Sender: w, Log: discard(), Now: time.Now, Connections: 1}
+	if n, err := ob.Flush(context.Background()); err != nil || n != 21 {
+		t.Fatalf("%d sent, %v; want 21", n, err)
+	}
+	if len(w.started) != 21 || w.started[5] != move {
+		t.Errorf("sends began in the order %v; want the move's mail sixth, right after the mail it was queued during", w.started)
+	}
+}
+
 // TestConnectionsKeepEachRecipientsOrder: 6 recipients with 10 mails each,
 // queued interleaved, 4 connections and sends of varying length: each
 // recipient receives its mails in the order they were queued, never two at

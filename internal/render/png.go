@@ -253,10 +253,16 @@ func PNGWith(p rules.Position, viewer rules.Color, o Options) ([]byte, error) {
 
 // Painter draws board pictures. It keeps what one picture can lend the
 // next: the pieces already rasterised at each size, and the pixel and
-// encoder buffers. It is safe for concurrent use, and the zero value is
-// ready to use.
+// encoder buffers; with Keep, the finished pictures too. It is safe for
+// concurrent use, and the zero value is ready to use.
 type Painter struct {
+	// Keep is how many bytes of finished pictures the Painter keeps, to
+	// give a picture it drew before again without drawing it (see
+	// pictures.go for what a picture is kept under); 0 keeps none.
+	Keep int
+
 	mu     sync.Mutex
+	kept   pictures
 	glyphs map[glyphKey]glyphMasks
 	tiles  map[tileKey]*image.RGBA
 	tileB  int // the bytes the tiles take, at most tileBudget
@@ -360,8 +366,24 @@ func pixels(pool *sync.Pool, n int) *[]byte {
 // pawns, the marked squares in red, the Klein seam in blue, the hands (the
 // opponent's above the board, the viewer's below), the die, and caption
 // lines for holes, wrapping and marks. The same position and options always
-// give the same bytes.
+// give the same bytes, whether drawn or kept.
 func (pt *Painter) PNG(p rules.Position, viewer rules.Color, o Options) ([]byte, error) {
+	if pt.Keep <= 0 {
+		return pt.draw(p, viewer, o)
+	}
+	k := keyOf(p, viewer, o)
+	if b, ok := pt.keptPicture(k); ok {
+		return b, nil
+	}
+	b, err := pt.draw(p, viewer, o)
+	if err == nil {
+		pt.keep(k, b)
+	}
+	return b, err
+}
+
+// draw draws and encodes the picture PNG gives.
+func (pt *Painter) draw(p rules.Position, viewer rules.Color, o Options) ([]byte, error) {
 	l := layoutOf(p)
 	pix := pixels(&pt.rgba, 4*l.w*l.h)
 	defer pt.rgba.Put(pix)

@@ -94,6 +94,19 @@ func (s *Store) DueOutbox(ctx context.Context, now time.Time, limit int) ([]Outg
 		ORDER BY priority, next_attempt, id LIMIT ?`, ms(now), ms(now), limit)
 }
 
+// LastQueued returns the id of the newest message of the outbox (0 when
+// it is empty). Messages are never removed from the outbox (only their
+// text, PruneSentText), so a different id means that mail was queued
+// since: the sender looks at it instead of reading its due list again
+// after every mail.
+func (s *Store) LastQueued(ctx context.Context) (int64, error) {
+	var id int64
+	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM outbox`).Scan(&id); err != nil {
+		return 0, fmt.Errorf("reading the outbox's newest mail: %w", err)
+	}
+	return id, nil
+}
+
 // Outbox returns every message of the outbox, sent or not, oldest first.
 func (s *Store) Outbox(ctx context.Context) ([]Outgoing, error) {
 	return s.ListOutbox(ctx, OutboxAll)

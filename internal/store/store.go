@@ -58,6 +58,12 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	q.Set("_foreign_keys", "on")
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate") // writers take the lock at BEGIN: no deadlock on upgrade
+	// Each connection keeps its last 64 statements compiled: each of a
+	// move's statements was compiled again every time (a move's CPU
+	// 4.5-4.7 ms without, 3.7-3.9 ms with, BenchmarkMoveAtPly,
+	// docs/performance.md). SQLite compiles a kept statement again by
+	// itself when the schema changed.
+	q.Set("_stmt_cache_size", "64")
 	dsn, err := fileURI(path, q)
 	if err != nil {
 		return nil, err

@@ -325,56 +325,73 @@ func (se *imapSession) Expunge(_ *imapserver.ExpungeWriter, uids *imap.UIDSet) e
 	return err
 }
 
-// setFlagsLocked gives the message of s the flags that op with list makes
-// of its own, persists them and queues the change for the mailbox's
-// sessions but quiet (nil: for all). On failure the message keeps its
-// flags.
-func (v *view) setFlagsLocked(s slot, op imap.StoreFlagsOp, list []imap.Flag, quiet *imapserver.SessionTracker) error {
-	next := make(map[imap.Flag]struct{}, len(s.msg.flags)+len(list))
-	if op != imap.StoreFlagsSet {
-		maps.Copy(next, s.msg.flags)
+// setFlagsLocked gives the messages of slots the flags that op with list
+// makes of their own, persists them and queues the changes for the
+// mailbox's sessions but quiet (nil: for all). It returns the slots whose
+// flags are now as asked (changed or already so); on failure the messages
+// not persisted keep their flags, and the error says why.
+func (v *view) setFlagsLocked(slots []slot, op imap.StoreFlagsOp, list []imap.Flag, quiet *imapserver.SessionTracker) ([]slot, error) {
+	type change struct {
+		slot
+		prev map[imap.Flag]struct{}
 	}
-	for _, f := range list {
-		if op == imap.StoreFlagsDel {
-			delete(next, flagKey(f))
-		} else {
-			next[flagKey(f)] = struct{}{}
+	var changed []change
+	var same []slot
+	for _, s := range slots {
+		next := make(map[imap.Flag]struct{}, len(s.msg.flags)+len(list))
+		if op != imap.StoreFlagsSet {
+			maps.Copy(next, s.msg.flags)
 		}
+		for _, f := range list {
+			if op == imap.StoreFlagsDel {
+				delete(next, flagKey(f))
+			} else {
+				next[flagKey(f)] = struct{}{}
+			}
+		}
+		if maps.Equal(next, s.msg.flags) {
+			same = append(same, s)
+			continue
+		}
+		changed = append(changed, change{slot: s, prev: s.msg.flags})
+		s.msg.flags = next
 	}
-	if maps.Equal(next, s.msg.flags) {
-		return nil
+	msgs := make([]*message, len(changed))
+	for i, c := range changed {
+		msgs[i] = c.msg
 	}
-	prev := s.msg.flags
-	s.msg.flags = next
-	if err := v.saveFlagsLocked(s.msg); err != nil {
-		s.msg.flags = prev
-		return err
+	n, err := v.saveFlagsLocked(msgs...)
+	ok := same
+	for i, c := range changed {
+		if i >= n {
+			c.msg.flags = c.prev
+			continue
+		}
+		v.mailbox.tracker.QueueMessageFlags(c.pos, c.msg.uid, c.msg.flagList(), quiet)
+		ok = append(ok, c.slot)
 	}
-	v.mailbox.tracker.QueueMessageFlags(s.pos, s.msg.uid, s.msg.flagList(), quiet)
-	return nil
+	return ok, err
 }
 
 // Store changes flags and, unless SILENT, answers with each message's new
-// flags. Other sessions hear of the change through the tracker.
+// flags. Other sessions hear of the change through the tracker. The flags
+// of all the messages are persisted together (saveFlagsLocked).
 func (se *imapSession) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags *imap.StoreFlags, _ *imap.StoreOptions) error {
 	v := se.view.Load()
 	v.mu.Lock()
-	var errs []error
-	var done []fetchItem
-	for _, s := range v.pickLocked(numSet) {
-		if err := v.setFlagsLocked(s, flags.Op, flags.Flags, v.tracker); err != nil {
-			errs = append(errs, err)
-			continue
-		}
+	set, err := v.setFlagsLocked(v.pickLocked(numSet), flags.Op, flags.Flags, v.tracker)
+	done := make([]fetchItem, 0, len(set))
+	for _, s := range set {
 		done = append(done, fetchItem{slot: s, flags: s.msg.flagList()})
 	}
 	v.mu.Unlock()
-	if err := errors.Join(errs...); err != nil {
+	if err != nil {
 		return err
 	}
 	if flags.Silent {
 		return nil
 	}
+	slices.SortFunc(done, func(a, b fetchItem) int { return cmp.Compare(a.pos, b.pos) })
 	for _, it := range done {
 		rw := w.CreateMessage(it.seq)
 		rw.WriteUID(it.msg.uid)
@@ -405,7 +422,8 @@ func (se *imapSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, opti
 	v.mu.Lock()
 	for _, s := range v.pickLocked(numSet) {
 		if !peekOnly && !s.msg.has(imap.FlagSeen) {
-			errs = append(errs, v.setFlagsLocked(s, imap.StoreFlagsAdd, []imap.Flag{imap.FlagSeen}, nil))
+			_, err := v.setFlagsLocked([]slot{s}, imap.StoreFlagsAdd, []imap.Flag{imap.FlagSeen}, nil)
+			errs = append(errs, err)
 		}
 		items = append(items, fetchItem{slot: s, flags: s.msg.flagList()})
 	}

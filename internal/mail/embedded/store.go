@@ -450,21 +450,28 @@ func (mb *mailbox) saveStateLocked() error {
 	return writeFileAtomic(mb.dir, mailboxFile, bytes.NewReader(mb.stateJSON()))
 }
 
-// saveFlagsLocked persists the flags of msg.
-func (mb *mailbox) saveFlagsLocked(msg *message) error {
+// saveFlagsLocked persists the flags of msgs, each in its own file. It
+// returns how many of them, in order, are persisted: all of them when the
+// error is nil.
+func (mb *mailbox) saveFlagsLocked(msgs ...*message) (int, error) {
 	if mb.dir == "" {
-		return nil
+		return len(msgs), nil
 	}
-	flags := msg.flagList()
-	mm := messageMeta{Date: msg.t, Flags: make([]string, len(flags))}
-	for i, f := range flags {
-		mm.Flags[i] = string(f)
+	files := make([]namedBytes, len(msgs))
+	for i, msg := range msgs {
+		flags := msg.flagList()
+		mm := messageMeta{Date: msg.t, Flags: make([]string, len(flags))}
+		for j, f := range flags {
+			mm.Flags[j] = string(f)
+		}
+		b, _ := json.Marshal(mm)
+		files[i] = namedBytes{name: metaName(msg.uid), data: b}
 	}
-	b, _ := json.Marshal(mm)
-	if err := writeFileAtomic(mb.dir, metaName(msg.uid), bytes.NewReader(b)); err != nil {
-		return fmt.Errorf("saving the flags of message %d of %q: %w", msg.uid, mb.name, err)
+	n, err := writeFilesAtomic(mb.dir, files)
+	if err != nil {
+		return n, fmt.Errorf("saving the flags of messages of %q: %w", mb.name, err)
 	}
-	return nil
+	return n, nil
 }
 
 // appendReader adds the message read from r.
@@ -568,7 +575,7 @@ func (mb *mailbox) add(msg *message, place func(dst string) error) (*imap.Append
 		if err := mb.saveStateLocked(); err != nil {
 			return nil, fmt.Errorf("storing a message in %q: %w", mb.name, err)
 		}
-		if err := mb.saveFlagsLocked(msg); err != nil {
+		if _, err := mb.saveFlagsLocked(msg); err != nil {
 			return nil, err
 		}
 		msg.path = filepath.Join(mb.dir, emlName(msg.uid))
@@ -661,6 +668,64 @@ func writeFileAtomic(dir, name string, r io.Reader) error {
 		return fmt.Errorf("writing %s: %w", filepath.Join(dir, name), err)
 	}
 	return syncDir(dir)
+}
+
+// namedBytes is a file's name and content.
+type namedBytes struct {
+	name string
+	data []byte
+}
+
+// writeFilesAtomic is writeFileAtomic for several files of dir: each
+// written to a temporary file and synced, then all renamed over their
+// names in order, and the directory synced once (a STORE of many
+// messages syncs the directory once, not once a message). It returns how
+// many files, in order, are in place: none when a temporary file could
+// not be written, those renamed before a rename failed (and the directory
+// is synced for them all the same).
+func writeFilesAtomic(dir string, files []namedBytes) (int, error) {
+	if len(files) == 1 {
+		if err := writeFileAtomic(dir, files[0].name, bytes.NewReader(files[0].data)); err != nil {
+			return 0, err
+		}
+		return 1, nil
+	}
+	tmps := make([]string, 0, len(files))
+	removeTmps := func(from int) {
+		for _, t := range tmps[from:] {
+			os.Remove(t)
+		}
+	}
+	for _, nf := range files {
+		f, err := os.CreateTemp(dir, tmpPrefix+nf.name+"-*")
+		if err != nil {
+			removeTmps(0)
+			return 0, fmt.Errorf("writing %s: %w", filepath.Join(dir, nf.name), err)
+		}
+		tmps = append(tmps, f.Name())
+		_, err = f.Write(nf.data)
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			removeTmps(0)
+			return 0, fmt.Errorf("writing %s: %w", filepath.Join(dir, nf.name), err)
+		}
+	}
+	for i, nf := range files {
+		if err := os.Rename(tmps[i], filepath.Join(dir, nf.name)); err != nil {
+			removeTmps(i)
+			return i, errors.Join(fmt.Errorf("writing %s: %w", filepath.Join(dir, nf.name), err), syncDir(dir))
+		}
+	}
+	if err := syncDir(dir); err != nil {
+		// Renamed, but maybe not durable: as with one file, report it.
+		return 0, err
+	}
+	return len(files), nil
 }
 
 // syncDir makes a directory's entries durable.

@@ -69,7 +69,8 @@ func TestRestartKeepsMailboxes(t *testing.T) {
 	// Task 1: on a Dir, every account's mailboxes survive Close and Start:
 	// messages byte-exact with their UIDs, flags and dates, UIDVALIDITY and
 	// UIDNEXT; a UID is never handed out twice, not even that of the
-	// highest message after it was expunged.
+	// highest message after it was expunged. The flags of a STORE of
+	// several messages at once (persisted together) survive too.
 	dir := t.TempDir()
 	s := startDir(t, dir)
 	for i := 1; i <= 4; i++ {
@@ -98,6 +99,13 @@ func TestRestartKeepsMailboxes(t *testing.T) {
 	if _, err := c.Move(imap.UIDSetNum(2), "Referee/Done").Wait(); err != nil {
 		t.Fatal(err)
 	}
+	answered, err := c.Store(imap.UIDSetNum(1, 3), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{"$Both"}}, nil).Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(answered) != 2 || answered[0].UID != 1 || answered[1].UID != 3 || !slices.Contains(answered[1].Flags, "$both") {
+		t.Fatalf("STORE of messages 1 and 3 answered %+v", answered)
+	}
 	store(4, imap.FlagDeleted) // the highest UID goes
 	if err := c.UIDExpunge(imap.UIDSetNum(4)).Close(); err != nil {
 		t.Fatal(err)
@@ -107,7 +115,8 @@ func TestRestartKeepsMailboxes(t *testing.T) {
 	var next [2]imap.UID
 	validity[0], next[0], before["INBOX"] = snapshot(t, c, "INBOX")
 	validity[1], next[1], before["Referee/Done"] = snapshot(t, c, "Referee/Done")
-	if len(before["INBOX"]) != 2 || len(before["Referee/Done"]) != 1 || next[0] != 5 {
+	if len(before["INBOX"]) != 2 || len(before["Referee/Done"]) != 1 || next[0] != 5 ||
+		before["INBOX"][0].flags != "$both $refereedone \\seen" || before["INBOX"][1].flags != "$both" {
 		t.Fatalf("before the restart: INBOX %v (UIDNEXT %d), done %v", before["INBOX"], next[0], before["Referee/Done"])
 	}
 	c.Close()

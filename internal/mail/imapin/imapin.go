@@ -62,7 +62,8 @@ type Config struct {
 	// Logger receives connection events and failures; nil discards them.
 	Logger *slog.Logger
 	// Batch is how many messages' sizes are fetched at once (their texts
-	// are fetched one by one); default 20.
+	// are fetched one by one), and how many handled messages are marked
+	// done at once (see conn.batch); default 20.
 	Batch int
 	// NoIdle polls even when the server offers IDLE.
 	NoIdle bool
@@ -368,51 +369,79 @@ func (cn *conn) pass(ctx context.Context, h Handler, lastValidity *uint32) (int,
 	done := 0
 	for start := 0; start < len(uids); start += cn.cfg.Batch {
 		batch := uids[start:min(start+cn.cfg.Batch, len(uids))]
-		// First what each message is (its size above all), without its
-		// text; then the texts one at a time, so that only one message is
-		// ever held, cut to MaxBytes+1 bytes when it is larger.
-		t := cn.guard("UID FETCH")
-		infos, err := cn.c.Fetch(imap.UIDSetNum(batch...), &imap.FetchOptions{UID: true, Flags: true, InternalDate: true, RFC822Size: true}).Collect()
-		t.Stop()
+		n, err := cn.batch(ctx, h, batch, sel.UIDValidity)
+		done += n
 		if err != nil {
-			return done, fmt.Errorf("fetching the sizes of messages %d to %d of %q: %w", batch[0], batch[len(batch)-1], cn.cfg.Mailbox, err)
-		}
-		slices.SortFunc(infos, func(a, b *imapclient.FetchMessageBuffer) int { return cmp.Compare(a.UID, b.UID) })
-		for _, info := range infos {
-			if ctx.Err() != nil {
-				return done, ctx.Err()
-			}
-			if info.UID == 0 || !slices.Contains(batch, info.UID) || isDone(info.Flags) {
-				// Not what was asked for (an unsolicited FLAGS update, say),
-				// or done meanwhile.
-				continue
-			}
-			m, ok, err := cn.fetchText(info, sel.UIDValidity)
-			if err != nil {
-				return done, err
-			}
-			if !ok {
-				continue // expunged meanwhile
-			}
-			if m.Size > cn.cfg.MaxBytes {
-				cn.cfg.Logger.Warn("a message is larger than the limit; the handler gets its beginning only",
-					"mailbox", cn.cfg.Mailbox, "uid", m.UID, "size", m.Size, "limit", cn.cfg.MaxBytes)
-			}
-			if err := h(ctx, m); err != nil {
-				if ctx.Err() != nil {
-					return done, ctx.Err()
-				}
-				cn.cfg.Logger.Error("a message could not be processed; it stays in the mailbox for the next pass",
-					"mailbox", cn.cfg.Mailbox, "uidvalidity", m.UIDValidity, "uid", m.UID, "err", err)
-				continue
-			}
-			if err := cn.markDone(info.UID); err != nil {
-				return done, err
-			}
-			done++
+			return done, err
 		}
 	}
 	return done, nil
+}
+
+// batch handles the messages of one batch of UIDs, in order, and marks
+// the ones handled done together at the end (one UID STORE, and one MOVE
+// with a done folder), also when it stops early: in a burst of mail the
+// server updates its flags once a batch instead of once a message (with
+// the embedded server, a file written and synced per message and
+// command). Each message is still marked only after its handler
+// returned, that is after its outcome was committed. Should the process
+// die in between, the messages not yet marked are handed over again at
+// the next start, as one was before, and the handler recognises them
+// (app.Process: the same UID or Message-ID is a duplicate): up to a
+// batch of them instead of one. It returns how many were handled and
+// marked.
+func (cn *conn) batch(ctx context.Context, h Handler, batch []imap.UID, validity uint32) (int, error) {
+	var handled []imap.UID
+	mark := func(err error) (int, error) {
+		if len(handled) == 0 {
+			return 0, err
+		}
+		if merr := cn.markDone(handled); merr != nil {
+			return 0, errors.Join(err, merr)
+		}
+		return len(handled), err
+	}
+	// First what each message is (its size above all), without its
+	// text; then the texts one at a time, so that only one message is
+	// ever held, cut to MaxBytes+1 bytes when it is larger.
+	t := cn.guard("UID FETCH")
+	infos, err := cn.c.Fetch(imap.UIDSetNum(batch...), &imap.FetchOptions{UID: true, Flags: true, InternalDate: true, RFC822Size: true}).Collect()
+	t.Stop()
+	if err != nil {
+		return 0, fmt.Errorf("fetching the sizes of messages %d to %d of %q: %w", batch[0], batch[len(batch)-1], cn.cfg.Mailbox, err)
+	}
+	slices.SortFunc(infos, func(a, b *imapclient.FetchMessageBuffer) int { return cmp.Compare(a.UID, b.UID) })
+	for _, info := range infos {
+		if ctx.Err() != nil {
+			return mark(ctx.Err())
+		}
+		if info.UID == 0 || !slices.Contains(batch, info.UID) || isDone(info.Flags) {
+			// Not what was asked for (an unsolicited FLAGS update, say),
+			// or done meanwhile.
+			continue
+		}
+		m, ok, err := cn.fetchText(info, validity)
+		if err != nil {
+			return mark(err)
+		}
+		if !ok {
+			continue // expunged meanwhile
+		}
+		if m.Size > cn.cfg.MaxBytes {
+			cn.cfg.Logger.Warn("a message is larger than the limit; the handler gets its beginning only",
+				"mailbox", cn.cfg.Mailbox, "uid", m.UID, "size", m.Size, "limit", cn.cfg.MaxBytes)
+		}
+		if err := h(ctx, m); err != nil {
+			if ctx.Err() != nil {
+				return mark(ctx.Err())
+			}
+			cn.cfg.Logger.Error("a message could not be processed; it stays in the mailbox for the next pass",
+				"mailbox", cn.cfg.Mailbox, "uidvalidity", m.UIDValidity, "uid", m.UID, "err", err)
+			continue
+		}
+		handled = append(handled, info.UID)
+	}
+	return mark(nil)
 }
 
 // isDone reports whether flags hold DoneFlag (keywords are
@@ -471,16 +500,16 @@ func (cn *conn) fetchText(info *imapclient.FetchMessageBuffer, validity uint32) 
 	return m, ok, nil
 }
 
-// markDone flags a message done and seen and, with a done folder, moves it
-// there.
-func (cn *conn) markDone(uid imap.UID) error {
-	set := imap.UIDSetNum(uid)
+// markDone flags messages done and seen and, with a done folder, moves
+// them there.
+func (cn *conn) markDone(uids []imap.UID) error {
+	set := imap.UIDSetNum(uids...)
 	flags := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{DoneFlag, imap.FlagSeen}}
 	t := cn.guard("UID STORE")
 	err := cn.c.Store(set, flags, nil).Close()
 	t.Stop()
 	if err != nil {
-		return fmt.Errorf("flagging message %d of %q as done: %w", uid, cn.cfg.Mailbox, err)
+		return fmt.Errorf("flagging messages %v of %q as done: %w", set, cn.cfg.Mailbox, err)
 	}
 	if cn.cfg.DoneFolder == "" {
 		return nil
@@ -489,28 +518,28 @@ func (cn *conn) markDone(uid imap.UID) error {
 	defer t.Stop()
 	if cn.c.Caps().Has(imap.CapMove) {
 		if _, err := cn.c.Move(set, cn.cfg.DoneFolder).Wait(); err != nil {
-			return fmt.Errorf("moving message %d from %q to %q: %w", uid, cn.cfg.Mailbox, cn.cfg.DoneFolder, err)
+			return fmt.Errorf("moving messages %v from %q to %q: %w", set, cn.cfg.Mailbox, cn.cfg.DoneFolder, err)
 		}
 		return nil
 	}
 	// imapclient's own MOVE fallback pipelines COPY, STORE \Deleted and
-	// EXPUNGE, so a failed COPY would still delete the message. Here each
+	// EXPUNGE, so a failed COPY would still delete the messages. Here each
 	// step waits for the previous one.
 	if _, err := cn.c.Copy(set, cn.cfg.DoneFolder).Wait(); err != nil {
-		return fmt.Errorf("copying message %d from %q to %q (the server has no MOVE): %w", uid, cn.cfg.Mailbox, cn.cfg.DoneFolder, err)
+		return fmt.Errorf("copying messages %v from %q to %q (the server has no MOVE): %w", set, cn.cfg.Mailbox, cn.cfg.DoneFolder, err)
 	}
 	del := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}
 	if err := cn.c.Store(set, del, nil).Close(); err != nil {
-		return fmt.Errorf("marking message %d of %q deleted after copying it to %q: %w", uid, cn.cfg.Mailbox, cn.cfg.DoneFolder, err)
+		return fmt.Errorf("marking messages %v of %q deleted after copying them to %q: %w", set, cn.cfg.Mailbox, cn.cfg.DoneFolder, err)
 	}
 	if !cn.c.Caps().Has(imap.CapUIDPlus) {
 		// Without UIDPLUS an EXPUNGE would also remove whatever else a mail
-		// client marked \Deleted; leave the copy flagged for the owner to
+		// client marked \Deleted; leave the copies flagged for the owner to
 		// expunge.
 		return nil
 	}
 	if err := cn.c.UIDExpunge(set).Close(); err != nil {
-		return fmt.Errorf("expunging message %d of %q after copying it to %q: %w", uid, cn.cfg.Mailbox, cn.cfg.DoneFolder, err)
+		return fmt.Errorf("expunging messages %v of %q after copying them to %q: %w", set, cn.cfg.Mailbox, cn.cfg.DoneFolder, err)
 	}
 	return nil
 }

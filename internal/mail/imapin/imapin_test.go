@@ -629,30 +629,77 @@ func TestDoneFolder(t *testing.T) {
 func TestRunReconnectsAfterDroppedConnection(t *testing.T) {
 	// Brief: after ANY failure Run reconnects (1 s backoff) and loses no
 	// message. A message is handled twice only when the connection broke
-	// between its handler's success and the done flag (the store dedupes
-	// those by Message-ID); every other message is handled exactly once.
+	// between its handler's success and the done flag of its batch (the
+	// store dedupes those by UID and Message-ID); every other message is
+	// handled exactly once. With batches of one (the old way), that is
+	// the message being handled when the line broke; with batches of 20,
+	// every message of its batch handled so far (m1 and m2 here).
+	for _, c := range []struct {
+		batch int
+		want  []string
+	}{
+		{1, []string{"m1", "m2", "m2", "m3"}},
+		{20, []string{"m1", "m2", "m1", "m2", "m3"}},
+	} {
+		t.Run(fmt.Sprintf("batch=%d", c.batch), func(t *testing.T) {
+			ts := newServer(t, capsFull)
+			ts.appendMsgs(t, "INBOX", 1, 2, 3)
+			r := newRecorder()
+			var dropped sync.Once
+			r.hook = func(s string) {
+				if s == "m2" {
+					dropped.Do(ts.ln.drop) // cut the line while m2 is being handled
+				}
+			}
+			cfg := ts.cfg()
+			cfg.Poll = time.Hour
+			cfg.Batch = c.batch
+			runBG(t, cfg, r.handle)
+			r.await(t, c.want...)
+			waitDone(t, ts, "m1", "m2", "m3")
+			// Now cut it while Run idles, and deliver new mail meanwhile.
+			ts.ln.drop()
+			ts.appendMsgs(t, "INBOX", 4)
+			r.await(t, "m4")
+			waitDone(t, ts, "m1", "m2", "m3", "m4")
+			if got, want := strings.Join(r.list(), " "), strings.Join(append(c.want, "m4"), " "); got != want {
+				t.Errorf("handled %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestBatchMarkedDoneTogether: the messages of one batch are flagged done
+// with one UID STORE after the last of them was handled, not one STORE a
+// message; none is flagged before its handler returned.
+func TestBatchMarkedDoneTogether(t *testing.T) {
 	ts := newServer(t, capsFull)
-	ts.appendMsgs(t, "INBOX", 1, 2, 3)
-	r := newRecorder()
-	var dropped sync.Once
-	r.hook = func(s string) {
-		if s == "m2" {
-			dropped.Do(ts.ln.drop) // cut the line while m2 is being handled
-		}
+	ts.appendMsgs(t, "INBOX", 1, 2, 3, 4, 5)
+	var seen []map[string][]imap.Flag
+	h := func(ctx context.Context, m imapin.Message) error {
+		seen = append(seen, ts.flags(t, "INBOX"))
+		return nil
 	}
 	cfg := ts.cfg()
-	cfg.Poll = time.Hour
-	runBG(t, cfg, r.handle)
-	r.await(t, "m1", "m2", "m2", "m3")
-	waitDone(t, ts, "m1", "m2", "m3")
-	// Now cut it while Run idles, and deliver new mail meanwhile.
-	ts.ln.drop()
-	ts.appendMsgs(t, "INBOX", 4)
-	r.await(t, "m4")
-	waitDone(t, ts, "m1", "m2", "m3", "m4")
-	if s := strings.Join(r.list(), " "); s != "m1 m2 m2 m3 m4" {
-		t.Errorf("handled %q, want m1 m2 m2 m3 m4", s)
+	cfg.Batch = 3
+	if err := imapin.Once(context.Background(), cfg, h); err != nil {
+		t.Fatal(err)
 	}
+	if len(seen) != 5 {
+		t.Fatalf("%d messages handled, want 5", len(seen))
+	}
+	// While m1-m3 (the first batch) are handled none is done; while m4
+	// and m5 are, the whole first batch is and neither of these.
+	for i, f := range seen {
+		for j := 1; j <= 5; j++ {
+			name := fmt.Sprintf("m%d", j)
+			want := i >= 3 && j <= 3
+			if has(f[name], imapin.DoneFlag) != want {
+				t.Errorf("while m%d was handled, %s done: %v, want %v", i+1, name, !want, want)
+			}
+		}
+	}
+	waitDone(t, ts, "m1", "m2", "m3", "m4", "m5")
 }
 
 // syncBuffer is a log destination safe for concurrent writes.
