@@ -272,41 +272,30 @@ func checkTeams(f referee.Format, s *EventSpec) error {
 
 // seatTeams puts each entrant of a new team event in their team, on their
 // board: by rating in the event's variant, best first (the list's order
-// between equal ratings), or in the list's order with FixedBoards. The
-// entrants were entered team after team, in the teams' lists' order.
+// between equal ratings, seedByRating), or in the list's order with
+// FixedBoards. The entrants were entered team after team, in the teams'
+// lists' order.
 func (a *App) seatTeams(tx *store.Tx, se *store.Event, s EventSpec) error {
 	ents, err := tx.Entrants(se.ID)
 	if err != nil {
 		return err
 	}
-	seat := 1
+	seat := map[string]int{}
+	for _, en := range ents {
+		seat[en.Address] = en.Seat
+	}
 	for _, t := range s.Teams {
-		type member struct {
-			seat   int
-			rating float64
-		}
-		var ms []member
-		for range t.Players {
-			r, _, err := tx.Rating(ents[seat-1].Address, se.Variant)
-			if err != nil {
-				return err
-			}
-			ms = append(ms, member{seat, r.Rating.R})
-			seat++
+		var order []string
+		for _, p := range t.Players {
+			order = append(order, addr.Mailbox(p))
 		}
 		if !s.FixedBoards {
-			slices.SortStableFunc(ms, func(x, y member) int {
-				switch {
-				case x.rating > y.rating:
-					return -1
-				case x.rating < y.rating:
-					return 1
-				}
-				return 0
-			})
+			if err := seedByRating(tx, order, se.Variant); err != nil {
+				return err
+			}
 		}
-		for board, m := range ms {
-			if err := tx.SetTeam(se.ID, m.seat, strings.TrimSpace(t.Name), board+1); err != nil {
+		for board, p := range order {
+			if err := tx.SetTeam(se.ID, seat[p], strings.TrimSpace(t.Name), board+1); err != nil {
 				return err
 			}
 		}
@@ -709,18 +698,12 @@ func (a *App) withdrawTx(tx *store.Tx, se *store.Event, e *referee.Event, seat i
 	}
 	now := a.opts.Now().UTC().Truncate(time.Second)
 	reason := e.WithdrawalReason(w)
-	for _, eg := range e.Games {
-		if eg.Status != referee.StatusActive || (eg.White != seat && eg.Black != seat) {
-			continue
-		}
-		sg, err := tx.Game(eg.GameID)
-		if err != nil {
-			return 0, err
-		}
-		g, err := a.loadTx(tx, sg)
-		if err != nil {
-			return 0, err
-		}
+	eventGames, games, err := a.gamesInPlay(tx, e, seat)
+	if err != nil {
+		return 0, err
+	}
+	for i, g := range games {
+		eg := eventGames[i]
 		var ng *referee.Game
 		if kind == referee.WithdrawnLost {
 			loser := rules.White
@@ -751,6 +734,23 @@ func (a *App) withdrawTx(tx *store.Tx, se *store.Event, e *referee.Event, seat i
 	completed, total := e.SeatGames(seat)
 	return kind, tx.Audit(nil, "event", fmt.Sprintf("event %s: %s, after %d of %d games: %s", se.Name,
 		strings.TrimPrefix(reason, referee.AnnulledPrefix), completed, total, rule))
+}
+
+// gamesInPlay loads seat's games of e still in play, with their places.
+func (a *App) gamesInPlay(tx *store.Tx, e *referee.Event, seat int) ([]referee.EventGame, []*referee.Game, error) {
+	var egs []referee.EventGame
+	var gs []*referee.Game
+	for _, eg := range e.Games {
+		if eg.Status != referee.StatusActive || (eg.White != seat && eg.Black != seat) {
+			continue
+		}
+		g, err := a.gameTx(tx, eg.GameID)
+		if err != nil {
+			return nil, nil, err
+		}
+		egs, gs = append(egs, eg), append(gs, g)
+	}
+	return egs, gs, nil
 }
 
 // ReplaceInEvent hands a withdrawn player's unfinished games to a
@@ -791,18 +791,12 @@ func (a *App) replaceTx(tx *store.Tx, se *store.Event, e *referee.Event, seat in
 		return 0, fmt.Errorf("%w: %s took over from %s already, and a seat is handed on once", ErrInput, p.ReplacedBy, p.Address)
 	}
 	now := a.opts.Now().UTC().Truncate(time.Second)
-	for _, eg := range e.Games {
-		if eg.Status != referee.StatusActive || (eg.White != seat && eg.Black != seat) {
-			continue
-		}
-		sg, err := tx.Game(eg.GameID)
-		if err != nil {
-			return 0, err
-		}
-		g, err := a.loadTx(tx, sg)
-		if err != nil {
-			return 0, err
-		}
+	eventGames, games, err := a.gamesInPlay(tx, e, seat)
+	if err != nil {
+		return 0, err
+	}
+	for i, g := range games {
+		eg := eventGames[i]
 		c := rules.White
 		if eg.Black == seat {
 			c = rules.Black
