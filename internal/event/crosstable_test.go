@@ -1,6 +1,8 @@
 package event
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -40,4 +42,50 @@ func TestCrosstableText(t *testing.T) {
 			t.Errorf("HTML table lacks %q:\n%s", s, h)
 		}
 	}
+}
+
+// The HTML crosstable holds what the text one does, in its own column
+// order (points and rank right after the name): each row starts with the
+// player's seat number and carries that player's own points, wins,
+// Sonneborn-Berger and rank, and the result columns are headed by seat
+// numbers 1 to n, so "the 1 under 4" reads as a win over player 4.
+func TestCrosstableHTMLRows(t *testing.T) {
+	players := []Entrant{{Name: "alice@x.test"}, {Name: "bob@x.test"}, {Name: "carol@x.test", Withdrawn: true}, {Name: "dave@x.test"}}
+	games := []Game{
+		{White: 1, Black: 4, WhiteScore: 1},
+		{White: 2, Black: 3, WhiteScore: 0.5},
+		{White: 4, Black: 3, WhiteScore: 0},
+		{White: 1, Black: 2, WhiteScore: 0.5},
+		{White: 2, Black: 4, WhiteScore: 1},
+	}
+	tab := Crosstable(players, games, DefaultChain())
+	tab.MarkVoid(1, 3)
+	// The same standings as TestCrosstableText, with alice-carol void.
+	want := []string{
+		"# | Player | Pts | Wins | SB | Rank | 1 | 2 | 3 | 4",
+		"1 | alice@x.test | 1.5 | 1 | 1 | 2 | X | &frac12; | &ndash; | 1",
+		"2 | bob@x.test | 2 | 1 | 1.5 | 1 | &frac12; | X | &frac12; | 1",
+		"3 | carol@x.test (withdrew) | 1.5 | 1 | 1 | 2 | &ndash; | &frac12; | X | 1",
+		"4 | dave@x.test | 0 | 0 | 0 | 4 | 0 | 0 | 0 | X",
+	}
+	got := htmlRows(tab.HTML())
+	if !slices.Equal(got, want) {
+		t.Errorf("HTML table rows:\n%s\nwant:\n%s\nHTML:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), tab.HTML())
+	}
+}
+
+// htmlRows gives each <tr> of an HTML table as its cells' text (tags
+// dropped) joined by " | ".
+func htmlRows(h string) []string {
+	cell := regexp.MustCompile(`<t[hd][^>]*>(.*?)</t[hd]>`)
+	tag := regexp.MustCompile(`<[^>]*>`)
+	var rows []string
+	for _, tr := range regexp.MustCompile(`(?s)<tr>(.*?)</tr>`).FindAllStringSubmatch(h, -1) {
+		var cells []string
+		for _, c := range cell.FindAllStringSubmatch(tr[1], -1) {
+			cells = append(cells, tag.ReplaceAllString(c[1], ""))
+		}
+		rows = append(rows, strings.Join(cells, " | "))
+	}
+	return rows
 }

@@ -59,3 +59,32 @@ func TestBracketRefusesOtherSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestNextRoundPairsWinnersInOrder: the winners of matches 1 and 2 meet,
+// then those of 3 and 4, the earlier match's winner White; a round cannot
+// be paired from an odd number of winners or from none (a bracket always
+// halves, so that would be a broken event record, not a bye).
+func TestNextRoundPairsWinnersInOrder(t *testing.T) {
+	tests := []struct {
+		winners []int
+		want    string // "" when refused
+	}{
+		{[]int{1, 4, 2, 3}, "1-4 2-3"},
+		{[]int{5, 1}, "5-1"},
+		{nil, ""},
+		{[]int{1}, ""},
+		{[]int{1, 2, 3}, ""},
+		{[]int{1, 8, 4, 5, 2}, ""},
+	}
+	for _, tt := range tests {
+		got, err := NextRound(tt.winners)
+		switch {
+		case tt.want == "" && err == nil:
+			t.Errorf("NextRound(%v) = %s, want it refused", tt.winners, show(got))
+		case tt.want != "" && err != nil:
+			t.Errorf("NextRound(%v): %v", tt.winners, err)
+		case tt.want != "" && show(got) != tt.want:
+			t.Errorf("NextRound(%v) = %s, want %s", tt.winners, show(got), tt.want)
+		}
+	}
+}
