@@ -76,6 +76,10 @@ func TestParseErrors(t *testing.T) {
 		{"4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", "Kf2", "would leave your king in check", 0},
 		{"7k/8/8/1b6/8/8/4R3/5K2 w - - 0 1", "Rd2", "leave your king in check", 0},
 		{"4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1", "bxc3", "ambiguous", 2}, // docs/rules/README.md#notation: two legal readings: ask
+		// The same when one reading is a pawn's capture that promotes:
+		// the bishop's capture is not chosen for the player.
+		{"2r1k3/1P6/4B3/8/8/8/8/4K3 w - - 0 1", "bxc8", "ambiguous", 5},
+		{"2r1k3/1P6/4B3/8/8/8/8/4K3 w - - 0 1", "bc8", "ambiguous", 5},
 		{"", "O-O", "castling is not allowed", 0},
 	}
 	for _, tt := range tests {

@@ -248,30 +248,6 @@ func isEnPassant(p rules.Position, m rules.Move) bool {
 	return m.Kind == rules.Normal && p.IsCapture(m) && p.At(m.To) == rules.NoPiece
 }
 
-// preferPlain drops promotions and special moves when the same plain move
-// fits too (an unpromoted Cuarenta pawn move, a natural Chec Toe move).
-func preferPlain(ms []rules.Move) []rules.Move {
-	if len(ms) < 2 {
-		return ms
-	}
-	var plain []rules.Move
-	for _, m := range ms {
-		if m.Promo == 0 && (m.Kind == rules.Normal || m.Kind == rules.Castle || m.Kind == rules.Drop || m.Kind == rules.Deploy || m.Kind == rules.Swap) {
-			plain = append(plain, m)
-		}
-	}
-	if len(plain) == 1 {
-		// Keep the others only if they go somewhere else.
-		for _, m := range ms {
-			if m.Promo == 0 && m.To != plain[0].To {
-				return ms
-			}
-		}
-		return plain
-	}
-	return ms
-}
-
 func contains(ms []rules.Move, m rules.Move) bool {
 	for _, x := range ms {
 		if x == m {
@@ -375,13 +351,16 @@ func readings(p rules.Position, s string) (pats []pattern, perr string) {
 		if f := g("file"); f != "" {
 			pt.fromFile = int(f[0] - 'a')
 		}
+		rankZero := false
 		if r := g("rank"); r != "" {
 			n, _ := strconv.Atoi(r)
 			pt.fromRank = n - 1
+			rankZero = n == 0
 		}
-		if pt.fromFile >= b.Width() || pt.fromRank >= b.Height() {
+		if pt.fromFile >= b.Width() || pt.fromRank >= b.Height() || rankZero {
 			// "r5a6" read as written: r5 is no square ("R5a6", the rook
-			// on the fifth rank, is tried below).
+			// on the fifth rank, is tried below). There is no rank 0:
+			// "a0a1" is refused, not read as a1 with the rank left open.
 			if perr == "" {
 				perr = "starts from " + g("file") + g("rank") + ", which is not a square of this board (" + boardRange(b) + ")"
 			}
@@ -926,7 +905,7 @@ func candidates(p rules.Position, s string, legal []rules.Move) (got []rules.Mov
 			}
 		}
 	}
-	return preferPlain(got), pats, ""
+	return got, pats, ""
 }
 
 // ParseSAN reads a move of a game record (PGN movetext): where the text,

@@ -48,3 +48,35 @@ func TestRankDisambiguationInLowerCaseOrSpaced(t *testing.T) {
 		}
 	}
 }
+
+// TestOriginOnTheBoard: an origin square is read only where it is on the
+// board, both sides of each edge tested: file h and rank 8 are the last
+// of the chess board, i and 9 are past them, and there is no rank 0 (not
+// an origin left open: "a0a1" is not "a1"). A refusal names the square
+// and the board's files and ranks.
+func TestOriginOnTheBoard(t *testing.T) {
+	p, err := rules.Chess().ParsePosition("R7/8/4k3/8/8/8/7P/4K3 w - - 0 1") // a rook on a8, a pawn on h2
+	if err != nil {
+		t.Fatal(err)
+	}
+	const board = "which is not a square of this board (files a-h, ranks 1-8)"
+	for _, tt := range []struct{ in, want, refusal string }{
+		{"h2h4", "h4", ""},
+		{"i2h4", "", `starts from i2, ` + board},
+		{"a8a1", "Ra1", ""},
+		{"a9a1", "", `starts from a9, ` + board},
+		{"a0a1", "", `starts from a0, ` + board},
+		{"R0a1", "", `starts from 0, ` + board},
+	} {
+		r, err := Read(p, tt.in)
+		if tt.want != "" {
+			if err != nil || r.Read != tt.want {
+				t.Errorf("%q: read as %q, %v; want %s", tt.in, r.Read, err, tt.want)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.refusal) {
+			t.Errorf("%q: %v (read as %q); want a refusal saying %q", tt.in, err, r.Read, tt.refusal)
+		}
+	}
+}

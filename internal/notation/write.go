@@ -143,7 +143,7 @@ func literalCandidates(p rules.Position, s string) []rules.Move {
 	if len(pats) == 0 || !pats[0].literal {
 		return nil
 	}
-	got := preferPlain(match(p, p.Legal(), pats[0]))
+	got := match(p, p.Legal(), pats[0])
 	if pats[0].capture {
 		got = slices.DeleteFunc(got, func(m rules.Move) bool { return !p.IsCapture(m) })
 	}
