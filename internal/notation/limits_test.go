@@ -10,12 +10,14 @@ import (
 // TestSplitLimits: a first line that does not read as a move as a whole is
 // searched for the part that does, so that the refusal can say "read Nf3 as
 // a move but did not understand …". The search is bounded, both sides of
-// each bound tested: by words, up to maxSplitTokens (16) words; cut
-// anywhere, up to maxSplitChars (40) bytes. Past them the line is refused
-// as unreadable as a whole (still with a reason and an example).
+// each bound tested: by words (from the start, then from the end), up to
+// maxSplitTokens (16) words; cut anywhere, up to maxSplitChars (40) bytes.
+// Past them the line is refused as unreadable as a whole (still with a
+// reason and an example).
 func TestSplitLimits(t *testing.T) {
 	p := rules.Chess().Start()
 	words := func(n int) string { return "Nf3" + strings.Repeat(" xx", n-1) } // over 40 bytes from 14 words
+	last := func(n int) string { return strings.Repeat("xx ", n-1) + "Nf3" }  // the move as the last word
 	glued := func(n int) string { return "(Nf3)" + strings.Repeat("x", n-5) }
 	tests := []struct {
 		name  string
@@ -24,6 +26,8 @@ func TestSplitLimits(t *testing.T) {
 	}{
 		{"16 words: searched by words", words(16), true},
 		{"17 words: not searched", words(17), false},
+		{"16 words, the move last: searched by words", last(16), true},
+		{"17 words, the move last: not searched", last(17), false},
 		{"40 bytes: searched anywhere", glued(40), true},
 		{"41 bytes: not searched", glued(41), false},
 	}

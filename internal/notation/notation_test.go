@@ -37,6 +37,9 @@ func TestParseForms(t *testing.T) {
 		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", []string{"O-O", "0-0", "o-o", "e1g1", "O-O+"}, "e1g1"},
 		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", []string{"O-O-O", "0-0-0", "e1c1"}, "e1c1"},
 		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", []string{"exd6", "exd6 e.p.", "e5xd6", "e5d6", "ed6"[:0] + "exd6ep", "e5:d6"}, "e5d6"},
+		// A whole origin square names its piece: never the bishop that
+		// may take on c3 too, as "bxc3" might (TestParseErrors).
+		{"4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1", []string{"b2c3", "b2xc3", "b2-c3", "B2C3", "B2XC3"}, "b2c3"},
 	}
 	for _, tt := range tests {
 		p := pos(t, tt.fen)
@@ -109,6 +112,7 @@ func TestSAN(t *testing.T) {
 		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1c1", "O-O-O"},
 		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", "exd6"},
 		{"rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2", "d8h4", "Qh4#"},
+		{"7k/8/6K1/8/8/8/8/5Q2 w - - 0 1", "f1f7", "Qf7"}, // stalemate: the game is over, but no "#"
 	}
 	for _, tt := range tests {
 		p := pos(t, tt.fen)
@@ -218,5 +222,83 @@ func TestCastlingRefusalNamesTheOneReason(t *testing.T) {
 				t.Errorf("Parse(%q) = %q names %d reasons, want one", tt.in, msg, named)
 			}
 		})
+	}
+}
+
+// TestRefusalNamesThePieceMeant: a move that fits no legal move is refused
+// with the most telling reason of the pieces that might be meant (see
+// explain): the piece on a whole origin square, or the only piece of its
+// kind, or a pawn on the target's file, by name; several pieces none of
+// which moves that way, together; a piece the player does not have, as
+// such, even where the opponent has one.
+func TestRefusalNamesThePieceMeant(t *testing.T) {
+	const lone = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"         // White: king e1, pawn a7
+	const pinned = "2r1k3/8/8/1p6/2P5/P7/8/2K5 w - - 0 1" // White: king c1, pawns a3 and c4; Black: rook c8, pawn b5
+	const rooksOnD = "8/r2R3K/8/k7/8/8/3P4/3R4 w - - 0 1" // White: king h7, rooks d7 and d1, pawn d2; Black: rook a7
+	tests := []struct{ fen, in, want string }{
+		// A whole origin square, on the board's first file and rank.
+		{"", "a1a3", "your rook on a1 cannot go to a3: a piece stands in the way"},
+		{"", "e1e2", "your king on e1 cannot go to e2: your own piece stands there."},
+		{"", "a7a5", "the piece on a7 is not yours."},
+		// The only king; the pawn on the target's file; no pawn on it.
+		{lone, "Ka1", "your king on e1 cannot go to a1: a king does not move that way."},
+		{"", "e5", "your pawn on e2 cannot go to e5: a pawn does not move that way."},
+		{lone, "b6", "none of your pawns can go to b6: a pawn does not move that way."},
+		{"", "Nd4", "none of your knights can go to d4: a knight does not move that way."},
+		// The origin's file alone names the pawns of that file only: the
+		// c-pawn, pinned by the rook on c8, is not the a-pawn's reason.
+		{pinned, "axb5", "none of your pawns can go to b5: a pawn does not move that way."},
+		{pinned, "cxb5", "your pawn on c4 cannot go to b5: it would leave your king in check."},
+		// A rank that tells two rooks apart names the rook on it: d1's
+		// way is blocked by its pawn, d7 is pinned by the rook on a7.
+		{rooksOnD, "R1d4", "your rook on d1 cannot go to d4: a piece stands in the way"},
+		{rooksOnD, "R7d4", "your rook on d7 cannot go to d4: it would leave your king in check."},
+		// Black's queen is not White's.
+		{"3qk3/8/8/8/8/8/8/4K3 w - - 0 1", "Qd4", "you have no queen that could make it."},
+		// A promotion written on a move that is none, however the origin
+		// is given.
+		{"", "e4=Q", "that move is not a promotion: write it without the Q."},
+		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6=Q", "that move is not a promotion: write it without the Q."},
+		{"4k3/R7/8/R7/8/8/8/4K3 w - - 0 1", "R5a6=Q", "that move is not a promotion: write it without the Q."},
+		{"4k3/P7/8/8/8/8/1P6/4K3 w - - 0 1", "b4=Q", "that move is not a promotion: write it without the Q."}, // though a7 may promote
+		// A drop in a game without hands.
+		{"", "N@b3", "you have no N in hand to drop (in hand: nothing)."},
+	}
+	for _, tt := range tests {
+		_, err := Parse(pos(t, tt.fen), tt.in)
+		if want := fmt.Sprintf("%q was not played: %s", tt.in, tt.want); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q): %v\nwant: %s", tt.in, err, want)
+		}
+	}
+}
+
+// TestCapsLock: a move typed in capitals reads as it does in lower case
+// (docs/rules/README.md#notation: "E4", "G1F3"), at every rank digit: on
+// Toto40's twelve ranks "A9" is the pawn's step to a9; on the chess board
+// "E9" and "E0" name no square, as "e9" and "e0" do not.
+func TestCapsLock(t *testing.T) {
+	toto, err := rules.Toto40().ParsePosition("p/1p/2h/3n/P3r/P3k/K3p/R3p/N3/H2/P1/P w - 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		pos       rules.Position
+		in, want  string
+		isRefusal bool
+	}{
+		{pos(t, ""), "E4", "e4", false},
+		{pos(t, ""), "G1F3", "Nf3", false},
+		{toto, "A9", "a9", false},
+		{toto, "A8A9", "a9", false},
+		{pos(t, ""), "E9", `"E9" names e9, which is not a square of this board (files a-h, ranks 1-8)`, true},
+		{pos(t, ""), "E0", `"E0" names e0, which is not a square of this board (files a-h, ranks 1-8)`, true},
+	} {
+		r, err := Read(tt.pos, tt.in)
+		switch {
+		case tt.isRefusal && (err == nil || err.Error() != tt.want):
+			t.Errorf("Read(%q) = %q, %v; want the refusal %s", tt.in, r.Read, err, tt.want)
+		case !tt.isRefusal && (err != nil || r.Read != tt.want):
+			t.Errorf("Read(%q) = %q, %v; want %s", tt.in, r.Read, err, tt.want)
+		}
 	}
 }

@@ -19,6 +19,16 @@ func TestRankDisambiguationInLowerCaseOrSpaced(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := rules.Chess().Start()
+	bishop, err := rules.Chess().ParsePosition("4k3/8/8/R2B4/8/8/8/4K3 w - - 0 1") // a rook on a5, a bishop on d5
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cuarenta: Black's pawn on c4, White's Camel (C) on g4, which may go
+	// to d5; c is a file of the board.
+	camel, err := rules.Cuarenta().ParsePosition("cf1b/F4/1ppv/1pkGg/2F1/fp1C1/P1P1/V1K1V/BG2 w - - 6 13")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		pos        rules.Position
 		in, want   string
@@ -32,8 +42,13 @@ func TestRankDisambiguationInLowerCaseOrSpaced(t *testing.T) {
 		{rooks, "r5xa6", "", "captures nothing"},
 		{start, "n1c3", "Nc3", ""},
 		{start, "N 1c3", "Nc3", ""},
-		{start, "b1c3", "Nc3", ""},                     // a square: the knight on b1
-		{rooks, "b5a6", "", "there is no piece on b5"}, // b is a file: never the bishop
+		{start, "b1c3", "Nc3", ""},                      // a square: the knight on b1
+		{rooks, "b5a6", "", "there is no piece on b5"},  // b is a file: never the bishop
+		{bishop, "b5a8", "", "there is no piece on b5"}, // b is a file: never the bishop on the fifth rank
+		{bishop, "B5A8", "", "there is no piece on b5"}, // in capitals too
+		{bishop, "d5a8", "Ba8", ""},
+		{camel, "c4d5", "", "the piece on c4 is not yours"}, // c is a file: never the Camel on the fourth rank
+		{camel, "g4d5", "Cd5+", ""},
 		{rooks, "s5a6", "", "starts from s5, which is not a square of this board (files a-h, ranks 1-8)"},
 	} {
 		r, err := Read(tt.pos, tt.in)

@@ -3,6 +3,7 @@ package notation
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -90,6 +91,7 @@ func TestReadAllVariants(t *testing.T) {
 func TestReadForms(t *testing.T) {
 	const black = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 	const move12 = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 2 12"
+	const move12black = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 12"
 	tests := []struct {
 		fen, line, coord string
 		offer            bool
@@ -128,6 +130,8 @@ func TestReadForms(t *testing.T) {
 		{"", "Nc3 (=)", "b1c3", true}, // the correspondence sign for a draw offer
 		{"", "NC3 DRAW", "b1c3", true},
 		{"", "1. Nc3 draw", "b1c3", true},
+		{move12black, "...Nf6", "g8f6", false}, // Black's dots without the number, later in the game
+		{move12black, "12... Nf6", "g8f6", false},
 		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6 e.p.", "e5d6", false},
 		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6ep", "e5d6", false},
 		{"4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a8(Q)", "a7a8q", false},
@@ -165,6 +169,8 @@ func TestReadChecToeCommands(t *testing.T) {
 // not understood.
 func TestReadNoSilentSkips(t *testing.T) {
 	const black = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+	const castling = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+	const rooks = "4k3/8/8/8/8/8/4K3/R6R w - - 0 1"
 	tests := []struct {
 		fen, line string
 		want      []string // each must be in the error
@@ -192,6 +198,22 @@ func TestReadNoSilentSkips(t *testing.T) {
 		{"", "hello", []string{`is not a move the referee can read`}},
 		{"", "e4 I think", []string{`read "e4" as a move but did not understand "I think" after it`}},
 		{"", "N c3 please", []string{`read "Nc3" as a move but did not understand "please" after it`}},
+		// The readable part is found at the end of the line as well as at
+		// its start, and inside it ("(Nf3" has no closing bracket).
+		{"", "(Nf3", []string{`read "Nf3" as a move but did not understand "(" before it`}},
+		{"", "please play Nf3 thanks", []string{`read "Nf3" as a move but did not understand "please play" before it and "thanks" after it`}},
+		// Castling and the commands are readable parts too.
+		{castling, "O-O please", []string{`read "O-O" as a move but did not understand "please" after it`, `e.g. "O-O"`}},
+		// The readable part is itself ambiguous: the candidates are named.
+		{rooks, "Rd1 please", []string{`read "Rd1" as a move but did not understand "please" after it`, `And "Rd1" is ambiguous: more than one legal move fits (Rad1, Rhd1). Reply with one of "Rad1" or "Rhd1"`}},
+		// A wrong move number: the move is suggested as the referee writes it.
+		{"", "2. e2-e4", []string{`it is numbered 2, but the game is at move 1`, `e.g. "e4"`, `"1. e4"`}},
+		{"", "0. e4", []string{`it is numbered 0, but the game is at move 1`}},
+		// Dots with no move after them are no mark of Black's move.
+		{"", "...", []string{`is empty: write a move such as`}},
+		// One letter is no move (and "N", a piece letter, no knight move).
+		{"", "N", []string{`is not a move the referee can read`}},
+		{"", "Y", []string{`is not a move the referee can read`}},
 	}
 	for _, tt := range tests {
 		p := pos(t, tt.fen)
@@ -222,6 +244,12 @@ func TestUnknownLetters(t *testing.T) {
 		{"chess", "", "CC3", `Chess has no piece with the letter C (pieces: K Q R B N; pawn moves are written without a letter, e.g. "c3").`},
 		{"chess", "", "Xf3", `Chess has no piece with the letter X (pieces: K Q R B N; pawn moves`},
 		{"chess", "", "xf3", `Chess has no piece with the letter X`},
+		{"chess", "", "zf3", `Chess has no piece with the letter Z`},
+		{"chess", "", "aab5", `Chess has no piece with the letter A`}, // a doubled key: the first letter read as a piece's, as in "xf3"
+		// A capital that is no piece is no file, whatever follows it: not
+		// the bishop's c1a3, not the pawn's axb5.
+		{"chess", "rnbqkbnr/1ppppppp/p7/8/8/1P6/P1PPPPPP/RNBQKBNR w KQkq - 0 2", "C1a3", `Chess has no piece with the letter C (pieces: K Q R B N; pawn moves are written without a letter, e.g. "Ba3").`},
+		{"chess", "rnbqkbnr/p1pppppp/8/1p6/P7/8/1PPPPPPP/RNBQKBNR w KQkq b6 0 2", "Axb5", `Chess has no piece with the letter A (pieces: K Q R B N; pawn moves`},
 		{"chess", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2", "Exd5", `Chess has no piece with the letter E (pieces: K Q R B N; pawn moves are written without a letter, e.g. "exd5").`},
 		{"chess", "", "Gf3", `Chess has no piece with the letter G`},
 		{"chess", "", "Vc3", `Chess has no piece with the letter V`},
@@ -232,8 +260,11 @@ func TestUnknownLetters(t *testing.T) {
 		{"cuarenta", "", "♕d5", `Cuarenta has no queen, which the figurine ♕ stands for (pieces: K B V G C F;`},
 		{"toto40", "", "Bd6", `Toto40 has no piece with the letter B (pieces: K R N H; pawn moves`},
 		{"toto40", "", "♗d4", `Toto40 has no bishop, which the figurine ♗ stands for (pieces: K R N H;`},
+		{"toto40", "", "BxN", `Toto40 has no piece with the letter B (pieces: K R N H;`}, // a capture naming the piece taken
 		{"toetotoe", "", "Q@e1 G@d1", `Toe-to-Toe Chess has no piece with the letter Q (pieces: K G R N E;`},
 		{"chectoe", checToe, "Q@a1", `Chec Toe has no piece with the letter Q (pieces: P N B R`},
+		{"chectoe", checToe, "a@b3", `Chec Toe has no piece with the letter A (pieces: P N B R`},
+		{"chectoe", checToe, "z@b3", `Chec Toe has no piece with the letter Z (pieces: P N B R`},
 		{"chectoe", checToe, "Kd2", `Chec Toe has no piece with the letter K (pieces: P N B R`},
 		{"chectoe", checToe, "♔d2", `Chec Toe has no king, which the figurine ♔ stands for (pieces: P N B R`},
 	}
@@ -337,4 +368,60 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("%s: %q read as %q, which reads back as %+v, %v", p, line, r.Read, again, err)
 		}
 	})
+}
+
+// TestUnknownLetterExampleIsPlayable: the example in the refusal of an
+// unknown piece letter is a move the player can send as it is, of the
+// kind the sentence gives it for: a pawn move after "pawn moves are
+// written without a letter", a drop for a drop, a deployment while
+// deploying.
+func TestUnknownLetterExampleIsPlayable(t *testing.T) {
+	eg := regexp.MustCompile(`e\.g\. "([^"]+)"`)
+	tests := []struct {
+		name, variant, fen, line string
+		kind                     rules.MoveKind
+		pawn                     bool // the example moves a pawn
+	}{
+		{"chess", "chess", "", "Xf3", rules.Normal, true},
+		{"chess without pawns: no example", "chess", "4k3/8/8/8/8/8/4K3/R6R w - - 0 1", "Xf3", rules.Normal, false},
+		{"cuarenta", "cuarenta", "", "Qd5", rules.Normal, true},
+		{"toto40", "toto40", "", "Bd6", rules.Normal, true},
+		{"chectoe drop", "chectoe", "4/2n1/1P2/2N1[BRpbr] w 5 - 3", "Q@a1", rules.Drop, false},
+		{"toetotoe deployment", "toetotoe", "", "Q@e1 G@d1", rules.Deploy, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := rules.Lookup(tt.variant)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := v.Start()
+			if tt.fen != "" {
+				if p, err = v.ParsePosition(tt.fen); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err = Read(p, tt.line)
+			if err == nil {
+				t.Fatalf("%q was read", tt.line)
+			}
+			m := eg.FindStringSubmatch(err.Error())
+			if tt.kind == rules.Normal && !tt.pawn {
+				if m != nil {
+					t.Errorf("%q: an example with no pawn on the board: %v", tt.line, err)
+				}
+				return
+			}
+			if m == nil {
+				t.Fatalf("%q: no example: %v", tt.line, err)
+			}
+			r, err := Read(p, m[1])
+			if err != nil {
+				t.Fatalf("the example %q does not read: %v", m[1], err)
+			}
+			if r.Move.Kind != tt.kind || (p.At(r.Move.From).Letter() == 'P') != tt.pawn {
+				t.Errorf("the example %q is a move of kind %v by %c, want kind %v, a pawn: %v", m[1], r.Move.Kind, p.At(r.Move.From).Letter(), tt.kind, tt.pawn)
+			}
+		})
+	}
 }

@@ -2,6 +2,7 @@ package notation
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -22,6 +23,10 @@ func TestStandardSAN(t *testing.T) {
 		{"chess pawn beside a bishop", "chess", "4k3/8/8/8/2p5/1P6/4B3/4K3 w - - 0 1", "b3c4", "b3xc4", "bxc4"},
 		{"chess bishop beside a pawn", "chess", "4k3/8/8/8/2p5/1P6/4B3/4K3 w - - 0 1", "e2c4", "Bxc4", "Bxc4"},
 		{"chess knights", "chess", "4k3/8/8/N1N5/8/8/8/N3K3 w - - 0 1", "a5b3", "Na5b3", "Na5b3"},
+		// Two pawns of different files take on d5: the file, written
+		// anyway, tells them apart.
+		{"chess two pawns take", "chess", "rnbqkbnr/ppp1pppp/8/3p4/2P1P3/8/PP1P1PPP/RNBQKBNR w KQkq d6 0 2", "e4d5", "exd5", "exd5"},
+		{"chess two pawns take, the other", "chess", "rnbqkbnr/ppp1pppp/8/3p4/2P1P3/8/PP1P1PPP/RNBQKBNR w KQkq d6 0 2", "c4d5", "cxd5", "cxd5"},
 		// Cuarenta's pawn steps diagonally: "fg4" names the f-pawn
 		// (the pawn on h3 may step there too); in a mail "fg4" could be
 		// a frog's move.
@@ -104,5 +109,22 @@ func BenchmarkStandardSAN(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		StandardSAN(p, legal[i%len(legal)])
+	}
+}
+
+// TestParseSANMarksAlone: a record's token that is only marks ("!!", "+",
+// an annotation written apart from its move) is no move: ParseSAN refuses
+// it, quoting it, as Parse does.
+func TestParseSANMarksAlone(t *testing.T) {
+	p := rules.Chess().Start()
+	for _, in := range []string{"!!", "!?", "+", "#", ""} {
+		m, err := ParseSAN(p, in)
+		if err == nil {
+			t.Errorf("ParseSAN(%q) = %s, want a refusal", in, Coord(p, m))
+			continue
+		}
+		if want := fmt.Sprintf("%q is empty", in); !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseSAN(%q): %v, want it to say %s", in, err, want)
+		}
 	}
 }
