@@ -38,6 +38,10 @@ func TestRankDisambiguationInLowerCaseOrSpaced(t *testing.T) {
 		{rooks, "r5a6", "R5a6", ""},
 		{rooks, "R 5a6", "R5a6", ""},
 		{rooks, "r 5a6", "R5a6", ""},
+		{rooks, "R5A6", "R5a6", ""}, // caps lock on "r5a6"
+		{rooks, "R7A6", "R7a6", ""},
+		{start, "N1C3", "Nc3", ""},
+		{rooks, "R0A6", "", "starts from r0, which is not a square of this board"}, // no rank 0, in capitals either
 		{rooks, "r7-a6", "R7a6", ""},
 		{rooks, "r5xa6", "", "captures nothing"},
 		{start, "n1c3", "Nc3", ""},
