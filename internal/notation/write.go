@@ -49,7 +49,7 @@ func SAN(p rules.Position, m rules.Move) string {
 	s := standardBody(p, m)
 	if m.Kind == rules.Normal || m.Kind == rules.Checker || m.Kind == rules.Wizard {
 		n, _ := normalise(s)
-		if got, _, _ := candidates(p, n, p.Legal()); len(got) != 1 || got[0] != m {
+		if got, _, _ := candidates(p, n, p.Legal(), nil); len(got) != 1 || got[0] != m {
 			s = longForm(p, m)
 		}
 	}
@@ -139,7 +139,7 @@ func standardBody(p rules.Position, m rules.Move) string {
 // only.
 func literalCandidates(p rules.Position, s string) []rules.Move {
 	n, _ := normalise(s)
-	pats, _ := readings(p, n)
+	pats, _ := readings(p, n, nil)
 	if len(pats) == 0 || !pats[0].literal {
 		return nil
 	}
