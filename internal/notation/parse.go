@@ -85,7 +85,7 @@ var (
 	// ICCF numeric notation: from and to, two digits each, and a
 	// promotion digit ("5254", "57581").
 	iccfRE = regexp.MustCompile(`^[0-9]{4,5}$`)
-	dropRE    = regexp.MustCompile(`^([A-Za-z])@([a-z][0-9]{1,2})$`)
+	dropRE = regexp.MustCompile(`^([A-Za-z])@([a-z][0-9]{1,2})$`)
 	// Chec Toe's seed notation: Nb3⌄ (or v) is a drop.
 	dropSuffixRE = regexp.MustCompile(`^([A-Z])([a-z][0-9]{1,2})(⌄|v)$`)
 	swapRE       = regexp.MustCompile(`^([a-z][0-9]{1,2})\s*(?:<>|<->|↔)\s*([a-z][0-9]{1,2})$`)
