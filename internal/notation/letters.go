@@ -298,9 +298,10 @@ func addNote(notes []string, note string) []string {
 	return append(notes, note)
 }
 
-// promo reads a promotion letter x as written. A small letter is the
-// coordinate form's ("e7e8q"), always English, or a letter English does
-// not use ("e7e8d"); a capital is read as a piece letter.
+// promo reads a promotion letter x as written. A small letter of English
+// is the coordinate form's ("e7e8q", "e7e8r" for a French player too);
+// any other letter is read as a piece letter ("e8=R": the French king,
+// "e8d": the queen).
 func (lt *letters) promo(v rules.Variant, b *rules.Board, x string) (byte, string) {
 	if lt == nil || x[0] < 'a' || x[0] > 'z' {
 		if lt == nil {
@@ -308,14 +309,42 @@ func (lt *letters) promo(v rules.Variant, b *rules.Board, x string) (byte, strin
 		}
 		return lt.piece(v, b, upperToken(x), true)
 	}
-	c := upper(x[0])
-	if hasPiece(v, c) {
+	if c := upper(x[0]); strings.IndexByte("KQRBNP", c) >= 0 || hasPiece(v, c) {
 		return c, ""
 	}
-	if sh, ok := lt.shared[string(c)]; ok {
-		if y := orthodox[sh.piece]; isOrthodox(v, y) && hasPiece(v, y) {
-			return y, fmt.Sprintf("%c is the %s in %s", c, orthodoxNames[sh.piece], andList(sh.langs))
+	return lt.piece(v, b, upperToken(x), true)
+}
+
+// english is the English reading of the letter x (upper-cased, as piece
+// takes it) that the player's language read as another piece, c: the
+// variant's own piece x, when it has one ("R", the rook, for a French
+// player's R, read as the king), or 0. Both readings are tried: the one
+// that is legal is played, and the player is asked when both are.
+func (lt *letters) english(v rules.Variant, x string, c byte) (byte, string) {
+	if lt == nil || lt.lang == nil || len(x) != 1 || x[0] == c || !hasPiece(v, x[0]) {
+		return 0, ""
+	}
+	name := x
+	if vp, ok := v.(rules.VariantPieces); ok {
+		name = vp.PieceName(x[0])
+	}
+	return x[0], fmt.Sprintf("%s is the %s in English", x, name)
+}
+
+// sanFor writes m (legal in p) for a player who reads with lt: SAN, or,
+// where their letters read SAN otherwise (a French player's "Rf1", read
+// as the king too), the long form ("Rh1-f1"), or else the coordinates.
+func sanFor(p rules.Position, m rules.Move, lt *letters) string {
+	s := SAN(p, m)
+	if lt == nil || lt.lang == nil {
+		return s
+	}
+	legal := p.Legal()
+	for _, form := range []string{s, withMarks(p, m, longForm(p, m))} {
+		n, _ := normalise(form)
+		if got, _, _ := candidates(p, n, legal, lt); len(got) == 1 && got[0] == m {
+			return form
 		}
 	}
-	return c, ""
+	return Coord(p, m)
 }

@@ -239,10 +239,24 @@ func parseText1(p rules.Position, in, s string, ep bool, lt *letters) (m rules.M
 	}
 	cands := make([]string, len(got))
 	for i, m := range got {
-		cands[i] = SAN(p, m)
+		cands[i] = sanFor(p, m, lt)
 	}
 	sort.Strings(cands)
-	return rules.Move{}, notes, true, &Error{Input: in, Reason: "more than one legal move fits", Candidates: cands}
+	reason := "more than one legal move fits"
+	var why []string
+	for _, pt := range pats {
+		for _, m := range got {
+			if contains(match(p, legal, pt), m) {
+				for _, n := range pt.notes {
+					why = addNote(why, n)
+				}
+			}
+		}
+	}
+	if len(why) > 0 {
+		reason += ": " + strings.Join(why, ", and ")
+	}
+	return rules.Move{}, notes, true, &Error{Input: in, Reason: reason, Candidates: cands}
 }
 
 // commandKind recognises the Chec Toe commands (docs/rules/README.md#notation).
@@ -411,10 +425,14 @@ func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr str
 		if sep != "" && g("piece") == "" && g("file") == "" && g("rank") == "" {
 			return // "xf3", "-e4": a mark with nothing before it
 		}
+		// A letter the player's language reads as another piece than
+		// English does is read both ways (alt).
+		var pieceAlt, promoAlt letterAlt
 		if piece := g("piece"); piece != "" {
-			var note string
-			pt.piece, note = lt.piece(v, b, upperToken(piece), asWritten)
-			pt.notes = addNote(pt.notes, note)
+			x := upperToken(piece)
+			pt.piece, pieceAlt.note = lt.piece(v, b, x, asWritten)
+			pt.notes = addNote(pt.notes, pieceAlt.note)
+			pieceAlt.c, pieceAlt.altNote = lt.english(v, x, pt.piece)
 		}
 		if f := g("file"); f != "" {
 			pt.fromFile = int(f[0] - 'a')
@@ -454,9 +472,11 @@ func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr str
 		if re == sanRE || re == sanREF {
 			for _, name := range []string{"p1", "p2", "p3", "p4"} {
 				if x := g(name); x != "" {
-					var note string
-					pt.promo, note = lt.promo(v, b, x)
-					pt.notes = addNote(pt.notes, note)
+					pt.promo, promoAlt.note = lt.promo(v, b, x)
+					pt.notes = addNote(pt.notes, promoAlt.note)
+					if x[0] >= 'A' && x[0] <= 'Z' {
+						promoAlt.c, promoAlt.altNote = lt.english(v, upperToken(x), pt.promo)
+					}
 				}
 			}
 		}
@@ -472,6 +492,17 @@ func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr str
 			return
 		}
 		pats = append(pats, pt)
+		if pieceAlt.c != 0 {
+			a := pt
+			a.piece, a.notes = pieceAlt.c, pieceAlt.swap(pt.notes)
+			pats = append(pats, a)
+		}
+		if promoAlt.c != 0 {
+			for _, a := range slices.Clone(pats[len(pats)-1-btoi(pieceAlt.c != 0):]) {
+				a.promo, a.notes = promoAlt.c, promoAlt.swap(a.notes)
+				pats = append(pats, a)
+			}
+		}
 	}
 	try(s, true, false, true)
 	if !mayFoldCase(p, s) {
@@ -500,6 +531,27 @@ func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr str
 		}
 	}
 	return pats, perr
+}
+
+// letterAlt is the English reading of a letter the player's language
+// reads as another piece (letters.english): c is 0 when there is none.
+type letterAlt struct {
+	c       byte
+	note    string // the language's reading's note
+	altNote string // the English reading's note
+}
+
+// swap replaces the language's note by the English one in notes.
+func (a letterAlt) swap(notes []string) []string {
+	out := slices.DeleteFunc(slices.Clone(notes), func(n string) bool { return n == a.note })
+	return addNote(out, a.altNote)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // mayFoldCase reports whether the case of s may be read otherwise than
