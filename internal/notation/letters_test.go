@@ -252,7 +252,7 @@ func TestLetterRefusals(t *testing.T) {
 func TestVariantsKeepTheirLetters(t *testing.T) {
 	for _, l := range append(Languages(), Language{}) {
 		for _, v := range rules.Variants() {
-			for _, p := range positions(t, v, 12) {
+			for _, p := range positions(t, v, 4) {
 				for _, m := range p.Legal() {
 					san := SAN(p, m)
 					forms := []string{Coord(p, m)}

@@ -239,12 +239,25 @@ func splitReadable(p rules.Position, s string, lt *letters) (split, bool) {
 			if !utf8.RuneStart(s[i]) || j < len(s) && !utf8.RuneStart(s[j]) {
 				continue
 			}
+			if allDigits(s[i:j]) && (isDigit(s, i-1) || isDigit(s, j)) {
+				continue // a number cut out of a longer one ("52541" of "525412") is none a player wrote
+			}
 			if mid := strings.TrimSpace(s[i:j]); reads(mid) {
 				return split{read: mid, before: strings.TrimSpace(s[:i]), after: strings.TrimSpace(s[j:])}, true
 			}
 		}
 	}
 	return split{}, false
+}
+
+// allDigits reports whether s is digits only.
+func allDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// isDigit reports whether s has a digit at i.
+func isDigit(s string, i int) bool {
+	return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9'
 }
 
 // leftover is the error for a line with more than a move on it.
