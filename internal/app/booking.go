@@ -12,8 +12,8 @@ import (
 )
 
 // senderSettings loads what the core knows of the sender's own settings:
-// their time zone, their leave booked ahead, and the vacation days they
-// took this year and the next.
+// their time zone, name and language, their leave booked ahead, and the
+// vacation days they took this year and the next.
 func (a *App) senderSettings(tx *store.Tx, from string, now time.Time, env *referee.Env) error {
 	mb := addr.Mailbox(from)
 	var err error
@@ -21,6 +21,9 @@ func (a *App) senderSettings(tx *store.Tx, from string, now time.Time, env *refe
 		return err
 	}
 	if env.Name, err = tx.DisplayName(mb); err != nil {
+		return err
+	}
+	if env.Language, err = tx.Language(mb); err != nil {
 		return err
 	}
 	bs, err := tx.Bookings(mb, now)

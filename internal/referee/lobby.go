@@ -315,6 +315,8 @@ type LobbyChange struct {
 	Vacation *VacationUse
 	// TimeZone records a player's time zone (the "timezone" command).
 	TimeZone *ZoneChange
+	// Language records a player's language (the "language" command).
+	Language *LanguageChange
 	// Book books leave ahead; Cancel cancels a booking (its ID).
 	Book, Cancel *BookingChange
 	// Digest records a player's mail setting ("mail digest 18:00").
