@@ -1,7 +1,8 @@
 // Package notation reads players' moves liberally (SAN, long and coordinate
-// forms, drops, deployments, swaps, Chec Toe suffixes, commands) and writes
-// them strictly: canonical SAN with minimal disambiguation, and the
-// coordinate form of docs/rules/README.md#notation.
+// forms, drops, deployments, swaps, Chec Toe suffixes, commands, ICCF
+// numeric notation in orthodox chess, and with ReadFor the piece letters of
+// other languages) and writes them strictly: canonical SAN with minimal
+// disambiguation, and the coordinate form of docs/rules/README.md#notation.
 package notation
 
 import (
