@@ -67,7 +67,7 @@ func iccfReading(p rules.Position, s string) ([]pattern, string) {
 		}
 		pt.promo = iccfPromo[s[4]-'1']
 	}
-	pt.notes = []string{fmt.Sprintf("%s is ICCF numeric notation for %s", s, iccfLong(b, pt))}
+	pt.notes = []note{{text: fmt.Sprintf("%s is ICCF numeric notation for %s", s, iccfLong(b, pt))}}
 	return []pattern{pt}, ""
 }
 

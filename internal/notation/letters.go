@@ -128,6 +128,16 @@ type letters struct {
 type sharedLetter struct {
 	piece int
 	langs []string // the languages' names, in table order
+	codes []string // and their codes
+}
+
+// note says how a letter or digits were read, for the player: text is
+// the sentence ("S is the knight in German and Polish"), langs the codes
+// of the languages that write the letter so, when it was read as a
+// letter no English piece uses (for the hint to set a language).
+type note struct {
+	text  string
+	langs []string
 }
 
 // newLetters builds the reader of o's language (an unknown code reads as
@@ -151,6 +161,7 @@ func newLetters(o Options) *letters {
 			}
 			sh.piece = i
 			sh.langs = append(sh.langs, l.Name)
+			sh.codes = append(sh.codes, l.Code)
 			lt.shared[key] = sh
 		}
 	}
@@ -195,16 +206,16 @@ func isOrthodox(v rules.Variant, c byte) bool {
 // pawn's capture, never the French knight's). It returns the variant's
 // letter and, when it is not x, a note saying why ("S is the knight
 // (Springer) in German"). On a nil *letters it is x's first byte.
-func (lt *letters) piece(v rules.Variant, b *rules.Board, x string, asWritten bool) (byte, string) {
+func (lt *letters) piece(v rules.Variant, b *rules.Board, x string, asWritten bool) (byte, note) {
 	if lt == nil || x == "" {
 		if x == "" {
-			return 0, ""
+			return 0, note{}
 		}
-		return x[0], ""
+		return x[0], note{}
 	}
 	latin := len(x) <= 2 && x[0] >= 'A' && x[0] <= 'Z'
 	if latin && len(x) == 1 && !asWritten && int(x[0]-'A') < b.Width() {
-		return x[0], ""
+		return x[0], note{}
 	}
 	own := latin && len(x) == 1 && hasPiece(v, x[0])
 	if l := lt.lang; l != nil {
@@ -222,29 +233,29 @@ func (lt *letters) piece(v rules.Variant, b *rules.Board, x string, asWritten bo
 			mayTake := !own || isOrthodox(v, x[0]) && !(x[0] == pawnLetter && pawnLetterRequired(v))
 			if isOrthodox(v, y) && hasPiece(v, y) && mayTake {
 				if x == string(y) {
-					return y, ""
+					return y, note{}
 				}
-				note := fmt.Sprintf("%s is the %s (%s) in %s", written(x), orthodoxNames[i], l.Words[i], l.Name)
+				text := fmt.Sprintf("%s is the %s (%s) in %s", written(x), orthodoxNames[i], l.Words[i], l.Name)
 				if lookalike {
-					note = fmt.Sprintf("%s is the %s (%s, %s) in %s", written(x), orthodoxNames[i], l.Letters[i], l.Words[i], l.Name)
+					text = fmt.Sprintf("%s is the %s (%s, %s) in %s", written(x), orthodoxNames[i], l.Letters[i], l.Words[i], l.Name)
 				}
-				return y, note
+				return y, note{text: text}
 			}
 		}
 	}
 	if own {
-		return x[0], ""
+		return x[0], note{}
 	}
 	sh, ok := lt.shared[x]
 	if !ok {
-		return x[0], ""
+		return x[0], note{}
 	}
 	y := orthodox[sh.piece]
-	note := fmt.Sprintf("%s is the %s in %s", written(x), orthodoxNames[sh.piece], andList(sh.langs))
+	n := note{text: fmt.Sprintf("%s is the %s in %s", written(x), orthodoxNames[sh.piece], andList(sh.langs)), langs: sh.codes}
 	if latin && (!isOrthodox(v, y) || !hasPiece(v, y)) {
-		return x[0], "" // "Sc3" in Cuarenta: no knight there, refused as the letter S as before
+		return x[0], note{} // "Sc3" in Cuarenta: no knight there, refused as the letter S as before
 	}
-	return y, note
+	return y, n
 }
 
 // written is a piece letter as a note shows it: Кр, not the upper-cased
@@ -283,34 +294,61 @@ func upperToken(x string) string {
 
 // notesSuffix is the notes of a reading for the end of a refusal's
 // reason: " (S is the knight in German and Polish.)".
-func notesSuffix(notes []string) string {
+func notesSuffix(notes []note) string {
 	if len(notes) == 0 {
 		return ""
 	}
-	return " (" + strings.Join(notes, "; ") + ".)"
+	return " (" + strings.Join(texts(notes), "; ") + ".)"
 }
 
-// addNote appends note to notes unless it is "" or there already.
-func addNote(notes []string, note string) []string {
-	if note == "" || slices.Contains(notes, note) {
+// texts are the notes' sentences.
+func texts(notes []note) []string {
+	var out []string
+	for _, n := range notes {
+		out = append(out, n.text)
+	}
+	return out
+}
+
+// commonLanguages are the codes of the languages every note with
+// languages names: those whose letters the whole line is written in.
+func commonLanguages(notes []note) []string {
+	var out []string
+	first := true
+	for _, n := range notes {
+		if n.langs == nil {
+			continue
+		}
+		if first {
+			out, first = slices.Clone(n.langs), false
+			continue
+		}
+		out = slices.DeleteFunc(out, func(c string) bool { return !slices.Contains(n.langs, c) })
+	}
+	return out
+}
+
+// addNote appends n to notes unless it says nothing or is there already.
+func addNote(notes []note, n note) []note {
+	if n.text == "" || slices.ContainsFunc(notes, func(x note) bool { return x.text == n.text }) {
 		return notes
 	}
-	return append(notes, note)
+	return append(notes, n)
 }
 
 // promo reads a promotion letter x as written. A small letter of English
 // is the coordinate form's ("e7e8q", "e7e8r" for a French player too);
 // any other letter is read as a piece letter ("e8=R": the French king,
 // "e8d": the queen).
-func (lt *letters) promo(v rules.Variant, b *rules.Board, x string) (byte, string) {
+func (lt *letters) promo(v rules.Variant, b *rules.Board, x string) (byte, note) {
 	if lt == nil || x[0] < 'a' || x[0] > 'z' {
 		if lt == nil {
-			return upper(x[0]), ""
+			return upper(x[0]), note{}
 		}
 		return lt.piece(v, b, upperToken(x), true)
 	}
 	if c := upper(x[0]); strings.IndexByte("KQRBNP", c) >= 0 || hasPiece(v, c) {
-		return c, ""
+		return c, note{}
 	}
 	return lt.piece(v, b, upperToken(x), true)
 }
@@ -320,15 +358,15 @@ func (lt *letters) promo(v rules.Variant, b *rules.Board, x string) (byte, strin
 // variant's own piece x, when it has one ("R", the rook, for a French
 // player's R, read as the king), or 0. Both readings are tried: the one
 // that is legal is played, and the player is asked when both are.
-func (lt *letters) english(v rules.Variant, x string, c byte) (byte, string) {
+func (lt *letters) english(v rules.Variant, x string, c byte) (byte, note) {
 	if lt == nil || lt.lang == nil || len(x) != 1 || x[0] == c || !hasPiece(v, x[0]) {
-		return 0, ""
+		return 0, note{}
 	}
 	name := x
 	if vp, ok := v.(rules.VariantPieces); ok {
 		name = vp.PieceName(x[0])
 	}
-	return x[0], fmt.Sprintf("%s is the %s in English", x, name)
+	return x[0], note{text: fmt.Sprintf("%s is the %s in English", x, name)}
 }
 
 // sanFor writes m (legal in p) for a player who reads with lt: SAN, or,

@@ -379,3 +379,30 @@ func TestLookupLanguage(t *testing.T) {
 		t.Errorf("languages %s", got)
 	}
 }
+
+// TestReadingLanguages: a line in letters no English piece uses names
+// the languages it may be written in, for the hint to set one: every
+// letter of the line must fit ("a8=D" is not Polish, whose queen is H).
+func TestReadingLanguages(t *testing.T) {
+	for _, tt := range []struct {
+		lang, fen, line, want string
+	}{
+		{"", "", "Sf3", "de pl"},
+		{"", openE4E5, "Fb5", "fr"},
+		{"", openE4E5, "Gb5", "pl"},
+		{"", "", "Кf3", "ru"},
+		{"", "", "Nf3", ""},
+		{"", "", "5254", ""},
+		{"", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a8=D", "de fr es it pt nl"},
+		{"de", "", "Sf3", ""}, // a language set: nothing to hint
+	} {
+		p := pos(t, tt.fen)
+		r, err := ReadFor(p, tt.line, Options{Language: tt.lang})
+		if err != nil {
+			t.Fatalf("ReadFor(%q): %v", tt.line, err)
+		}
+		if got := strings.Join(r.Languages, " "); got != tt.want {
+			t.Errorf("ReadFor(%q, %q).Languages = %q, want %q", tt.line, tt.lang, got, tt.want)
+		}
+	}
+}

@@ -51,7 +51,7 @@ type pattern struct {
 	pieceOrFile bool
 	// notes say how letters of another language, or ICCF digits, were
 	// read ("S is the knight (Springer) in German").
-	notes []string
+	notes []note
 	// iccf marks a reading of ICCF numeric notation ("5254").
 	iccf bool
 }
@@ -147,7 +147,7 @@ func Parse(p rules.Position, text string) (rules.Move, error) {
 // lt reads other languages' letters (nil: the variant's own only); notes
 // say how the move was read where a letter of another language or ICCF
 // digits were read, and end the reason of a refusal.
-func parseText(p rules.Position, in, s string, ep bool, lt *letters) (m rules.Move, notes []string, readable bool, err error) {
+func parseText(p rules.Position, in, s string, ep bool, lt *letters) (m rules.Move, notes []note, readable bool, err error) {
 	m, notes, readable, err = parseText1(p, in, s, ep, lt)
 	if err == nil || len(notes) == 0 {
 		return m, notes, readable, err
@@ -160,7 +160,7 @@ func parseText(p rules.Position, in, s string, ep bool, lt *letters) (m rules.Mo
 	return m, notes, readable, err
 }
 
-func parseText1(p rules.Position, in, s string, ep bool, lt *letters) (m rules.Move, notes []string, readable bool, err error) {
+func parseText1(p rules.Position, in, s string, ep bool, lt *letters) (m rules.Move, notes []note, readable bool, err error) {
 	legal := p.Legal()
 	if s == "" {
 		return rules.Move{}, nil, true, &Error{Input: in, Reason: "is empty: write a move such as " + example(p)}
@@ -243,7 +243,7 @@ func parseText1(p rules.Position, in, s string, ep bool, lt *letters) (m rules.M
 	}
 	sort.Strings(cands)
 	reason := "more than one legal move fits"
-	var why []string
+	var why []note
 	for _, pt := range pats {
 		for _, m := range got {
 			if contains(match(p, legal, pt), m) {
@@ -254,7 +254,7 @@ func parseText1(p rules.Position, in, s string, ep bool, lt *letters) (m rules.M
 		}
 	}
 	if len(why) > 0 {
-		reason += ": " + strings.Join(why, ", and ")
+		reason += ": " + strings.Join(texts(why), ", and ")
 	}
 	return rules.Move{}, notes, true, &Error{Input: in, Reason: reason, Candidates: cands}
 }
@@ -369,13 +369,13 @@ func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr str
 		if !ok {
 			return nil, "drops on " + m[2] + ", which is not a square of this board"
 		}
-		c, note := lt.piece(v, b, string(upper(m[1][0])), m[1][0] >= 'A' && m[1][0] <= 'Z')
-		return []pattern{{kind: rules.Drop, piece: c, to: to, fromFile: -1, fromRank: -1, notes: addNote(nil, note)}}, ""
+		c, n := lt.piece(v, b, string(upper(m[1][0])), m[1][0] >= 'A' && m[1][0] <= 'Z')
+		return []pattern{{kind: rules.Drop, piece: c, to: to, fromFile: -1, fromRank: -1, notes: addNote(nil, n)}}, ""
 	}
 	if m := dropSuffixRE.FindStringSubmatch(s); m != nil {
 		if to, ok := sq(m[2]); ok {
-			c, note := lt.piece(v, b, m[1], true)
-			return []pattern{{kind: rules.Drop, piece: c, to: to, fromFile: -1, fromRank: -1, notes: addNote(nil, note)}}, ""
+			c, n := lt.piece(v, b, m[1], true)
+			return []pattern{{kind: rules.Drop, piece: c, to: to, fromFile: -1, fromRank: -1, notes: addNote(nil, n)}}, ""
 		}
 	}
 	// Deployments: several placements on one line ("K@e1 G@d1"; "Ke1 Gd1"
@@ -456,9 +456,9 @@ func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr str
 			if !pt.capture {
 				return // a captured piece's letter follows a capture mark: "PxN"
 			}
-			var note string
-			pt.toPiece, note = lt.piece(v, b, to, asWritten)
-			pt.notes = addNote(pt.notes, note)
+			var n note
+			pt.toPiece, n = lt.piece(v, b, to, asWritten)
+			pt.notes = addNote(pt.notes, n)
 		} else {
 			sq, ok := sq(to)
 			if !ok {
@@ -537,13 +537,13 @@ func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr str
 // reads as another piece (letters.english): c is 0 when there is none.
 type letterAlt struct {
 	c       byte
-	note    string // the language's reading's note
-	altNote string // the English reading's note
+	note    note // the language's reading's note
+	altNote note // the English reading's note
 }
 
 // swap replaces the language's note by the English one in notes.
-func (a letterAlt) swap(notes []string) []string {
-	out := slices.DeleteFunc(slices.Clone(notes), func(n string) bool { return n == a.note })
+func (a letterAlt) swap(notes []note) []note {
+	out := slices.DeleteFunc(slices.Clone(notes), func(n note) bool { return n.text == a.note.text })
 	return addNote(out, a.altNote)
 }
 

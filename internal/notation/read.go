@@ -24,6 +24,11 @@ type Reading struct {
 	// notation ("5254 is ICCF numeric notation for e2-e4"). The reply
 	// shows them with Read, so that no reading passes unnoticed.
 	Notes []string
+	// Languages are the codes of the languages in whose letters the line
+	// is written, where ReadFor read letters no English piece uses ("Sf3":
+	// de and pl; "Sxe8=D": de): a hint of the player's language. Nil when
+	// the line has none of them.
+	Languages []string
 }
 
 // Read reads one action line: a move in any form Parse reads, optionally
@@ -79,7 +84,7 @@ func read(pos rules.Position, line string, lt *letters) (Reading, error) {
 	if moveErr != nil {
 		return Reading{}, moveErr
 	}
-	return Reading{Move: m, OfferDraw: offer, Read: SAN(pos, m), Notes: notes}, nil
+	return Reading{Move: m, OfferDraw: offer, Read: SAN(pos, m), Notes: texts(notes), Languages: commonLanguages(notes)}, nil
 }
 
 var (
@@ -186,7 +191,7 @@ func figurines(p rules.Position, in, s string) (string, error) {
 // readMove reads s (figurines replaced) as a move; when s does not read
 // as a whole, it looks for the part that does and quotes the rest.
 // whole is false when s did not read as a move as a whole.
-func readMove(p rules.Position, in, s string, lt *letters) (m rules.Move, notes []string, whole bool, err error) {
+func readMove(p rules.Position, in, s string, lt *letters) (m rules.Move, notes []note, whole bool, err error) {
 	t, ep := normalise(s)
 	m, notes, readable, err := parseText(p, in, t, ep, lt)
 	if err == nil || readable {
