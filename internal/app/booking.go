@@ -26,6 +26,11 @@ func (a *App) senderSettings(tx *store.Tx, from string, now time.Time, env *refe
 	if env.Language, err = tx.Language(mb); err != nil {
 		return err
 	}
+	hint, err := tx.LanguageHint(mb)
+	if err != nil {
+		return err
+	}
+	env.LanguageHinted = hint != ""
 	bs, err := tx.Bookings(mb, now)
 	if err != nil {
 		return err

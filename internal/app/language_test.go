@@ -82,3 +82,60 @@ func TestLanguageIsStoredPerPlayer(t *testing.T) {
 		t.Fatalf("game #%d after Pc6: %+v %v", g2.ID, g2.Actions, err)
 	}
 }
+
+// TestLanguageHintIsToldOnce: a player who set no language and writes
+// "Sf3" is told once how to set one; it is stored, and their next move in
+// those letters, in any game, brings no second note.
+func TestLanguageHintIsToldOnce(t *testing.T) {
+	ctx := context.Background()
+	a, clk := openLobby(t, referee.LobbyConfig{})
+	g, err := a.NewGame(ctx, "chess", "carol@example.org", "bob@example.org", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hints := func() int {
+		t.Helper()
+		out, err := a.Store().Outbox(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, o := range out {
+			m, err := letters.Decode(o.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Board == nil {
+				continue
+			}
+			for _, s := range m.Board.Sections {
+				if s.Title == "Your language" {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	for i, line := range []string{"Sf3", "e5", "Sc3"} {
+		c := rules.Color(i % 2)
+		clk.now = clk.now.Add(time.Minute)
+		p, err := a.Process(ctx, moveMail(a, g, c, clk.now.Format(time.RFC1123Z), line), 0, 0)
+		if err != nil || p.Verdict != referee.Applied {
+			t.Fatalf("%s: %+v %v", line, p, err)
+		}
+		if g, err = a.Game(ctx, g.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := hints(); n != 1 {
+		t.Errorf("%d notes on the language; want one, with the first move", n)
+	}
+	var told string
+	if err := a.Store().View(ctx, func(tx *store.Tx) error {
+		var err error
+		told, err = tx.LanguageHint("carol@example.org")
+		return err
+	}); err != nil || told != "de pl" {
+		t.Errorf("the hint stored: %q, %v; want \"de pl\"", told, err)
+	}
+}

@@ -361,6 +361,11 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 			addSection(out.Mails, ng, rules.Color(c), render.Section{Title: "Your conditional moves", Body: n})
 		}
 	}
+	if s, ok := languageHint(g.Players[color], env, reading.Languages); ok {
+		addSection(out.Mails, ng, color, s)
+		out.Lobby = &LobbyChange{LanguageHint: &LanguageHintChange{Address: g.Players[color].Address, Codes: reading.Languages}}
+		out.Detail += "; told how to set " + strings.Join(reading.Languages, " or ")
+	}
 	return out
 }
 

@@ -108,3 +108,62 @@ func TestConditionalLinesInTheOwnersLanguage(t *testing.T) {
 		t.Errorf("the lines kept: %q, want [[Nc6 Nc3]]", got)
 	}
 }
+
+// TestLanguageHintOnce: a player who set no language and writes a move in
+// the letters of one or two languages is told once, in English and in
+// those languages, how to have them read (issue 42: a hint, not a
+// guess); the change records it, so that the app tells no more.
+func TestLanguageHintOnce(t *testing.T) {
+	section := func(out Outcome) string {
+		for _, s := range out.Mails[0].Board.Sections {
+			if s.Title == "Your language" {
+				return norm(s.Body)
+			}
+		}
+		return ""
+	}
+	r, g := newGame(t, rules.Chess())
+	out := act(t, r, g, rules.White, "Sf3")
+	hint := section(out)
+	if out.Verdict != Applied || out.Lobby == nil || out.Lobby.LanguageHint == nil ||
+		strings.Join(out.Lobby.LanguageHint.Codes, " ") != "de pl" || out.Lobby.LanguageHint.Address != g.Players[rules.White].Address {
+		t.Fatalf("Sf3 without a language: %v %s %+v", out.Verdict, out.Detail, out.Lobby)
+	}
+	for _, want := range []string{`reply "language de" (German) or "language pl" (Polish)`, "This note is not sent again.",
+		`antworten Sie mit "language de"`, `odpowiedz "language pl"`} {
+		if !strings.Contains(hint, want) {
+			t.Errorf("the hint does not say %q:\n%s", want, hint)
+		}
+	}
+	if opp := textOf(t, out.Mails[1]); strings.Contains(opp, "Your language") {
+		t.Errorf("the opponent is told about the mover's language:\n%s", opp)
+	}
+	// Told before, a language set, too many languages, or none: no hint.
+	for _, tc := range []struct {
+		name, line, lang string
+		hinted           bool
+	}{
+		{"told before", "Sf3", "", true},
+		{"a language set", "Sf3", "de", false},
+		{"six languages write D", "Dh5", "", false},
+		{"English letters", "Nf3", "", false},
+	} {
+		r, g := newGame(t, rules.Chess())
+		act(t, r, g, rules.White, "e4")
+		act(t, r, g, rules.Black, "e5")
+		m := &reader.Mail{From: g.Players[rules.White].Address, MessageID: "<h@x>", Action: tc.line,
+			Token: &reader.Token{GameID: g.ID, Secret: g.Players[rules.White].Secret, Ply: g.Ply()}}
+		out := r.Handle(Inbound{Mail: m}, g, Env{Now: time.Unix(0, 0), Language: tc.lang, LanguageHinted: tc.hinted})
+		if out.Verdict != Applied || out.Lobby != nil || section(out) != "" {
+			t.Errorf("%s: %q: %v %s %+v; want it played without a hint", tc.name, tc.line, out.Verdict, out.Detail, out.Lobby)
+		}
+	}
+	// One language's letter: that language alone.
+	r, g = newGame(t, rules.Chess())
+	act(t, r, g, rules.White, "e4")
+	act(t, r, g, rules.Black, "e5")
+	out = act(t, r, g, rules.White, "Fc4")
+	if hint := section(out); !strings.Contains(hint, `reply "language fr" (French).`) || !strings.Contains(hint, `répondez "language fr"`) || strings.Contains(hint, "language es") {
+		t.Errorf("Fc4: the hint:\n%s", hint)
+	}
+}

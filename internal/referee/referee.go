@@ -389,6 +389,9 @@ type Env struct {
 	Zone string
 	// Language is the code of the sender's language ("" for none set).
 	Language string
+	// LanguageHinted: the sender was told once how to set a language
+	// (languageHint), and is not told again.
+	LanguageHinted bool
 	// Name is the sender's display name ("" for none).
 	Name string
 	// Lobby is what the core may know about the sender outside a game.
