@@ -36,11 +36,13 @@ type Language struct {
 }
 
 // orthodox are the English letters of the pieces Language.Letters list,
-// in that order, and the pieces' names as the rules name them.
-var (
-	orthodox      = [5]byte{'K', 'Q', 'R', 'B', 'N'}
-	orthodoxNames = [5]string{"king", "queen", "rook", "bishop", "knight"}
-)
+// in that order.
+const orthodox = "KQRBN"
+
+// orthodoxName names the piece orthodox[i] as the rules name it.
+func orthodoxName(i int) string {
+	return [...]string{"king", "queen", "rook", "bishop", "knight"}[i]
+}
 
 // Languages lists the languages whose piece letters the referee reads,
 // English first. Pawns carry no letter in any of them (the FIDE Laws'
@@ -191,10 +193,8 @@ func isOrthodox(v rules.Variant, c byte) bool {
 	if c == pawnLetter {
 		return name == "pawn"
 	}
-	for i, o := range orthodox {
-		if o == c {
-			return name == orthodoxNames[i]
-		}
+	if i := strings.IndexByte(orthodox, c); i >= 0 {
+		return name == orthodoxName(i)
 	}
 	return false
 }
@@ -235,9 +235,9 @@ func (lt *letters) piece(v rules.Variant, b *rules.Board, x string, asWritten bo
 				if x == string(y) {
 					return y, note{}
 				}
-				text := fmt.Sprintf("%s is the %s (%s) in %s", written(x), orthodoxNames[i], l.Words[i], l.Name)
+				text := fmt.Sprintf("%s is the %s (%s) in %s", written(x), orthodoxName(i), l.Words[i], l.Name)
 				if lookalike {
-					text = fmt.Sprintf("%s is the %s (%s, %s) in %s", written(x), orthodoxNames[i], l.Letters[i], l.Words[i], l.Name)
+					text = fmt.Sprintf("%s is the %s (%s, %s) in %s", written(x), orthodoxName(i), l.Letters[i], l.Words[i], l.Name)
 				}
 				return y, note{text: text}
 			}
@@ -251,7 +251,7 @@ func (lt *letters) piece(v rules.Variant, b *rules.Board, x string, asWritten bo
 		return x[0], note{}
 	}
 	y := orthodox[sh.piece]
-	n := note{text: fmt.Sprintf("%s is the %s in %s", written(x), orthodoxNames[sh.piece], andList(sh.langs)), langs: sh.codes}
+	n := note{text: fmt.Sprintf("%s is the %s in %s", written(x), orthodoxName(sh.piece), andList(sh.langs)), langs: sh.codes}
 	if latin && (!isOrthodox(v, y) || !hasPiece(v, y)) {
 		return x[0], note{} // "Sc3" in Cuarenta: no knight there, refused as the letter S as before
 	}
