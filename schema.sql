@@ -6,7 +6,7 @@
 -- against a new database by every go test; the migrations, not this file,
 -- create and upgrade databases. Times are INTEGER Unix milliseconds, UTC.
 --
--- Schema version 25 (PRAGMA user_version).
+-- Schema version 27 (PRAGMA user_version).
 
 CREATE TABLE actions (
     game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -215,7 +215,7 @@ CREATE TABLE player_settings (
     address  TEXT    PRIMARY KEY,
     timezone TEXT    NOT NULL DEFAULT '',
     changed  INTEGER NOT NULL
-, digest      TEXT    NOT NULL DEFAULT '', digest_sent INTEGER, display_name TEXT NOT NULL DEFAULT '', name_key TEXT NOT NULL DEFAULT '');
+, digest      TEXT    NOT NULL DEFAULT '', digest_sent INTEGER, display_name TEXT NOT NULL DEFAULT '', name_key TEXT NOT NULL DEFAULT '', language TEXT NOT NULL DEFAULT '', language_hint TEXT NOT NULL DEFAULT '');
 CREATE UNIQUE INDEX player_settings_name ON player_settings (name_key) WHERE name_key <> '';
 
 CREATE TABLE players (

@@ -12,8 +12,8 @@ import (
 )
 
 // senderSettings loads what the core knows of the sender's own settings:
-// their time zone, their leave booked ahead, and the vacation days they
-// took this year and the next.
+// their time zone, name and language, their leave booked ahead, and the
+// vacation days they took this year and the next.
 func (a *App) senderSettings(tx *store.Tx, from string, now time.Time, env *referee.Env) error {
 	mb := addr.Mailbox(from)
 	var err error
@@ -23,6 +23,14 @@ func (a *App) senderSettings(tx *store.Tx, from string, now time.Time, env *refe
 	if env.Name, err = tx.DisplayName(mb); err != nil {
 		return err
 	}
+	if env.Language, err = tx.Language(mb); err != nil {
+		return err
+	}
+	hint, err := tx.LanguageHint(mb)
+	if err != nil {
+		return err
+	}
+	env.LanguageHinted = hint != ""
 	bs, err := tx.Bookings(mb, now)
 	if err != nil {
 		return err

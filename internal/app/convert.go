@@ -68,7 +68,7 @@ func fromStore(sg *store.Game, acts []store.Action, rolls []store.Roll) (*refere
 		Created: sg.Created, Rated: sg.Rated}
 	copy(g.Seed[:], sg.DieSeed)
 	for c, p := range sg.Players {
-		g.Players[c] = referee.Player{Address: p.Address, Name: p.Name, Secret: p.Secret, Zone: p.TimeZone}
+		g.Players[c] = referee.Player{Address: p.Address, Name: p.Name, Secret: p.Secret, Zone: p.TimeZone, Language: p.Language}
 		if p.DisplayName != "" {
 			g.Players[c].Name = p.DisplayName // the player's own choice, in every game, present and past
 		}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"referee/internal/referee"
@@ -39,6 +40,8 @@ func appliers() []applier {
 		{"NewChallenge", func(lc *referee.LobbyChange) bool { return lc.NewChallenge != nil }, (*App).applyNewChallenge},
 		{"Vacation", func(lc *referee.LobbyChange) bool { return lc.Vacation != nil }, (*App).applyVacation},
 		{"TimeZone", func(lc *referee.LobbyChange) bool { return lc.TimeZone != nil }, (*App).applyTimeZone},
+		{"Language", func(lc *referee.LobbyChange) bool { return lc.Language != nil }, (*App).applyLanguage},
+		{"LanguageHint", func(lc *referee.LobbyChange) bool { return lc.LanguageHint != nil }, (*App).applyLanguageHint},
 		{"Name", func(lc *referee.LobbyChange) bool { return lc.Name != nil }, (*App).applyName},
 		{"Digest", func(lc *referee.LobbyChange) bool { return lc.Digest != nil }, (*App).applyDigest},
 		{"Book", func(lc *referee.LobbyChange) bool { return lc.Book != nil }, (*App).applyBook},
@@ -90,6 +93,16 @@ func (a *App) applyTimeZone(c *applying) error {
 		return err
 	}
 	return a.refreshDeadlines(c.tx, z.Address)
+}
+
+func (a *App) applyLanguage(c *applying) error {
+	l := c.lc.Language
+	return c.tx.SetLanguage(l.Address, l.Code, c.now)
+}
+
+func (a *App) applyLanguageHint(c *applying) error {
+	h := c.lc.LanguageHint
+	return c.tx.SetLanguageHint(h.Address, strings.Join(h.Codes, " "), c.now)
 }
 
 func (a *App) applyName(c *applying) error {

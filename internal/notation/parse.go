@@ -49,6 +49,11 @@ type pattern struct {
 	// the reading of a lower-case first letter as a piece.
 	literal     bool
 	pieceOrFile bool
+	// notes say how letters of another language, or ICCF digits, were
+	// read ("S is the knight (Springer) in German").
+	notes []note
+	// iccf marks a reading of ICCF numeric notation ("5254").
+	iccf bool
 }
 
 // The SAN, long and coordinate forms: piece, origin file, origin rank,
@@ -61,11 +66,26 @@ const (
 	sanTail  = `(?P<suffix>\^|⌃|o|\*|°|º|˚|⌄|v|@)?$`
 )
 
+// The same forms for ReadFor, with the piece letters of other languages
+// (letters.go): the Cyrillic ones, and the king's two letters (Кр, Kp).
+const (
+	foreignPiece = `(?P<piece>[KКк][pPрР]|[A-Z]|[КкФфЛлСс])`
+	foreignPromo = `[A-Za-zКкФфЛлСс]`
+	sanHeadF     = `^` + foreignPiece + `?(?P<file>[a-w])?(?P<rank>[0-9]{1,2})?(?P<sep>[-x:])?(?P<to>[a-z][0-9]{1,2}|[A-Z])`
+	sanPromoF    = `(?:=(?P<p1>` + foreignPromo + `)|/(?P<p2>` + foreignPromo + `)|\((?P<p3>` + foreignPromo + `)\)|(?P<p4>` + foreignPromo + `))?`
+)
+
 var (
 	sanRE = regexp.MustCompile(sanHead + sanPromo + sanTail)
 	// Chec Toe has no promotion: a trailing o, *, v, ^ is a suffix.
 	checToeRE = regexp.MustCompile(sanHead + sanTail)
-	dropRE    = regexp.MustCompile(`^([A-Za-z])@([a-z][0-9]{1,2})$`)
+	// The same with other languages' letters (ReadFor).
+	sanREF     = regexp.MustCompile(sanHeadF + sanPromoF + sanTail)
+	checToeREF = regexp.MustCompile(sanHeadF + sanTail)
+	// ICCF numeric notation: from and to, two digits each, and a
+	// promotion digit ("5254", "57581").
+	iccfRE = regexp.MustCompile(`^[0-9]{4,5}$`)
+	dropRE = regexp.MustCompile(`^([A-Za-z])@([a-z][0-9]{1,2})$`)
 	// Chec Toe's seed notation: Nb3⌄ (or v) is a drop.
 	dropSuffixRE = regexp.MustCompile(`^([A-Z])([a-z][0-9]{1,2})(⌄|v)$`)
 	swapRE       = regexp.MustCompile(`^([a-z][0-9]{1,2})\s*(?:<>|<->|↔)\s*([a-z][0-9]{1,2})$`)
@@ -76,7 +96,7 @@ var (
 	epRE = regexp.MustCompile(`(?i)^(.*[0-9])\s*(?:e\.\s?p|ep)$`)
 	// A piece letter written apart from its square: "N c3", "N g1-f3".
 	// Also before a rank that tells two pieces apart ("R 5a6", "r 5a6").
-	spacedLetterRE = regexp.MustCompile(`(^|[\s,;])([A-Z])\s+([x:]?[a-w][0-9]|[a-w][x:]|[a-w][a-w][0-9]|[0-9]{1,2}[-x:]?[a-w][0-9])`)
+	spacedLetterRE = regexp.MustCompile(`(^|[\s,;])([A-Z]|[КкФфЛлСс]|[КкK][рР])\s+([x:]?[a-w][0-9]|[a-w][x:]|[a-w][a-w][0-9]|[0-9]{1,2}[-x:]?[a-w][0-9])`)
 	spacedLowerRE  = regexp.MustCompile(`(^|[\s,;])([a-z])\s+([0-9]{1,2}[-x:]?[a-w][0-9])`)
 )
 
@@ -116,23 +136,40 @@ func Parse(p rules.Position, text string) (rules.Move, error) {
 	if err != nil {
 		return rules.Move{}, err
 	}
-	m, _, err := readMove(p, in, s)
+	m, _, _, err := readMove(p, in, s, nil)
 	return m, err
 }
 
 // parseText reads the normalised text s (in is what the player wrote, for
 // errors). readable is false when s does not even look like a move, a
 // castling or a command: then the caller may look for the part that does.
-func parseText(p rules.Position, in, s string, ep bool) (m rules.Move, readable bool, err error) {
+//
+// lt reads other languages' letters (nil: the variant's own only); notes
+// say how the move was read where a letter of another language or ICCF
+// digits were read, and end the reason of a refusal.
+func parseText(p rules.Position, in, s string, ep bool, lt *letters) (m rules.Move, notes []note, readable bool, err error) {
+	m, notes, readable, err = parseText1(p, in, s, ep, lt)
+	if err == nil || len(notes) == 0 {
+		return m, notes, readable, err
+	}
+	if e, ok := err.(*Error); ok && len(e.Candidates) == 0 {
+		e2 := *e
+		e2.Reason += notesSuffix(notes)
+		err = &e2
+	}
+	return m, notes, readable, err
+}
+
+func parseText1(p rules.Position, in, s string, ep bool, lt *letters) (m rules.Move, notes []note, readable bool, err error) {
 	legal := p.Legal()
 	if s == "" {
-		return rules.Move{}, true, &Error{Input: in, Reason: "is empty: write a move such as " + example(p)}
+		return rules.Move{}, nil, true, &Error{Input: in, Reason: "is empty: write a move such as " + example(p)}
 	}
 	if len(legal) == 0 {
 		if r, ok := p.(rules.Roller); ok && r.NeedsRoll() {
-			return rules.Move{}, true, &Error{Input: in, Reason: "cannot be played yet: the referee must roll the die first"}
+			return rules.Move{}, nil, true, &Error{Input: in, Reason: "cannot be played yet: the referee must roll the die first"}
 		}
-		return rules.Move{}, true, &Error{Input: in, Reason: "cannot be played: there are no legal moves (the game is over)"}
+		return rules.Move{}, nil, true, &Error{Input: in, Reason: "cannot be played: there are no legal moves (the game is over)"}
 	}
 	if ep {
 		defer func() {
@@ -144,7 +181,7 @@ func parseText(p rules.Position, in, s string, ep bool) (m rules.Move, readable 
 	}
 	if kind, ok := commandKind(s); ok {
 		if why := whyNot(p, rules.Move{Kind: kind, From: rules.NoSquare, To: rules.NoSquare}); why != "" {
-			return rules.Move{}, true, &Error{Input: in, Reason: "was not played: " + why}
+			return rules.Move{}, nil, true, &Error{Input: in, Reason: "was not played: " + why}
 		}
 		switch kind {
 		case rules.Reroll:
@@ -154,7 +191,7 @@ func parseText(p rules.Position, in, s string, ep bool) (m rules.Move, readable 
 		default:
 			m, err = pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Pass }, "passing is not allowed now")
 		}
-		return m, true, err
+		return m, nil, true, err
 	}
 	if c := castleRE.FindStringSubmatch(strings.ToUpper(s)); c != nil {
 		why := "castling is not allowed now"
@@ -168,32 +205,58 @@ func parseText(p rules.Position, in, s string, ep bool) (m rules.Move, readable 
 		m, err = pick(p, in, legal, func(mv rules.Move) bool {
 			return mv.Kind == rules.Castle && castlingSAN(p.Variant(), mv) == c[1]
 		}, why)
-		return m, true, err
+		return m, nil, true, err
 	}
-	got, pats, perr := candidates(p, s, legal)
+	got, pats, perr := candidates(p, s, legal, lt)
 	if len(pats) == 0 {
 		if perr != "" {
-			return rules.Move{}, true, &Error{Input: in, Reason: perr}
+			return rules.Move{}, nil, true, &Error{Input: in, Reason: perr}
 		}
-		return rules.Move{}, false, &Error{Input: in, Reason: "is not a move the referee can read: write it like " + example(p) + " (or \"moves\" for the list)"}
+		return rules.Move{}, nil, false, &Error{Input: in, Reason: "is not a move the referee can read: write it like " + example(p) + " (or \"moves\" for the list)"}
+	}
+	notes = pats[0].notes
+	for _, pt := range pats {
+		if len(got) == 1 && contains(match(p, legal, pt), got[0]) {
+			notes = pt.notes
+			break
+		}
+	}
+	if pats[0].iccf {
+		if err := iccfRefusal(p, in, pats[0], got); err != nil {
+			return rules.Move{}, notes, true, err
+		}
 	}
 	switch len(got) {
 	case 1:
 		if claimsCapture(p, legal, pats, got[0]) && !p.IsCapture(got[0]) {
 			san := SAN(p, got[0])
-			return rules.Move{}, true, &Error{Input: in, Reason: fmt.Sprintf("was not played: it is written as a capture, but %s captures nothing (%s). Reply %q if that is your move.",
+			return rules.Move{}, nil, true, &Error{Input: in, Reason: fmt.Sprintf("was not played: it is written as a capture, but %s captures nothing (%s). Reply %q if that is your move.",
 				san, emptyOrOwn(p, got[0]), san)}
 		}
-		return got[0], true, nil
+		return got[0], notes, true, nil
 	case 0:
-		return rules.Move{}, true, explain(p, in, s, pats[0])
+		return rules.Move{}, notes, true, explain(p, in, s, pats[0], lt)
 	}
 	cands := make([]string, len(got))
 	for i, m := range got {
-		cands[i] = SAN(p, m)
+		cands[i] = sanFor(p, m, lt)
 	}
 	sort.Strings(cands)
-	return rules.Move{}, true, &Error{Input: in, Reason: "more than one legal move fits", Candidates: cands}
+	reason := "more than one legal move fits"
+	var why []note
+	for _, pt := range pats {
+		for _, m := range got {
+			if contains(match(p, legal, pt), m) {
+				for _, n := range pt.notes {
+					why = addNote(why, n)
+				}
+			}
+		}
+	}
+	if len(why) > 0 {
+		reason += ": " + strings.Join(texts(why), ", and ")
+	}
+	return rules.Move{}, notes, true, &Error{Input: in, Reason: reason, Candidates: cands}
 }
 
 // commandKind recognises the Chec Toe commands (docs/rules/README.md#notation).
@@ -211,11 +274,14 @@ func commandKind(s string) (rules.MoveKind, bool) {
 
 // looksLikeMove reports whether s (normalised) reads as a move, a castling
 // or a command in p, legal or not.
-func looksLikeMove(p rules.Position, s string) bool {
+func looksLikeMove(p rules.Position, s string, lt *letters) bool {
 	if _, ok := commandKind(s); ok || castleRE.MatchString(strings.ToUpper(s)) {
 		return true
 	}
-	pats, perr := readings(p, s)
+	pats, perr := readings(p, s, lt)
+	if len(pats) == 0 && iccfRE.MatchString(s) {
+		return false // a number that names no move ("2027"): not taken for one in a sentence
+	}
 	return len(pats) > 0 || perr != ""
 }
 
@@ -279,8 +345,13 @@ func pick(p rules.Position, in string, legal []rules.Move, ok func(rules.Move) b
 
 // readings turns text into the patterns it may mean, the literal reading
 // first. perr explains a text that looks like a move but names no square.
-func readings(p rules.Position, s string) (pats []pattern, perr string) {
+// lt reads other languages' letters (nil: the variant's own only).
+func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr string) {
 	b := p.Variant().Board()
+	v := p.Variant()
+	if iccfRE.MatchString(s) {
+		return iccfReading(p, s)
+	}
 	sq := func(x string) (rules.Square, bool) { return b.ParseSquare(x) }
 	if m := swapRE.FindStringSubmatch(s); m != nil || swapWordRE.MatchString(strings.ToLower(s)) {
 		if m == nil {
@@ -298,11 +369,13 @@ func readings(p rules.Position, s string) (pats []pattern, perr string) {
 		if !ok {
 			return nil, "drops on " + m[2] + ", which is not a square of this board"
 		}
-		return []pattern{{kind: rules.Drop, piece: upper(m[1][0]), to: to, fromFile: -1, fromRank: -1}}, ""
+		c, n := lt.piece(v, b, string(upper(m[1][0])), m[1][0] >= 'A' && m[1][0] <= 'Z')
+		return []pattern{{kind: rules.Drop, piece: c, to: to, fromFile: -1, fromRank: -1, notes: addNote(nil, n)}}, ""
 	}
 	if m := dropSuffixRE.FindStringSubmatch(s); m != nil {
 		if to, ok := sq(m[2]); ok {
-			return []pattern{{kind: rules.Drop, piece: m[1][0], to: to, fromFile: -1, fromRank: -1}}, ""
+			c, n := lt.piece(v, b, m[1], true)
+			return []pattern{{kind: rules.Drop, piece: c, to: to, fromFile: -1, fromRank: -1, notes: addNote(nil, n)}}, ""
 		}
 	}
 	// Deployments: several placements on one line ("K@e1 G@d1"; "Ke1 Gd1"
@@ -333,7 +406,14 @@ func readings(p rules.Position, s string) (pats []pattern, perr string) {
 	if pawnLetterRequired(p.Variant()) {
 		re = checToeRE // no promotions; o and v are suffixes
 	}
-	try := func(t string, literal, pieceOrFile bool) {
+	if lt != nil {
+		re = sanREF
+		if pawnLetterRequired(p.Variant()) {
+			re = checToeREF
+		}
+	}
+	// asWritten: the case of t is the player's (see letters.piece).
+	try := func(t string, literal, pieceOrFile, asWritten bool) {
 		m := re.FindStringSubmatch(t)
 		if m == nil {
 			return
@@ -345,8 +425,14 @@ func readings(p rules.Position, s string) (pats []pattern, perr string) {
 		if sep != "" && g("piece") == "" && g("file") == "" && g("rank") == "" {
 			return // "xf3", "-e4": a mark with nothing before it
 		}
+		// A letter the player's language reads as another piece than
+		// English does is read both ways (alt).
+		var pieceAlt, promoAlt letterAlt
 		if piece := g("piece"); piece != "" {
-			pt.piece = piece[0]
+			x := upperToken(piece)
+			pt.piece, pieceAlt.note = lt.piece(v, b, x, asWritten)
+			pt.notes = addNote(pt.notes, pieceAlt.note)
+			pieceAlt.c, pieceAlt.altNote = lt.english(v, x, pt.piece)
 		}
 		if f := g("file"); f != "" {
 			pt.fromFile = int(f[0] - 'a')
@@ -370,7 +456,9 @@ func readings(p rules.Position, s string) (pats []pattern, perr string) {
 			if !pt.capture {
 				return // a captured piece's letter follows a capture mark: "PxN"
 			}
-			pt.toPiece = to[0]
+			var n note
+			pt.toPiece, n = lt.piece(v, b, to, asWritten)
+			pt.notes = addNote(pt.notes, n)
 		} else {
 			sq, ok := sq(to)
 			if !ok {
@@ -381,10 +469,14 @@ func readings(p rules.Position, s string) (pats []pattern, perr string) {
 			}
 			pt.to = sq
 		}
-		if re == sanRE {
+		if re == sanRE || re == sanREF {
 			for _, name := range []string{"p1", "p2", "p3", "p4"} {
 				if x := g(name); x != "" {
-					pt.promo = upper(x[0])
+					pt.promo, promoAlt.note = lt.promo(v, b, x)
+					pt.notes = addNote(pt.notes, promoAlt.note)
+					if x[0] >= 'A' && x[0] <= 'Z' {
+						promoAlt.c, promoAlt.altNote = lt.english(v, upperToken(x), pt.promo)
+					}
 				}
 			}
 		}
@@ -400,30 +492,41 @@ func readings(p rules.Position, s string) (pats []pattern, perr string) {
 			return
 		}
 		pats = append(pats, pt)
+		if pieceAlt.c != 0 {
+			a := pt
+			a.piece, a.notes = pieceAlt.c, pieceAlt.swap(pt.notes)
+			pats = append(pats, a)
+		}
+		if promoAlt.c != 0 {
+			for _, a := range slices.Clone(pats[len(pats)-1-btoi(pieceAlt.c != 0):]) {
+				a.promo, a.notes = promoAlt.c, promoAlt.swap(a.notes)
+				pats = append(pats, a)
+			}
+		}
 	}
-	try(s, true, false)
+	try(s, true, false, true)
 	if !mayFoldCase(p, s) {
 		// "Cc3", "CC3": an upper-case letter the variant has no piece for
 		// is not a file; read it as that letter, to say so.
 		if len(pats) == 0 {
-			try(s[:1]+strings.ToLower(s[1:]), false, false)
+			try(s[:1]+strings.ToLower(s[1:]), false, false, true)
 		}
 		return pats, perr
 	}
 	startsWithSquare := len(s) > 1 && digitByte(s[1])
 	if len(s) > 0 && s[0] >= 'a' && s[0] <= 'z' && !startsWithSquare {
-		try(string(upper(s[0]))+s[1:], false, true) // "nf3": a knight, unless a pawn move is meant
+		try(string(upper(s[0]))+s[1:], false, true, false) // "nf3": a knight, unless a pawn move is meant
 	}
 	if pieceBeforeRank(p, s) {
-		try(string(upper(s[0]))+s[1:], false, false)
+		try(string(upper(s[0]))+s[1:], false, false, false)
 	}
 	if low := strings.ToLower(s); low != s {
-		try(low, false, false) // "E4", "G1F3"
+		try(low, false, false, false) // "E4", "G1F3"
 		switch {
 		case len(low) > 1 && !digitByte(low[1]):
-			try(string(upper(low[0]))+low[1:], false, false) // "NF3"
+			try(string(upper(low[0]))+low[1:], false, false, false) // "NF3"
 		case pieceBeforeRank(p, low):
-			try(string(upper(low[0]))+low[1:], false, false) // "R5A6", as "r5a6"
+			try(string(upper(low[0]))+low[1:], false, false, false) // "R5A6", as "r5a6"
 		}
 	}
 	return pats, perr
@@ -438,6 +541,27 @@ func digitByte(c byte) bool { return c >= '0' && c <= '9' }
 func pieceBeforeRank(p rules.Position, s string) bool {
 	return len(s) > 1 && s[0] >= 'a' && s[0] <= 'z' && digitByte(s[1]) &&
 		int(s[0]-'a') >= p.Variant().Board().Width() && knownLetter(p, upper(s[0]))
+}
+
+// letterAlt is the English reading of a letter the player's language
+// reads as another piece (letters.english): c is 0 when there is none.
+type letterAlt struct {
+	c       byte
+	note    note // the language's reading's note
+	altNote note // the English reading's note
+}
+
+// swap replaces the language's note by the English one in notes.
+func (a letterAlt) swap(notes []note) []note {
+	out := slices.DeleteFunc(slices.Clone(notes), func(n note) bool { return n.text == a.note.text })
+	return addNote(out, a.altNote)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // mayFoldCase reports whether the case of s may be read otherwise than
@@ -596,7 +720,7 @@ func fits(p rules.Position, b *rules.Board, m rules.Move, pt pattern) bool {
 }
 
 // explain says why nothing legal fits pt.
-func explain(p rules.Position, in, s string, pt pattern) error {
+func explain(p rules.Position, in, s string, pt pattern, lt *letters) error {
 	b := p.Variant().Board()
 	fail := func(f string, a ...any) error {
 		return &Error{Input: in, Reason: "was not played: " + fmt.Sprintf(f, a...)}
@@ -627,7 +751,7 @@ func explain(p rules.Position, in, s string, pt pattern) error {
 		return fail("swapping %s and %s is not legal now: both must be your pieces, and afterwards neither king may be attacked.", b.SquareName(pt.to), b.SquareName(pt.from2))
 	}
 	if pt.piece != 0 && !knownLetter(p, pt.piece) {
-		return fail("%s", unknownPiece(p, fmt.Sprintf("piece with the letter %c", pt.piece), foldExample(p, s)))
+		return fail("%s", unknownPiece(p, fmt.Sprintf("piece with the letter %c", pt.piece), foldExample(p, s, lt)))
 	}
 	// Which own pieces of that kind exist, and could any of them get there?
 	var mine []rules.Square
@@ -883,8 +1007,8 @@ func ParseCoord(p rules.Position, s string) (rules.Move, error) {
 
 // candidates returns the legal moves the normalised text s may mean, the
 // readings tried, and why nothing could be read.
-func candidates(p rules.Position, s string, legal []rules.Move) (got []rules.Move, pats []pattern, perr string) {
-	pats, perr = readings(p, s)
+func candidates(p rules.Position, s string, legal []rules.Move, lt *letters) (got []rules.Move, pats []pattern, perr string) {
+	pats, perr = readings(p, s, lt)
 	if len(pats) == 0 {
 		return nil, nil, perr
 	}

@@ -19,6 +19,16 @@ type Reading struct {
 	OfferDraw bool
 	// Read is the move as read, in canonical SAN, for the reply: read as "Nc3".
 	Read string
+	// Notes say how ReadFor read what Read would not: a letter of another
+	// language ("S is the knight (Springer) in German"), ICCF numeric
+	// notation ("5254 is ICCF numeric notation for e2-e4"). The reply
+	// shows them with Read, so that no reading passes unnoticed.
+	Notes []string
+	// Languages are the codes of the languages in whose letters the line
+	// is written, where ReadFor read letters no English piece uses ("Sf3":
+	// de and pl; "Sxe8=D": de): a hint of the player's language. Nil when
+	// the line has none of them.
+	Languages []string
 }
 
 // Read reads one action line: a move in any form Parse reads, optionally
@@ -29,7 +39,31 @@ type Reading struct {
 // ("N c3"). Every character of the line is used or the line is refused: an
 // *Error quotes what was read and what was not understood, and says what
 // to send instead.
+//
+// Read reads the variant's own piece letters, as records and tools write
+// them, and ICCF numeric notation in orthodox chess; ReadFor reads a
+// player's line, in their language.
 func Read(pos rules.Position, line string) (Reading, error) {
+	return read(pos, line, nil)
+}
+
+// ReadFor reads one action line of a player as Read does, and also the
+// piece letters of other languages (letters.go,
+// docs/rules/README.md#piece-letters-in-other-languages): those of the
+// player's language (o.Language), where it gives a letter of English
+// another piece (R is the king in French, P the knight in Dutch); and,
+// whatever the language, the letters no English piece uses ("Sf3", "Lb5",
+// "Dd1", "Tfe1", "Cf3", "Кf3") as the one piece they mean in every
+// language that writes them. A variant's own letters keep their meaning
+// (Cuarenta's C, F, G, V; Toto40's H; Toe-to-Toe's G, E, and R and N,
+// which are a chariot and a horse there): another language's letter is
+// read only for a piece the variant has under its orthodox name. The
+// Reading's Notes say what was read so.
+func ReadFor(pos rules.Position, line string, o Options) (Reading, error) {
+	return read(pos, line, newLetters(o))
+}
+
+func read(pos rules.Position, line string, lt *letters) (Reading, error) {
 	in := strings.TrimSpace(line)
 	s, err := figurines(pos, in, in)
 	if err != nil {
@@ -38,10 +72,10 @@ func Read(pos rules.Position, line string) (Reading, error) {
 	s = foldChars(s)
 	num, black, s := moveNumber(s)
 	rest, offer := drawOffer(s)
-	m, whole, moveErr := readMove(pos, in, rest)
+	m, notes, whole, moveErr := readMove(pos, in, rest, lt)
 	if offer && !whole {
 		// "Nc3 want a draw?": the offer is part of what was not understood.
-		m, _, moveErr = readMove(pos, in, s)
+		m, notes, _, moveErr = readMove(pos, in, s, lt)
 	}
 	s = rest
 	if err := checkNumber(pos, in, num, black, s, moveErr == nil, m); err != nil {
@@ -50,7 +84,7 @@ func Read(pos rules.Position, line string) (Reading, error) {
 	if moveErr != nil {
 		return Reading{}, moveErr
 	}
-	return Reading{Move: m, OfferDraw: offer, Read: SAN(pos, m)}, nil
+	return Reading{Move: m, OfferDraw: offer, Read: SAN(pos, m), Notes: texts(notes), Languages: commonLanguages(notes)}, nil
 }
 
 var (
@@ -157,16 +191,16 @@ func figurines(p rules.Position, in, s string) (string, error) {
 // readMove reads s (figurines replaced) as a move; when s does not read
 // as a whole, it looks for the part that does and quotes the rest.
 // whole is false when s did not read as a move as a whole.
-func readMove(p rules.Position, in, s string) (m rules.Move, whole bool, err error) {
+func readMove(p rules.Position, in, s string, lt *letters) (m rules.Move, notes []note, whole bool, err error) {
 	t, ep := normalise(s)
-	m, readable, err := parseText(p, in, t, ep)
+	m, notes, readable, err := parseText(p, in, t, ep, lt)
 	if err == nil || readable {
-		return m, true, err
+		return m, notes, true, err
 	}
-	if sp, ok := splitReadable(p, t); ok {
-		return rules.Move{}, false, leftover(p, in, sp)
+	if sp, ok := splitReadable(p, t, lt); ok {
+		return rules.Move{}, nil, false, leftover(p, in, sp, lt)
 	}
-	return rules.Move{}, false, err
+	return rules.Move{}, nil, false, err
 }
 
 // Limits of the search for the readable part of a line: longer lines are
@@ -184,10 +218,10 @@ type split struct {
 // splitReadable finds the longest run of words at the start (or else at
 // the end) of s that reads as a move, or else the longest readable piece
 // of s cut anywhere ("Nf3)", "(Nf3)").
-func splitReadable(p rules.Position, s string) (split, bool) {
+func splitReadable(p rules.Position, s string, lt *letters) (split, bool) {
 	reads := func(x string) bool {
 		n, _ := normalise(x)
-		return n != "" && looksLikeMove(p, n)
+		return n != "" && looksLikeMove(p, n, lt)
 	}
 	if toks := strings.Fields(s); len(toks) > 1 && len(toks) <= maxSplitTokens {
 		for k := len(toks) - 1; k >= 1; k-- {
@@ -210,6 +244,9 @@ func splitReadable(p rules.Position, s string) (split, bool) {
 			if !utf8.RuneStart(s[i]) || j < len(s) && !utf8.RuneStart(s[j]) {
 				continue
 			}
+			if allDigits(s[i:j]) && (isDigit(s, i-1) || isDigit(s, j)) {
+				continue // a number cut out of a longer one ("52541" of "525412") is none a player wrote
+			}
 			if mid := strings.TrimSpace(s[i:j]); reads(mid) {
 				return split{read: mid, before: strings.TrimSpace(s[:i]), after: strings.TrimSpace(s[j:])}, true
 			}
@@ -218,8 +255,18 @@ func splitReadable(p rules.Position, s string) (split, bool) {
 	return split{}, false
 }
 
+// allDigits reports whether s is digits only.
+func allDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// isDigit reports whether s has a digit at i.
+func isDigit(s string, i int) bool {
+	return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9'
+}
+
 // leftover is the error for a line with more than a move on it.
-func leftover(p rules.Position, in string, sp split) error {
+func leftover(p rules.Position, in string, sp split, lt *letters) error {
 	var parts []string
 	if sp.before != "" {
 		parts = append(parts, fmt.Sprintf("%q before it", sp.before))
@@ -229,7 +276,7 @@ func leftover(p rules.Position, in string, sp split) error {
 	}
 	reason := fmt.Sprintf("was not played: the referee read %q as a move but did not understand %s.", sp.read, strings.Join(parts, " and "))
 	n, ep := normalise(sp.read)
-	m, _, err := parseText(p, sp.read, n, ep)
+	m, _, _, err := parseText(p, sp.read, n, ep, lt)
 	if err == nil {
 		san := SAN(p, m)
 		reason += fmt.Sprintf(" Send the move alone on the first line, e.g. %q, and anything else on the lines below it (they are passed on to your opponent).", san)
@@ -282,8 +329,8 @@ func unknownPiece(p rules.Position, what, eg string) string {
 
 // foldExample is the legal move s means when read in lower case ("Cc3":
 // c3), or an example of a pawn move.
-func foldExample(p rules.Position, s string) string {
-	if pats, _ := readings(p, strings.ToLower(s)); len(pats) > 0 {
+func foldExample(p rules.Position, s string, lt *letters) string {
+	if pats, _ := readings(p, strings.ToLower(s), lt); len(pats) > 0 {
 		if got := match(p, p.Legal(), pats[0]); len(got) == 1 {
 			return SAN(p, got[0])
 		}

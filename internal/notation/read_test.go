@@ -322,7 +322,9 @@ func TestParseNoSilentSkips(t *testing.T) {
 // quotes the line.
 func FuzzRead(f *testing.F) {
 	for _, s := range []string{"e4", "1. e4", "1...e5", "Nc3 draw", "Nc3, and I offer a draw.", "Nc3 (=)", "N c3", "♘f3",
-		"Cc3", "Nf3 please", "(Nf3)", "e4 e.p.", "K@e1 G@d1", "e1<>d1", "Nb3⌄", "b2d4^", "pass", "O-O", "…e5", "\x00", "12. ♞ xc3+"} {
+		"Cc3", "Nf3 please", "(Nf3)", "e4 e.p.", "K@e1 G@d1", "e1<>d1", "Nb3⌄", "b2d4^", "pass", "O-O", "…e5", "\x00", "12. ♞ xc3+",
+		// ICCF numeric notation and other languages' letters (issue 42).
+		"5254", "1. 5254", "57581", "9254", "525412", "2027 please", "Sf3", "Tfe1", "e8=D", "Кр e2", "кf3", "Kpe2", "Pc3", "Rf1", "S@b3", "a8(Ф)"} {
 		f.Add(s, []byte{3, 12, 7})
 	}
 	variants := rules.Variants()
@@ -352,6 +354,22 @@ func FuzzRead(f *testing.F) {
 				t.Fatal(err)
 			}
 			p = n
+		}
+		// ReadFor, in a language the walk picks: a move read is legal, and
+		// its coordinate form reads back as it.
+		langs := Languages()
+		o := Options{Language: langs[int(walk[len(walk)-1])%len(langs)].Code}
+		if r, err := ReadFor(p, line, o); err != nil {
+			if read := fmt.Sprintf("%q", strings.TrimSpace(line)); !strings.Contains(err.Error(), read) {
+				t.Fatalf("ReadFor: the error for %q does not say what was read: %s", line, err)
+			}
+		} else {
+			if _, err := p.Play(r.Move); err != nil {
+				t.Fatalf("ReadFor(%q, %s) in %s returned an illegal move: %v", line, o.Language, p, err)
+			}
+			if again, err := ReadFor(p, Coord(p, r.Move), o); err != nil || again.Move != r.Move {
+				t.Fatalf("%s: %q read (%s) as %s, which reads back as %+v, %v", p, line, o.Language, Coord(p, r.Move), again, err)
+			}
 		}
 		r, err := Read(p, line)
 		if err != nil {

@@ -1,7 +1,8 @@
 // Package notation reads players' moves liberally (SAN, long and coordinate
-// forms, drops, deployments, swaps, Chec Toe suffixes, commands) and writes
-// them strictly: canonical SAN with minimal disambiguation, and the
-// coordinate form of docs/rules/README.md#notation.
+// forms, drops, deployments, swaps, Chec Toe suffixes, commands, ICCF
+// numeric notation in orthodox chess, and with ReadFor the piece letters of
+// other languages) and writes them strictly: canonical SAN with minimal
+// disambiguation, and the coordinate form of docs/rules/README.md#notation.
 package notation
 
 import (
@@ -49,7 +50,7 @@ func SAN(p rules.Position, m rules.Move) string {
 	s := standardBody(p, m)
 	if m.Kind == rules.Normal || m.Kind == rules.Checker || m.Kind == rules.Wizard {
 		n, _ := normalise(s)
-		if got, _, _ := candidates(p, n, p.Legal()); len(got) != 1 || got[0] != m {
+		if got, _, _ := candidates(p, n, p.Legal(), nil); len(got) != 1 || got[0] != m {
 			s = longForm(p, m)
 		}
 	}
@@ -139,7 +140,7 @@ func standardBody(p rules.Position, m rules.Move) string {
 // only.
 func literalCandidates(p rules.Position, s string) []rules.Move {
 	n, _ := normalise(s)
-	pats, _ := readings(p, n)
+	pats, _ := readings(p, n, nil)
 	if len(pats) == 0 || !pats[0].literal {
 		return nil
 	}

@@ -331,6 +331,10 @@ func commandTable() []Command {
 		{Words: []string{"timezone", "time zone", "tz"}, Args: "ZONE", Where: Both, When: Anytime,
 			Help: "show deadlines, reminders and dates in your mails in ZONE, e.g. \"timezone Europe/Berlin\" (UTC until set); for all your games",
 			run:  (*Referee).timezone},
+		{Words: []string{"language", "lang"}, Args: "[CODE]", Where: Both, When: Anytime,
+			Help: "read the piece letters of your language in your moves, e.g. \"language de\" for Sf3, Lb5, Dd1, Tfe1: " + languageCodes() +
+				" (or the language's name); \"language\" alone shows yours. English until set; for all your games",
+			run: (*Referee).language},
 		{Words: []string{"name"}, Args: "[NAME]", Where: Both, When: Anytime,
 			Help: fmt.Sprintf("the name others see instead of your masked address (web pages, crosstables, opponents' and spectators' mails), "+
 				"e.g. \"name Ann Smith\": %d to %d letters, digits, spaces, . - ' _; no address; one player per name here. "+

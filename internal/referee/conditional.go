@@ -169,6 +169,13 @@ func (e *condError) Error() string { return e.what }
 // answer. Any unreadable or illegal part, a conflict between two lines or
 // a line over the limits refuses them all.
 func readConditions(pos rules.Position, lines []string) ([][]string, error) {
+	return readConditionsFor(pos, lines, "")
+}
+
+// readConditionsFor is readConditions for a player whose language is
+// lang ("" for none set): its piece letters are read in both moves of
+// each pair (notation.ReadFor), the lines kept in canonical SAN.
+func readConditionsFor(pos rules.Position, lines []string, lang string) ([][]string, error) {
 	if len(lines) > MaxCondLines {
 		return nil, &condError{fmt.Sprintf("%d conditional lines, and at most %d are kept", len(lines), MaxCondLines)}
 	}
@@ -213,7 +220,7 @@ func readConditions(pos rules.Position, lines []string) ([][]string, error) {
 			if res := p.Result(); res.Over {
 				return nil, &condError{fmt.Sprintf("%s: the game is over (%s) before %s move %q", where, res, who, in)}
 			}
-			reading, err := notation.Read(p, in)
+			reading, err := notation.ReadFor(p, in, notation.Options{Language: lang})
 			if err != nil {
 				return nil, &condError{fmt.Sprintf("%s: %q is not a legal move there for %s (%s)", where, in, p.Turn(), strings.TrimSuffix(reasonOf(err), "."))}
 			}
@@ -387,7 +394,7 @@ func (r *Referee) moveWithConditions(c *call) Outcome {
 			Body: "Your conditional lines were not set: your opponent's own conditional move answered yours at once, so they no longer start at their next move. Send them again under your next move."})
 		return out
 	}
-	lines, err := readConditions(next, c.cond)
+	lines, err := readConditionsFor(next, c.cond, g.Players[color].Language)
 	if err != nil {
 		return r.rejectAction(g, color, pos, m, env, "conditional: "+err.Error(),
 			fmt.Sprintf("Your move %q was not played, nor its conditional lines: %s.", action, err),
@@ -407,7 +414,7 @@ func (r *Referee) conditionsAlone(c *call) Outcome {
 			"Your conditional lines were not set: it is your move, and a line starts at your opponent's next move.",
 			"Write your move on the first line and the \"if\" lines under it.")
 	}
-	lines, err := readConditions(pos, append([]string{strings.TrimSpace(m.Action)}, c.cond...))
+	lines, err := readConditionsFor(pos, append([]string{strings.TrimSpace(m.Action)}, c.cond...), g.Players[color].Language)
 	if err != nil {
 		return r.rejectAction(g, color, pos, m, env, "conditional: "+err.Error(),
 			fmt.Sprintf("Your conditional lines were not set: %s.", err), "Send them again corrected; your earlier lines, if any, stand.")

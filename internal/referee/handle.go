@@ -274,7 +274,7 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 			fmt.Sprintf("Your move %q (game #%d) was not played: it is %s's turn.", action, g.ID, pos.Turn()),
 			"Wait for the referee's mail saying it is your move.")
 	}
-	reading, err := notation.Read(pos, action)
+	reading, err := notation.ReadFor(pos, action, notation.Options{Language: g.Players[color].Language})
 	if err != nil {
 		// The mail's footer says how to reply: the headline says what was
 		// read and why it was not played, once.
@@ -343,10 +343,14 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	// The mover sees how the line was read, so that a misreading can never
 	// pass unnoticed.
 	note := ""
-	if strings.TrimSpace(action) != san {
+	if strings.TrimSpace(action) != san || len(reading.Notes) > 0 {
 		note = fmt.Sprintf("Your line %q was read as %s", action, san)
 		if reading.OfferDraw && ng.DrawOffer != nil {
 			note += " with a draw offer"
+		}
+		if len(reading.Notes) > 0 {
+			// How a letter of another language or ICCF digits were read.
+			note += " (" + strings.Join(reading.Notes, "; ") + ")"
 		}
 		note += "."
 	}
@@ -356,6 +360,11 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 		if n != "" {
 			addSection(out.Mails, ng, rules.Color(c), render.Section{Title: "Your conditional moves", Body: n})
 		}
+	}
+	if s, ok := languageHint(g.Players[color], env, reading.Languages); ok {
+		addSection(out.Mails, ng, color, s)
+		out.Lobby = &LobbyChange{LanguageHint: &LanguageHintChange{Address: g.Players[color].Address, Codes: reading.Languages}}
+		out.Detail += "; told how to set " + strings.Join(reading.Languages, " or ")
 	}
 	return out
 }
@@ -476,7 +485,13 @@ func reasonOf(err error) string {
 		return err.Error()
 	}
 	if len(ne.Candidates) > 0 {
-		return fmt.Sprintf("it fits more than one legal move: %s. Reply with the one you mean, written as it is here", orList(ne.Candidates))
+		// Why, where the reader says more than that: how a letter of
+		// another language was read both ways, what a promotion digit is.
+		why := strings.TrimPrefix(strings.TrimPrefix(ne.Reason, "more than one legal move fits"), ": ")
+		if why != "" {
+			why = " (" + why + ")"
+		}
+		return fmt.Sprintf("it fits more than one legal move%s: %s. Reply with the one you mean, written as it is here", why, orList(ne.Candidates))
 	}
 	reason := strings.TrimPrefix(ne.Reason, "was not played: ")
 	if reason == ne.Reason {

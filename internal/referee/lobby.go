@@ -315,6 +315,10 @@ type LobbyChange struct {
 	Vacation *VacationUse
 	// TimeZone records a player's time zone (the "timezone" command).
 	TimeZone *ZoneChange
+	// Language records a player's language (the "language" command).
+	Language *LanguageChange
+	// LanguageHint records that a player was told how to set a language.
+	LanguageHint *LanguageHintChange
 	// Book books leave ahead; Cancel cancels a booking (its ID).
 	Book, Cancel *BookingChange
 	// Digest records a player's mail setting ("mail digest 18:00").

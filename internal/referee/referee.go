@@ -70,6 +70,10 @@ type Player struct {
 	// Zone is the player's time zone (the "timezone" command, over all
 	// their games): an IANA name, "" for UTC.
 	Zone string
+	// Language is the code of the player's language (the "language"
+	// command, over all their games; "" for none set): its piece letters
+	// are read in their moves.
+	Language string
 }
 
 // Location is the player's time zone: deadlines, reminders and dates in
@@ -383,6 +387,11 @@ type Env struct {
 	Bookings []Booking
 	// Zone is the sender's time zone ("" for UTC).
 	Zone string
+	// Language is the code of the sender's language ("" for none set).
+	Language string
+	// LanguageHinted: the sender was told once how to set a language
+	// (languageHint), and is not told again.
+	LanguageHinted bool
 	// Name is the sender's display name ("" for none).
 	Name string
 	// Lobby is what the core may know about the sender outside a game.

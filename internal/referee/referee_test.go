@@ -427,11 +427,13 @@ func TestBoardMailsCarryTheTokenInTheirMessageID(t *testing.T) {
 
 func TestMovesAreReadWholeAndShownAsRead(t *testing.T) {
 	r, g := newGame(t, rules.Chess())
-	// "Cc3": chess has no C; today's reading as the pawn move c3 would be
-	// a silent wrong answer.
-	out := act(t, r, g, rules.White, "Cc3")
-	if out.Verdict != Rejected || g.Ply() != 0 || !strings.Contains(textOf(t, out.Mails[0]), "letter C") {
-		t.Fatalf("Cc3: %v, ply %d\n%s", out.Verdict, g.Ply(), textOf(t, out.Mails[0]))
+	// "Vc3": chess has no V, and no language a V piece; a reading as the
+	// pawn move c3 would be a silent wrong answer. (It was "Cc3" until
+	// issue 42: C is the knight in French, Spanish, Italian and
+	// Portuguese, and is read so, saying it: TestForeignLettersAreConfirmed.)
+	out := act(t, r, g, rules.White, "Vc3")
+	if out.Verdict != Rejected || g.Ply() != 0 || !strings.Contains(textOf(t, out.Mails[0]), "letter V") {
+		t.Fatalf("Vc3: %v, ply %d\n%s", out.Verdict, g.Ply(), textOf(t, out.Mails[0]))
 	}
 	out = act(t, r, g, rules.White, "1. N c3")
 	if out.Verdict != Applied || g.Actions[0].SAN != "Nc3" || !strings.Contains(textOf(t, out.Mails[0]), "read as Nc3") {
@@ -493,7 +495,7 @@ func TestResignCommentIsPassedOn(t *testing.T) {
 
 func TestMoveRefusalsSayEachThingOnce(t *testing.T) {
 	r, g := newGame(t, rules.Chess())
-	for _, mv := range []string{"Qxe8", "Cc3", "Nf3 please", "Nd2"} {
+	for _, mv := range []string{"Qxe8", "Vc3", "Nf3 please", "Nd2"} {
 		text := textOf(t, act(t, r, g, rules.White, mv).Mails[0])
 		flat := strings.Join(strings.Fields(text), " ")
 		if n := strings.Count(flat, "was not played"); n != 1 {

@@ -29,8 +29,14 @@ func (r *Referee) helpSection(g *Game, pos rules.Position) []render.Section {
 	for _, c := range r.helpRows(g, pos) {
 		b.WriteString(helpRow(c[0], c[1]))
 	}
-	b.WriteString("\n" + wrap("Also in a reply here, as in a mail to "+r.cfg.Address+" (\"help\" to it says more): "+
-		strings.Join(r.names(Both, func(c *Command) bool { return c.Where == Both }), ", ")+".") + "\n")
+	// Each command stays whole on one line ("standings EVENT", never
+	// "standings" and "EVENT" on two).
+	names := r.names(Both, func(c *Command) bool { return c.Where == Both })
+	for i, n := range names {
+		names[i] = strings.ReplaceAll(n, " ", "\x00")
+	}
+	b.WriteString("\n" + strings.ReplaceAll(wrap("Also in a reply here, as in a mail to "+r.cfg.Address+" (\"help\" to it says more): "+
+		strings.Join(names, ", ")+"."), "\x00", " ") + "\n")
 	return []render.Section{
 		{Title: "How to play by mail", Body: b.String()},
 		{Title: "The rules in short", Body: render.Summary(g.Variant)},

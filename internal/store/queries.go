@@ -111,13 +111,13 @@ func (t *Tx) players(g *Game) error {
 		if g.Players[c].Address == "" {
 			continue
 		}
-		var zone, name string
-		err := t.tx.QueryRowContext(t.ctx, `SELECT timezone, display_name FROM player_settings WHERE address = ?`,
-			addr.Mailbox(g.Players[c].Address)).Scan(&zone, &name)
+		var zone, name, lang string
+		err := t.tx.QueryRowContext(t.ctx, `SELECT timezone, display_name, language FROM player_settings WHERE address = ?`,
+			addr.Mailbox(g.Players[c].Address)).Scan(&zone, &name, &lang)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("loading the players of game #%d: their settings: %w", g.ID, err)
 		}
-		g.Players[c].TimeZone, g.Players[c].DisplayName = zone, name
+		g.Players[c].TimeZone, g.Players[c].DisplayName, g.Players[c].Language = zone, name, lang
 	}
 	return nil
 }

@@ -268,6 +268,10 @@ type Player struct {
 	// all their games; "" for none). Read with the game, never written
 	// with it (SetDisplayName).
 	DisplayName string
+	// Language is the code of the player's language (the "language"
+	// command, over all their games; "" for none set). Read with the
+	// game, never written with it (SetLanguage).
+	Language string
 }
 
 // Game is one game's row with its two players.

@@ -1,0 +1,388 @@
+package notation
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"referee/internal/rules"
+)
+
+// Issue 42: a player writes the piece letters of their own language
+// (docs/rules/README.md#piece-letters-in-other-languages). ReadFor reads
+// them; Read and Parse read the variant's own letters only, as records and
+// tools write them.
+
+// Language is a language whose piece letters the referee reads.
+type Language struct {
+	// Code is the language's ISO 639-1 code, as the "language" command
+	// takes it ("de").
+	Code string
+	// Name is the language's name in English ("German"), Native its name
+	// in itself ("Deutsch").
+	Name, Native string
+	// Letters are the letters of the king, queen, rook, bishop and knight,
+	// in that order, as the language writes them in notation (the
+	// federation's translation of the FIDE Laws, appendix C).
+	Letters [5]string
+	// Words are those pieces' names in the language, for the notes that
+	// say how a letter was read ("S is the knight (Springer) in German").
+	Words [5]string
+	// lookalikes are Latin letters a player of this language types for a
+	// letter of its own script, and the piece (index into Letters) each
+	// means: a Russian keyboard's К and С come out as K and C on a Latin
+	// one. They count only for players who set the language.
+	lookalikes map[string]int
+}
+
+// orthodox are the English letters of the pieces Language.Letters list,
+// in that order.
+const orthodox = "KQRBN"
+
+// orthodoxName names the piece orthodox[i] as the rules name it.
+func orthodoxName(i int) string {
+	return [...]string{"king", "queen", "rook", "bishop", "knight"}[i]
+}
+
+// Languages lists the languages whose piece letters the referee reads,
+// English first. Pawns carry no letter in any of them (the FIDE Laws'
+// appendix C in each language; English's optional P is read as before),
+// so German's B (Bauer) and Dutch's pion are not read as pawns: B stays
+// the bishop, and P is the Dutch knight.
+//
+// Where unsure (checked against each federation's usage as far as the
+// sources at hand allow):
+//   - Italian: R D T A C is the FIDE translation's; older Italian books
+//     write "Cv" for the knight now and then, which is not read.
+//   - Portuguese: R D T B C in both Portugal and Brazil; B (bispo) is the
+//     English bishop's letter, so it needs no reading.
+//   - Polish: K H W G S; the queen's H (hetman) is standard, though some
+//     clubs write D (dama), which is read as the queen anyway (every
+//     language that writes D means the queen).
+//   - Russian: Кр Ф Л С К; the king's Кр is two letters. A player who set
+//     Russian and types on a Latin keyboard writes Kp, K and C for them:
+//     read as king, knight and bishop for that player only.
+func Languages() []Language {
+	return []Language{
+		{Code: "en", Name: "English", Native: "English",
+			Letters: [5]string{"K", "Q", "R", "B", "N"}, Words: [5]string{"king", "queen", "rook", "bishop", "knight"}},
+		{Code: "de", Name: "German", Native: "Deutsch",
+			Letters: [5]string{"K", "D", "T", "L", "S"}, Words: [5]string{"König", "Dame", "Turm", "Läufer", "Springer"}},
+		{Code: "fr", Name: "French", Native: "Français",
+			Letters: [5]string{"R", "D", "T", "F", "C"}, Words: [5]string{"roi", "dame", "tour", "fou", "cavalier"}},
+		{Code: "es", Name: "Spanish", Native: "Español",
+			Letters: [5]string{"R", "D", "T", "A", "C"}, Words: [5]string{"rey", "dama", "torre", "alfil", "caballo"}},
+		{Code: "it", Name: "Italian", Native: "Italiano",
+			Letters: [5]string{"R", "D", "T", "A", "C"}, Words: [5]string{"re", "donna", "torre", "alfiere", "cavallo"}},
+		{Code: "pt", Name: "Portuguese", Native: "Português",
+			Letters: [5]string{"R", "D", "T", "B", "C"}, Words: [5]string{"rei", "dama", "torre", "bispo", "cavalo"}},
+		{Code: "nl", Name: "Dutch", Native: "Nederlands",
+			Letters: [5]string{"K", "D", "T", "L", "P"}, Words: [5]string{"koning", "dame", "toren", "loper", "paard"}},
+		{Code: "pl", Name: "Polish", Native: "Polski",
+			Letters: [5]string{"K", "H", "W", "G", "S"}, Words: [5]string{"król", "hetman", "wieża", "goniec", "skoczek"}},
+		{Code: "ru", Name: "Russian", Native: "Русский",
+			Letters: [5]string{"Кр", "Ф", "Л", "С", "К"}, Words: [5]string{"король", "ферзь", "ладья", "слон", "конь"},
+			lookalikes: map[string]int{"KP": 0, "C": 3, "K": 4}},
+	}
+}
+
+// LookupLanguage finds a language by its code or its name, in English or
+// in itself, in any case ("de", "DE", "german", "deutsch", "français",
+// "francais").
+func LookupLanguage(s string) (Language, bool) {
+	key := fold(strings.TrimSpace(s))
+	for _, l := range Languages() {
+		if key == l.Code || key == fold(l.Name) || key == fold(l.Native) || key == fold(plain(l.Native)) {
+			return l, true
+		}
+	}
+	return Language{}, false
+}
+
+// fold is s in lower case; plain is s without the accents of the names
+// above ("Français": "Francais").
+func fold(s string) string { return strings.ToLower(s) }
+
+func plain(s string) string {
+	return strings.NewReplacer("ç", "c", "ñ", "n", "ê", "e", "é", "e").Replace(s)
+}
+
+// Options say how ReadFor reads a player's line beyond what Read reads.
+type Options struct {
+	// Language is the code of the player's language (Languages), "" when
+	// they set none. Its letters are read; a letter it shares with English
+	// for another piece (R is the French king, P the Dutch knight) means
+	// its piece, and the English one until a language is set.
+	Language string
+}
+
+// letters reads piece letters for one player: the variant's own, the
+// player's language's, and the letters of other languages that English
+// does not use. A nil *letters reads the variant's own letters only.
+type letters struct {
+	lang *Language // nil when the player set no language
+	// shared maps a letter of another language that English does not use
+	// for any piece ("S", "Кр") to the one piece it means in every
+	// language that writes it (index into orthodox), with those languages.
+	shared map[string]sharedLetter
+}
+
+type sharedLetter struct {
+	piece int
+	langs []string // the languages' names, in table order
+	codes []string // and their codes
+}
+
+// note says how a letter or digits were read, for the player: text is
+// the sentence ("S is the knight in German and Polish"), langs the codes
+// of the languages that write the letter so, when it was read as a
+// letter no English piece uses (for the hint to set a language).
+type note struct {
+	text  string
+	langs []string
+}
+
+// newLetters builds the reader of o's language (an unknown code reads as
+// none set).
+func newLetters(o Options) *letters {
+	lt := &letters{shared: map[string]sharedLetter{}}
+	conflict := map[string]bool{}
+	for _, l := range Languages() {
+		if l.Code == o.Language {
+			lang := l
+			lt.lang = &lang
+		}
+		for i, x := range l.Letters {
+			if len(x) == 1 && strings.Contains("KQRBNP", x) {
+				continue // a letter of English: never read as another language's without the player's say
+			}
+			key := upperToken(x)
+			sh, ok := lt.shared[key]
+			if ok && sh.piece != i {
+				conflict[key] = true
+			}
+			sh.piece = i
+			sh.langs = append(sh.langs, l.Name)
+			sh.codes = append(sh.codes, l.Code)
+			lt.shared[key] = sh
+		}
+	}
+	for x := range conflict {
+		delete(lt.shared, x) // no language here has one yet: a letter two languages read differently is nobody's
+	}
+	return lt
+}
+
+// hasPiece reports whether the variant has the piece with letter c.
+func hasPiece(v rules.Variant, c byte) bool {
+	if vp, ok := v.(rules.VariantPieces); ok {
+		return vp.PieceName(c) != ""
+	}
+	return true
+}
+
+// isOrthodox reports whether the variant's piece with letter c is the
+// orthodox piece of that letter (its rules name it so): Toe-to-Toe's R
+// is a chariot and its N a horse, Toto40's R a rook.
+func isOrthodox(v rules.Variant, c byte) bool {
+	vp, ok := v.(rules.VariantPieces)
+	if !ok {
+		return true
+	}
+	name := vp.PieceName(c)
+	if c == pawnLetter {
+		return name == "pawn"
+	}
+	if i := strings.IndexByte(orthodox, c); i >= 0 {
+		return name == orthodoxName(i)
+	}
+	return false
+}
+
+// piece reads the piece letter x (upper-cased: "S", "КР", "KP") written
+// in a move in the variant on board b. asWritten is false when the case
+// was folded by the reader ("sf3" tried as "Sf3"): then a letter that is
+// a file of the board is not another language's letter ("cxd4" stays a
+// pawn's capture, never the French knight's). It returns the variant's
+// letter and, when it is not x, a note saying why ("S is the knight
+// (Springer) in German"). On a nil *letters it is x's first byte.
+func (lt *letters) piece(v rules.Variant, b *rules.Board, x string, asWritten bool) (byte, note) {
+	if lt == nil || x == "" {
+		if x == "" {
+			return 0, note{}
+		}
+		return x[0], note{}
+	}
+	latin := len(x) <= 2 && x[0] >= 'A' && x[0] <= 'Z'
+	if latin && len(x) == 1 && !asWritten && int(x[0]-'A') < b.Width() {
+		return x[0], note{}
+	}
+	own := latin && len(x) == 1 && hasPiece(v, x[0])
+	if l := lt.lang; l != nil {
+		i, lookalike := -1, false
+		for k, y := range l.Letters {
+			if strings.ToUpper(y) == x {
+				i = k
+			}
+		}
+		if k, ok := l.lookalikes[x]; ok && i < 0 {
+			i, lookalike = k, true
+		}
+		if i >= 0 {
+			y := orthodox[i]
+			mayTake := !own || isOrthodox(v, x[0]) && !(x[0] == pawnLetter && pawnLetterRequired(v))
+			if isOrthodox(v, y) && hasPiece(v, y) && mayTake {
+				if x == string(y) {
+					return y, note{}
+				}
+				text := fmt.Sprintf("%s is the %s (%s) in %s", written(x), orthodoxName(i), l.Words[i], l.Name)
+				if lookalike {
+					text = fmt.Sprintf("%s is the %s (%s, %s) in %s", written(x), orthodoxName(i), l.Letters[i], l.Words[i], l.Name)
+				}
+				return y, note{text: text}
+			}
+		}
+	}
+	if own {
+		return x[0], note{}
+	}
+	sh, ok := lt.shared[x]
+	if !ok {
+		return x[0], note{}
+	}
+	y := orthodox[sh.piece]
+	n := note{text: fmt.Sprintf("%s is the %s in %s", written(x), orthodoxName(sh.piece), andList(sh.langs)), langs: sh.codes}
+	if latin && (!isOrthodox(v, y) || !hasPiece(v, y)) {
+		return x[0], note{} // "Sc3" in Cuarenta: no knight there, refused as the letter S as before
+	}
+	return y, n
+}
+
+// written is a piece letter as a note shows it: Кр, not the upper-cased
+// КР the reader compares.
+func written(x string) string {
+	if x == "КР" {
+		return "Кр"
+	}
+	if x == "KP" {
+		return "Kp"
+	}
+	return x
+}
+
+// andList joins "German", "Polish" as "German and Polish".
+func andList(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
+
+// upperToken upper-cases a piece letter as the reader compares it
+// ("кр": "КР", "Kp": "KP"), a king's two letters mixed from two scripts
+// as their first letter's ("Кp": "КР", "Kр": "KP").
+func upperToken(x string) string {
+	x = strings.ToUpper(x)
+	switch x {
+	case "КP":
+		return "КР"
+	case "KР":
+		return "KP"
+	}
+	return x
+}
+
+// notesSuffix is the notes of a reading for the end of a refusal's
+// reason: " (S is the knight in German and Polish.)".
+func notesSuffix(notes []note) string {
+	if len(notes) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(texts(notes), "; ") + ".)"
+}
+
+// texts are the notes' sentences.
+func texts(notes []note) []string {
+	var out []string
+	for _, n := range notes {
+		out = append(out, n.text)
+	}
+	return out
+}
+
+// commonLanguages are the codes of the languages every note with
+// languages names: those whose letters the whole line is written in.
+func commonLanguages(notes []note) []string {
+	var out []string
+	first := true
+	for _, n := range notes {
+		if n.langs == nil {
+			continue
+		}
+		if first {
+			out, first = slices.Clone(n.langs), false
+			continue
+		}
+		out = slices.DeleteFunc(out, func(c string) bool { return !slices.Contains(n.langs, c) })
+	}
+	return out
+}
+
+// addNote appends n to notes unless it says nothing or is there already.
+func addNote(notes []note, n note) []note {
+	if n.text == "" || slices.ContainsFunc(notes, func(x note) bool { return x.text == n.text }) {
+		return notes
+	}
+	return append(notes, n)
+}
+
+// promo reads a promotion letter x as written. A small letter of English
+// is the coordinate form's ("e7e8q", "e7e8r" for a French player too);
+// any other letter is read as a piece letter ("e8=R": the French king,
+// "e8d": the queen).
+func (lt *letters) promo(v rules.Variant, b *rules.Board, x string) (byte, note) {
+	if lt == nil || x[0] < 'a' || x[0] > 'z' {
+		if lt == nil {
+			return upper(x[0]), note{}
+		}
+		return lt.piece(v, b, upperToken(x), true)
+	}
+	if c := upper(x[0]); strings.IndexByte("KQRBNP", c) >= 0 || hasPiece(v, c) {
+		return c, note{}
+	}
+	return lt.piece(v, b, upperToken(x), true)
+}
+
+// english is the English reading of the letter x (upper-cased, as piece
+// takes it) that the player's language read as another piece, c: the
+// variant's own piece x, when it has one ("R", the rook, for a French
+// player's R, read as the king), or 0. Both readings are tried: the one
+// that is legal is played, and the player is asked when both are.
+func (lt *letters) english(v rules.Variant, x string, c byte) (byte, note) {
+	if lt == nil || lt.lang == nil || len(x) != 1 || x[0] == c || !hasPiece(v, x[0]) {
+		return 0, note{}
+	}
+	name := x
+	if vp, ok := v.(rules.VariantPieces); ok {
+		name = vp.PieceName(x[0])
+	}
+	return x[0], note{text: fmt.Sprintf("%s is the %s in English", x, name)}
+}
+
+// sanFor writes m (legal in p) for a player who reads with lt: SAN, or,
+// where their letters read SAN otherwise (a French player's "Rf1", read
+// as the king too), the long form ("Rh1-f1"), or else the coordinates.
+func sanFor(p rules.Position, m rules.Move, lt *letters) string {
+	s := SAN(p, m)
+	if lt == nil || lt.lang == nil {
+		return s
+	}
+	legal := p.Legal()
+	for _, form := range []string{s, withMarks(p, m, longForm(p, m))} {
+		n, _ := normalise(form)
+		if got, _, _ := candidates(p, n, legal, lt); len(got) == 1 && got[0] == m {
+			return form
+		}
+	}
+	return Coord(p, m)
+}

@@ -1,0 +1,169 @@
+package referee
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"referee/internal/mail/reader"
+	"referee/internal/rules"
+)
+
+// actIn is act with the sender's language as the app loads it into Env.
+func actIn(t *testing.T, r *Referee, g *Game, c rules.Color, action, lang string) Outcome {
+	t.Helper()
+	m := &reader.Mail{From: g.Players[c].Address, MessageID: "<m" + action + "@x>", Action: action,
+		Token: &reader.Token{GameID: g.ID, Secret: g.Players[c].Secret, Ply: g.Ply()}}
+	out := r.Handle(Inbound{Mail: m}, g, Env{Now: time.Unix(0, 0), Language: lang})
+	if out.Game != nil {
+		*g = *out.Game
+	}
+	return out
+}
+
+// TestLanguageCommand: "language de" (or the language's name, in any
+// case) records the sender's language for all their games and says which
+// letters are read now; "language" alone shows the language set; an
+// unknown language is refused with the codes.
+func TestLanguageCommand(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	for _, tc := range []struct{ line, code, says string }{
+		{"language de", "de", "Your language is now German (de)"},
+		{"language DE", "de", "K D T L S (king, queen, rook, bishop, knight)"},
+		{"language Deutsch", "de", `e.g. "Sf3" for the knight's move`},
+		{"lang français", "fr", "R D T F C"},
+		{"language Russian", "ru", "Кр Ф Л С К"},
+		{"language en", "en", "Your language is now English (en)"},
+	} {
+		out := act(t, r, g, rules.Black, tc.line)
+		if out.Verdict != Applied || out.Lobby == nil || out.Lobby.Language == nil ||
+			out.Lobby.Language.Code != tc.code || out.Lobby.Language.Address != g.Players[rules.Black].Address {
+			t.Fatalf("%s: %v %s %+v", tc.line, out.Verdict, out.Detail, out.Lobby)
+		}
+		if len(out.Mails) != 1 || !strings.Contains(norm(out.Mails[0].Text), tc.says) {
+			t.Errorf("%s: the answer does not say %q: %+v", tc.line, tc.says, out.Mails)
+		}
+	}
+	out := act(t, r, g, rules.Black, "language klingon")
+	if out.Verdict != Rejected || out.Lobby != nil || len(out.Mails) != 1 ||
+		!strings.Contains(norm(out.Mails[0].Text), `"klingon" is not a language`) ||
+		!strings.Contains(norm(out.Mails[0].Text), "en English, de German, fr French, es Spanish, it Italian, pt Portuguese, nl Dutch, pl Polish, ru Russian") {
+		t.Errorf("an unknown language: %v %+v", out.Verdict, out.Mails)
+	}
+	for lang, says := range map[string]string{"": "Your language: none.", "de": "Your language: German (de). The referee reads the German piece letters K D T L S"} {
+		out := actIn(t, r, g, rules.Black, "language", lang)
+		if out.Verdict != Answered || out.Lobby != nil || len(out.Mails) != 1 || !strings.Contains(norm(out.Mails[0].Text), says) {
+			t.Errorf("\"language\" with %q set: %v %+v; want it to say %q", lang, out.Verdict, out.Mails, says)
+		}
+	}
+}
+
+// TestForeignLettersAreConfirmed: a player who set German has "Sf3" read
+// as Nf3, and the confirmation says what was understood; ICCF digits are
+// read for anyone in orthodox chess, and confirmed the same way; the
+// opponent's mail shows the move as the referee writes it.
+func TestForeignLettersAreConfirmed(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	g.Players[rules.White].Language = "de"
+	out := act(t, r, g, rules.White, "Sf3")
+	if out.Verdict != Applied || g.Actions[0].SAN != "Nf3" {
+		t.Fatalf("Sf3: %v %s", out.Verdict, out.Detail)
+	}
+	if mover := norm(textOf(t, out.Mails[0])); !strings.Contains(mover, `Your line "Sf3" was read as Nf3 (S is the knight (Springer) in German).`) {
+		t.Errorf("the mover's confirmation does not say how Sf3 was read:\n%s", mover)
+	}
+	if opp := textOf(t, out.Mails[1]); strings.Contains(opp, "Sf3") || !strings.Contains(opp, "White played Nf3.") {
+		t.Errorf("the opponent's mail:\n%s", opp)
+	}
+	out = act(t, r, g, rules.Black, "5755")
+	if out.Verdict != Applied || g.Actions[1].SAN != "e5" {
+		t.Fatalf("5755: %v %s", out.Verdict, out.Detail)
+	}
+	if mover := norm(textOf(t, out.Mails[0])); !strings.Contains(mover, `Your line "5755" was read as e5 (5755 is ICCF numeric notation for e7-e5).`) {
+		t.Errorf("the confirmation does not say how 5755 was read:\n%s", mover)
+	}
+	// A letter of English that is another piece in the player's language,
+	// legal both ways: asked, never guessed.
+	g.Players[rules.White].Language = "nl"
+	out = act(t, r, g, rules.White, "Pc3")
+	if text := norm(textOf(t, out.Mails[0])); out.Verdict != Rejected || g.Ply() != 2 ||
+		!strings.Contains(text, "it fits more than one legal move (P is the knight (paard) in Dutch, and P is the pawn in English): Nc3 or c3.") {
+		t.Errorf("Pc3 for a Dutch player: %v\n%s", out.Verdict, text)
+	}
+}
+
+// TestConditionalLinesInTheOwnersLanguage: "if" lines are read with the
+// letters of the player who sends them, and kept in canonical SAN.
+func TestConditionalLinesInTheOwnersLanguage(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	g.Players[rules.White].Language = "de"
+	m := &reader.Mail{From: g.Players[rules.White].Address, MessageID: "<c@x>", Action: "Sf3",
+		FullMessage: "Sf3\nif Sc6 Sc3\n", Message: "Sf3\nif Sc6 Sc3\n",
+		Token: &reader.Token{GameID: g.ID, Secret: g.Players[rules.White].Secret, Ply: g.Ply()}}
+	out := r.Handle(Inbound{Mail: m}, g, Env{Now: time.Unix(0, 0), Language: "de"})
+	if out.Verdict != Applied || out.Game == nil || out.Game.State.Cond == nil || out.Game.State.Cond.Trees[rules.White] == nil {
+		t.Fatalf("Sf3 with \"if Sc6 Sc3\": %v %s", out.Verdict, out.Detail)
+	}
+	if got := out.Game.State.Cond.Trees[rules.White].Lines; len(got) != 1 || strings.Join(got[0], " ") != "Nc6 Nc3" {
+		t.Errorf("the lines kept: %q, want [[Nc6 Nc3]]", got)
+	}
+}
+
+// TestLanguageHintOnce: a player who set no language and writes a move in
+// the letters of one or two languages is told once, in English and in
+// those languages, how to have them read (issue 42: a hint, not a
+// guess); the change records it, so that the app tells no more.
+func TestLanguageHintOnce(t *testing.T) {
+	section := func(out Outcome) string {
+		for _, s := range out.Mails[0].Board.Sections {
+			if s.Title == "Your language" {
+				return norm(s.Body)
+			}
+		}
+		return ""
+	}
+	r, g := newGame(t, rules.Chess())
+	out := act(t, r, g, rules.White, "Sf3")
+	hint := section(out)
+	if out.Verdict != Applied || out.Lobby == nil || out.Lobby.LanguageHint == nil ||
+		strings.Join(out.Lobby.LanguageHint.Codes, " ") != "de pl" || out.Lobby.LanguageHint.Address != g.Players[rules.White].Address {
+		t.Fatalf("Sf3 without a language: %v %s %+v", out.Verdict, out.Detail, out.Lobby)
+	}
+	for _, want := range []string{`reply "language de" (German) or "language pl" (Polish)`, "This note is not sent again.",
+		`antworten Sie mit "language de"`, `odpowiedz "language pl"`} {
+		if !strings.Contains(hint, want) {
+			t.Errorf("the hint does not say %q:\n%s", want, hint)
+		}
+	}
+	if opp := textOf(t, out.Mails[1]); strings.Contains(opp, "Your language") {
+		t.Errorf("the opponent is told about the mover's language:\n%s", opp)
+	}
+	// Told before, a language set, too many languages, or none: no hint.
+	for _, tc := range []struct {
+		name, line, lang string
+		hinted           bool
+	}{
+		{"told before", "Sf3", "", true},
+		{"a language set", "Sf3", "de", false},
+		{"six languages write D", "Dh5", "", false},
+		{"English letters", "Nf3", "", false},
+	} {
+		r, g := newGame(t, rules.Chess())
+		act(t, r, g, rules.White, "e4")
+		act(t, r, g, rules.Black, "e5")
+		m := &reader.Mail{From: g.Players[rules.White].Address, MessageID: "<h@x>", Action: tc.line,
+			Token: &reader.Token{GameID: g.ID, Secret: g.Players[rules.White].Secret, Ply: g.Ply()}}
+		out := r.Handle(Inbound{Mail: m}, g, Env{Now: time.Unix(0, 0), Language: tc.lang, LanguageHinted: tc.hinted})
+		if out.Verdict != Applied || out.Lobby != nil || section(out) != "" {
+			t.Errorf("%s: %q: %v %s %+v; want it played without a hint", tc.name, tc.line, out.Verdict, out.Detail, out.Lobby)
+		}
+	}
+	// One language's letter: that language alone.
+	r, g = newGame(t, rules.Chess())
+	act(t, r, g, rules.White, "e4")
+	act(t, r, g, rules.Black, "e5")
+	out = act(t, r, g, rules.White, "Fc4")
+	if hint := section(out); !strings.Contains(hint, `reply "language fr" (French).`) || !strings.Contains(hint, `répondez "language fr"`) || strings.Contains(hint, "language es") {
+		t.Errorf("Fc4: the hint:\n%s", hint)
+	}
+}
