@@ -149,3 +149,116 @@ func TestAuthVerdictHandMade(t *testing.T) {
 		t.Errorf("ok (%s), want a refusal", why)
 	}
 }
+
+// TestAuthZoneHops: which Received fields count as hops inside the
+// receiving machine, so that a field of the trusted server above them is
+// still in the trusted zone. Every address a hop names must be a loopback
+// address, written in brackets, in parentheses or bare; one outside
+// address anywhere in the field makes it the reception from outside,
+// below which a sender's fields begin.
+func TestAuthZoneHops(t *testing.T) {
+	hop := func(s string) string {
+		return "Received: " + s + "; Sun, 22 Nov 2026 10:14:03 +0000 (UTC)\r\n"
+	}
+	tests := []struct {
+		name, rcv string
+		internal  bool
+	}{
+		{"loopback literal, recorded by the trusted host",
+			hop("from localhost (localhost [127.0.0.1]) by mx.example.test (Postfix) with ESMTP id 1"), true},
+		{"bare loopback address",
+			hop("from 127.0.0.1 by mx.example.test with SMTP id 1"), true},
+		{"a loopback literal and an outside one",
+			hop("from localhost ([127.0.0.1]) by mx.example.test (Postfix) with ESMTP id 1 (originating [198.51.100.66])"), false},
+		{"a loopback literal and an outside IPv6 one",
+			hop("from localhost ([127.0.0.1]) by mx.example.test (Postfix) with ESMTP id 1 (originating [IPv6:2001:db8::66])"), false},
+		{"a bare loopback address and a bare outside one",
+			hop("from 127.0.0.1 by mx.example.test with SMTP id 1 via 198.51.100.66"), false},
+		{"a bare outside address",
+			hop("from 198.51.100.66 by mx.example.test with SMTP id 1"), false},
+		{"the trusted host's name from an outside IPv6 address",
+			hop("from mx.example.test ([IPv6:2001:db8::66]) by mx.example.test (Postfix) with ESMTP id 1"), false},
+		{"the loopback IPv6 address",
+			hop("from mx.example.test ([IPv6:::1]) by mx.example.test (Postfix) with ESMTP id 1"), true},
+		{"an empty literal is no address: the names decide",
+			hop("from mx.example.test ([]) by mx.example.test (Postfix) with ESMTP id 1"), true},
+		{"an empty literal from another host",
+			hop("from relay.other.example ([]) by mx.example.test (Postfix) with ESMTP id 1"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Read([]byte(dovecotLMTP+tt.rcv+arOpenDKIMPass+rcvExternal+senderPart), base, DefaultLimits())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ok, why := AuthVerdict(m, "mx.example.test")
+			if ok != tt.internal {
+				t.Errorf("ok = %v (%s); want %v: the hop is internal: %v", ok, why, tt.internal, tt.internal)
+			}
+			if !tt.internal && !strings.Contains(why, "1 header(s) naming mx.example.test ignored: they are below the Received field") {
+				t.Errorf("reason %q does not say the field below the reception was ignored", why)
+			}
+		})
+	}
+}
+
+// TestAuthFieldsOutsideTheFromDomain: results for another domain than the
+// From address's (a mailing list's signature, a forwarder's) neither
+// authenticate the sender nor fail them; a parenthesis inside a quoted
+// reason is no comment, so the result after it is read.
+func TestAuthFieldsOutsideTheFromDomain(t *testing.T) {
+	ar := func(results string) string {
+		return "Authentication-Results: mx.example.test;\r\n\t" + results + "\r\n"
+	}
+	tests := []struct {
+		name, fields string
+		ok           bool
+		reason       string
+	}{
+		{"a failing signature of a list beside dmarc=pass for From",
+			ar("dkim=fail header.d=lists.example; dmarc=pass header.from=gmail.example"), true, "dmarc=pass for gmail.example"},
+		{"a failing signature of a list beside spf=pass for From",
+			ar("dkim=fail header.d=lists.example; spf=pass smtp.mailfrom=alice@gmail.example"), true, "spf=pass for gmail.example"},
+		{"no signature at all (dkim=none) counts against From, without spf=pass",
+			ar("dkim=none; dmarc=pass header.from=gmail.example"), false, "says dkim=none for gmail.example, which wins over its dmarc=pass"},
+		{"a list's pass and From's own fail",
+			ar("dkim=pass header.d=lists.example; dkim=fail header.d=gmail.example"), false, "found dkim=pass for lists.example, dkim=fail for gmail.example"},
+		{"From's first failing result is the one named",
+			ar("dkim=fail header.d=gmail.example; dkim=none"), false, "neither DKIM nor SPF passed for gmail.example"},
+		{"a parenthesis inside a quoted reason",
+			ar(`dkim=fail reason="key not found :(" header.d=gmail.example; spf=pass smtp.mailfrom=alice@gmail.example`), true, "spf=pass for gmail.example"},
+		{"a quoted reason with a whole comment inside",
+			ar(`dkim=fail reason="bad (sig)" header.d=gmail.example`), false, "found dkim=fail for gmail.example"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Read([]byte(dovecotLMTP+tt.fields+rcvExternal+senderPart), base, DefaultLimits())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ok, why := AuthVerdict(m, "mx.example.test")
+			if ok != tt.ok || !strings.Contains(why, tt.reason) {
+				t.Errorf("ok = %v (%s)\nwant %v (%s)", ok, why, tt.ok, tt.reason)
+			}
+		})
+	}
+}
+
+// TestAuthHeadCap: the header's top is kept up to maxHead fields, both
+// sides: a field of the trusted server after maxHead-1 internal hops is
+// in the zone; after maxHead hops it is past what is kept, and ignored.
+func TestAuthHeadCap(t *testing.T) {
+	lmtp := "Received: from mx.example.test by mx with LMTP id x; Sun, 22 Nov 2026 10:14:03 +0000\r\n"
+	for _, tt := range []struct {
+		hops int
+		ok   bool
+	}{{maxHead - 1, true}, {maxHead, false}} {
+		m, err := Read([]byte(strings.Repeat(lmtp, tt.hops)+arOpenDKIMPass+rcvExternal+senderPart), base, DefaultLimits())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, why := AuthVerdict(m, "mx.example.test"); ok != tt.ok {
+			t.Errorf("%d hops: ok = %v (%s), want %v", tt.hops, ok, why, tt.ok)
+		}
+	}
+}
