@@ -881,7 +881,20 @@ func explain(p rules.Position, in, s string, pt pattern, lt *letters) error {
 	if p.InCheck() {
 		return fail("you are in check, and it does not get you out of check.")
 	}
-	return fail("no %s of yours can go to %s: it does not move that way, or the way is blocked.", pieceName(p, p.At(mine[0]).Letter()), target)
+	mover := pieceName(p, p.At(mine[0]).Letter())
+	if pt.to == rules.NoSquare && pt.toPiece != 0 {
+		// "PxN": the piece taken is named, not its square.
+		return fail("no %s of yours can take %s now.", mover, withArticle(pieceName(p, pt.toPiece)))
+	}
+	return fail("no %s of yours can go to %s: it does not move that way, or the way is blocked.", mover, target)
+}
+
+// withArticle writes a piece's name after "a" or "an".
+func withArticle(name string) string {
+	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 // whyNot is the position's own reason why m is not legal now (see
