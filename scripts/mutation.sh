@@ -32,6 +32,19 @@ if [ ${#pkgs[@]} -eq 0 ]; then
 fi
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+# Gremlins runs in a copy of the tree whose module is renamed: gremlins
+# v0.6.0 maps coverage to files by deleting every "MODULE/" from the
+# profile's paths (internal/coverage/coverage.go), which turns
+# "referee/internal/referee/handle.go" into "internal/handle.go", and
+# every mutant of internal/referee would be reported as not covered. The
+# copy also keeps the run apart from edits made meanwhile.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tar --exclude=.git -cf - . | tar -C "$work" -xf -
+sed -i 's#^module referee$#module example.org/referee#' "$work/go.mod"
+grep -rl --include='*.go' '"referee/' "$work" | xargs sed -i 's#"referee/#"example.org/referee/#g'
 
 for pkg in "${pkgs[@]}"; do
   pkg=${pkg#./}; pkg=${pkg%/}
@@ -50,9 +63,9 @@ for pkg in "${pkgs[@]}"; do
   name=${pkg//\//_}
   echo "== $pkg ($(date -u +%H:%M:%S))" >&2
   # gremlins exits non-zero only for its own thresholds, which are not set.
-  gremlins unleash --invert-logical --workers "${WORKERS:-1}" \
+  (cd "$work" && gremlins unleash --invert-logical --workers "${WORKERS:-1}" \
     --timeout-coefficient "${TIMEOUT_COEFF:-10}" ${excl[@]+"${excl[@]}"} \
-    -o "$out/$name.json" "./$pkg" >"$out/$name.log" 2>&1 ||
+    -o "$out/$name.json" "./$pkg") >"$out/$name.log" 2>&1 ||
     { echo "gremlins failed on $pkg: see $out/$name.log" >&2; tail -5 "$out/$name.log" >&2; exit 2; }
 done
 
