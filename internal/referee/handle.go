@@ -351,7 +351,8 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	// The mover sees how the line was read, so that a misreading can never
 	// pass unnoticed.
 	var note lang.Text
-	if strings.TrimSpace(action) != san || len(reading.Notes) > 0 {
+	written := strings.TrimSpace(action)
+	if (written != san && written != notation.WriteIn(pos.Variant(), san, g.Players[color].Language)) || len(reading.Notes) > 0 {
 		// How a letter of another language or ICCF digits were read: the
 		// reader's notes are English this round.
 		notes := lang.Raw(strings.Join(reading.Notes, "; "))

@@ -215,9 +215,9 @@ func (m Mail) replyHow(sep string) string {
 		return b.String()
 	}
 	if m.Example != "" {
-		b.WriteString(m.Lang.Sprintf("Reply with your move on the first line (e.g. %q), or one of:", m.Example) + "\n")
+		b.WriteString(wrapText(m.Lang.Sprintf("Reply with your move on the first line (e.g. %q), or one of:", m.Example), 72) + "\n")
 	} else {
-		b.WriteString(m.Lang.Sprintf("Reply with one of these on the first line:") + "\n")
+		b.WriteString(wrapText(m.Lang.Sprintf("Reply with one of these on the first line:"), 72) + "\n")
 	}
 	b.WriteString(strings.Join(m.Commands, sep) + "\n")
 	return b.String()
