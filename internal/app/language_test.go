@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/lang"
 	"referee/internal/letters"
 	"referee/internal/referee"
 	"referee/internal/rules"
@@ -61,11 +62,12 @@ func TestLanguageIsStoredPerPlayer(t *testing.T) {
 		if o.To != "carol@example.org" || o.GameID == nil || *o.GameID != g2.ID {
 			continue
 		}
-		m, err := letters.Decode(o.Data)
+		m, err := letters.DecodeIn(o.Data, lang.MustLoad())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Board != nil && strings.Contains(m.Board.Headline, `Your line "Sf3" was read as Nf3 (S is the knight (Springer) in German).`) {
+		// Issue 42: Carol reads German, and her letters.
+		if m.Board != nil && strings.Contains(m.Board.Headline, `Ihre Zeile "Sf3" wurde als Sf3 gelesen (S is the knight (Springer) in German).`) {
 			confirmed = true
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"referee/internal/lang"
 	"referee/internal/referee"
 	"referee/internal/render"
 	"referee/internal/rules"
@@ -13,8 +14,13 @@ import (
 
 // dataVersion is the version of the form Encode writes. Decode refuses
 // any other, so that a mail queued by a newer referee is never written
-// half-understood by an older one.
-const dataVersion = 1
+// half-understood by an older one. Version 2 is version 1 with the
+// reader's language (issue 42): a board mail in a language other than
+// English is written so, and one in English stays version 1, as before.
+const (
+	dataVersion     = 1
+	dataVersionLang = 2
+)
 
 // data is a referee.Mail as the outbox keeps it: everything Write needs,
 // with the position as its string (RULES.md §2) and the variant by name.
@@ -54,6 +60,7 @@ type boardData struct {
 	Example   string           `json:"example,omitempty"`
 	Sections  []render.Section `json:"sections,omitempty"`
 	Footer    string           `json:"footer,omitempty"`
+	Lang      string           `json:"lang,omitempty"` // the reader's language code; "" for English
 }
 
 // Encode returns m as data for the outbox: JSON that Decode turns back into
@@ -80,6 +87,10 @@ func Encode(m referee.Mail) ([]byte, error) {
 		if b.Pos != nil {
 			bd.Position = b.Pos.String()
 		}
+		if code := b.Lang.Code(); code != lang.English {
+			bd.Lang = code
+			d.V = dataVersionLang
+		}
 		d.Board = bd
 	}
 	out, err := json.Marshal(d)
@@ -89,13 +100,18 @@ func Encode(m referee.Mail) ([]byte, error) {
 	return out, nil
 }
 
-// Decode turns the data Encode wrote back into the mail.
-func Decode(raw []byte) (referee.Mail, error) {
+// Decode turns the data Encode wrote back into the mail, for a mail in
+// English (DecodeIn writes any language).
+func Decode(raw []byte) (referee.Mail, error) { return DecodeIn(raw, nil) }
+
+// DecodeIn turns the data Encode wrote back into the mail, its words in
+// the reader's language from cat.
+func DecodeIn(raw []byte, cat *lang.Catalog) (referee.Mail, error) {
 	var d data
 	if err := json.Unmarshal(raw, &d); err != nil {
 		return referee.Mail{}, fmt.Errorf("reading a queued mail's data: %w", err)
 	}
-	if d.V != dataVersion {
+	if d.V != dataVersion && d.V != dataVersionLang {
 		return referee.Mail{}, fmt.Errorf("a queued mail's data has format version %d, this referee writes only version %d: use the referee binary that queued it", d.V, dataVersion)
 	}
 	m := referee.Mail{Kind: referee.MailKind(d.Kind), To: d.To, ToName: d.ToName, Subject: d.Subject, ReplyTo: d.ReplyTo,
@@ -110,6 +126,12 @@ func Decode(raw []byte) (referee.Mail, error) {
 			Headline: bd.Headline, LastMove: bd.LastMove, MoveList: bd.MoveList, MoveNote: bd.MoveNote, Relay: bd.Relay,
 			RelayFrom: bd.RelayFrom, Prompt: bd.Prompt, Commands: bd.Commands, Example: bd.Example, Sections: bd.Sections,
 			Footer: bd.Footer}
+		if bd.Lang != "" {
+			if cat == nil {
+				return referee.Mail{}, fmt.Errorf("the queued mail to %s is in the language %q: writing it needs the catalogs", d.To, bd.Lang)
+			}
+			b.Lang = cat.Printer(bd.Lang)
+		}
 		if bd.Position != "" {
 			if b.Pos, err = v.ParsePosition(bd.Position); err != nil {
 				return referee.Mail{}, fmt.Errorf("the queued mail to %s: its %s position %q: %w", d.To, v.Name(), bd.Position, err)

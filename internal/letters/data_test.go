@@ -84,7 +84,7 @@ func TestDataWritesTheSameBytes(t *testing.T) {
 
 func TestDecodeRefusesOtherVersionsAndVariants(t *testing.T) {
 	for _, tt := range []struct{ name, data string }{
-		{"newer", `{"v":2,"to":"a@x"}`},
+		{"newer", `{"v":3,"to":"a@x"}`},
 		{"unknown variant", `{"v":1,"to":"a@x","board":{"variant":"nosuch"}}`},
 		{"no recipient", `{"v":1}`},
 		{"junk", `not json`},

@@ -386,3 +386,63 @@ func sanFor(p rules.Position, m rules.Move, lt *letters) string {
 	}
 	return Coord(p, m)
 }
+
+// figurinesOf are the figurines of the pieces Language.Letters list, in
+// that order, for the languages whose letters are not Latin.
+const figurinesOf = "♔♕♖♗♘"
+
+// WriteIn writes san, a move as SAN writes it in the variant v (the
+// English letters), with the piece letters of the language code ("Sf3"
+// for "Nf3" in German, "e8=D" for "e8=Q"), or with figurines ("♘f3")
+// where the language's letters are not Latin (Russian): the reader's
+// record in a mail. Only the letters of the orthodox pieces change
+// (isOrthodox: Toe-to-Toe's N, a horse, stays N); squares, castling and
+// marks stay. An unknown code, or English, leaves san as it is; records
+// and exports keep English SAN.
+func WriteIn(v rules.Variant, san, code string) string {
+	if code == "" || code == "en" {
+		return san
+	}
+	l, ok := LookupLanguage(code)
+	if !ok || l.Code != code {
+		return san
+	}
+	figurines := false
+	for _, x := range l.Letters {
+		for _, r := range x {
+			if r > 'Z' {
+				figurines = true
+			}
+		}
+	}
+	var b strings.Builder
+	for i := 0; i < len(san); i++ {
+		c := san[i]
+		k := strings.IndexByte(orthodox, c)
+		if k < 0 || (i > 0 && san[i-1] != '=') || !isOrthodox(v, c) {
+			b.WriteByte(c)
+			continue
+		}
+		if figurines {
+			b.WriteString(string([]rune(figurinesOf)[k]))
+		} else {
+			b.WriteString(l.Letters[k])
+		}
+	}
+	return b.String()
+}
+
+// ExampleIn writes m (legal in p) as an example for a player of the
+// language code to copy: WriteIn's form when ReadFor reads it back as m
+// for that player, else the coordinate form.
+func ExampleIn(p rules.Position, m rules.Move, code string) string {
+	san := SAN(p, m)
+	s := WriteIn(p.Variant(), san, code)
+	if s == san {
+		return s
+	}
+	if r, err := ReadFor(p, s, Options{Language: code}); err == nil && r.Move == m {
+		return s
+	}
+	return Coord(p, m)
+}

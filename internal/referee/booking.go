@@ -246,6 +246,6 @@ func (r *Referee) StartBooking(g *Game, color rules.Color, b Booking, now time.T
 	until := ng.applyVacation(color, b.Days, pos, b.Start)
 	opp := color.Other()
 	headline := fmt.Sprintf("%s's booked vacation has begun: their clock is stopped until %s.", color, whenIn(until, g.Players[opp].Location()))
-	mails := []Mail{r.boardMail(ng, pos, opp, render.Mail{Headline: headline}, "", nil, "vacation-begins", fmt.Sprint(b.ID), now)}
+	mails := []Mail{r.boardMail(ng, pos, opp, render.Mail{Headline: headline}, nil, nil, "vacation-begins", fmt.Sprint(b.ID), now)}
 	return ng, append(mails, r.spectatorMails(ng, pos, headline, now)...)
 }

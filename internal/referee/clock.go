@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"referee/internal/game"
+	"referee/internal/lang"
 	"referee/internal/mail/addr"
 	"referee/internal/mail/reader"
 	"referee/internal/render"
@@ -130,7 +131,10 @@ func (c *Clock) moved(side rules.Color, now time.Time) {
 // text describes the clocks for a status line. A side on vacation has its
 // clock stopped: it shows the time left as frozen (what it will have when
 // the vacation ends) and says until when.
-func (c *Clock) text(turn rules.Color, now time.Time) string {
+func (c *Clock) text(turn rules.Color, now time.Time) string { return c.textIn(nil, turn, now) }
+
+// textIn is text in p's language.
+func (c *Clock) textIn(p *lang.Printer, turn rules.Color, now time.Time) string {
 	side := func(s rules.Color) string {
 		left, from := c.allowance(s), now
 		vac := c.Vacation[s].After(now)
@@ -143,16 +147,16 @@ func (c *Clock) text(turn rules.Color, now time.Time) string {
 			// reader's calendar, is given beside it).
 			left -= c.running(c.TurnStart, from, c.zone(s))
 		}
-		out := fmt.Sprintf("%s %s", s, timecontrol.Span(left))
+		out := fmt.Sprintf("%s %s", sideName(p, s), spanFor(p, left))
 		if c.Block > 0 {
-			out += fmt.Sprintf(" for %d moves", c.MovesLeft(c.side(s)))
+			out += p.Sprintf(" for %d moves", c.MovesLeft(c.side(s)))
 		}
 		if vac {
-			out += fmt.Sprintf(" (stopped until %s)", c.Vacation[s].UTC().Format("Mon 2 Jan"))
+			out += p.Sprintf(" (stopped until %s)", dayFor(p, c.Vacation[s]))
 		}
 		return out
 	}
-	return fmt.Sprintf("time left: %s, %s", side(rules.White), side(rules.Black))
+	return p.Sprintf("time left: %s, %s", side(rules.White), side(rules.Black))
 }
 
 // Tick applies what is due on g's clock at now: a reminder to the side to
@@ -184,7 +188,7 @@ func (r *Referee) Tick(g *Game, now time.Time) Outcome {
 	ng.State.Clock.Reminded = true
 	body := render.Mail{Headline: fmt.Sprintf("Reminder: it is your move in game #%d, and your time runs out in %s (%s).",
 		g.ID, timecontrol.Span(deadline.Sub(now)), whenIn(deadline, g.Players[side].Location()))}
-	mail := r.boardMail(ng, pos, side, body, "Reminder: your move", nil, KindReminder, fmt.Sprint(g.Ply()), now)
+	mail := r.boardMail(ng, pos, side, body, lang.Raw("Reminder: your move"), nil, KindReminder, fmt.Sprint(g.Ply()), now)
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: reminded %s", g.ID, side), Game: ng, Mails: []Mail{mail}}
 }
 

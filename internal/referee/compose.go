@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/lang"
 	"referee/internal/mail/addr"
 	"referee/internal/mail/reader"
 	"referee/internal/notation"
@@ -15,11 +16,12 @@ import (
 	"referee/internal/rules"
 )
 
-// Referee is the core. It holds only configuration, and the command table
-// (commands.go).
+// Referee is the core. It holds only configuration, the command table
+// (commands.go) and the message catalogs (i18n.go), none of which change.
 type Referee struct {
 	cfg  Config
 	cmds []Command
+	cat  *lang.Catalog
 }
 
 // New returns a core with cfg.
@@ -34,7 +36,7 @@ func New(cfg Config) *Referee {
 		cfg.Name = "Referee"
 	}
 	cfg.Address = strings.ToLower(strings.TrimSpace(cfg.Address))
-	return &Referee{cfg: cfg, cmds: commandTable()}
+	return &Referee{cfg: cfg, cmds: commandTable(), cat: lang.MustLoad()}
 }
 
 // Config returns the core's configuration.
@@ -118,6 +120,16 @@ func (r *Referee) refuse(env Env, m *reader.Mail, detail, what, todo string) Out
 // Auto-Submitted) cannot start a loop. What is not answered is recorded
 // with the reason, and "referee show" lists it.
 func (r *Referee) rejectAction(g *Game, c rules.Color, pos rules.Position, m *reader.Mail, env Env, detail, what, todo string) Outcome {
+	var t lang.Text
+	if todo != "" {
+		t = lang.Raw(todo)
+	}
+	return r.rejectActionIn(g, c, pos, m, env, detail, lang.Raw(what), t)
+}
+
+// rejectActionIn is rejectAction with what and todo written in the
+// player's language (todo nil for none).
+func (r *Referee) rejectActionIn(g *Game, c rules.Color, pos rules.Position, m *reader.Mail, env Env, detail string, what, todo lang.Text) Outcome {
 	if env.LastRefusal == detail {
 		return Outcome{Verdict: Ignored, Detail: detail + " (not answered: the same refusal answered this player's previous mail)"}
 	}
@@ -128,13 +140,16 @@ func (r *Referee) rejectAction(g *Game, c rules.Color, pos rules.Position, m *re
 	if env.GameRefusals == r.cfg.MaxGameRefusalsPerHour-1 {
 		// The last refusal before the limit says so: the silence that
 		// follows must not read as "it was played".
-		todo = strings.TrimSpace(todo + " " + r.limitNotice(g, env))
+		todo = lang.Join(" ", todo, r.limitNotice(g, env))
 	}
-	body := render.Mail{Headline: what}
-	if todo != "" {
-		body.Sections = []render.Section{{Title: "What to do", Body: todo}}
+	p := r.printer(g.Players[c].Language)
+	body := render.Mail{Headline: what.In(p)}
+	if todo != nil {
+		if s := strings.TrimSpace(todo.In(p)); s != "" {
+			body.Sections = []render.Section{{Title: p.Sprintf("What to do"), Body: s}}
+		}
 	}
-	mail := r.boardMail(g, pos, c, body, "Not played: "+strings.TrimSpace(firstWords(m.Action, 6)), m, KindReject, detail, env.Now)
+	mail := r.boardMail(g, pos, c, body, lang.M("Not played: %s", strings.TrimSpace(firstWords(m.Action, 6))), m, KindReject, detail, env.Now)
 	return Outcome{Verdict: Rejected, Detail: detail, Mails: []Mail{mail}}
 }
 
@@ -142,15 +157,19 @@ func (r *Referee) rejectAction(g *Game, c rules.Color, pos rules.Position, m *re
 // was not played. A first line that is prose, not a move ("Thanks for the
 // game, ..."), is not called a move: the player is told that the first
 // line must be the action and greetings go below it.
-func unreadText(g *Game, pos rules.Position, action string, err error) string {
+//
+// The reason comes from the notation reader and is English in every
+// language (issue 42: translated in a later round); the sentence around
+// it is the player's.
+func unreadText(g *Game, pos rules.Position, action string, err error) lang.Text {
 	var ne *notation.Error
 	if errors.As(err, &ne) && strings.HasPrefix(ne.Reason, "is not a move the referee can read") && looksLikeProse(action) {
-		return fmt.Sprintf("The first line of your mail, %q, is not a move or a command, so nothing was played in game #%d. "+
+		return lang.M("The first line of your mail, %q, is not a move or a command, so nothing was played in game #%d. "+
 			"The referee reads only the first line as your action: put the move there alone (e.g. %q) or a command "+
 			"(\"board\", \"help\"), and write greetings and messages on the lines below it, where they are passed on to your opponent.",
-			firstWords(action, 8), g.ID, suggestion(pos, pos.Legal()))
+			firstWords(action, 8), g.ID, exampleText{pos, suggestionMove(pos, pos.Legal())})
 	}
-	return fmt.Sprintf("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), sentence(reasonOf(err)))
+	return lang.M("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), lang.Raw(sentence(reasonOf(err))))
 }
 
 // looksLikeProse reports whether a first line reads as words to a person
@@ -205,15 +224,40 @@ func pluralVerb(n int, one, many string) string {
 // further refusals in the game go unanswered, and that a legal move is
 // always answered. The count drops below the limit an hour after the
 // oldest refusal of the last hour (this one, when it is the only one).
-func (r *Referee) limitNotice(g *Game, env Env) string {
+func (r *Referee) limitNotice(g *Game, env Env) lang.Text {
 	until := env.Now.Add(time.Hour)
 	if env.GameRefusals > 0 && !env.OldestGameRefusal.IsZero() {
 		until = env.OldestGameRefusal.Add(time.Hour)
 	}
 	until = until.Add(time.Minute - 1).Truncate(time.Minute) // never earlier than the true time
-	return fmt.Sprintf("This is the %s refusal in game #%d within an hour: until %s, further mails in this game that cannot be "+
+	return limitText{n: r.cfg.MaxGameRefusalsPerHour, id: g.ID, until: until.UTC()}
+}
+
+// limitText is limitNotice's sentence.
+type limitText struct {
+	n     int
+	id    int64
+	until time.Time
+}
+
+// In is the sentence in p's language.
+func (t limitText) In(p *lang.Printer) string {
+	return p.Sprintf("This is the %s refusal in game #%d within an hour: until %s, further mails in this game that cannot be "+
 		"played get no answer (this keeps the referee out of loops with automatic replies). A legal move, and any command "+
-		"that is valid, is always answered.", ordinal(r.cfg.MaxGameRefusalsPerHour), g.ID, until.UTC().Format("Mon 2 Jan 15:04 MST"))
+		"that is valid, is always answered.", ordinalIn(p, t.n), t.id, whenFor(p, t.until, time.UTC))
+}
+
+// ordinalIn is ordinal in p's language.
+func ordinalIn(p *lang.Printer, n int) string {
+	switch n {
+	case 1:
+		return p.Sprintf("first")
+	case 2:
+		return p.Sprintf("second")
+	case 3:
+		return p.Sprintf("third")
+	}
+	return p.Sprintf("%dth", n)
 }
 
 func ordinal(n int) string {
@@ -231,24 +275,33 @@ func ordinal(n int) string {
 // answer replies to a command that changes nothing.
 func (r *Referee) answer(g *Game, c rules.Color, pos rules.Position, m *reader.Mail, now time.Time, kind MailKind, headline string, sections []render.Section) Outcome {
 	body := render.Mail{Headline: headline, Sections: sections}
-	mail := r.boardMail(g, pos, c, body, capital(string(kind)), m, kind, "", now)
+	mail := r.boardMail(g, pos, c, body, lang.Raw(capital(string(kind))), m, kind, "", now)
 	return Outcome{Verdict: Answered, Detail: fmt.Sprintf("game #%d: %s sent %q", g.ID, c, kind), Mails: []Mail{mail}}
 }
 
 // boardMails tells both players what happened after an applied action.
 func (r *Referee) boardMails(g *Game, pos rules.Position, headline string, mover rules.Color, m *reader.Mail, rolls []Roll, now time.Time) []Mail {
-	return r.boardMailsTo(g, pos, headline, headline, mover, m, rolls, now)
+	return r.boardMailsIn(g, pos, lang.Raw(headline), lang.Raw(headline), mover, m, rolls, now)
 }
 
 // boardMailsTo is boardMails with one headline for the mover and another
 // for the opponent (and spectators): "you offered a draw" against "White
 // offers a draw: to accept, reply draw".
 func (r *Referee) boardMailsTo(g *Game, pos rules.Position, moverHeadline, headline string, mover rules.Color, m *reader.Mail, rolls []Roll, now time.Time) []Mail {
+	return r.boardMailsIn(g, pos, lang.Raw(moverHeadline), lang.Raw(headline), mover, m, rolls, now)
+}
+
+// boardMailsIn is boardMailsTo with the headlines written in each
+// reader's language. The English headline names the mails (the
+// Message-ID's salt), as before; spectators get it in English.
+func (r *Referee) boardMailsIn(g *Game, pos rules.Position, moverHeadlineText, headlineText lang.Text, mover rules.Color, m *reader.Mail, rolls []Roll, now time.Time) []Mail {
 	var out []Mail
+	headline := headlineText.In(r.english())
 	for _, c := range []rules.Color{mover, mover.Other()} {
-		body := render.Mail{Headline: headline}
+		p := r.printer(g.Players[c].Language)
+		body := render.Mail{Headline: headlineText.In(p)}
 		if c == mover {
-			body.Headline = moverHeadline
+			body.Headline = moverHeadlineText.In(p)
 		}
 		if c != mover && m != nil && strings.TrimSpace(r.relayable(m.Message, g)) != "" {
 			body.Relay = r.relayable(m.Message, g) // the last check (relay.go)
@@ -266,7 +319,7 @@ func (r *Referee) boardMailsTo(g *Game, pos rules.Position, moverHeadline, headl
 		if s, ok := condRevealSection(g); ok {
 			body.Sections = append(body.Sections, s)
 		}
-		mail := r.boardMail(g, pos, c, body, "", m, KindBoard, headline, now)
+		mail := r.boardMail(g, pos, c, body, nil, m, KindBoard, headline, now)
 		// The outbox sends the mail that asks a player to act first
 		// (store.PriorityGame), the mover's confirmation after it. (The
 		// Message-ID keeps "board" as its nonce.)
@@ -315,7 +368,7 @@ func (r *Referee) spectatorMailsOf(g, view *Game, pos rules.Position, headline s
 			continue // a player of the event who observes it gets their own games' mails
 		}
 		body := render.Mail{GameID: g.ID, Variant: g.Variant, Pos: pos, Viewer: rules.White, Spectator: true,
-			Status: r.statusLine(view, pos, now), Headline: headline, MoveList: played(view), MoveNote: notation.MarksNote(sans(view)),
+			Status: r.statusLine(r.english(), view, pos, now), Headline: headline, MoveList: played(view), MoveNote: notation.MarksNote(sans(view)),
 			Footer: fmt.Sprintf("You are watching game #%d (%s v %s). To stop, send \"%s\" to %s.",
 				g.ID, PublicName(g.Players[0]), PublicName(g.Players[1]), g.unobserveWord(w), r.cfg.Address)}
 		if g.watchesViaEvent(w) {
@@ -342,31 +395,41 @@ func (p Player) displayName(c rules.Color) string {
 	return c.String()
 }
 
-// boardMail composes one board mail to the player of colour c.
-func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body render.Mail, subjectText string, m *reader.Mail, kind MailKind, salt string, now time.Time) Mail {
+// boardMail composes one board mail to the player of colour c, in their
+// language: body's headline and sections come written in it, subject is
+// the subject's text (nil: whose turn it is).
+func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body render.Mail, subject lang.Text, m *reader.Mail, kind MailKind, salt string, now time.Time) Mail {
+	p := r.printer(g.Players[c].Language)
+	body.Lang = p
 	body.GameID = g.ID
 	body.Variant = g.Variant
 	body.Pos = pos
 	body.Viewer = c
-	body.Status = r.statusLine(g, pos, now)
+	body.Status = r.statusLine(p, g, pos, now)
 	if cl := g.clock(); cl != nil && g.Status == StatusActive && pos.Turn() == c {
 		// The deadline, in the reader's own time zone.
-		body.Status += " - your time runs out " + whenIn(cl.Deadline(c), g.Players[c].Location())
+		body.Status += p.Sprintf(" - your time runs out %s", whenFor(p, cl.Deadline(c), g.Players[c].Location()))
 	}
 	body.MoveList = played(g)
+	for i := range body.MoveList {
+		body.MoveList[i].SAN = notation.WriteIn(g.Variant, body.MoveList[i].SAN, p.Code())
+	}
 	body.MoveNote = notation.MarksNote(sans(g))
 	if len(g.Actions) > 0 {
-		body.LastMove = g.Actions[len(g.Actions)-1].SAN
+		body.LastMove = notation.WriteIn(g.Variant, g.Actions[len(g.Actions)-1].SAN, p.Code())
 	}
 	if g.Status == StatusActive {
-		body.Prompt, body.Commands, body.Example = r.howToReply(g, pos, c)
+		body.Prompt, body.Commands, body.Example = r.howToReply(p, g, pos, c)
 	} else {
-		body.Prompt = "The game is over: " + gameOverText(g) + "." + r.eventOver(g)
+		body.Prompt = p.Sprintf("The game is over: %s.", gameOverText(p, g)) + r.eventOver(p, g)
 		body.Commands = r.footer(g, pos, c, nil)
 	}
-	body.Footer = fmt.Sprintf("Referee for game #%d. Reply to this mail to act.", g.ID)
-	if subjectText == "" {
-		subjectText = r.turnSubject(g, pos, c)
+	body.Footer = p.Sprintf("Referee for game #%d. Reply to this mail to act.", g.ID)
+	subjectText := ""
+	if subject == nil {
+		subjectText = r.turnSubject(p, g, pos, c)
+	} else {
+		subjectText = subject.In(p)
 	}
 	inReplyTo := r.threadID(g, c)
 	refs := []string{r.threadID(g, c)}
@@ -398,42 +461,56 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 	}
 }
 
-func (r *Referee) statusLine(g *Game, pos rules.Position, now time.Time) string {
-	s := fmt.Sprintf("Game #%d - %s - move %d", g.ID, g.Variant.Title(), pos.MoveNumber())
+// statusLine is the mail's first line in p's language: the game, the
+// move, whose turn, the die and the clocks, or the result.
+func (r *Referee) statusLine(p *lang.Printer, g *Game, pos rules.Position, now time.Time) string {
+	s := p.Sprintf("Game #%d - %s - move %d", g.ID, variantTitle(p, g.Variant), pos.MoveNumber())
 	if g.Event != nil {
-		s = fmt.Sprintf("Game #%d (%s) - %s - move %d", g.ID, g.Event.Place(), g.Variant.Title(), pos.MoveNumber())
+		s = p.Sprintf("Game #%d (%s) - %s - move %d", g.ID, g.Event.Place(), variantTitle(p, g.Variant), pos.MoveNumber())
 	}
 	switch g.Status {
 	case StatusActive:
-		s += fmt.Sprintf(" - %s to play", pos.Turn())
+		s += bySide(pos.Turn(), p.Sprintf(" - White to play"), p.Sprintf(" - Black to play"))
 		if d := dieWords(pos); d != "" {
-			s += " - die " + d
+			s += p.Sprintf(" - die %s", d)
 		}
 		if c := g.clock(); c != nil {
-			s += " - " + c.text(pos.Turn(), now)
+			s += " - " + c.textIn(p, pos.Turn(), now)
 		}
 	case StatusFinished:
-		s += " - " + g.Result + " (" + g.ResultReason + ")"
+		s += " - " + g.Result + " (" + reasonText(p, g.ResultReason) + ")"
 	case StatusAborted:
-		s += " - aborted"
+		s += p.Sprintf(" - aborted")
 	}
 	return s
 }
 
-func (r *Referee) turnSubject(g *Game, pos rules.Position, c rules.Color) string {
+// bySide is white when c is White, else black: a sentence whose subject
+// is a side has a message per side, since languages inflect them apart.
+func bySide(c rules.Color, white, black string) string {
+	if c == rules.White {
+		return white
+	}
+	return black
+}
+
+func (r *Referee) turnSubject(p *lang.Printer, g *Game, pos rules.Position, c rules.Color) string {
 	switch g.Status {
 	case StatusFinished:
-		return fmt.Sprintf("Game over: %s", resultText(g))
+		return p.Sprintf("Game over: %s", resultText(p, g))
 	case StatusAborted:
-		return "Game aborted"
+		return p.Sprintf("Game aborted")
 	}
-	who := "your turn"
-	if pos.Turn() != c {
-		who = pos.Turn().String() + " to play"
+	var s string
+	if pos.Turn() == c {
+		s = p.Sprintf("Move %d: your turn (%s)", pos.MoveNumber(), sideName(p, c))
+	} else if pos.Turn() == rules.White {
+		s = p.Sprintf("Move %d: White to play (%s)", pos.MoveNumber(), sideName(p, c))
+	} else {
+		s = p.Sprintf("Move %d: Black to play (%s)", pos.MoveNumber(), sideName(p, c))
 	}
-	s := fmt.Sprintf("Move %d: %s (%s)", pos.MoveNumber(), who, c)
 	if d := dieWords(pos); d != "" && pos.Turn() == c {
-		s += ", die " + d
+		s += p.Sprintf(", die %s", d)
 	}
 	return s
 }
@@ -452,25 +529,46 @@ func dieWords(pos rules.Position) string {
 
 // howToReply is a running game's footer for c: what is expected, the
 // commands the table offers now, and an example move when it is c's turn.
-func (r *Referee) howToReply(g *Game, pos rules.Position, c rules.Color) (prompt string, commands []string, example string) {
+func (r *Referee) howToReply(lp *lang.Printer, g *Game, pos rules.Position, c rules.Color) (prompt string, commands []string, example string) {
 	var legal []rules.Move
 	if pos.Turn() == c {
 		if p, ok := pos.(rules.Prompter); ok {
-			prompt = p.Prompt()
+			prompt = p.Prompt() // the variant's own words: English this round
 		} else {
-			prompt = "It is your move."
+			prompt = lp.Sprintf("It is your move.")
 		}
 		legal = pos.Legal()
-		example = suggestion(pos, legal)
+		example = exampleText{pos, suggestionMove(pos, legal)}.In(lp)
 	} else {
-		prompt = fmt.Sprintf("Waiting for %s; you will get a mail when it is your turn.", pos.Turn())
+		prompt = bySide(pos.Turn(), lp.Sprintf("Waiting for White; you will get a mail when it is your turn."),
+			lp.Sprintf("Waiting for Black; you will get a mail when it is your turn."))
 	}
 	if g.DrawOffer != nil && g.DrawOffer.By != c {
 		// The offer itself is the headline of the mail that brings it;
 		// the prompt says only how to answer it.
-		prompt = fmt.Sprintf("To accept %s's draw offer, reply \"draw\"; any other action declines it. ", g.DrawOffer.By) + prompt
+		prompt = bySide(g.DrawOffer.By, lp.Sprintf("To accept White's draw offer, reply \"draw\"; any other action declines it."),
+			lp.Sprintf("To accept Black's draw offer, reply \"draw\"; any other action declines it.")) + " " + prompt
 	}
 	return prompt, r.footer(g, pos, c, legal), example
+}
+
+// exampleText is a legal move as a board mail offers it to copy, in the
+// reader's letters where they read it back as that move
+// (notation.ExampleIn); "" for none.
+type exampleText struct {
+	pos rules.Position
+	m   *rules.Move
+}
+
+// In is the example for a reader of p's language.
+func (e exampleText) In(p *lang.Printer) string {
+	if e.m == nil {
+		return ""
+	}
+	if p.Code() == lang.English {
+		return notationSAN(e.pos, *e.m)
+	}
+	return notation.ExampleIn(e.pos, *e.m, p.Code())
 }
 
 // suggestion is the example move a board mail offers: a move that does
@@ -478,6 +576,14 @@ func (r *Referee) howToReply(g *Game, pos rules.Position, c rules.Color) (prompt
 // fighting line empty loses at once), and an ordinary move rather than a
 // command such as "pass".
 func suggestion(pos rules.Position, legal []rules.Move) string {
+	if m := suggestionMove(pos, legal); m != nil {
+		return notationSAN(pos, *m)
+	}
+	return ""
+}
+
+// suggestionMove is the move suggestion writes, or nil for none.
+func suggestionMove(pos rules.Position, legal []rules.Move) *rules.Move {
 	best, bestRank := -1, 4
 	for i, m := range legal {
 		rank := 0
@@ -499,9 +605,9 @@ func suggestion(pos rules.Position, legal []rules.Move) string {
 		}
 	}
 	if best < 0 {
-		return ""
+		return nil
 	}
-	return notationSAN(pos, legal[best])
+	return &legal[best]
 }
 
 // played is g's move list numbered by turn: each action with its side

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"referee/internal/game"
+	"referee/internal/lang"
 	"referee/internal/notation"
 	"referee/internal/render"
 	"referee/internal/rules"
@@ -422,7 +423,7 @@ func (r *Referee) conditionsAlone(c *call) Outcome {
 	ng := g.clone()
 	sec := r.setConditions(ng, color, g.Ply(), lines)
 	mail := r.boardMail(ng, pos, color, render.Mail{Headline: fmt.Sprintf("Your %d conditional lines are set.", len(lines)), Sections: []render.Section{sec}},
-		"Conditional moves set", m, "cond", fmt.Sprint(len(ng.State.Cond.Log)), env.Now)
+		lang.Raw("Conditional moves set"), m, "cond", fmt.Sprint(len(ng.State.Cond.Log)), env.Now)
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s set %d conditional lines", g.ID, color, len(lines)), Game: ng, Mails: []Mail{mail}}
 }
 
@@ -459,7 +460,7 @@ func (r *Referee) cancelConditions(c *call) Outcome {
 	}
 	ng := g.clone()
 	ng.State.Cond.Trees[color] = nil
-	mail := r.boardMail(ng, pos, color, render.Mail{Headline: "Your conditional moves are cleared."}, "Conditional moves cleared", m, "cond-cancel",
+	mail := r.boardMail(ng, pos, color, render.Mail{Headline: "Your conditional moves are cleared."}, lang.Raw("Conditional moves cleared"), m, "cond-cancel",
 		fmt.Sprint(len(ng.State.Cond.Log)), env.Now)
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s cleared the conditional moves", g.ID, color), Game: ng, Mails: []Mail{mail}}
 }

@@ -103,11 +103,11 @@ func (r *Referee) Forfeit(g *Game, loser rules.Color, reason string, now time.Ti
 	ng.SeedRevealed = true
 	var out []Mail
 	for _, c := range []rules.Color{rules.White, rules.Black} {
-		body := render.Mail{Headline: "This game is over: " + resultText(ng) + "."}
+		body := render.Mail{Headline: "This game is over: " + resultText(nil, ng) + "."}
 		if ng.Commitment != "" {
 			body.Sections = append(body.Sections, r.revealSection(ng))
 		}
-		out = append(out, r.boardMail(ng, rep.Final, c, body, "", nil, "abort", reason, now))
+		out = append(out, r.boardMail(ng, rep.Final, c, body, nil, nil, "abort", reason, now))
 	}
 	return ng, out, nil
 }
@@ -128,7 +128,7 @@ func (r *Referee) Substituted(g *Game, c rules.Color, old string, now time.Time)
 			body.Headline = fmt.Sprintf("You take over %s's place in this game: you play %s against %s. Reply to this mail with your moves.",
 				old, c, g.Players[c.Other()].Address)
 		}
-		out = append(out, r.boardMail(g, rep.Final, x, body, "", nil, "board", "substitute "+old, now))
+		out = append(out, r.boardMail(g, rep.Final, x, body, nil, nil, "board", "substitute "+old, now))
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"referee/internal/dice"
 	"referee/internal/game"
+	"referee/internal/lang"
 	"referee/internal/mail/addr"
 	"referee/internal/mail/reader"
 	"referee/internal/notation"
@@ -154,7 +155,7 @@ func (r *Referee) dispatch(c *call) Outcome {
 		if g.Status != StatusFinished {
 			what := fmt.Sprintf("Your %q was not carried out: game #%d is still being played.", action, g.ID)
 			if g.Status == StatusAborted {
-				what = fmt.Sprintf("Your %q was not carried out: game #%d was %s, and has no result.", action, g.ID, gameOverText(g))
+				what = fmt.Sprintf("Your %q was not carried out: game #%d was %s, and has no result.", action, g.ID, gameOverText(nil, g))
 			}
 			return r.rejectAction(g, color, pos, m, env, fmt.Sprintf("%s: game #%d is %s", c.cmd.Name(), g.ID, g.Status), what,
 				fmt.Sprintf("Send %q once a game has ended with a result.", c.cmd.Name()))
@@ -162,7 +163,7 @@ func (r *Referee) dispatch(c *call) Outcome {
 	case Playing:
 		if g.Status != StatusActive {
 			return r.rejectAction(g, color, pos, m, env, fmt.Sprintf("game #%d is over", g.ID),
-				fmt.Sprintf("Your action %q was not played: game #%d is over (%s).", action, g.ID, gameOverText(g)),
+				fmt.Sprintf("Your action %q was not played: game #%d is over (%s).", action, g.ID, gameOverText(nil, g)),
 				"Nothing more can be played in it. You can still ask for \"board\" or \"help\".")
 		}
 		if action == "" {
@@ -188,7 +189,7 @@ func (r *Referee) resign(c *call) Outcome {
 	ng.State.ResignMessage = m.Message // passed on when the resignation is confirmed
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s asks to resign", g.ID, color), Game: ng}
 	out.Mails = []Mail{r.boardMail(ng, c.pos, color, render.Mail{Headline: "You asked to resign. To resign, reply \"confirm\"; any other action cancels it."},
-		"Confirm your resignation", m, KindResignAsk, "", c.env.Now)}
+		lang.Raw("Confirm your resignation"), m, KindResignAsk, "", c.env.Now)}
 	return out
 }
 
@@ -270,23 +271,26 @@ func (r *Referee) gameRecord(c *call) Outcome {
 func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, action string, env Env) Outcome {
 	now := env.Now
 	if pos.Turn() != color {
-		return r.rejectAction(g, color, pos, m, env, "not your turn",
-			fmt.Sprintf("Your move %q (game #%d) was not played: it is %s's turn.", action, g.ID, pos.Turn()),
-			"Wait for the referee's mail saying it is your move.")
+		what := lang.M("Your move %q (game #%d) was not played: it is White's turn.", action, g.ID)
+		if pos.Turn() == rules.Black {
+			what = lang.M("Your move %q (game #%d) was not played: it is Black's turn.", action, g.ID)
+		}
+		return r.rejectActionIn(g, color, pos, m, env, "not your turn", what,
+			lang.M("Wait for the referee's mail saying it is your move."))
 	}
 	reading, err := notation.ReadFor(pos, action, notation.Options{Language: g.Players[color].Language})
 	if err != nil {
 		// The mail's footer says how to reply: the headline says what was
 		// read and why it was not played, once.
-		return r.rejectAction(g, color, pos, m, env, "illegal or unreadable: "+err.Error(), unreadText(g, pos, action, err), "")
+		return r.rejectActionIn(g, color, pos, m, env, "illegal or unreadable: "+err.Error(), unreadText(g, pos, action, err), nil)
 	}
 	mv := reading.Move
 	san := notation.SAN(pos, mv)
 	coord := notation.Coord(pos, mv)
 	next, err := pos.Play(mv)
 	if err != nil {
-		return r.rejectAction(g, color, pos, m, env, "illegal: "+err.Error(),
-			fmt.Sprintf("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), sentence(err.Error())), "")
+		return r.rejectActionIn(g, color, pos, m, env, "illegal: "+err.Error(),
+			lang.M("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), lang.Raw(sentence(err.Error()))), nil)
 	}
 	ng := g.clone()
 	ng.DrawOffer = nil // any action other than accepting declines or withdraws an offer (docs/rules/README.md#common-ground)
@@ -299,12 +303,16 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	act := Action{Ply: g.Ply(), Color: color, SAN: san, Coord: coord, Position: next.String(), Message: m.Message}
 	ng.Actions = append(ng.Actions, act)
 	ng.Rolls = append(ng.Rolls, rolls...)
-	headline := fmt.Sprintf("%s played %s.", color, san)
+	// The headline is written in each reader's language (issue 42), the
+	// move in their letters; what is not translated yet (a variant's
+	// effect, conditional lines) is English.
+	sanT := sanText{pos.Variant(), san}
+	headline := lang.Join(" ", bySideText(color, lang.M("White played %s.", sanT), lang.M("Black played %s.", sanT)))
 	if ef, ok := pos.(rules.ActionEffect); ok {
 		// What the action brought beyond its notation, with the rolls
 		// that followed it: the apocalypse's victims, a re-roll's value.
 		if e := ef.Effect(mv, next); e != "" {
-			headline = e
+			headline = lang.Raw(e)
 		}
 	}
 	detail := fmt.Sprintf("game #%d: %s played %s", g.ID, color, san)
@@ -312,12 +320,12 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	var notice [2]string
 	if res := next.Result(); res.Over {
 		ng.setResult(res, game.EndBoard)
-		headline += " " + capital(res.String()) + "."
+		headline = lang.Join(" ", headline, resultSentence(res))
 	} else if reading.OfferDraw && ng.State.Cond != nil && ng.State.Cond.Trees[color.Other()] != nil {
 		// A draw offer waits for the opponent's own answer: their lines
 		// are cleared, never played over it.
 		ng.DrawOffer = &DrawOffer{By: color, Ply: ng.Ply()}
-		headline += fmt.Sprintf(" %s offers a draw with it.", color)
+		headline = lang.Join(" ", headline, drawWithIt(color))
 		detail += " and offers a draw"
 		ng.State.Cond = ng.State.Cond.clone()
 		ng.State.Cond.Trees[color.Other()] = nil
@@ -330,32 +338,38 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 		next, condActs, words, notice = r.playConditions(ng, next, env)
 		newActs = append(newActs, condActs...)
 		if words != "" {
-			headline += " " + words
+			headline = lang.Join(" ", headline, lang.Raw(words))
 			detail += "; " + words
 		}
 	} else if reading.OfferDraw {
 		// "Nc3 draw": the move, and a draw offer made with it (docs/rules/README.md#common-ground:
 		// the opponent accepts before their next action or declines by it).
 		ng.DrawOffer = &DrawOffer{By: color, Ply: ng.Ply()}
-		headline += fmt.Sprintf(" %s offers a draw with it.", color)
+		headline = lang.Join(" ", headline, drawWithIt(color))
 		detail += " and offers a draw"
 	}
 	// The mover sees how the line was read, so that a misreading can never
 	// pass unnoticed.
-	note := ""
-	if strings.TrimSpace(action) != san || len(reading.Notes) > 0 {
-		note = fmt.Sprintf("Your line %q was read as %s", action, san)
-		if reading.OfferDraw && ng.DrawOffer != nil {
-			note += " with a draw offer"
+	var note lang.Text
+	written := strings.TrimSpace(action)
+	if (written != san && written != notation.WriteIn(pos.Variant(), san, g.Players[color].Language)) || len(reading.Notes) > 0 {
+		// How a letter of another language or ICCF digits were read: the
+		// reader's notes are English this round.
+		notes := lang.Raw(strings.Join(reading.Notes, "; "))
+		offer := reading.OfferDraw && ng.DrawOffer != nil
+		switch {
+		case offer && len(reading.Notes) > 0:
+			note = lang.M("Your line %q was read as %s with a draw offer (%s).", action, sanT, notes)
+		case offer:
+			note = lang.M("Your line %q was read as %s with a draw offer.", action, sanT)
+		case len(reading.Notes) > 0:
+			note = lang.M("Your line %q was read as %s (%s).", action, sanT, notes)
+		default:
+			note = lang.M("Your line %q was read as %s.", action, sanT)
 		}
-		if len(reading.Notes) > 0 {
-			// How a letter of another language or ICCF digits were read.
-			note += " (" + strings.Join(reading.Notes, "; ") + ")"
-		}
-		note += "."
 	}
 	out := Outcome{Verdict: Applied, Detail: detail, Game: ng, NewActions: newActs, NewRolls: rolls}
-	out.Mails = r.boardMailsTo(ng, next, strings.TrimSpace(headline+" "+note), headline, color, m, rolls, now)
+	out.Mails = r.boardMailsIn(ng, next, lang.Join(" ", headline, note), headline, color, m, rolls, now)
 	for c, n := range notice {
 		if n != "" {
 			addSection(out.Mails, ng, rules.Color(c), render.Section{Title: "Your conditional moves", Body: n})
@@ -450,31 +464,45 @@ func (g *Game) clone() *Game {
 	return &ng
 }
 
-func gameOverText(g *Game) string {
+func gameOverText(p *lang.Printer, g *Game) string {
 	switch g.Status {
 	case StatusAborted:
 		if strings.HasPrefix(g.AbortReason, AnnulledPrefix) {
 			return g.AbortReason // "annulled: bob@example.org withdrew from autumn"
 		}
 		if g.AbortReason != "" {
-			return "aborted by the organiser: " + g.AbortReason
+			return p.Sprintf("aborted by the organiser: %s", g.AbortReason)
 		}
-		return "aborted by the organiser"
+		return p.Sprintf("aborted by the organiser")
 	default:
-		return resultText(g)
+		return resultText(p, g)
 	}
 }
 
-func resultText(g *Game) string {
+// resultText is how g ended, in p's language: "White won, checkmate".
+func resultText(p *lang.Printer, g *Game) string {
 	switch g.Result {
 	case "1-0":
-		return "White won, " + g.ResultReason
+		return p.Sprintf("White won, %s", reasonText(p, g.ResultReason))
 	case "0-1":
-		return "Black won, " + g.ResultReason
+		return p.Sprintf("Black won, %s", reasonText(p, g.ResultReason))
 	case "1/2-1/2":
-		return "drawn, " + g.ResultReason
+		return p.Sprintf("drawn, %s", reasonText(p, g.ResultReason))
 	}
-	return "finished"
+	return p.Sprintf("finished")
+}
+
+// bySideText is white when c is White, else black.
+func bySideText(c rules.Color, white, black lang.Text) lang.Text {
+	if c == rules.White {
+		return white
+	}
+	return black
+}
+
+// drawWithIt is the sentence a move with a draw offer adds.
+func drawWithIt(c rules.Color) lang.Text {
+	return bySideText(c, lang.M("White offers a draw with it."), lang.M("Black offers a draw with it."))
 }
 
 // reasonOf is why a move was not read or played, without the input it

@@ -59,7 +59,8 @@ func TestLanguageCommand(t *testing.T) {
 }
 
 // TestForeignLettersAreConfirmed: a player who set German has "Sf3" read
-// as Nf3, and the confirmation says what was understood; ICCF digits are
+// as Nf3, and the confirmation says what was understood, in German and
+// with the German letters (issue 42: the record stays Nf3); ICCF digits are
 // read for anyone in orthodox chess, and confirmed the same way; the
 // opponent's mail shows the move as the referee writes it.
 func TestForeignLettersAreConfirmed(t *testing.T) {
@@ -69,7 +70,7 @@ func TestForeignLettersAreConfirmed(t *testing.T) {
 	if out.Verdict != Applied || g.Actions[0].SAN != "Nf3" {
 		t.Fatalf("Sf3: %v %s", out.Verdict, out.Detail)
 	}
-	if mover := norm(textOf(t, out.Mails[0])); !strings.Contains(mover, `Your line "Sf3" was read as Nf3 (S is the knight (Springer) in German).`) {
+	if mover := norm(textOf(t, out.Mails[0])); !strings.Contains(mover, `Ihre Zeile "Sf3" wurde als Sf3 gelesen (S is the knight (Springer) in German).`) {
 		t.Errorf("the mover's confirmation does not say how Sf3 was read:\n%s", mover)
 	}
 	if opp := textOf(t, out.Mails[1]); strings.Contains(opp, "Sf3") || !strings.Contains(opp, "White played Nf3.") {

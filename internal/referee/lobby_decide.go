@@ -381,7 +381,7 @@ func (r *Referee) vacationAll(c *call) Outcome {
 		changed = append(changed, ng)
 		headline := fmt.Sprintf("%s is on vacation until %s: their clock is stopped.", color, until.UTC().Format("Mon 2 Jan"))
 		body := render.Mail{Headline: headline}
-		mails = append(mails, r.boardMail(ng, pos, color.Other(), body, "", m, KindVacationAll, fmt.Sprint(n), now))
+		mails = append(mails, r.boardMail(ng, pos, color.Other(), body, nil, m, KindVacationAll, fmt.Sprint(n), now))
 		mails = append(mails, r.spectatorMails(ng, pos, headline, now)...)
 		fmt.Fprintf(&list, "  #%-5d %s against %s\n", g.ID, g.Variant.Title(), g.Players[color.Other()].Address)
 	}
@@ -424,7 +424,7 @@ func (r *Referee) vacationCancel(c *call) Outcome {
 		refund = max(refund, int(left/Day))
 		changed = append(changed, ng)
 		headline := fmt.Sprintf("%s's vacation is cancelled: their clock runs again.", color)
-		mails = append(mails, r.boardMail(ng, rep.Final, color.Other(), render.Mail{Headline: headline}, "", m, KindVacationCancel, "", now))
+		mails = append(mails, r.boardMail(ng, rep.Final, color.Other(), render.Mail{Headline: headline}, nil, m, KindVacationCancel, "", now))
 		mails = append(mails, r.spectatorMails(ng, rep.Final, headline, now)...)
 		fmt.Fprintf(&list, "  #%-5d %s against %s\n", g.ID, g.Variant.Title(), g.Players[color.Other()].Address)
 	}

@@ -211,7 +211,7 @@ func (r *Referee) gamesText(from string, games []*Game, now time.Time) string {
 				state += "; " + cl.text(pos.Turn(), now)
 			}
 		default:
-			state = gameOverText(g)
+			state = gameOverText(nil, g)
 		}
 		fmt.Fprintf(w, "#%d  %s: you play %s against %s\n    %s\n    reply to: %s\n\n", g.ID, g.Variant.Title(), c,
 			g.Players[c.Other()].Address, state, r.ReplyAddress(g, c))

@@ -34,7 +34,7 @@ func (r *Referee) rematch(c *call) Outcome {
 		ch.TimeControl = g.State.Clock.Control
 	}
 	lead := fmt.Sprintf("After game #%d of %s (%s), %s asks you for a rematch with the colours swapped.",
-		g.ID, g.Variant.Title(), resultText(g), me.Address)
+		g.ID, g.Variant.Title(), resultText(nil, g), me.Address)
 	return r.offer(c, ch, g.Variant, no, []string{lead})
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"referee/internal/lang"
 	"referee/internal/mail/addr"
 )
 
@@ -26,11 +27,11 @@ func (g *Game) unobserveWord(address string) string {
 
 // eventOver is what a game-over mail of an event game adds: where the
 // event's standings are.
-func (r *Referee) eventOver(g *Game) string {
+func (r *Referee) eventOver(p *lang.Printer, g *Game) string {
 	if g.Event == nil {
 		return ""
 	}
-	return fmt.Sprintf(" This was a game of the event %s: reply \"standings %s\" for its crosstable.", g.Event.Name, g.Event.Name)
+	return " " + p.Sprintf("This was a game of the event %s: reply \"standings %s\" for its crosstable.", g.Event.Name, g.Event.Name)
 }
 
 // TimeControlText is g's time control in words, with its days off, or

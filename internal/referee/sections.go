@@ -164,7 +164,7 @@ func (r *Referee) Start(g *Game, now time.Time) (*Game, []Roll, []Mail, error) {
 		if s, ok := openingRatingSection(g); ok {
 			body.Sections = append(body.Sections, s)
 		}
-		out = append(out, r.boardMail(g, pos, c, body, "", nil, KindOpening, "", now))
+		out = append(out, r.boardMail(g, pos, c, body, nil, nil, KindOpening, "", now))
 	}
 	return ng, rolls, out, nil
 }
@@ -189,7 +189,7 @@ func (r *Referee) Abort(g *Game, reason string, now time.Time) (*Game, []Mail, e
 		if ng.Commitment != "" {
 			body.Sections = append(body.Sections, r.revealSection(ng))
 		}
-		out = append(out, r.boardMail(ng, rep.Final, c, body, "", nil, KindAbort, reason, now))
+		out = append(out, r.boardMail(ng, rep.Final, c, body, nil, nil, KindAbort, reason, now))
 	}
 	return ng, out, nil
 }

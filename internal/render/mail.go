@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"referee/internal/lang"
 	"referee/internal/rules"
 )
 
@@ -39,6 +40,9 @@ type Mail struct {
 	Example   string // a legal move to show as "e.g."
 	Sections  []Section
 	Footer    string
+	// Lang writes the mail's own words (titles, prompts) in the reader's
+	// language; nil writes English. The fields above come written in it.
+	Lang *lang.Printer
 }
 
 // Played is one action of a move list: its canonical notation, the side
@@ -68,15 +72,19 @@ func Alternating(sans []string) []Played {
 // it would otherwise be unclear whose an action is: after a White turn of
 // several actions, for a Black turn of several, and when the list starts
 // with Black.
-func MoveListText(moves []Played) string {
+func MoveListText(moves []Played) string { return moveListIn(nil, moves) }
+
+// moveListIn is MoveListText with its words in p's language.
+func moveListIn(p *lang.Printer, moves []Played) string {
 	if len(moves) == 0 {
-		return "Moves: none yet."
+		return p.Sprintf("Moves: none yet.")
 	}
 	buf, ends := appendMoveUnits(nil, nil, moves)
 	var b strings.Builder
 	b.Grow(len(buf) + len(buf)/8 + 16)
-	b.WriteString("Moves:")
-	width, from := len("Moves:"), 0 // runes on the line so far
+	label := p.Sprintf("Moves:")
+	b.WriteString(label)
+	width, from := utf8.RuneCountInString(label), 0 // runes on the line so far
 	for i, end := range ends {
 		unit := buf[from:end]
 		from = end
@@ -161,9 +169,11 @@ func (m Mail) moveListHTML() string {
 	buf, ends := appendMoveUnits(nil, nil, m.MoveList)
 	const span = ` <span style="white-space:nowrap; margin-right:0.5em">`
 	b.Grow(len(buf) + len(ends)*(len(span)+len("</span>")) + 64)
-	b.WriteString(`<p style="margin:8px 0">Moves:`)
+	b.WriteString(`<p style="margin:8px 0">`)
 	if len(m.MoveList) == 0 {
-		b.WriteString(" none yet.")
+		b.WriteString(e(m.Lang.Sprintf("Moves: none yet.")))
+	} else {
+		b.WriteString(e(m.Lang.Sprintf("Moves:")))
 	}
 	from := 0
 	for _, end := range ends {
@@ -186,7 +196,7 @@ func (m Mail) moveListHTML() string {
 
 // moveListText is the move list and the note under it.
 func (m Mail) moveListText() string {
-	s := MoveListText(m.MoveList)
+	s := moveListIn(m.Lang, m.MoveList)
 	if m.MoveNote != "" {
 		s += "\n" + wrapText(m.MoveNote, 72)
 	}
@@ -201,13 +211,13 @@ func (m Mail) replyHow(sep string) string {
 		b.WriteString(wrapText(m.Prompt, 72) + "\n")
 	}
 	if m.Spectator {
-		b.WriteString("You are watching this game; replies to this mail are not read.\n")
+		b.WriteString(m.Lang.Sprintf("You are watching this game; replies to this mail are not read.") + "\n")
 		return b.String()
 	}
 	if m.Example != "" {
-		fmt.Fprintf(&b, "Reply with your move on the first line (e.g. %q), or one of:\n", m.Example)
+		b.WriteString(wrapText(m.Lang.Sprintf("Reply with your move on the first line (e.g. %q), or one of:", m.Example), 72) + "\n")
 	} else {
-		b.WriteString("Reply with one of these on the first line:\n")
+		b.WriteString(wrapText(m.Lang.Sprintf("Reply with one of these on the first line:"), 72) + "\n")
 	}
 	b.WriteString(strings.Join(m.Commands, sep) + "\n")
 	return b.String()
@@ -220,12 +230,12 @@ func (m Mail) relayText() string {
 	if msg == "" {
 		return ""
 	}
-	from := cmp.Or(m.RelayFrom, "Your opponent")
-	one := fmt.Sprintf("%s writes: \"%s\"", from, msg)
+	from := cmp.Or(m.RelayFrom, m.Lang.Sprintf("Your opponent"))
+	one := m.Lang.Sprintf("%s writes: \"%s\"", from, msg)
 	if !strings.Contains(msg, "\n") && utf8.RuneCountInString(one) <= 72 {
 		return one
 	}
-	lines := []string{from + " writes:"}
+	lines := []string{m.Lang.Sprintf("%s writes:", from)}
 	for _, l := range strings.Split(wrapText(msg, 70), "\n") {
 		lines = append(lines, strings.TrimRight("  "+l, " "))
 	}
@@ -237,7 +247,7 @@ func (m Mail) lastMoveLine() string {
 	if m.LastMove == "" || strings.Contains(m.Headline, m.LastMove) {
 		return ""
 	}
-	return "Last move: " + m.LastMove
+	return m.Lang.Sprintf("Last move: %s", m.LastMove)
 }
 
 // Text is the plain-text body in the shape of STYLE.md's board mail:
@@ -252,7 +262,7 @@ func (m Mail) Text() string {
 		b.WriteString(wrapText(m.Headline, 72) + "\n\n")
 	}
 	if m.Pos != nil {
-		b.WriteString(Text(m.Pos, m.Viewer) + "\n")
+		b.WriteString(textIn(m.Lang, m.Pos, m.Viewer) + "\n")
 	}
 	if m.Pos != nil {
 		b.WriteString(m.moveListText() + "\n")
@@ -298,16 +308,17 @@ func (m Mail) HTML() string {
 	}
 	if m.Pos != nil {
 		w, h := PNGSize(m.Pos)
-		fmt.Fprintf(&b, `<p style="margin:12px 0 4px"><img src="cid:board.png" width="%d" height="%d" alt="The board (it is also below as text)." style="display:block; max-width:100%%; height:auto; border:0;"></p>`, w, h)
-		b.WriteString(`<details style="margin:0 0 12px"><summary style="color:#555; font-size:13px; cursor:pointer;">The board as text</summary>` +
-			HTML(m.Pos, m.Viewer) + `</details>`)
+		fmt.Fprintf(&b, `<p style="margin:12px 0 4px"><img src="cid:board.png" width="%d" height="%d" alt="%s" style="display:block; max-width:100%%; height:auto; border:0;"></p>`,
+			w, h, e(m.Lang.Sprintf("The board (it is also below as text).")))
+		b.WriteString(`<details style="margin:0 0 12px"><summary style="color:#555; font-size:13px; cursor:pointer;">` + e(m.Lang.Sprintf("The board as text")) + `</summary>` +
+			htmlIn(m.Lang, m.Pos, m.Viewer) + `</details>`)
 	}
 	if m.Pos != nil {
 		b.WriteString(m.moveListHTML())
 	}
 	if strings.TrimSpace(m.Relay) != "" {
-		fmt.Fprintf(&b, `<blockquote style="border-left:3px solid #aaa;margin:0;padding-left:10px"><b>%s writes:</b><br>%s</blockquote>`,
-			e(cmp.Or(m.RelayFrom, "Your opponent")), strings.ReplaceAll(e(strings.TrimSpace(m.Relay)), "\n", "<br>"))
+		fmt.Fprintf(&b, `<blockquote style="border-left:3px solid #aaa;margin:0;padding-left:10px"><b>%s</b><br>%s</blockquote>`,
+			e(m.Lang.Sprintf("%s writes:", cmp.Or(m.RelayFrom, m.Lang.Sprintf("Your opponent")))), strings.ReplaceAll(e(strings.TrimSpace(m.Relay)), "\n", "<br>"))
 	}
 	for _, s := range m.Sections {
 		fmt.Fprintf(&b, `<h3 style="font-size:15px;margin-bottom:4px">%s</h3><p style="white-space:pre-wrap;margin-top:0">%s</p>`, e(s.Title), e(s.Body))

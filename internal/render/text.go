@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"referee/internal/lang"
 	"referee/internal/rules"
 )
 
@@ -71,7 +72,10 @@ func cell(p rules.Position, sq rules.Square, marker Marker) string {
 
 // Text draws the board as ASCII for viewer, with coordinates on every edge
 // and a legend under it.
-func Text(p rules.Position, viewer rules.Color) string {
+func Text(p rules.Position, viewer rules.Color) string { return textIn(nil, p, viewer) }
+
+// textIn is Text with the legend in lp's language.
+func textIn(lp *lang.Printer, p rules.Position, viewer rules.Color) string {
 	b := p.Variant().Board()
 	marker, _ := p.Variant().(Marker)
 	files, ranks := order(b, viewer)
@@ -98,23 +102,23 @@ func Text(p rules.Position, viewer rules.Color) string {
 		}
 	}
 	sb.WriteString(frame + "\n" + header + "\n")
-	for _, l := range legend(p) {
+	for _, l := range legend(lp, p) {
 		sb.WriteString(l + "\n")
 	}
 	return sb.String()
 }
 
 // legend explains the diagram: pieces, marks, wrapping, hands.
-func legend(p rules.Position) []string {
+func legend(lp *lang.Printer, p rules.Position) []string {
 	v := p.Variant()
 	b := v.Board()
 	var out []string
 	if n, ok := v.(pieceNamer); ok {
 		var parts []string
 		for _, c := range n.PieceLetters() {
-			parts = append(parts, fmt.Sprintf("%c %s", c, n.PieceName(c)))
+			parts = append(parts, fmt.Sprintf("%c %s", c, pieceName(lp, n.PieceName(c))))
 		}
-		out = append(out, wrapLine("Pieces: "+strings.Join(parts, ", ")+". Upper case White, lower case Black.", 76)...)
+		out = append(out, wrapLine(lp.Sprintf("Pieces: %s. Upper case White, lower case Black.", strings.Join(parts, ", ")), 76)...)
 	}
 	hasHoles, hasDown := false, false
 	for sq := rules.Square(0); int(sq) < b.Size(); sq++ {
@@ -125,10 +129,10 @@ func legend(p rules.Position) []string {
 		}
 	}
 	if hasHoles {
-		out = append(out, "### squares are not part of the board.")
+		out = append(out, lp.Sprintf("### squares are not part of the board."))
 	}
 	if hasDown {
-		out = append(out, "P' p' pawns move down (toward rank 1); P p pawns move up.")
+		out = append(out, lp.Sprintf("P' p' pawns move down (toward rank 1); P p pawns move up."))
 	}
 	if m, ok := v.(Marker); ok {
 		out = append(out, wrapLine(m.MarkLegend(), 76)...)
@@ -136,19 +140,20 @@ func legend(p rules.Position) []string {
 	last := string(rune('a' + b.Width() - 1))
 	switch {
 	case b.WrapsFiles() && b.WrapsRanks():
-		out = append(out, fmt.Sprintf("The board wraps: rank %d is next to rank 1, file %s next to file a.", b.Height(), last))
+		out = append(out, lp.Sprintf("The board wraps: rank %d is next to rank 1, file %s next to file a.", b.Height(), last))
 	case b.WrapsRanks():
-		out = append(out, fmt.Sprintf("The board wraps top to bottom: rank %d is next to rank 1.", b.Height()))
+		out = append(out, lp.Sprintf("The board wraps top to bottom: rank %d is next to rank 1.", b.Height()))
 	case b.WrapsFiles():
-		out = append(out, fmt.Sprintf("The board wraps sideways: file %s is next to file a.", last))
+		out = append(out, lp.Sprintf("The board wraps sideways: file %s is next to file a.", last))
 	}
 	if s := b.KleinSeam(); s > 0 {
-		out = append(out, wrapLine(fmt.Sprintf("Crossing the seam between ranks %d and %d mirrors the file (a<->%s, b<->%c, ...).", s, s+1, last, 'a'+b.Width()-2), 76)...)
+		out = append(out, wrapLine(lp.Sprintf("Crossing the seam between ranks %d and %d mirrors the file (a<->%s, b<->%c, ...).", s, s+1, last, 'a'+b.Width()-2), 76)...)
 	}
-	for _, c := range []rules.Color{rules.White, rules.Black} {
-		if h := p.Hand(c); len(h) > 0 || handVariant(p) {
-			out = append(out, fmt.Sprintf("%s's hand: %s", c, handString(h)))
-		}
+	if h := p.Hand(rules.White); len(h) > 0 || handVariant(p) {
+		out = append(out, lp.Sprintf("White's hand: %s", handString(lp, h)))
+	}
+	if h := p.Hand(rules.Black); len(h) > 0 || handVariant(p) {
+		out = append(out, lp.Sprintf("Black's hand: %s", handString(lp, h)))
 	}
 	return out
 }
@@ -159,9 +164,29 @@ func handVariant(p rules.Position) bool {
 	return ok && h.HasHands()
 }
 
-func handString(h []byte) string {
+// pieceName is the orthodox piece's name in lp's language; another
+// piece's name stays as the variant gives it (not translated yet).
+func pieceName(lp *lang.Printer, name string) string {
+	switch name {
+	case "king":
+		return lp.Sprintf("king")
+	case "queen":
+		return lp.Sprintf("queen")
+	case "rook":
+		return lp.Sprintf("rook")
+	case "bishop":
+		return lp.Sprintf("bishop")
+	case "knight":
+		return lp.Sprintf("knight")
+	case "pawn":
+		return lp.Sprintf("pawn")
+	}
+	return name
+}
+
+func handString(lp *lang.Printer, h []byte) string {
 	if len(h) == 0 {
-		return "(empty)"
+		return lp.Sprintf("(empty)")
 	}
 	parts := make([]string, len(h))
 	for i, c := range h {
@@ -173,9 +198,12 @@ func handString(h []byte) string {
 // HTML draws the same diagram in <pre>, which every mail client shows in a
 // monospace font; on a narrow screen the <pre> scrolls sideways by itself
 // rather than widening the page.
-func HTML(p rules.Position, viewer rules.Color) string {
+func HTML(p rules.Position, viewer rules.Color) string { return htmlIn(nil, p, viewer) }
+
+// htmlIn is HTML with the legend in lp's language.
+func htmlIn(lp *lang.Printer, p rules.Position, viewer rules.Color) string {
 	return `<pre style="font-family: 'DejaVu Sans Mono', Menlo, Consolas, 'Courier New', monospace; font-size: 13px; line-height: 1.25; background: #f7f5ef; padding: 8px; border: 1px solid #ccc; margin: 4px 0; max-width: 100%; box-sizing: border-box; overflow-x: auto; overflow-wrap: normal; word-break: normal;">` +
-		html.EscapeString(Text(p, viewer)) + `</pre>`
+		html.EscapeString(textIn(lp, p, viewer)) + `</pre>`
 }
 
 // wrapLine folds s into lines of at most width characters.

@@ -1,0 +1,309 @@
+// Package lang writes the referee's texts in each reader's language
+// (issue 42). The texts live in message catalogs, one embedded file per
+// language (locales/<code>.json), keyed by the English format string, so
+// that a call site reads as the English it writes:
+//
+//	p.Sprintf("Your move %q (game #%d, move %d) was not played: %s", action, id, n, why)
+//
+// English needs no lookup: a key that a catalog does not hold is
+// formatted as it is. A count that changes a word has a plural entry,
+// selected with golang.org/x/text/feature/plural by the language's CLDR
+// rules (Polish and Russian "one", "few", "many", "other").
+//
+// The lookup and the plural selection are golang.org/x/text/message's
+// catalog; the formatting is package fmt's. message.Printer formats
+// numbers the locale's way ("#1.234" for game 1234 in German, "1,234" in
+// English), which would change game numbers that players copy into
+// commands and every English mail; fmt leaves them as they are.
+//
+// Adding a language is one file in locales and one line in
+// notation.Languages (its piece letters): the catalog loads every file
+// there, and a test fails while the two lists differ or a file lacks a
+// message the English master list (locales/en.json) has.
+package lang
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"maps"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/text/feature/plural"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message/catalog"
+)
+
+//go:embed locales/*.json
+var locales embed.FS
+
+// English is the code of the language the keys are written in.
+const English = "en"
+
+// Catalog holds every language's messages. It is built once (Load) and
+// never changed after, so one Catalog serves any number of goroutines.
+type Catalog struct {
+	cat      *catalog.Builder
+	printers map[string]*Printer
+	codes    []string
+}
+
+// Entry is one message of a catalog file: a plain translation (a JSON
+// string), or a plural one (a JSON object) whose form is chosen by the
+// count in argument Arg (1 is the first argument), with a text for each
+// of the language's plural categories. In the English master list a
+// plain entry is a note for translators (where the text appears, what its
+// arguments are), not a text: English writes the key.
+type Entry struct {
+	Text  string
+	Arg   int               `json:"arg"`
+	Forms map[string]string `json:"-"`
+	Note  string            `json:"note,omitempty"`
+}
+
+// Plural reports whether e has plural forms.
+func (e Entry) Plural() bool { return len(e.Forms) > 0 }
+
+// UnmarshalJSON reads a string or a plural object.
+func (e *Entry) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, &e.Text)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return fmt.Errorf("an entry is a string or an object of plural forms: %w", err)
+	}
+	e.Forms = map[string]string{}
+	for k, v := range raw {
+		switch k {
+		case "arg":
+			if err := json.Unmarshal(v, &e.Arg); err != nil {
+				return fmt.Errorf("\"arg\": %w", err)
+			}
+		case "note":
+			if err := json.Unmarshal(v, &e.Note); err != nil {
+				return fmt.Errorf("\"note\": %w", err)
+			}
+		default:
+			var s string
+			if err := json.Unmarshal(v, &s); err != nil {
+				return fmt.Errorf("plural form %q: %w", k, err)
+			}
+			e.Forms[k] = s
+		}
+	}
+	if e.Arg < 1 {
+		return fmt.Errorf("a plural entry names its count with \"arg\" (1 for the first argument)")
+	}
+	return nil
+}
+
+// ReadFile reads the catalog file of the language code.
+func ReadFile(code string) (map[string]Entry, error) {
+	b, err := locales.ReadFile(path.Join("locales", code+".json"))
+	if err != nil {
+		return nil, fmt.Errorf("the catalog of %q: %w", code, err)
+	}
+	var m map[string]Entry
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("the catalog locales/%s.json: %w", code, err)
+	}
+	return m, nil
+}
+
+// Codes lists the languages that have a catalog file, English first, the
+// others in the order of their codes.
+func Codes() []string {
+	files, _ := fs.Glob(locales, "locales/*.json")
+	var out []string
+	for _, f := range files {
+		if c := strings.TrimSuffix(path.Base(f), ".json"); c != English {
+			out = append(out, c)
+		}
+	}
+	sort.Strings(out)
+	return append([]string{English}, out...)
+}
+
+// Load builds the catalog of every language from the embedded files.
+func Load() (*Catalog, error) {
+	c := &Catalog{cat: catalog.NewBuilder(), printers: map[string]*Printer{}, codes: Codes()}
+	for _, code := range c.codes {
+		tag, err := language.Parse(code)
+		if err != nil {
+			return nil, fmt.Errorf("the catalog file %s.json: %w", code, err)
+		}
+		entries, err := ReadFile(code)
+		if err != nil {
+			return nil, err
+		}
+		for _, key := range slices.Sorted(maps.Keys(entries)) {
+			e := entries[key]
+			switch {
+			case e.Plural():
+				var cases []any
+				for _, f := range pluralOrder {
+					if s, ok := e.Forms[f]; ok {
+						cases = append(cases, f, s)
+					}
+				}
+				if err := c.cat.Set(tag, key, plural.Selectf(e.Arg, "%d", cases...)); err != nil {
+					return nil, fmt.Errorf("locales/%s.json, %q: %w", code, key, err)
+				}
+			case code == English:
+				// A note: English writes the key.
+			default:
+				if err := c.cat.SetString(tag, key, e.Text); err != nil {
+					return nil, fmt.Errorf("locales/%s.json, %q: %w", code, key, err)
+				}
+			}
+		}
+		c.printers[code] = &Printer{code: code, tag: tag, cat: c.cat}
+	}
+	return c, nil
+}
+
+// MustLoad is Load for a caller that cannot go on without the catalog:
+// the files are embedded in the binary and checked by the package's
+// tests, so an error is a build that should never have been made.
+func MustLoad() *Catalog {
+	c, err := Load()
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// pluralOrder is the order the forms are tried in: "other" last, as the
+// catch-all.
+var pluralOrder = [...]string{"zero", "one", "two", "few", "many", "other"}
+
+// Codes lists the catalog's languages, English first.
+func (c *Catalog) Codes() []string { return slices.Clone(c.codes) }
+
+// Printer returns the printer of the language code; English for "" or a
+// code without a catalog.
+func (c *Catalog) Printer(code string) *Printer {
+	if p, ok := c.printers[code]; ok {
+		return p
+	}
+	return c.printers[English]
+}
+
+// Printer writes texts in one language. A nil *Printer writes English
+// without the catalog: keys as they are, and no plural forms (use it
+// only where no count is shown).
+type Printer struct {
+	code string
+	tag  language.Tag
+	cat  *catalog.Builder
+}
+
+// Code is the printer's language code ("en" for a nil printer).
+func (p *Printer) Code() string {
+	if p == nil {
+		return English
+	}
+	return p.code
+}
+
+// Sprintf writes the message key in p's language with args, as
+// fmt.Sprintf does. An argument that is a Text is written in p's
+// language first.
+func (p *Printer) Sprintf(key string, args ...any) string {
+	args = p.resolve(args)
+	if p != nil {
+		r := &renderer{args: args}
+		if err := p.cat.Context(p.tag, r).Execute(key); err == nil {
+			return r.b.String()
+		}
+	}
+	return fmt.Sprintf(key, args...)
+}
+
+// resolve writes the Text arguments in p's language.
+func (p *Printer) resolve(args []any) []any {
+	var out []any
+	for i, a := range args {
+		if t, ok := a.(Text); ok {
+			if out == nil {
+				out = slices.Clone(args)
+			}
+			out[i] = t.In(p)
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}
+
+// renderer formats the message the catalog chose (the plural form) with
+// fmt. It implements the catalog's Renderer.
+type renderer struct {
+	args []any
+	b    strings.Builder
+}
+
+// Render writes msg formatted with the arguments.
+func (r *renderer) Render(msg string) { fmt.Fprintf(&r.b, msg, r.args...) }
+
+// Arg is the i-th argument (1 is the first), for the plural selection.
+func (r *renderer) Arg(i int) any {
+	if i >= 1 && i <= len(r.args) {
+		return r.args[i-1]
+	}
+	return nil
+}
+
+// Text is a text to be written later in its reader's language: a mail
+// decided once and sent to readers of several languages.
+type Text interface {
+	// In writes the text in p's language.
+	In(p *Printer) string
+}
+
+// M is the message key with args, written in the reader's language.
+func M(key string, args ...any) Text { return message{key, args} }
+
+type message struct {
+	key  string
+	args []any
+}
+
+func (m message) In(p *Printer) string { return p.Sprintf(m.key, m.args...) }
+
+// Raw is a text written the same in every language: a name, a notation,
+// or a text not translated yet.
+type Raw string
+
+// In is r itself.
+func (r Raw) In(*Printer) string { return string(r) }
+
+// Join is the texts joined by sep, each in the reader's language; empty
+// ones are left out.
+func Join(sep string, texts ...Text) Text { return joined{sep, texts} }
+
+type joined struct {
+	sep   string
+	texts []Text
+}
+
+func (j joined) In(p *Printer) string {
+	var parts []string
+	for _, t := range j.texts {
+		if t == nil {
+			continue
+		}
+		if s := t.In(p); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, j.sep)
+}

@@ -1,0 +1,57 @@
+package notation
+
+import (
+	"testing"
+
+	"referee/internal/rules"
+)
+
+// TestWriteIn: the record in a reader's letters (issue 42): the pieces'
+// letters change, squares, castling, promotions' "=" and marks stay;
+// Russian, whose letters are Cyrillic, gets figurines.
+func TestWriteIn(t *testing.T) {
+	chess, err := rules.Lookup("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ code, san, want string }{
+		{"de", "Nf3", "Sf3"},
+		{"de", "Qxe7+", "Dxe7+"},
+		{"de", "e8=Q#", "e8=D#"},
+		{"de", "O-O-O", "O-O-O"},
+		{"de", "bxc4", "bxc4"},
+		{"fr", "Kf1", "Rf1"},
+		{"fr", "Rf1", "Tf1"},
+		{"nl", "Nbd2", "Pbd2"},
+		{"pl", "Qh5", "Hh5"},
+		{"ru", "Nf3", "♘f3"},
+		{"ru", "Kxe2", "♔xe2"},
+		{"en", "Nf3", "Nf3"},
+		{"", "Nf3", "Nf3"},
+		{"xx", "Nf3", "Nf3"},
+	} {
+		if got := WriteIn(chess, c.san, c.code); got != c.want {
+			t.Errorf("WriteIn(%q, %q) = %q, want %q", c.san, c.code, got, c.want)
+		}
+	}
+}
+
+// TestExampleIn: the example a mail offers reads back as the same move
+// for its reader: the French "Cc3" is the knight's move; the Dutch
+// "Pc3" is also the English pawn's c3, so a Dutch reader gets "b1c3".
+func TestExampleIn(t *testing.T) {
+	chess, err := rules.Lookup("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := chess.Start()
+	m, err := Parse(pos, "Nc3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for code, want := range map[string]string{"en": "Nc3", "de": "Sc3", "fr": "Cc3", "nl": "b1c3", "ru": "♘c3"} {
+		if got := ExampleIn(pos, m, code); got != want {
+			t.Errorf("ExampleIn(Nc3, %s) = %q, want %q", code, got, want)
+		}
+	}
+}
