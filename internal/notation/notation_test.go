@@ -261,6 +261,9 @@ func TestRefusalNamesThePieceMeant(t *testing.T) {
 		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6=Q", "that move is not a promotion: write it without the Q."},
 		{"4k3/R7/8/R7/8/8/8/4K3 w - - 0 1", "R5a6=Q", "that move is not a promotion: write it without the Q."},
 		{"4k3/P7/8/8/8/8/1P6/4K3 w - - 0 1", "b4=Q", "that move is not a promotion: write it without the Q."}, // though a7 may promote
+		// The mark of a Chec Toe Wizard or Checker move on an ordinary move.
+		{"", "Nc3°", `Nc3 is an ordinary move, not a Wizard move: send it as "Nc3", without the mark after the square.`},
+		{"", "e4^", `e4 is an ordinary move, not a Checker move: send it as "e4", without the mark after the square.`},
 		// A capture naming the piece taken, not its square.
 		{"", "PxN", "no pawn of yours can take a knight now."},
 		{"", "NxP", "no knight of yours can take a pawn now."},

@@ -820,6 +820,19 @@ func explain(p rules.Position, in, s string, pt pattern, lt *letters) error {
 	if pt.to == rules.NoSquare {
 		target = "there"
 	}
+	if pt.special != rules.Normal && pt.to != rules.NoSquare {
+		// "Nc3°" in a game where the move is an ordinary one: only the
+		// mark of a Chec Toe Checker or Wizard move is wrong.
+		for _, m := range p.Legal() {
+			if m.To == pt.to && m.Kind == rules.Normal && slices.Contains(mine, m.From) {
+				kind := "Checker"
+				if pt.special == rules.Wizard {
+					kind = "Wizard"
+				}
+				return fail("%s is an ordinary move, not a %s move: send it as %q, without the mark after the square.", SAN(p, m), kind, SAN(p, m))
+			}
+		}
+	}
 	if pt.promo != 0 && pt.to != rules.NoSquare {
 		// The move itself may be fine and only the promotion wrong.
 		var choices []string
