@@ -202,9 +202,90 @@ func TestDaysOffInThePlayersZoneAcrossTheYear(t *testing.T) {
 	if !strings.Contains(g.State.Clock.Describe(), "the clock stops on Saturdays and Sundays") {
 		t.Errorf("description %q does not name the days off", g.State.Clock.Describe())
 	}
+	// Whose weekend: a turn starting on Saturday 2 January at 03:00 UTC
+	// (Friday 22:00 in New York) runs 2 hours on Friday for White in New
+	// York, whose 46 hours left run from Monday 00:00 EST (05:00 UTC):
+	// Wednesday 6 January 03:00 UTC. For Black, in UTC, it is already
+	// the weekend: 48 hours from Monday 00:00 UTC, Wednesday 00:00 UTC.
+	c2, err := ParseTimeControl("2d off sat,sun")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2.TurnStart = time.Date(2027, 1, 2, 3, 0, 0, 0, time.UTC)
+	g.State.Clock = c2
+	for side, want := range map[rules.Color]time.Time{
+		rules.White: time.Date(2027, 1, 6, 3, 0, 0, 0, time.UTC),
+		rules.Black: time.Date(2027, 1, 6, 0, 0, 0, 0, time.UTC),
+	} {
+		if got := g.clock().Deadline(side); !got.Equal(want) {
+			t.Errorf("%s's deadline from Saturday 03:00 UTC: %s; want %s", side, got, want)
+		}
+	}
 	for _, bad := range []string{"3d off", "3d off sat,xyz", "3d off mon,tue,wed,thu"} {
 		if _, err := ParseTimeControl(bad); err == nil {
 			t.Errorf("time control %q accepted", bad)
 		}
 	}
+}
+
+// TestTickActsOnlyOnRunningClocks: the minute's tick and the stored
+// deadline (NextCheck) concern only a game in play with a clock: a game
+// without one, a finished game and an aborted one are never reminded or
+// lost on time, however late it is; in play, NextCheck follows the side to
+// act after each move.
+func TestTickActsOnlyOnRunningClocks(t *testing.T) {
+	start := time.Date(2026, 11, 2, 12, 0, 0, 0, time.UTC)
+	late := start.AddDate(1, 0, 0)
+	timed := func(t *testing.T) (*Referee, *Game) {
+		r, g := newGame(t, rules.Chess())
+		c, err := ParseTimeControl("3d")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.TurnStart = start
+		g.State.Clock = c
+		return r, g
+	}
+	t.Run("untimed", func(t *testing.T) {
+		r, g := newGame(t, rules.Chess())
+		if _, ok, err := g.NextCheck(); ok || err != nil {
+			t.Errorf("NextCheck of an untimed game: ok %v, %v", ok, err)
+		}
+		if out := r.Tick(g, late); out.Game != nil || len(out.Mails) > 0 {
+			t.Errorf("Tick acted on an untimed game: %s", out.Detail)
+		}
+	})
+	for _, end := range []struct {
+		name string
+		set  func(*Game)
+	}{
+		{"finished", func(g *Game) { g.Status, g.Result = StatusFinished, "1/2-1/2" }},
+		{"aborted", func(g *Game) { g.Status = StatusAborted }},
+	} {
+		t.Run(end.name, func(t *testing.T) {
+			r, g := timed(t)
+			end.set(g)
+			if _, ok, err := g.NextCheck(); ok || err != nil {
+				t.Errorf("NextCheck: ok %v, %v; want no check", ok, err)
+			}
+			if out := r.Tick(g, late); out.Game != nil || len(out.Mails) > 0 {
+				t.Errorf("Tick acted a year after the deadline: %s", out.Detail)
+			}
+		})
+	}
+	t.Run("in play", func(t *testing.T) {
+		r, g := timed(t)
+		// 3 days a move: White is reminded when a quarter (18 hours) is left.
+		if at, ok, err := g.NextCheck(); !ok || err != nil || !at.Equal(start.Add(54*time.Hour)) {
+			t.Errorf("White's NextCheck: %s %v %v; want %s", at, ok, err, start.Add(54*time.Hour))
+		}
+		moved := start.Add(time.Hour)
+		if out := actAt(t, r, g, rules.White, "e4", moved); out.Verdict != Applied {
+			t.Fatalf("e4: %v %s", out.Verdict, out.Detail)
+		}
+		if at, ok, err := g.NextCheck(); !ok || err != nil || !at.Equal(moved.Add(54*time.Hour)) {
+			t.Errorf("Black's NextCheck after e4: %s %v %v; want %s", at, ok, err, moved.Add(54*time.Hour))
+		}
+		checkNextCheck(t, r, g)
+	})
 }
