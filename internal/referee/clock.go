@@ -279,7 +279,7 @@ func (r *Referee) vacation(g *Game, color rules.Color, pos rules.Position, m *re
 	}
 	if used+n > VacationAllowance {
 		return r.rejectAction(g, color, pos, m, env, "vacation allowance",
-			fmt.Sprintf("You asked for %d vacation days, but only %d of your %d this year (over all your games) are left.", n, max(VacationAllowance-used, 0), VacationAllowance), "Ask for fewer days.")
+			fmt.Sprintf("You asked for %s, but only %d of your %d this year (over all your games) are left.", plural(n, "vacation day"), max(VacationAllowance-used, 0), VacationAllowance), "Ask for fewer days.")
 	}
 	ng := g.clone()
 	until := ng.applyVacation(color, n, pos, now)
