@@ -266,3 +266,21 @@ for s in json.load(sys.stdin):
 		}
 	}
 }
+
+// TestCondCommitmentByHand: a conditional tree's commitment is
+// hex(SHA-256(nonce || text)) with the 16-byte nonce, so that anyone can
+// check a revealed tree with any SHA-256 tool (the value below is Python's
+// hashlib.sha256(bytes.fromhex(nonce) + text).hexdigest()). A nonce that
+// is not 32 hex digits is refused, whatever its length.
+func TestCondCommitmentByHand(t *testing.T) {
+	const nonce = "000102030405060708090a0b0c0d0e0f"
+	got, err := CondCommitment(nonce, "if e5 Nf3\n")
+	if want := "11d66fc0c9c012b2cb8b04e095ac3ea44c196e77a86f84991dd198db0ead0106"; err != nil || got != want {
+		t.Errorf("CondCommitment = %s, %v; want %s", got, err, want)
+	}
+	for _, bad := range []string{"", "0001", nonce[:30], nonce + "10", "zz" + nonce[2:]} {
+		if c, err := CondCommitment(bad, "if e5 Nf3\n"); err == nil {
+			t.Errorf("nonce %q accepted (%s)", bad, c)
+		}
+	}
+}
