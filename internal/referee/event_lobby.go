@@ -95,7 +95,10 @@ func (r *Referee) eventJoin(c *call) Outcome {
 			return r.lobbyAnswer(c.m, c.env, "join", "You are in "+e.Name, wrap(fmt.Sprintf("You are already entered in %s (%s). %s",
 				e.Name, e.describe(), startWords(e))))
 		}
-		return r.noEvent(c, "join")
+		// Not "no such event": they play in it.
+		return r.refuse(c.env, c.m, fmt.Sprintf("event: join %s: %s plays in it, %s", e.Name, c.m.From, e.Status),
+			fmt.Sprintf("You already play in %s, which is %s.", e.Name, e.Status),
+			fmt.Sprintf("Send \"standings %s\" for where it stands.", e.Name))
 	}
 	if why := e.Limits.outside(c.env.Lobby.Ratings, e.Variant, "event "+e.Name); why != "" {
 		return r.refuse(c.env, c.m, fmt.Sprintf("event: join %s: %s outside its rating limits", e.Name, c.m.From),
