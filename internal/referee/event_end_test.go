@@ -1,10 +1,12 @@
 package referee
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
 	"referee/internal/event"
+	"referee/internal/rules"
 )
 
 // TestEventEndMails: the final crosstable goes to every player, then to
@@ -51,6 +53,33 @@ func TestEventEndMails(t *testing.T) {
 				t.Errorf("mail to %s does not explain %q:\n%s\n%s", m.To, n, m.Text, m.HTML)
 			}
 		}
+	}
+}
+
+// TestCrosstableRows: the crosstable names a seat's substitute after
+// its player ("Ben / zoe@example.test") and marks a withdrawn player; the
+// games of a player whose games were annulled, and aborted games, are
+// marked "-" and count for no one; a running game is blank.
+func TestCrosstableRows(t *testing.T) {
+	e := rrEvent(FormatRR, 4, fin(1, 2, "1-0", "checkmate"), fin(3, 1, "1/2-1/2", "agreed"), fin(4, 1, "0-1", "resigned"),
+		EventGame{White: 2, Black: 3, Status: StatusAborted}, running(2, 4), fin(3, 4, "1-0", "resigned"))
+	e.Players[1].Name, e.Players[1].ReplacedBy = "Ben", "zoe@example.test"
+	e.Players[2].Withdrawn = WithdrawnLost
+	e.Players[3].Withdrawn = WithdrawnAnnulled
+	tab := e.Table()
+	wantRows := []event.Entrant{{Name: "a@example.test"}, {Name: "Ben / zoe@example.test"}, {Name: "c@example.test", Withdrawn: true},
+		{Name: "d@example.test", Withdrawn: true}}
+	if !reflect.DeepEqual(tab.Players, wantRows) {
+		t.Errorf("rows %+v, want %+v", tab.Players, wantRows)
+	}
+	wantCells := [][]string{
+		{"", "1", "=", "-"},
+		{"0", "", "-", ""},
+		{"=", "-", "", "-"},
+		{"-", "", "-", ""},
+	}
+	if !reflect.DeepEqual(tab.Cells, wantCells) {
+		t.Errorf("cells %q, want %q", tab.Cells, wantCells)
 	}
 }
 
@@ -121,6 +150,46 @@ func TestEventAsksItsFormat(t *testing.T) {
 	} {
 		if got := tt.ge.round(); got != tt.want {
 			t.Errorf("%s round %d: PGN Round %q, want %q", tt.ge.Format, tt.ge.Round, got, tt.want)
+		}
+	}
+}
+
+// TestEventEndMailWithoutTies: where no two players tie on points the
+// end mail explains no tie, and names the one winner.
+func TestEventEndMailWithoutTies(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	e := rrEvent(FormatRR, 3, numbered(fin(1, 2, "1-0", "checkmate"), fin(2, 3, "1-0", "checkmate"), fin(1, 3, "1-0", "checkmate"))...)
+	e.Status, e.Variant = EventFinished, "chess"
+	for _, m := range r.EventEndMails(e, nil, lobbyNow) {
+		if m.Subject != "[club] Final crosstable: The winner of club is a@example.test." ||
+			strings.Contains(m.Text, "How the ties") || strings.Contains(m.HTML, "How the ties") {
+			t.Errorf("mail to %s, %q:\n%s", m.To, m.Subject, m.Text)
+		}
+	}
+}
+
+// TestEventStartMail: each player's first mail of a started event lists
+// their games, each with its place, colour, opponent (a substitute if
+// the seat has one) and the player's own reply address; a round robin of
+// an odd number says each player sits out one pairing.
+func TestEventStartMail(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	for _, n := range []int{3, 4} {
+		e := rrEvent(FormatRR, n)
+		e.Variant, e.TimeControl, e.Rated = "chess", "3d", true
+		e.Players[2].ReplacedBy = "zoe@example.test"
+		e.Games = []EventGame{{GameID: 11, Round: 1, Board: 2, White: 1, Black: 2}, {GameID: 12, Round: 2, Board: 1, White: 3, Black: 1}}
+		g11 := &Game{ID: 11, Players: [2]Player{{Address: "a@example.test", Secret: "aaaaaaaaaa"}, {Address: "b@example.test", Secret: "bbbbbbbbbb"}}}
+		g12 := &Game{ID: 12, Players: [2]Player{{Address: "zoe@example.test", Secret: "zzzzzzzzzz"}, {Address: "a@example.test", Secret: "cccccccccc"}}}
+		m := r.EventStartMail(e, 1, []*Game{g11, g12}, lobbyNow)
+		games := "Round 1, board 2: game #11, you play White against b@example.test\n    reply to: " + r.ReplyAddress(g11, rules.White) + "\n" +
+			"Round 2, board 1: game #12, you play Black against zoe@example.test\n    reply to: " + r.ReplyAddress(g12, rules.Black) + "\n"
+		if m.Kind != KindEventStart || m.To != "a@example.test" || m.Subject != "[club] The event has started: your games" || !strings.Contains(m.Text, games) {
+			t.Errorf("%d players: %s to %s, %q:\n%s\nwant the games\n%s", n, m.Kind, m.To, m.Subject, m.Text, games)
+		}
+		odd := strings.Contains(norm(m.Text), "With an odd number of players, each player sits out one pairing of the table.")
+		if odd != (n%2 == 1) || strings.Contains(m.Text, "\n\n\n") {
+			t.Errorf("%d players: the odd-number note %v, want %v:\n%s", n, odd, n%2 == 1, m.Text)
 		}
 	}
 }

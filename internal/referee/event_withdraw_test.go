@@ -99,6 +99,15 @@ func TestWithdrawalMails(t *testing.T) {
 				{to: "zoe@example.test", subject: "[club] You were withdrawn",
 					games: "Your games:\n  game #3 against yan@example.test, you played White:\n    lost by forfeit\n"},
 			}},
+		// With every game of theirs over and half completed, no result
+		// changes: no opponent is told, and the player's mail lists none.
+		{name: "no game changes", e: rrEvent(FormatRR, 3, numbered(fin(1, 2, "0-1", "resigned"), fin(3, 1, "1-0", "resigned"), running(2, 3))...),
+			w: Withdrawal{Seat: 1, Kind: WithdrawnLost, How: ByOrganiser},
+			mails: []withdrawalMail{
+				{to: "a@example.test", subject: "[club] You were withdrawn",
+					says: []string{"You were withdrawn by the organiser from club. You had completed 2 of 2 games, at least half: " +
+						"under ICCF's rule the unfinished ones are lost, and the results so far stay.\n\n" + told}},
+			}},
 		{name: "a knockout", e: ko, w: Withdrawal{Seat: 1, Kind: WithdrawnLost, How: ByOrganiser},
 			mails: []withdrawalMail{
 				{to: "b@x.test", subject: "[cup] a@x.test was withdrawn: your game with them",
@@ -179,6 +188,10 @@ func TestForfeit(t *testing.T) {
 	} {
 		r, g := newGame(t, rules.Chess())
 		g.DrawOffer = &DrawOffer{By: rules.White}
+		if tt.loser == rules.Black {
+			// A game with a die witness reveals its seed at its end.
+			g.Commitment = "c0ffee"
+		}
 		ng, mails, err := r.Forfeit(g, tt.loser, reason, lobbyNow)
 		if err != nil {
 			t.Fatal(err)
@@ -197,6 +210,10 @@ func TestForfeit(t *testing.T) {
 		for _, m := range mails {
 			if !strings.Contains(textOf(t, m), tt.says) {
 				t.Errorf("the mail to %s does not say %q:\n%s", m.To, tt.says, textOf(t, m))
+			}
+			reveals := strings.Contains(textOf(t, m), "Commitment (SHA-256 of the seed): c0ffee")
+			if reveals != (g.Commitment != "") {
+				t.Errorf("the mail to %s reveals a seed: %v, want %v (commitment %q)", m.To, reveals, g.Commitment != "", g.Commitment)
 			}
 		}
 		if _, _, err := r.Forfeit(ng, tt.loser, reason, lobbyNow); err == nil || err.Error() != "game #5 is finished already: it cannot be forfeited" {
