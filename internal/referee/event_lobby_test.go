@@ -422,3 +422,24 @@ func TestTieBreakText(t *testing.T) {
 		}
 	}
 }
+
+// TestEventsListsYourEvents: "events" lists the sender's own events
+// apart, whatever their state, with the command for their crosstable;
+// an event neither theirs nor taking entries is not listed; with no open
+// event to join, the answer says so first.
+func TestEventsListsYourEvents(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	mine := *autumn(EventRunning, dan, carol, erin, fay)
+	over := *autumn(EventFinished, dan, erin, fay, "gil@example.org")
+	over.Name = "summer"
+	out := r.Handle(Inbound{Mail: observeMail(carol, "events")}, nil, Env{Now: lobbyNow, Lobby: &Lobby{Allowed: true, Active: map[string]int{},
+		Events: []Event{over, mine}, MayJoin: map[string]bool{"autumn": true, "summer": true}}})
+	if out.Verdict != Answered || len(out.Mails) != 1 {
+		t.Fatalf("events: %s %s, %d mails", out.Verdict, out.Detail, len(out.Mails))
+	}
+	want := "No event you may join is taking entries now.\n\nYour events (send \"standings NAME\" for the crosstable):\n\n" +
+		"  autumn: Chess, round robin, 3 days per move, rated; running\n"
+	if text := out.Mails[0].Text; !strings.HasPrefix(text, want) || strings.Contains(text, "summer") {
+		t.Errorf("the answer:\n%s\nwant it to begin\n%s\nand not to name summer", text, want)
+	}
+}
