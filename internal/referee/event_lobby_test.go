@@ -159,6 +159,9 @@ func TestJoinEvent(t *testing.T) {
 			detail: "event autumn: carol@example.org joined", subject: "You joined autumn", change: joined("autumn", carol, ""),
 			says: []string{"You have joined autumn (" + describe + "). 2 places are still to fill. It starts when it is full. " +
 				`Until then, "leave autumn" takes you out again.`}},
+		{name: "the first to join", line: "join autumn", event: autumn(EventOpen), verdict: Applied,
+			detail: "event autumn: carol@example.org joined", change: joined("autumn", carol, ""),
+			says: []string{"3 places are still to fill."}},
 		{name: "one place left", line: "join autumn", event: autumn(EventOpen, dan, erin), verdict: Applied,
 			detail: "event autumn: carol@example.org joined", change: joined("autumn", carol, ""),
 			says: []string{"1 place is still to fill. It starts when it is full."}},
