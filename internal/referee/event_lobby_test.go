@@ -322,6 +322,22 @@ func TestWithdrawCommand(t *testing.T) {
 	replaced.Players[0].ReplacedBy = "zoe@example.org"
 	withdrawn := event(running(1, 2))
 	withdrawn.Players[0].Withdrawn = WithdrawnLost
+	half := autumn(EventRunning, carol, dan, erin)
+	half.Format = FormatDRR
+	half.Games = numbered(fin(1, 2, "1-0", "checkmate"), fin(3, 1, "0-1", "resigned"), running(2, 1), running(1, 3))
+	// A knockout match is lost whatever its games; a league's rule counts
+	// the season's games only (carol: 2 of 2 in season 1, 0 of 2 in 2).
+	ko := &Event{Name: "cup", Variant: "chess", Format: FormatKO, Status: EventRunning,
+		Players: []EventPlayer{{Seat: 1, Address: carol}, {Seat: 2, Address: dan}},
+		Games: numbered(EventGame{Round: 1, Board: 1, Leg: 1, White: 1, Black: 2, Status: StatusActive},
+			EventGame{Round: 1, Board: 1, Leg: 2, White: 2, Black: 1, Status: StatusActive})}
+	league := autumn(EventRunning, carol, dan, erin)
+	league.Format = FormatLeague
+	league.Games = numbered(fin(1, 2, "1-0", "checkmate"), fin(3, 1, "0-1", "resigned"), fin(2, 3, "1-0", "checkmate"),
+		running(2, 1), running(1, 3), running(3, 2))
+	for i := range league.Games {
+		league.Games[i].Season, league.Games[i].Division = 1+i/3, 1
+	}
 	withdraw := func(who string) *LobbyChange {
 		return &LobbyChange{Event: &EventChange{Name: "autumn", Withdraw: who}}
 	}
@@ -350,6 +366,20 @@ func TestWithdrawCommand(t *testing.T) {
 		{name: "confirmed: every game annulled", line: "withdraw autumn confirm", event: annulled, verdict: Applied,
 			detail: "event autumn: carol@example.org withdrew", change: withdraw(carol),
 			says: []string{annulRule + "\n\n" + annulGames + "\n" + tell}},
+		{name: "exactly half completed: the unfinished games are lost", line: "withdraw autumn", event: half, verdict: Answered,
+			detail: `lobby: carol@example.org sent "withdraw"`,
+			says:   []string{"You have completed 2 of your 4 games, at least half: your unfinished games would be lost"}},
+		{name: "asked in a knockout", line: "withdraw cup", event: ko, verdict: Answered, detail: `lobby: carol@example.org sent "withdraw"`,
+			says: []string{"If you withdraw now, this rule applies: In a knockout a player who withdraws loses the match: its unfinished games are lost.",
+				`To withdraw, send "withdraw cup confirm".`}},
+		{name: "confirmed in a knockout", line: "withdraw cup confirm", event: ko, verdict: Applied,
+			detail: "event cup: carol@example.org withdrew", change: &LobbyChange{Event: &EventChange{Name: "cup", Withdraw: carol}},
+			says: []string{"In a knockout a player who withdraws loses the match: its unfinished games are lost.\n\nYour games:\n" +
+				"  game #1 against dan@example.org, you played White:\n    lost by forfeit\n" +
+				"  game #2 against dan@example.org, you played Black:\n    lost by forfeit\n\n" + tell}},
+		{name: "asked in a league", line: "withdraw autumn", event: league, verdict: Answered, detail: `lobby: carol@example.org sent "withdraw"`,
+			says: []string{"If you withdraw now, this rule applies: You had completed 0 of 2 games, fewer than half: under ICCF's rule all of " +
+				"them are annulled, the finished ones too, and count for no one. The games of earlier seasons stand."}},
 		{name: "the substitute withdraws the seat", from: "zoe@example.org", line: "withdraw autumn confirm", event: replaced, verdict: Applied,
 			detail: "event autumn: zoe@example.org withdrew", change: withdraw("zoe@example.org"),
 			says: []string{"game #12 against erin@example.org, you played Black"}},
