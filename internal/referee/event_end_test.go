@@ -193,3 +193,17 @@ func TestEventStartMail(t *testing.T) {
 		}
 	}
 }
+
+// TestKnockoutRoundMail: a knockout's later round is announced as that
+// round, its match's games listed with their place.
+func TestKnockoutRoundMail(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	e := tiedMatch(DeciderMatch, "1-0", "0-1")
+	e.Games = append(e.Games, EventGame{GameID: 7, Round: 2, Board: 1, Leg: 1, White: 2, Black: 1, Status: StatusActive})
+	g := &Game{ID: 7, Players: [2]Player{{Address: "b@x.test", Secret: "bbbbbbbbbb"}, {Address: "a@x.test", Secret: "aaaaaaaaaa"}}}
+	m := r.EventStartMail(e, 1, []*Game{g}, lobbyNow)
+	if m.Subject != "[cup] Round 2: your games" || !strings.HasPrefix(m.Text, "cup: your match in round 2.\n\n") ||
+		!strings.Contains(m.Text, "Round 2, match 1, game 1: game #7, you play Black against b@x.test\n") {
+		t.Errorf("%q:\n%s", m.Subject, m.Text)
+	}
+}
