@@ -285,7 +285,8 @@ func (e *Event) winnerText(winners []int) string {
 	case 1:
 		return fmt.Sprintf("The winner of %s is %s.", e.Name, names[0])
 	}
-	return fmt.Sprintf("%s share first place in %s.", strings.Join(names, " and "), e.Name)
+	last := len(names) - 1
+	return fmt.Sprintf("%s and %s share first place in %s.", strings.Join(names[:last], ", "), names[last], e.Name)
 }
 
 func chainText(chain []event.TieBreak) string {

@@ -58,10 +58,10 @@ func (r *Referee) ladderCommand(c *call) Outcome {
 	deadline := LadderChallenge{Created: c.env.Now}.Deadline(s)
 	mine := fmt.Sprintf("You challenged %s on %s. They have until %s to accept; if they do not, you take their place as if you had won.",
 		opp, e.Name, dateText(deadline))
-	theirs := fmt.Sprintf("%s challenges you on the ladder %s. To accept, send \"ladder %s accept\" to %s by %s: %s follow, "+
+	theirs := fmt.Sprintf("%s challenges you on the ladder %s. To accept, send \"ladder %s accept\" to %s by %s: %s, "+
 		"with the event's time control. If you do not accept in time you lose the challenge, and %s takes your place.",
 		e.Players[seat-1].playing(), e.Name, e.Name, r.cfg.Address, dateText(deadline),
-		map[bool]string{true: "one game", false: "two games, colours swapped,"}[s.Games == 1], e.Players[seat-1].playing())
+		map[bool]string{true: "one game follows", false: "two games, colours swapped, follow"}[s.Games == 1], e.Players[seat-1].playing())
 	notice := Mail{Kind: KindNotice, To: opp, Subject: fmt.Sprintf("[%s] %s challenges you", e.Name, e.Players[seat-1].playing()),
 		Text: wrap(theirs) + "\n" + lobbyFooter(r.cfg.Address), Date: c.env.Now,
 		MessageID: r.messageID("ladder-challenge", e.Name, addr.Mailbox(opp), fmt.Sprint(seat), c.env.Now.UTC().String())}

@@ -95,7 +95,10 @@ func (r *Referee) eventJoin(c *call) Outcome {
 			return r.lobbyAnswer(c.m, c.env, "join", "You are in "+e.Name, wrap(fmt.Sprintf("You are already entered in %s (%s). %s",
 				e.Name, e.describe(), startWords(e))))
 		}
-		return r.noEvent(c, "join")
+		// Not "no such event": they play in it.
+		return r.refuse(c.env, c.m, fmt.Sprintf("event: join %s: %s plays in it, %s", e.Name, c.m.From, e.Status),
+			fmt.Sprintf("You already play in %s, which is %s.", e.Name, e.Status),
+			fmt.Sprintf("Send \"standings %s\" for where it stands.", e.Name))
 	}
 	if why := e.Limits.outside(c.env.Lobby.Ratings, e.Variant, "event "+e.Name); why != "" {
 		return r.refuse(c.env, c.m, fmt.Sprintf("event: join %s: %s outside its rating limits", e.Name, c.m.From),
@@ -202,18 +205,31 @@ func (r *Referee) eventWithdraw(c *call) Outcome {
 			fmt.Sprintf("You have already withdrawn from %s.", e.Name), "Send \"standings "+e.Name+"\" for its crosstable.")
 	}
 	completed, total := e.SeatGames(seat)
-	rule := fmt.Sprintf("You have completed %d of your %d games, fewer than half: all your games would be annulled and "+
-		"removed from the scores.", completed, total)
-	if e.WithdrawalKind(seat) == WithdrawnLost {
+	kind := e.WithdrawalKind(seat)
+	var rule, done string
+	switch {
+	case kind == WithdrawnAnnulled && 2*completed < total:
+		rule = fmt.Sprintf("You have completed %d of your %d games, fewer than half: all your games would be annulled and "+
+			"removed from the scores.", completed, total)
+	case kind == WithdrawnLost && 2*completed >= total:
 		rule = fmt.Sprintf("You have completed %d of your %d games, at least half: your unfinished games would be lost, "+
 			"and your results so far stay.", completed, total)
+	default:
+		// Not ICCF's half rule over all the event's games (a knockout
+		// match is lost whatever its games, a league counts its
+		// season's): the format's rule, in its words.
+		done = e.withdrawalRule(Withdrawal{Seat: seat, Kind: kind, How: ByMail}, "You")
+		rule = "If you withdraw now, this rule applies: " + done
+	}
+	if done == "" {
+		done = strings.NewReplacer(" would be ", " are ").Replace(rule)
 	}
 	if len(c.args) < 2 || c.args[1] != "confirm" {
 		return r.lobbyAnswer(c.m, c.env, "withdraw", "Withdraw from "+e.Name+"?", wrap(rule)+"\n\n"+
 			wrap(fmt.Sprintf("To withdraw, send \"withdraw %s confirm\". Anything else keeps you in the event.", e.Name)))
 	}
-	text := wrap(strings.NewReplacer(" would be ", " are ").Replace(rule)) + "\n"
-	if games := e.withdrawnGames(Withdrawal{Seat: seat, Kind: e.WithdrawalKind(seat), How: ByMail}); games != "" {
+	text := wrap(done) + "\n"
+	if games := e.withdrawnGames(Withdrawal{Seat: seat, Kind: kind, How: ByMail}); games != "" {
 		text += "\nYour games:\n" + games + "\n"
 	}
 	text += "\n" + wrap("Your opponents are told, each in one mail.") + "\n"

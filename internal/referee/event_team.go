@@ -35,9 +35,19 @@ func (r *Referee) captainReplace(c *call) Outcome {
 	case old == 0 || e.Players[old-1].Team != e.Players[me-1].Team:
 		return r.refuse(c.env, c.m, fmt.Sprintf("replace %s: %s not in the team", e.Name, c.args[1]),
 			fmt.Sprintf("%s plays for no board of your team.", c.args[1]), usage)
-	case e.Named(newcomer) || !strings.Contains(newcomer, "@"):
+	case e.Named(newcomer):
 		return r.refuse(c.env, c.m, fmt.Sprintf("replace %s: %s not new", e.Name, newcomer),
 			fmt.Sprintf("%s cannot take the board: give the address of someone new to %s.", newcomer, e.Name), usage)
+	}
+	// The organiser's "event replace" takes only a player's address; so
+	// does the captain's (issue 38: no host, no IP address, not the
+	// referee's own).
+	if a, err := addr.Player(newcomer); err != nil {
+		return r.refuse(c.env, c.m, fmt.Sprintf("replace %s: %s is no player's address", e.Name, newcomer),
+			fmt.Sprintf("%q cannot take the board: %s.", newcomer, err), usage)
+	} else if addr.SameMailbox(a, r.cfg.Address) {
+		return r.refuse(c.env, c.m, fmt.Sprintf("replace %s: the referee's address", e.Name),
+			"The referee does not play: it cannot take the board.", usage)
 	}
 	for _, g := range e.Games {
 		// White's first move is ply 1, Black's ply 2.

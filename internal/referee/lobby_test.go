@@ -343,6 +343,16 @@ func TestInvitationAnswers(t *testing.T) {
 					t.Errorf("change %+v", lc)
 				}
 			}},
+		// "withdraw" with a word after it is the events' command, but in
+		// a reply to an invitation (no event named so) it withdraws the
+		// challenge.
+		{name: "carol withdraws, with a word after it", from: "carol@example.org", line: "withdraw now", ch: invitedBob(), want: Applied,
+			to: []string{"carol@example.org", "bob@example.org"}, says: "is withdrawn",
+			check: func(t *testing.T, lc *LobbyChange) {
+				if lc.Close == nil || lc.Close.Status != ChallengeWithdrawn {
+					t.Errorf("change %+v", lc)
+				}
+			}},
 		{name: "carol cannot accept her own", from: "carol@example.org", line: "accept", ch: invitedBob(), want: Rejected,
 			to: []string{"carol@example.org"}, says: "is your own"},
 		{name: "bob cannot withdraw", from: "bob@example.org", line: "withdraw", ch: invitedBob(), want: Rejected,
