@@ -101,6 +101,9 @@ func TestConditionalMovesChess(t *testing.T) {
 	if s := mailTo(t, out, alice); !strings.Contains(s, "Black played d6, which none of your conditional lines foresaw") {
 		t.Errorf("alice is not told of the deviation:\n%s", s)
 	}
+	if s := mailTo(t, out, bob); s == "" || strings.Contains(s, "conditional") {
+		t.Errorf("bob's confirmation of d6 is missing or tells him of alice's lines:\n%s", s)
+	}
 
 	// Refused whole: the move is not played either.
 	for _, tc := range []struct {
@@ -281,6 +284,30 @@ func TestCondCommitmentByHand(t *testing.T) {
 	for _, bad := range []string{"", "0001", nonce[:30], nonce + "10", "zz" + nonce[2:]} {
 		if c, err := CondCommitment(bad, "if e5 Nf3\n"); err == nil {
 			t.Errorf("nonce %q accepted (%s)", bad, c)
+		}
+	}
+}
+
+// TestConditionalLineBeyondTheEnd: a line that goes on after a move that
+// ends the game is refused, naming whose move comes after the end.
+func TestConditionalLineBeyondTheEnd(t *testing.T) {
+	for _, tt := range []struct {
+		fen, line, want string
+	}{
+		// White wrote the line after 1. f3: Black's Qh4 mates before White's Nc3.
+		{"rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1", "if e5 g4 if Qh4 Nc3",
+			`before your move "Nc3"`},
+		// Black wrote it after 1. f3 e5: Black's own Qh4 mates before White's a3.
+		{"rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq e6 0 2", "if g4 Qh4 if a3 a6",
+			`before your opponent's move "a3"`},
+	} {
+		pos, err := rules.Chess().ParsePosition(tt.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = readConditions(pos, []string{tt.line})
+		if err == nil || !strings.Contains(err.Error(), "the game is over") || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: %v; want the game over %s", tt.line, err, tt.want)
 		}
 	}
 }
