@@ -311,3 +311,57 @@ func TestConditionalLineBeyondTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestConditionalLinesUnderAMate: lines sent under a move that ends the
+// game do not refuse the move: the game ends, and the lines are not set.
+// The final mails reveal every tree set before, numbered from 1 in the
+// order set, each with a nonce and text whose SHA-256 is the commitment
+// shown when it was set.
+func TestConditionalLinesUnderAMate(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	// White sets a tree under 1. f3 that 1... e5 clears; Black sets one
+	// under e5 that answers 2. g4 with Qh4#.
+	if out := actMsg(t, r, g, rules.White, "f3", "if e6 a3", -1); out.Verdict != Applied {
+		t.Fatalf("f3: %v %s", out.Verdict, out.Detail)
+	}
+	if out := actMsg(t, r, g, rules.Black, "e5", "if g4 Qh4", -1); out.Verdict != Applied {
+		t.Fatalf("e5: %v %s", out.Verdict, out.Detail)
+	}
+	if out := actMsg(t, r, g, rules.White, "g4", "", -1); out.Verdict != Applied {
+		t.Fatalf("g4: %v %s", out.Verdict, out.Detail)
+	}
+	if g.Status != StatusFinished || g.Result != "0-1" {
+		t.Fatalf("after the trees: %s %s, moves %v", g.Status, g.Result, sans(g))
+	}
+	sec, ok := condRevealSection(g)
+	if !ok {
+		t.Fatal("no reveal section in a finished game with trees")
+	}
+	for i, want := range []string{"Tree 1, White's, from ply 1:", "Tree 2, Black's, from ply 2:"} {
+		if !strings.Contains(sec.Body, want) {
+			t.Errorf("reveal section lacks %q:\n%s", want, sec.Body)
+		}
+		s := g.State.Cond.Log[i]
+		if c, err := CondCommitment(s.Nonce, s.Text); err != nil || c != s.Commitment || !strings.Contains(sec.Body, "nonce "+s.Nonce+"\ncommitment "+c) {
+			t.Errorf("tree %d: commitment %s (%v) does not recompute from the revealed nonce and text:\n%s", i+1, c, err, sec.Body)
+		}
+	}
+
+	// A mate sent with lines under it.
+	r, g = newGame(t, rules.Chess())
+	for _, mv := range []struct {
+		c  rules.Color
+		mv string
+	}{{rules.White, "f3"}, {rules.Black, "e5"}, {rules.White, "g4"}} {
+		if out := actMsg(t, r, g, mv.c, mv.mv, "", -1); out.Verdict != Applied {
+			t.Fatalf("%s: %v %s", mv.mv, out.Verdict, out.Detail)
+		}
+	}
+	out := actMsg(t, r, g, rules.Black, "Qh4", "if a3 a6", -1)
+	if out.Verdict != Applied || g.Status != StatusFinished || g.Result != "0-1" {
+		t.Fatalf("Qh4# with lines: %v %s; game %s %s", out.Verdict, out.Detail, g.Status, g.Result)
+	}
+	if g.State.Cond != nil && len(g.State.Cond.Log) > 0 {
+		t.Errorf("lines under the mate were set: %+v", g.State.Cond.Log)
+	}
+}

@@ -48,6 +48,8 @@ func TestEveryRefusalOfTheCoreHolds(t *testing.T) {
 			verdict: Ignored, detail: "automatic mail"},
 		{name: "two senders in From", mail: &reader.Mail{BadFrom: "two From fields", Action: "e5", Token: tok("bbbbbbbbbb", 1)},
 			verdict: Ignored, detail: "not read as anyone's"},
+		{name: "no From field at all", mail: &reader.Mail{Action: "e5", Token: tok("bbbbbbbbbb", 1)},
+			verdict: Ignored, detail: "no usable sender"},
 		{name: "the referee's own address", mail: &reader.Mail{From: "referee@example.test", Action: "e5", Token: tok("bbbbbbbbbb", 1)},
 			verdict: Ignored, detail: "the referee's own address"},
 		{name: "too big", mail: &reader.Mail{From: bob, Action: "e5", Token: tok("bbbbbbbbbb", 1)},
