@@ -150,6 +150,11 @@ func TestEveryCommandButConfirmCancelsAResignation(t *testing.T) {
 			if text := textOf(t, out.Mails[0]); !strings.Contains(norm(text), "Your request to resign is cancelled.") {
 				t.Errorf("%s: the answer does not say the resignation is cancelled:\n%s", tt.then, text)
 			}
+			for _, m := range out.Mails {
+				if m.To != g.Players[rules.White].Address && strings.Contains(norm(textOf(t, m)), "request to resign") {
+					t.Errorf("%s: the mail to %s speaks of White's resignation request", tt.then, m.To)
+				}
+			}
 			if out := act(t, r, g, rules.White, "confirm"); out.Verdict != Rejected || g.Status != StatusActive {
 				t.Errorf("confirm after %s: %s, game %s", tt.then, out.Verdict, g.Status)
 			}
