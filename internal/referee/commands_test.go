@@ -222,3 +222,28 @@ func TestInGameHelpListsTheGamesCommands(t *testing.T) {
 		t.Errorf("chess help lists Chec Toe's reroll:\n%s", text)
 	}
 }
+
+// TestResignationMessageRelayed: the message written under "resign" is
+// passed on to the opponent with the resignation when "confirm" comes
+// alone; a message written under "confirm" is the one passed on then.
+func TestResignationMessageRelayed(t *testing.T) {
+	for _, tt := range []struct {
+		confirmMessage, want, not string
+	}{
+		{"", "gg, well played", ""},
+		{"thanks for the game", "thanks for the game", "gg, well played"},
+	} {
+		r, g := newGame(t, rules.Chess())
+		if out := actMsg(t, r, g, rules.White, "resign", "gg, well played", -1); out.Verdict != Applied {
+			t.Fatalf("resign: %v %s", out.Verdict, out.Detail)
+		}
+		out := actMsg(t, r, g, rules.White, "confirm", tt.confirmMessage, -1)
+		if g.Result != "0-1" {
+			t.Fatalf("confirm: result %q (%s)", g.Result, out.Detail)
+		}
+		text := norm(mailTo(t, out, g.Players[rules.Black].Address))
+		if !strings.Contains(text, tt.want) || tt.not != "" && strings.Contains(text, tt.not) {
+			t.Errorf("confirm with %q: Black's mail should pass on %q only:\n%s", tt.confirmMessage, tt.want, text)
+		}
+	}
+}
