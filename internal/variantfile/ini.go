@@ -62,6 +62,20 @@ var ErrUnknownKey = errors.New("unknown key")
 // reads but the referee does not (yet): a key, a Betza modifier, a value.
 var ErrUnsupported = errors.New("not supported by the referee")
 
+// tagged is an error whose message is msg and which wraps a sentinel
+// (ErrUnknownKey, ErrUnsupported) without printing it.
+type tagged struct {
+	msg string
+	tag error
+}
+
+func (t *tagged) Error() string { return t.msg }
+func (t *tagged) Unwrap() error { return t.tag }
+
+func tag(sentinel error, format string, args ...any) error {
+	return &tagged{msg: fmt.Sprintf(format, args...), tag: sentinel}
+}
+
 // entry is one `key = value` line.
 type entry struct {
 	key, value string
