@@ -224,7 +224,6 @@ func (r *resolver) resolve(s *section, chain []*section) result {
 	return res
 }
 
-
 // checkFEN checks the start position against the board and the pieces:
 // the ranks, the letters, the hands, the side, the castling field, the en
 // passant square, the counters.
