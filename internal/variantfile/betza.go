@@ -312,7 +312,7 @@ func ParseBetza(s string) (*Betza, error) {
 		case c >= '0' && c <= '9':
 			return nil, fail(i, false, "a range digit must follow an atom, as in W4 or R2")
 		default:
-			return nil, fail(i, true, "%s", unknownModifier(c))
+			return nil, fail(i, c >= 'a' && c <= 'z', "%s", unknownModifier(c))
 		}
 	}
 	if start >= 0 {

@@ -328,11 +328,20 @@ func (b *builder) apply(s *section) []error {
 	for _, k := range table {
 		known[k.name] = true
 	}
+	more := 0
 	for _, e := range s.entries {
 		if known[e.key] || isPieceKey(e.key) {
 			continue
 		}
+		if len(errs) >= maxErrors {
+			more++
+			continue
+		}
 		fail(e, unknownKey(e.key))
+	}
+	if more > 0 {
+		errs = append(errs, &Error{Section: s.name, Msg: fmt.Sprintf("and %d more lines with keys that are not read", more)})
+		return errs
 	}
 	// The board size first: regions and squares depend on it.
 	for _, k := range table[:2] {

@@ -29,6 +29,7 @@ const (
 	MaxBoardSide    = 16      // files and ranks
 	MaxBetzaBytes   = 128     // one piece's Betza string
 	MaxHandPieces   = 256     // pieces in the hands of a start position
+	maxErrors       = 20      // errors reported for one section
 )
 
 // Error is a problem of a variants file, tied to a line when it has one.
@@ -87,7 +88,8 @@ type section struct {
 	name, parent string
 	line         int
 	entries      []entry
-	errs         []error // syntax errors of its lines
+	seen         map[string]int // key -> its line
+	errs         []error        // syntax errors of its lines
 }
 
 // splitSections reads the ini text: lines before the first section must be
@@ -109,10 +111,11 @@ func splitSections(src []byte) ([]*section, []error) {
 		line := strings.TrimRight(raw, "\r")
 		if len(line) > MaxLineBytes {
 			err := &Error{Line: n, Msg: fmt.Sprintf("the line has %d bytes; a line may have at most %d", len(line), MaxLineBytes)}
-			if cur != nil {
+			switch {
+			case cur != nil && len(cur.errs) < maxErrors:
 				err.Section = cur.name
 				cur.errs = append(cur.errs, err)
-			} else {
+			case cur == nil && len(errs) < maxErrors:
 				errs = append(errs, err)
 			}
 			continue
@@ -137,20 +140,31 @@ func splitSections(src []byte) ([]*section, []error) {
 			continue
 		}
 		if cur == nil {
+			if len(errs) >= maxErrors {
+				continue
+			}
 			errs = append(errs, &Error{Line: n, Msg: fmt.Sprintf("%q comes before the first section; start a variant with a line like [myvariant] or [myvariant:chess]", clip(t))})
 			continue
 		}
 		key, value, ok := strings.Cut(t, "=")
 		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 		if !ok || key == "" {
-			cur.errs = append(cur.errs, &Error{Line: n, Section: cur.name, Msg: fmt.Sprintf("%q is not a `key = value` line; write e.g. maxFile = 10, or start the line with # for a comment", clip(t))})
+			if len(cur.errs) < maxErrors {
+				cur.errs = append(cur.errs, &Error{Line: n, Section: cur.name, Msg: fmt.Sprintf("%q is not a `key = value` line; write e.g. maxFile = 10, or start the line with # for a comment", clip(t))})
+			}
 			continue
 		}
-		for _, prev := range cur.entries {
-			if prev.key == key {
-				cur.errs = append(cur.errs, &Error{Line: n, Section: cur.name, Msg: fmt.Sprintf("%s is set again (first on line %d); keep one of the two lines", key, prev.line)})
-			}
+		if len(cur.errs) >= maxErrors {
+			continue // enough said about this section
 		}
+		if first, dup := cur.seen[key]; dup {
+			cur.errs = append(cur.errs, &Error{Line: n, Section: cur.name, Msg: fmt.Sprintf("%s is set again (first on line %d); keep one of the two lines", clip(key), first)})
+			continue
+		}
+		if cur.seen == nil {
+			cur.seen = map[string]int{}
+		}
+		cur.seen[key] = n
 		cur.entries = append(cur.entries, entry{key: key, value: value, line: n})
 	}
 	return out, errs

@@ -158,8 +158,9 @@ func Parse(src []byte) *File {
 }
 
 type result struct {
-	b   *builder
-	err error
+	b     *builder
+	err   error
+	depth int // sections above it, built-ins included
 }
 
 // resolver builds sections with their inheritance, once each.
@@ -183,11 +184,9 @@ func (r *resolver) resolve(s *section, chain []*section) result {
 		}
 		return result{err: &Error{Line: s.line, Section: s.name, Msg: "inheritance goes round in a circle: " + strings.Join(parts, ", ") + "; one of them must inherit from a built-in variant or from none"}}
 	}
-	if len(chain) >= MaxInheritDepth {
-		return result{err: &Error{Line: s.line, Section: s.name, Msg: fmt.Sprintf("inheritance is deeper than %d sections; inherit from fewer levels", MaxInheritDepth)}}
-	}
 	chain = append(chain, s)
 	var b *builder
+	depth := 0
 	switch {
 	case s.parent == "":
 		b = fairyDefault()
@@ -211,12 +210,16 @@ func (r *resolver) resolve(s *section, chain []*section) result {
 			r.done[s] = result{err: err}
 			return r.done[s]
 		}
-		b = pr.b.clone()
+		if pr.depth >= MaxInheritDepth {
+			r.done[s] = result{err: &Error{Line: s.line, Section: s.name, Msg: fmt.Sprintf("inheritance is deeper than %d sections; inherit from fewer levels", MaxInheritDepth)}}
+			return r.done[s]
+		}
+		b, depth = pr.b.clone(), pr.depth+1
 	}
 	var errs []error
 	errs = append(errs, s.errs...)
 	errs = append(errs, b.apply(s)...)
-	res := result{b: b}
+	res := result{b: b, depth: depth}
 	if len(errs) > 0 {
 		res = result{err: errors.Join(errs...)}
 	}

@@ -286,6 +286,10 @@ func dirNames(vecs []rules.Vec) string {
 			out = append(out, n)
 		}
 	}
+	rank := map[string]int{"orthogonally": 0, "diagonally": 1, "forward": 2, "forward or backward": 2,
+		"diagonally forward": 3, "forward-left": 3, "forward-right": 3, "sideways": 4, "left": 4, "right": 4,
+		"diagonally backward": 5, "backward-left": 5, "backward-right": 5, "backward": 6}
+	slices.SortStableFunc(out, func(a, b string) int { return rank[a] - rank[b] })
 	if len(out) <= 1 {
 		return strings.Join(out, "")
 	}
