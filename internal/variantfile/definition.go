@@ -147,10 +147,13 @@ func fairyDefault() *builder {
 	d := &b.d
 	d.Width, d.Height = 8, 8
 	d.StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-	d.PromotionRegion = [2]Region{Ranks(8, 7, 7), Ranks(8, 0, 0)}
+	// Fairy-Stockfish's default regions are whole ranks of its widest
+	// board, whatever maxFile says: rank 8 and rank 1 for promotion, ranks
+	// 2 and 7 for the double step.
+	d.PromotionRegion = [2]Region{Ranks(MaxBoardSide, 7, 7), Ranks(MaxBoardSide, 0, 0)}
 	d.MandatoryPawnPromotion = true
 	d.DoubleStep = true
-	d.DoubleStepRegion = [2]Region{Ranks(8, 1, 1), Ranks(8, 6, 6)}
+	d.DoubleStepRegion = [2]Region{Ranks(MaxBoardSide, 1, 1), Ranks(MaxBoardSide, 6, 6)}
 	all := Ranks(16, 0, 15)
 	d.EnPassantRegion = [2]Region{all, all}
 	d.Castling = Castling{Enabled: true, KingsideFile: 6, QueensideFile: 2, KingFile: 4, RookKingsideFile: MaxBoardSide - 1}

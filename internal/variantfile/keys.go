@@ -93,9 +93,9 @@ func keyTable() []keyDef {
 	// relZone is Fairy-Stockfish's zone from a relative rank to the last.
 	relZone := func(b *builder, c, rel int) Region {
 		if c == 0 {
-			return Ranks(b.d.Width, rel, b.d.Height-1)
+			return Ranks(MaxBoardSide, rel, b.d.Height-1)
 		}
-		return Ranks(b.d.Width, 0, b.d.Height-1-rel)
+		return Ranks(MaxBoardSide, 0, b.d.Height-1-rel)
 	}
 	promoRegion := region(func(d *Definition, c int) *Region { return &d.PromotionRegion[c] })
 	dsRegion := region(func(d *Definition, c int) *Region { return &d.DoubleStepRegion[c] })
@@ -135,9 +135,9 @@ func keyTable() []keyDef {
 			r, err := parseRank(v)
 			for c := range 2 {
 				if c == 0 {
-					b.d.DoubleStepRegion[c] = Ranks(b.d.Width, 1, r)
+					b.d.DoubleStepRegion[c] = Ranks(MaxBoardSide, 1, r)
 				} else {
-					b.d.DoubleStepRegion[c] = Ranks(b.d.Width, b.d.Height-1-r, b.d.Height-2)
+					b.d.DoubleStepRegion[c] = Ranks(MaxBoardSide, b.d.Height-1-r, b.d.Height-2)
 				}
 			}
 			return err
