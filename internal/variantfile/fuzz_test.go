@@ -3,6 +3,8 @@ package variantfile
 import (
 	"strings"
 	"testing"
+
+	"referee/internal/rules"
 )
 
 // FuzzParse: no input makes the reader panic or hang; what it accepts can
@@ -30,6 +32,9 @@ func FuzzParse(f *testing.F) {
 			for _, p := range s.Def.Pieces {
 				_ = p.Betza.Words()
 				p.Betza.Prims()
+			}
+			if v, err := Build(s.Def); err == nil {
+				rules.Perft(v.Start(), 1)
 			}
 		}
 		// The same bytes as one Betza string.
