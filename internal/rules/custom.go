@@ -1,0 +1,137 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// ChessFamilySpec describes, as plain data, a chess-like variant the
+// engine can already play: a board, a piece table, a start position and
+// the chess-family rules (a pawn's double step, en passant, promotion,
+// castling, an automatic n-move draw, repetition). Variant files
+// (internal/variantfile) are built through it.
+type ChessFamilySpec struct {
+	Name, Title, Summary, RulesText string
+	Board                           *Board
+	Pieces                          []*PieceType // exactly one Royal type, lettered K
+	Start                           string       // a position string: board, side, castling, en passant, clock, move
+	// Pawn is the letter of the piece that double-steps, takes en passant
+	// and promotes; 0 for none.
+	Pawn byte
+	// DoubleStep[c]: the squares from which a pawn of colour c may step
+	// two squares straight forward.
+	DoubleStep [2][]Square
+	EnPassant  bool
+	// Promotion[c]: the squares where a pawn of colour c ending its move
+	// promotes to one of PromotionChoices (staying a pawn too when
+	// PromotionOptional).
+	Promotion         [2][]Square
+	PromotionChoices  []byte
+	PromotionOptional bool
+	Castles           []CastleSpec
+	// AutoDrawPlies ends the game drawn after that many plies without a
+	// capture or a pawn move; 0 for never.
+	AutoDrawPlies int
+	// Repetition: threefold repetition may be claimed, fivefold draws.
+	Repetition bool
+	// PerftLeaves bounds perft's estimated work (see PerftLimit); 0: 1e9.
+	PerftLeaves float64
+}
+
+// CastleSpec is one castling move along a rank: the king and the rook
+// go from and to the given squares. The squares between king and rook
+// and both destinations must be empty (the two pieces excepted); the king
+// may not be attacked on any square from its start to its destination.
+type CastleSpec struct {
+	Color            Color
+	Letter           byte // in the position string: K Q k q
+	KingFrom, KingTo Square
+	RookFrom, RookTo Square
+	Long             bool // written O-O-O
+}
+
+// NewChessFamily builds the variant a spec describes. It refuses a spec
+// whose start position does not parse or whose castling squares do not
+// lie on one rank of the board.
+func NewChessFamily(s ChessFamilySpec) (Variant, error) {
+	if s.Board == nil {
+		return nil, errors.New("the spec has no board")
+	}
+	b := s.Board
+	royal := 0
+	for _, pt := range s.Pieces {
+		if pt == nil || pt.Letter < 'A' || pt.Letter > 'Z' {
+			return nil, errors.New("every piece type needs an upper-case letter")
+		}
+		if pt.Royal {
+			royal++
+			if pt.Letter != 'K' {
+				return nil, fmt.Errorf("the royal piece is lettered %c; the engine knows its king as K", pt.Letter)
+			}
+		}
+	}
+	if royal != 1 {
+		return nil, fmt.Errorf("the spec has %d royal piece types; the engine needs exactly one", royal)
+	}
+	leaves := s.PerftLeaves
+	if leaves == 0 {
+		leaves = 1e9
+	}
+	r := &stdRules{gameInfo: gameInfo{
+		name: s.Name, title: s.Title, summary: s.Summary, rulesText: s.RulesText, board: b,
+		pieceSet: newPieceSet(s.Pieces...),
+	},
+		start: s.Start, pawn: s.Pawn, enPassant: s.EnPassant && s.Pawn != 0,
+		autoPlies: s.AutoDrawPlies, resetOnPawn: true, repetition: s.Repetition,
+		perftLeaves: leaves,
+	}
+	if s.Pawn != 0 {
+		ds := [2][]Square{slices.Clone(s.DoubleStep[0]), slices.Clone(s.DoubleStep[1])}
+		if len(ds[0])+len(ds[1]) > 0 {
+			r.doubleStep = func(p Piece, from Square) bool { return slices.Contains(ds[p.Color()], from) }
+		}
+		promo := [2][]Square{slices.Clone(s.Promotion[0]), slices.Clone(s.Promotion[1])}
+		choices, optional := slices.Clone(s.PromotionChoices), s.PromotionOptional
+		if len(choices) > 0 {
+			r.promotion = func(p Piece, from, to Square) ([]byte, bool) {
+				if slices.Contains(promo[p.Color()], to) {
+					return choices, optional
+				}
+				return nil, false
+			}
+		}
+	}
+	for _, c := range s.Castles {
+		rank := b.Rank(c.KingFrom)
+		for _, sq := range []Square{c.KingTo, c.RookFrom, c.RookTo} {
+			if !b.Exists(sq) || b.Rank(sq) != rank {
+				return nil, fmt.Errorf("castling %c: the king and rook squares must lie on one rank of the board", c.Letter)
+			}
+		}
+		span := func(a, z Square) []Square {
+			lo, hi := min(b.File(a), b.File(z)), max(b.File(a), b.File(z))
+			var out []Square
+			for f := lo; f <= hi; f++ {
+				out = append(out, b.Sq(f, rank))
+			}
+			return out
+		}
+		var empty []Square
+		for _, sq := range append(append(span(c.KingFrom, c.RookFrom), span(c.KingFrom, c.KingTo)...), span(c.RookFrom, c.RookTo)...) {
+			if sq != c.KingFrom && sq != c.RookFrom && !slices.Contains(empty, sq) {
+				empty = append(empty, sq)
+			}
+		}
+		safe := span(c.KingFrom, c.KingTo)
+		if b.File(c.KingTo) < b.File(c.KingFrom) {
+			slices.Reverse(safe)
+		}
+		r.castles = append(r.castles, castleRule{color: c.Color, letter: c.Letter, kingFrom: c.KingFrom, kingTo: c.KingTo,
+			rookFrom: c.RookFrom, rookTo: c.RookTo, empty: empty, safe: safe, long: c.Long})
+	}
+	if _, err := r.ParsePosition(r.start); err != nil {
+		return nil, fmt.Errorf("the start position: %w", err)
+	}
+	return r, nil
+}

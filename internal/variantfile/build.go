@@ -1,0 +1,225 @@
+package variantfile
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"referee/internal/rules"
+)
+
+// Build turns a definition into a variant the engine plays, when the engine
+// can express all of it (ENGINE.md says what it cannot yet): every piece's
+// moves, the chess-family rules (double step, en passant, promotion,
+// castling along a rank), checkmate winning and stalemate drawing. It
+// refuses the rest, saying every reason.
+//
+// Two draw rules are approximated: the n-move rule ends the game
+// automatically after n moves by each side without a capture or a pawn
+// move (as Fairy-Stockfish does), and an n-fold repetition rule becomes the
+// engine's threefold claim and fivefold automatic draw.
+func Build(d *Definition) (rules.Variant, error) {
+	var why []string
+	no := func(format string, args ...any) { why = append(why, fmt.Sprintf(format, args...)) }
+
+	board := rules.NewBoard(rules.BoardSpec{
+		Name: fmt.Sprintf("%dx%d", d.Width, d.Height), Width: d.Width, Height: d.Height,
+		Exists:    func(f, r int) bool { return !d.Holes.Has(f, r) },
+		WrapFiles: d.WrapFiles, WrapRanks: d.WrapRanks, KleinSeam: d.KleinSeam,
+	})
+	var pieces []*rules.PieceType
+	for _, p := range d.Pieces {
+		prims, gaps := p.Betza.Prims()
+		for _, g := range gaps {
+			no("the %s (%c, %q): %s", p.Key, p.Letter, p.Betza.Text, g)
+		}
+		pieces = append(pieces, &rules.PieceType{Letter: p.Letter, Name: pieceName(p), Royal: p.Royal, Moves: prims})
+	}
+	r := d.Results
+	switch {
+	case d.PieceDrops || strings.Contains(strings.Fields(d.StartFEN + " x")[0], "["):
+		no("drops and pockets are not played by the engine yet")
+	}
+	if r.CheckCounting {
+		no("checkCounting (n-check) is not played by the engine yet")
+	}
+	if r.FlagRegion[0].Len()+r.FlagRegion[1].Len() > 0 {
+		no("flagRegion (capture the flag) is not played by the engine yet")
+	}
+	if r.ExtinctionValue != ValueNone {
+		no("extinctionValue (extinction, bare king) is not played by the engine yet")
+	}
+	if r.CheckmateValue != ValueLoss {
+		no("checkmateValue = %s: the engine only knows checkmate as a loss for the mated side", r.CheckmateValue)
+	}
+	if r.StalemateValue != ValueDraw {
+		no("stalemateValue = %s: the engine only knows stalemate as a draw", r.StalemateValue)
+	}
+	if !d.Checking {
+		no("checking = false is not played by the engine yet")
+	}
+	if d.MustCapture {
+		no("mustCapture is not played by the engine yet")
+	}
+	if d.NFoldRule > 0 && d.NFoldValue != ValueDraw {
+		no("nFoldValue = %s: the engine only knows repetition as a draw", d.NFoldValue)
+	}
+	if d.TripleStepRegion[0].Len()+d.TripleStepRegion[1].Len() > 0 {
+		no("triple steps are not played by the engine yet")
+	}
+	all := Ranks(d.Width, 0, d.Height-1)
+	for c := range 2 {
+		if !d.EnPassantRegion[c].covers(all) {
+			no("enPassantRegion is not played by the engine yet")
+			break
+		}
+	}
+	if d.Piece('K') == nil || !d.Piece('K').Royal {
+		no("the engine needs a king lettered k (king = k)")
+	}
+	// The pawn: one type, the same for both sides, promoting, taking en
+	// passant and resetting the n-move count.
+	pawns := d.PromotionPawnTypes[0]
+	var pawn byte
+	switch {
+	case pawns != d.PromotionPawnTypes[1]:
+		no("promotionPawnTypesWhite and ...Black differ; the engine has one pawn type for both")
+	case len(pawns) > 1:
+		no("promotionPawnTypes %q: the engine has one pawn type", pawns)
+	case len(pawns) == 1:
+		pawn = pawns[0]
+	}
+	for c := range 2 {
+		if e := d.EnPassantTypes[c]; e != "" && e != string(pawn) {
+			no("enPassantTypes %q: only the pawn type %q may take en passant in the engine", e, string(pawn))
+		}
+		if n := d.NMoveRuleTypes[c]; n != "" && n != string(pawn) && d.NMoveRule > 0 {
+			no("nMoveRuleTypes %q: only the pawn type %q may reset the n-move count in the engine", n, string(pawn))
+		}
+	}
+	if d.PromotionPieceTypes[0] != d.PromotionPieceTypes[1] {
+		no("promotionPieceTypesWhite and ...Black differ; the engine has one set of choices")
+	}
+	squares := func(reg Region) []rules.Square {
+		var out []rules.Square
+		for _, s := range board.Squares() {
+			if reg.Has(board.File(s), board.Rank(s)) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	spec := rules.ChessFamilySpec{
+		Name: d.Name, Title: d.Name, Summary: fmt.Sprintf("a %dx%d variant defined in a variants file", d.Width, d.Height),
+		Board: board, Pieces: pieces, Start: padFEN(d.StartFEN), Pawn: pawn,
+		PromotionChoices: []byte(d.PromotionPieceTypes[0]), PromotionOptional: !d.MandatoryPawnPromotion,
+		AutoDrawPlies: 2 * d.NMoveRule, Repetition: d.NFoldRule > 0,
+	}
+	spec.RulesText = describeRules(d)
+	if pawn != 0 {
+		pp := d.Piece(pawn)
+		spec.EnPassant = d.DoubleStep && strings.ContainsRune(d.EnPassantTypes[0], rune(pawn)) && (pp.Key == "pawn" || pp.Betza.EnPassant)
+		for c := range 2 {
+			if d.DoubleStep {
+				spec.DoubleStep[c] = squares(d.DoubleStepRegion[c])
+			}
+			spec.Promotion[c] = squares(d.PromotionRegion[c])
+		}
+	}
+	if d.Castling.Enabled {
+		c := d.Castling
+		for side := range 2 {
+			rank := c.Rank
+			if side == 1 {
+				rank = d.Height - 1 - c.Rank
+			}
+			sq := func(f int) rules.Square { return board.Sq(f, rank) }
+			rookK := min(c.RookKingsideFile, d.Width-1)
+			letters := []byte("KQ")
+			if side == 1 {
+				letters = []byte("kq")
+			}
+			for _, cs := range []rules.CastleSpec{
+				{Letter: letters[0], KingFrom: sq(c.KingFile), KingTo: sq(c.KingsideFile), RookFrom: sq(rookK), RookTo: sq(c.KingsideFile - 1)},
+				{Letter: letters[1], KingFrom: sq(c.KingFile), KingTo: sq(c.QueensideFile), RookFrom: sq(c.RookQueensideFile), RookTo: sq(c.QueensideFile + 1), Long: true},
+			} {
+				cs.Color = rules.Color(side)
+				if slices.Contains([]rules.Square{cs.KingFrom, cs.KingTo, cs.RookFrom, cs.RookTo}, rules.NoSquare) {
+					no("castling %c: its squares are not on the board", cs.Letter)
+					continue
+				}
+				spec.Castles = append(spec.Castles, cs)
+			}
+		}
+	}
+	if len(why) > 0 {
+		return nil, fmt.Errorf("variant %s cannot be played yet: %w", d.Name, errors.Join(wrapAll(why)...))
+	}
+	v, err := rules.NewChessFamily(spec)
+	if err != nil {
+		return nil, fmt.Errorf("variant %s: %w", d.Name, err)
+	}
+	return v, nil
+}
+
+func wrapAll(why []string) []error {
+	out := make([]error, len(why))
+	for i, w := range why {
+		out[i] = tag(ErrUnsupported, "%s", w)
+	}
+	return out
+}
+
+// covers reports whether r holds every square of all.
+func (r Region) covers(all Region) bool {
+	for i := range r {
+		if all[i]&^r[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// padFEN completes a start position to the six fields the engine reads
+// (Fairy-Stockfish allows the last ones to be left out).
+func padFEN(s string) string {
+	f := strings.Fields(s)
+	defaults := []string{"", "w", "-", "-", "0", "1"}
+	for len(f) < len(defaults) {
+		f = append(f, defaults[len(f)])
+	}
+	return strings.Join(f, " ")
+}
+
+// pieceName is the name a player reads: the type's key, or "piece X" for
+// a custom piece.
+func pieceName(p Piece) string {
+	if strings.HasPrefix(p.Key, "customPiece") {
+		return "piece " + string(p.Letter)
+	}
+	return p.Key
+}
+
+// describeRules says what the definition's rules are, in one paragraph.
+func describeRules(d *Definition) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "A %dx%d board", d.Width, d.Height)
+	if d.WrapFiles {
+		b.WriteString(", files wrap")
+	}
+	if d.WrapRanks {
+		b.WriteString(", ranks wrap")
+	}
+	if d.KleinSeam > 0 {
+		fmt.Fprintf(&b, ", crossing between ranks %d and %d mirrors the file", d.KleinSeam, d.KleinSeam+1)
+	}
+	if n := d.Holes.Len(); n > 0 {
+		fmt.Fprintf(&b, ", without the squares %s", d.Holes.Describe(d.Width, d.Height))
+	}
+	b.WriteString(". ")
+	for _, p := range d.Pieces {
+		fmt.Fprintf(&b, "%c (%s) %s. ", p.Letter, pieceName(p), p.Betza.Words())
+	}
+	return strings.TrimSpace(b.String())
+}
