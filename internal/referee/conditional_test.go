@@ -365,3 +365,27 @@ func TestConditionalLinesUnderAMate(t *testing.T) {
 		t.Errorf("lines under the mate were set: %+v", g.State.Cond.Log)
 	}
 }
+
+// TestDrawOfferWithAMoveTheTreeForesaw: a move sent with a draw offer is
+// never answered by the opponent's conditional lines: the offer waits for
+// their own answer, their tree is cleared, and they are told why.
+func TestDrawOfferWithAMoveTheTreeForesaw(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	if out := actMsg(t, r, g, rules.White, "e4", "if e5 Nf3", -1); out.Verdict != Applied {
+		t.Fatalf("e4: %v %s", out.Verdict, out.Detail)
+	}
+	out := actMsg(t, r, g, rules.Black, "e5 draw", "", -1)
+	if out.Verdict != Applied {
+		t.Fatalf("e5 with a draw offer: %v %s", out.Verdict, out.Detail)
+	}
+	if g.Ply() != 2 || g.DrawOffer == nil || g.DrawOffer.By != rules.Black {
+		t.Fatalf("after e5 with a draw offer: moves %v, offer %+v; want e5 alone, Black's offer pending", sans(g), g.DrawOffer)
+	}
+	if standing(g, rules.White) != nil {
+		t.Errorf("White's tree is still set: %+v", standing(g, rules.White))
+	}
+	alice := g.Players[rules.White].Address
+	if s := norm(mailTo(t, out, alice)); !strings.Contains(s, "conditional") || !strings.Contains(s, "draw") {
+		t.Errorf("White is not told that the offer cleared the lines:\n%s", s)
+	}
+}

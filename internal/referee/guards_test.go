@@ -147,3 +147,18 @@ func TestEveryRefusalOfTheCoreHolds(t *testing.T) {
 		})
 	}
 }
+
+// TestNotYourTurnSaysWhoseTurnItIs: a move sent out of turn is refused
+// naming the side to move, whichever player sent it.
+func TestNotYourTurnSaysWhoseTurnItIs(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	out := act(t, r, g, rules.Black, "e5")
+	if text := strings.Join(strings.Fields(textOf(t, out.Mails[0])), " "); out.Verdict != Rejected || !strings.Contains(text, "was not played: it is White's turn.") {
+		t.Errorf("Black at the start: %v\n%s", out.Verdict, text)
+	}
+	act(t, r, g, rules.White, "e4")
+	out = act(t, r, g, rules.White, "d4")
+	if text := strings.Join(strings.Fields(textOf(t, out.Mails[0])), " "); out.Verdict != Rejected || !strings.Contains(text, "was not played: it is Black's turn.") {
+		t.Errorf("White after e4: %v\n%s", out.Verdict, text)
+	}
+}
