@@ -121,3 +121,62 @@ func head(s string) string {
 	}
 	return s
 }
+
+// fill returns prefix, then pad repeated, then suffix, at exactly n bytes.
+func fill(prefix, pad, suffix string, n int) string {
+	p := []byte(strings.Repeat(pad, n/len(pad)+1)[:n-len(prefix)-len(suffix)])
+	if p[len(p)-1] == ' ' {
+		p[len(p)-1] = '.'
+	}
+	return prefix + string(p) + suffix
+}
+
+// TestMarkerLineBounds: the cleaner tests a line against the quote
+// headers and footers only up to a length (hostile long lines stay cheap:
+// 400 bytes for an attribution or an Outlook header on one line, 300 for a
+// line that introduces ">" quotes or begins a wrapped attribution, 200 for
+// a client's footer). A header at the bound still ends the player's words,
+// and the unmarked quote below it is not relayed; one byte over, the line
+// is the player's.
+func TestMarkerLineBounds(t *testing.T) {
+	const quote = "\nWhite played Nf3.\nIt is your move, and the clock runs."
+	tests := []struct {
+		name, header, pad string
+		n                 int
+	}{
+		// Gmail's attribution, a long display name.
+		{"gmail attribution", "On Sun, 22 Nov 2026 at 10:02, | <referee@example.test> wrote:", "Fernschach Referee Kommission ", 400},
+		// Outlook on the web's header on one line, a long list of recipients.
+		{"outlook one line", "From: Referee <referee@example.test> Sent: Sunday, 22 November 2026 10:02 To: | Subject: [chess #17]", "Alice Smith; ", 400},
+		// Horde IMP's "Quoting <sender>:" above ">" quotes, which only
+		// the shape of the lines shows (no date, no verb).
+		{"horde quoting", "Quoting | <referee@example.test>:\n\n> White played Nf3.", "Fernschach Referee Kommission ", 300},
+		// A footer with a long tracking link.
+		{"footer", "Sent from Mail for Windows <https://go.microsoft.com/fwlink/?LinkId=550986|>", "&utm_source=outlook", 200},
+	}
+	for _, tt := range tests {
+		for _, over := range []int{0, 1} {
+			first, rest, _ := strings.Cut(tt.header, "\n")
+			pre, suf, _ := strings.Cut(first, "|")
+			line := fill(pre, tt.pad, suf, tt.n+over)
+			if len(line) != tt.n+over {
+				t.Fatalf("%s: line of %d bytes, want %d", tt.name, len(line), tt.n+over)
+			}
+			in := "Nf3\nThanks for the game.\n\n" + line
+			if rest != "" {
+				in += "\n" + rest
+			}
+			in += "\n" + quote
+			a, m := Clean(in)
+			if a != "Nf3" {
+				t.Errorf("%s, %d bytes: action %q, want Nf3", tt.name, len(line), a)
+			}
+			if over == 0 && m != "Thanks for the game." {
+				t.Errorf("%s at the bound (%d bytes): relayed %q, want only the player's line", tt.name, len(line), m)
+			}
+			if over == 1 && !strings.Contains(m, line) {
+				t.Errorf("%s one byte over the bound (%d bytes): relayed %q, want the line (never tested)", tt.name, len(line), m)
+			}
+		}
+	}
+}

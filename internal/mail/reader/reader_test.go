@@ -316,6 +316,16 @@ func TestClean(t *testing.T) {
 		{"outlook french header block", "d4\nDe : Referee <r@x.test>\nEnvoyé : dimanche\nÀ : moi\nObjet : x\nvieux", "d4", ""},
 		{"outlook html bold block", "d4\n*From:* Referee\n*Sent:* Sunday\n*To:* me\nold", "d4", ""},
 		{"a From: line alone is the player's", "d4\nFrom: my sofa\nwith love", "d4", "From: my sofa\nwith love"},
+		// Header fields need a sender among them, or three of them: two
+		// lines the player began with a field's name are the player's.
+		{"a Date: and a To: line are the player's", "d4\nDate: Sunday, if that suits you\nTo: the club at ten, as usual", "d4", "Date: Sunday, if that suits you\nTo: the club at ten, as usual"},
+		// Outlook's header on one line names the sender: a line with only
+		// a date and a subject in it is the player's.
+		{"a date and a subject on one line are the player's", "Nf3\nClub night date: Friday, subject: the Sicilian", "Nf3", "Club night date: Friday, subject: the Sicilian"},
+		// A line ending with a colon introduces a quote only when ">"
+		// lines follow it; at the end of the mail it is the player's.
+		{"a colon on the last line", "Nf3\nWhat do you make of this line:", "Nf3", "What do you make of this line:"},
+		{"a colon above blank lines only", "Nf3\nMy plan:\n\n", "Nf3", "My plan:"},
 		{"underscore separator", "d4\n________________________________\nFrom: x", "d4", ""},
 		{"signature", "d4\nthanks\n-- \nAlice\nphone", "d4", "thanks"},
 		{"signature without the space", "d4\nthanks\n--\nAlice", "d4", "thanks"},
@@ -345,6 +355,7 @@ func TestClean(t *testing.T) {
 		{"only quotes", "> e4\n> e5", "", ""},
 		{"empty", "", "", ""},
 		{"message cut at 2,000 characters", "e4\n" + long, "e4", strings.TrimSpace(long[:1994]) + " [...]"},
+		{"a message of exactly 2,000 characters is relayed whole", "e4\n" + long[:1995] + "blah.", "e4", long[:1995] + "blah."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
