@@ -159,3 +159,49 @@ func TestClientFooters(t *testing.T) {
 		}
 	}
 }
+
+// TestWrappedAttributionLimits: an attribution wrapped over lines is
+// joined over at most four lines and two blank lines, from a first line of
+// 12 characters to 300 bytes, each later line up to 300 bytes. Within these
+// bounds no line of the header is relayed; past them, a line of the
+// player's with a date on it is not taken for a header's beginning.
+func TestWrappedAttributionLimits(t *testing.T) {
+	const attr = "On Sun, 22 Nov 2026 at 10:02, Referee <referee@example.test> wrote:"
+	long := func(prefix, suffix string, n int) string {
+		return fill(prefix, "Fernschach Referee Kommission ", suffix, n)
+	}
+	tests := []struct{ name, reply, message string }{
+		// Apple Mail wraps after the date when the name is long.
+		{"a first line of 12 characters", "On 22.11.26,\nat 10:02, Referee <referee@example.test> wrote:", ""},
+		{"a first line of 300 bytes", long("On Sun, 22 Nov 2026 at 10:02, ", "", 300) + "\n<referee@example.test> wrote:", ""},
+		{"a first line of 301 bytes is the player's", long("On Sun, 22 Nov 2026 at 10:02, ", "", 301) + "\n<referee@example.test> wrote:",
+			long("On Sun, 22 Nov 2026 at 10:02, ", "", 301)},
+		{"a second line of 300 bytes", "On Sun, 22 Nov 2026 at 10:02,\n" + long("", " <referee@example.test> wrote:", 300), ""},
+		// Outlook's conversion of Gmail's attribution puts blank lines
+		// around the address.
+		{"two blank lines inside", "On Thu, 31 Mar 2016 at 11:16 Referee\n\n<\n\nreferee@example.test> wrote:", ""},
+		// The player's lines with a date above a quote.
+		{"a date three blank lines above an attribution", "I'm away until 30.11.\n\n\n\n" + attr, "I'm away until 30.11."},
+		{"a date four lines above an attribution", "Next round starts 01.12.2026\nI'll be travelling\nbut will reply\nas usual\n" + attr,
+			"Next round starts 01.12.2026\nI'll be travelling\nbut will reply\nas usual"},
+	}
+	for _, tt := range tests {
+		in := "Nf3\nThanks for the game.\n\n" + tt.reply + "\n" + quoteBody
+		want := "Thanks for the game."
+		if tt.message != "" {
+			want += "\n\n" + tt.message
+		}
+		if a, m := Clean(in); a != "Nf3" || m != want {
+			t.Errorf("%s: Clean(%q)\n = %q, %q\nwant Nf3, %q", tt.name, in, a, m, want)
+		}
+		if tt.message != "" {
+			continue
+		}
+		// Bottom-posting: the header above the ">" quote is skipped
+		// with it, and the move below is the action.
+		in = bottomPosted(tt.reply)
+		if a, m := Clean(in); a != "Nf3" || m != "Thanks for the game." {
+			t.Errorf("%s, bottom-posted: Clean(%q)\n = %q, %q", tt.name, in, a, m)
+		}
+	}
+}
