@@ -35,6 +35,9 @@ func TestCleanGreetings(t *testing.T) {
 		{"a sentence is not a greeting", "Hi Bob, here is my move for today\nNc3", "Hi Bob, here is my move for today", "Nc3"},
 		{"a lower-case word and a comma", "draw,\nok", "draw,", "ok"},
 		{"a drop", "N@b3\nhi", "N@b3", "hi"},
+		// A greeting is at most 40 characters: a longer line is the player's first words.
+		{"a greeting of 40 characters", "Good evening Anne-Marie Dupont-Lefebvre,\nNc3", "Nc3", "Good evening Anne-Marie Dupont-Lefebvre,"},
+		{"a greeting of 41 characters", "Good evening, Anne-Marie Dupont-Lefebvre,\nNc3", "Good evening, Anne-Marie Dupont-Lefebvre,", "Nc3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,6 +98,9 @@ func TestHTMLAction(t *testing.T) {
 		{"<h1>Nc3</h1>", "Nc3", ""}, // the old converter's heading rules ("***") no longer appear
 		{"<div>Hi Bob,</div><div><b>Nc3</b></div>", "Nc3", "Hi Bob,"},
 		{"<p>Hello,<br><strong>Nc3</strong><br>see you</p>", "Nc3", "Hello,\nsee you"},
+		// A rule the player drew under the greeting (Thunderbird's Insert,
+		// Horizontal Line) is no quote: the move below it is read.
+		{"<p>Hi Bob,</p><hr><p>Nc3</p><p>see you</p>", "Nc3", "Hi Bob,\nsee you"},
 	}
 	for _, tt := range tests {
 		raw := "From: a@b.example\r\nTo: " + base + "\r\nSubject: x\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" +
