@@ -344,6 +344,9 @@ func TestClean(t *testing.T) {
 		{"forward marker: what the forwarder wrote", "resign\n\n---------- Forwarded message ---------\nQh5", "resign", ""},
 		{"apple forward", "Begin forwarded message:\n\nQh5", "", ""},
 		{"bottom-posting", "On Sun, Referee <r@x.test> wrote:\n> Game #17\n> x\n\nNf3\nhi", "Nf3", "hi"},
+		// Thunderbird, bottom-posting: the greeting typed at the top, the
+		// move below the quote.
+		{"a greeting above a bottom-posted quote", "Hi Bob,\n\nOn 22/11/2026 10:02, Referee wrote:\n> Game #17 - Chess - move 12\n> White played Nf3.\n\nNc6\nsee you", "Nc6", "Hi Bob,\nsee you"},
 		{"mutt bottom-posting", "* Referee <r@x.test> [2026-11-22 15:50]:\n> Game #50\n\nG@e1", "G@e1", ""},
 		{"interleaved: only the first attribution may be skipped", "Nf3\nOn Sun, R <r@x.test> wrote:\n> y\nmore", "Nf3", ""},
 		{"html bold", "*e4*", "e4", ""},
