@@ -75,6 +75,8 @@ func TestCleanEmphasis(t *testing.T) {
 		{"«Nf3»", "Nf3"},         // guillemets
 		{"* Nc3 *", "* Nc3 *"},   // stars apart from the word are not emphasis
 		{"***\nNc3\n***", "Nc3"}, // an HTML heading's rules
+		{"\"", "\""},             // a lone quotation mark, and an empty pair, are kept
+		{"''", "''"},
 	}
 	for _, tt := range tests {
 		if a, _ := Clean(tt.in); a != tt.action {
@@ -101,6 +103,9 @@ func TestHTMLAction(t *testing.T) {
 		// A rule the player drew under the greeting (Thunderbird's Insert,
 		// Horizontal Line) is no quote: the move below it is read.
 		{"<p>Hi Bob,</p><hr><p>Nc3</p><p>see you</p>", "Nc3", "Hi Bob,\nsee you"},
+		// Thunderbird's "Preformat" paragraph: its lines stay as written;
+		// after it, line breaks in the HTML source are spaces again.
+		{"<pre>Nf3, <b>and I offer a draw</b></pre><div>Thanks for the\ngame.</div>", "Nf3, and I offer a draw", "Thanks for the game."},
 	}
 	for _, tt := range tests {
 		raw := "From: a@b.example\r\nTo: " + base + "\r\nSubject: x\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" +

@@ -151,6 +151,10 @@ func TestMarkerLineBounds(t *testing.T) {
 		// Horde IMP's "Quoting <sender>:" above ">" quotes, which only
 		// the shape of the lines shows (no date, no verb).
 		{"horde quoting", "Quoting | <referee@example.test>:\n\n> White played Nf3.", "Fernschach Referee Kommission ", 300},
+		// Outlook's header block, a From: field with a long "on behalf of".
+		{"outlook block", "From: Chess Club <club@example.test> On Behalf Of | <referee@example.test>\nSent: Sunday, November 22, 2026 10:02 AM\nTo: Alice\nSubject: [chess #17]", "Fernschach Referee Kommission ", 400},
+		// Discourse's header above "|" quotes.
+		{"discourse", "2026/11/22 | via Discourse <referee@example.test>\n| White played Nf3.", "Fernschach Referee Kommission ", 300},
 		// A footer with a long tracking link.
 		{"footer", "Sent from Mail for Windows <https://go.microsoft.com/fwlink/?LinkId=550986|>", "&utm_source=outlook", 200},
 	}

@@ -24,9 +24,10 @@ func TestQuoteHeaders(t *testing.T) {
 			if a != "Nf3" || m != "Thanks for the game.\nSee you next week!" {
 				t.Errorf("Clean(%q)\n = %q, %q\nwant the move and the player's two lines", in, a, m)
 			}
-			// Bottom-posting: the header and a ">" quote first, the player's words below.
+			// Bottom-posting: the header and a ">" quote first, the player's words below
+			// (not for Discourse's header: its "|" quote is not skipped above the words).
 			in = bottomPosted(tt.header)
-			if !strings.Contains(tt.name, "rule") && !strings.Contains(tt.name, "outlook") && !strings.Contains(tt.name, "hotmail") && !strings.Contains(tt.name, "windows mail") && !strings.Contains(tt.name, "yahoo") && !strings.Contains(tt.name, "subject") {
+			if !strings.Contains(tt.name, "rule") && !strings.Contains(tt.name, "discourse") && !strings.Contains(tt.name, "outlook") && !strings.Contains(tt.name, "hotmail") && !strings.Contains(tt.name, "windows mail") && !strings.Contains(tt.name, "yahoo") && !strings.Contains(tt.name, "subject") {
 				if a, m := Clean(in); a != "Nf3" || m != "Thanks for the game." {
 					t.Errorf("bottom-posted: Clean(%q)\n = %q, %q", in, a, m)
 				}
@@ -64,6 +65,15 @@ var quoteHeaders = []struct{ name, header string }{
 	{"en hotmail without the rule", "Date: Sun, 22 Nov 2026 10:02:00 +0100\nSubject: [chess #17]\nFrom: referee@example.test\nTo: alice@example.org"},
 	{"en outlook mobile dash line", " ------------------------------\nOn Sun, Nov 22, 2026 at 10:02 AM +0100, \"Referee\" <referee@example.test> wrote:"},
 	{"en wrapped subject", "From: Referee\nSent: Sunday\nSubject: [chess #17] a subject that\nspans over 2 lines\nTo: Alice"},
+	{"en hotmail wrapped subject", "Date: Sun, 22 Nov 2026 10:02:00 +0100\nSubject: [chess #17] Move 12: your turn, and a subject that\nwraps\nFrom: referee@example.test\nTo: alice@example.org"},
+	{"en rule of four dashes", "----\nFrom: Referee <referee@example.test>"},
+	{"en rule of equals signs", "==========\nFrom: Referee <referee@example.test>"},
+	{"en rule of em dashes", "——————————\nFrom: Referee <referee@example.test>"},
+	{"en rule of en dashes", "––––––––––\nFrom: Referee <referee@example.test>"},
+	{"en rule of box-drawing lines", "──────────\nFrom: Referee <referee@example.test>"},
+	{"en rule of spaced underscores", "_ _ _ _ _ _\nFrom: Referee <referee@example.test>"},
+	// Discourse's header above "|" quotes: an address and a date, no colon.
+	{"en discourse", "2026/11/22 Referee via Discourse <referee@example.test>\n| White played Nf3."},
 	{"en outlook one line", "From: Referee <referee@example.test> Sent: Sunday, 22 November 2026 10:02 To: Alice Subject: [chess #17]"},
 	{"en forwarded rule", "-------- Original message --------\nFrom: Referee"},
 	// German.

@@ -325,6 +325,16 @@ func TestClean(t *testing.T) {
 		// A line ending with a colon introduces a quote only when ">"
 		// lines follow it; at the end of the mail it is the player's.
 		{"a colon on the last line", "Nf3\nWhat do you make of this line:", "Nf3", "What do you make of this line:"},
+		{"DEL dropped", "e4\x7f\nhi", "e4", "hi"},
+		// A rule the player drew is a quote's beginning only with a
+		// header within the three lines below it.
+		{"a rule as the last line", "d4\nthanks\n----------", "d4", "thanks\n----------"},
+		{"a rule below a field's name", "d4\nDate: Sunday suits me\n----------\nGood game so far", "d4", "Date: Sunday suits me\n----------\nGood game so far"},
+		{"a rule four lines above a header", "d4\n----------\nPS: see you\non Sunday\nat the club\nFrom: Referee <r@x.test>\nSent: Sunday\nTo: me\nSubject: x",
+			"d4", "----------\nPS: see you\non Sunday\nat the club"},
+		// Answering between quoted lines: a line of the player's with a
+		// time on it, but no address, is no header above the quote.
+		{"a time above quoted lines", "Nf3\nI can play again from 19:30 tomorrow\n> White played e4.", "Nf3", "I can play again from 19:30 tomorrow"},
 		{"a colon above blank lines only", "Nf3\nMy plan:\n\n", "Nf3", "My plan:"},
 		{"underscore separator", "d4\n________________________________\nFrom: x", "d4", ""},
 		{"signature", "d4\nthanks\n-- \nAlice\nphone", "d4", "thanks"},
