@@ -1,6 +1,9 @@
 package reader
 
 import (
+	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -182,5 +185,104 @@ func TestMarkerLineBounds(t *testing.T) {
 				t.Errorf("%s one byte over the bound (%d bytes): relayed %q, want the line (never tested)", tt.name, len(line), m)
 			}
 		}
+	}
+}
+
+// TestPartAndSizeBounds: a mail at each of the reader's bounds is read
+// whole, one over it is cut with a warning: MaxBytes, MaxParts (the
+// multipart containers count), ten levels of nesting.
+func TestPartAndSizeBounds(t *testing.T) {
+	// Exactly MaxBytes: read, the move found.
+	raw := limitsMail("see you")
+	m, err := Read(raw, base, Limits{MaxBytes: int64(len(raw))})
+	if err != nil || m.Action != "Nf3" {
+		t.Errorf("a mail of exactly MaxBytes: action %q, error %v; want Nf3 and no error", m.Action, err)
+	}
+	if _, err := Read(raw, base, Limits{MaxBytes: int64(len(raw) - 1)}); !errors.Is(err, ErrTooBig) {
+		t.Errorf("a mail one byte over MaxBytes: error %v, want ErrTooBig", err)
+	}
+
+	// Apple Mail on the iPhone puts the photo before the text: a
+	// multipart/mixed of three parts, the text the third.
+	photo := "From: Alice <alice@example.test>\r\nTo: " + base + "\r\nSubject: Re: [chess #17]\r\n" +
+		"Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n" +
+		"--b\r\nContent-Type: image/jpeg\r\nContent-Disposition: inline; filename=IMG_0001.jpg\r\n\r\n/9j/4AAQ\r\n" +
+		"--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nNf3\r\n" +
+		"--b--\r\n"
+	for _, parts := range []int{3, 2} {
+		m, err := Read([]byte(photo), base, Limits{MaxParts: parts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := strings.Contains(strings.Join(m.Warnings, "\n"), "more than 2 MIME parts")
+		if parts == 3 && (m.Action != "Nf3" || warned) {
+			t.Errorf("MaxParts 3, three parts: action %q, warnings %q; want Nf3, no warning", m.Action, m.Warnings)
+		}
+		if parts == 2 && (m.Action != "" || !warned) {
+			t.Errorf("MaxParts 2, three parts: action %q, warnings %q; want the text unread, and said", m.Action, m.Warnings)
+		}
+	}
+
+	// Multiparts nested: the text at depth 10 is read, at 11 not.
+	nested := func(depth int) []byte {
+		var b strings.Builder
+		b.WriteString("From: Alice <alice@example.test>\r\nTo: " + base + "\r\nSubject: Re: [chess #17]\r\n")
+		for d := 0; d < depth; d++ {
+			fmt.Fprintf(&b, "Content-Type: multipart/mixed; boundary=\"b%d\"\r\n\r\n--b%d\r\n", d, d)
+		}
+		b.WriteString("Content-Type: text/plain\r\n\r\nNf3\r\n")
+		for d := depth - 1; d >= 0; d-- {
+			fmt.Fprintf(&b, "--b%d--\r\n", d)
+		}
+		return []byte(b.String())
+	}
+	for _, depth := range []int{maxDepth, maxDepth + 1} {
+		m, err := Read(nested(depth), base, DefaultLimits())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]string{true: "Nf3", false: ""}[depth == maxDepth]; m.Action != want {
+			t.Errorf("text %d multiparts deep: action %q, want %q (warnings %q)", depth, m.Action, want, m.Warnings)
+		}
+	}
+}
+
+// TestWarningsBounded: a hostile mail gets at most 20 warnings, each
+// quoting at most 60 bytes of what it warns about, cut at a whole
+// character.
+func TestWarningsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("From Alice Sun Nov 22 10:02:00 2026\r\n") // an mbox line, dropped
+	b.WriteString("a" + strings.Repeat("é", 40) + "\r\n")     // 81 bytes: byte 60 is inside an "é"
+	b.WriteString(strings.Repeat("\x80", 70) + "\r\n")       // no character starts in it
+	for i := 0; i < 25; i++ {
+		fmt.Fprintf(&b, "junk line %d\r\n", i)
+	}
+	b.WriteString("From: not an address\r\nTo: " + base + "\r\nSubject: x\r\n\r\nNf3\r\n")
+	m, err := Read([]byte(b.String()), base, DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Warnings) != maxWarnings {
+		t.Errorf("%d warnings, want %d", len(m.Warnings), maxWarnings)
+	}
+	if want := strconv.Quote("a"+strings.Repeat("é", 29)) + "..."; len(m.Warnings) < 2 || !strings.HasSuffix(m.Warnings[1], want) {
+		t.Errorf("warnings %q, the second ends not with %s", m.Warnings, want)
+	}
+
+	// The parts' warnings, one for each unknown charset, are bounded too.
+	b.Reset()
+	b.WriteString("From: Alice <alice@example.test>\r\nTo: " + base + "\r\nSubject: x\r\n" +
+		"Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nNf3\r\n")
+	for i := 0; i < 25; i++ {
+		fmt.Fprintf(&b, "--b\r\nContent-Type: text/plain; charset=x-klingon-%d\r\n\r\nqapla'\r\n", i)
+	}
+	b.WriteString("--b--\r\n")
+	m, err = Read([]byte(b.String()), base, DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Action != "Nf3" || len(m.Warnings) != maxWarnings {
+		t.Errorf("action %q, %d warnings; want Nf3 and %d", m.Action, len(m.Warnings), maxWarnings)
 	}
 }
