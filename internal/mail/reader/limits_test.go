@@ -253,7 +253,7 @@ func TestPartAndSizeBounds(t *testing.T) {
 func TestWarningsBounded(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("From Alice Sun Nov 22 10:02:00 2026\r\n") // an mbox line, dropped
-	b.WriteString("a" + strings.Repeat("é", 40) + "\r\n")     // 81 bytes: byte 60 is inside an "é"
+	b.WriteString("a" + strings.Repeat("é", 40) + "\r\n")    // 81 bytes: byte 60 is inside an "é"
 	b.WriteString(strings.Repeat("\x80", 70) + "\r\n")       // no character starts in it
 	for i := 0; i < 25; i++ {
 		fmt.Fprintf(&b, "junk line %d\r\n", i)
