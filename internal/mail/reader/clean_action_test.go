@@ -119,3 +119,28 @@ func TestHTMLAction(t *testing.T) {
 		}
 	}
 }
+
+// TestDamagedContentTypeParameter: a Content-Type whose type is readable
+// but whose parameters are damaged (a doubled ";", an unclosed quote, a
+// parameter without a value) is read as that type: an HTML-only mail is
+// converted, not taken as plain text with its tags as the move. A type that
+// cannot be read at all is plain text (RFC 2045 §5.2).
+func TestDamagedContentTypeParameter(t *testing.T) {
+	tests := []struct{ contentType, action, message string }{
+		{"text/html;; charset=utf-8", "Nf3", "see you"},
+		{"text/html; charset=\"utf-8", "Nf3", "see you"},
+		{"text/html; charset=utf-8; format", "Nf3", "see you"},
+		{"text html", "<div>Nf3</div><div>see you</div>", ""},
+	}
+	for _, tt := range tests {
+		raw := "From: a@b.example\r\nTo: " + base + "\r\nSubject: x\r\nContent-Type: " + tt.contentType + "\r\n\r\n" +
+			"<div>Nf3</div><div>see you</div>\r\n"
+		m, err := Read([]byte(raw), base, DefaultLimits())
+		if err != nil {
+			t.Fatalf("%s: %v", tt.contentType, err)
+		}
+		if m.Action != tt.action || m.Message != tt.message {
+			t.Errorf("Content-Type %q: read as action %q, message %q; want %q, %q", tt.contentType, m.Action, m.Message, tt.action, tt.message)
+		}
+	}
+}
