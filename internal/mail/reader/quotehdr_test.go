@@ -87,6 +87,9 @@ var quoteHeaders = []struct{ name, header string }{
 	{"fr outlook", "De : Referee <referee@example.test>\nEnvoyé : dimanche 22 novembre 2026 10:02\nÀ : Alice\nObjet : [chess #17]"},
 	{"fr outlook web, another order", "De : Referee<mailto:referee@example.test>\nEnvoyé le :dimanche 22 novembre 2026 10:02\nÀ : alice@example.org<mailto:alice@example.org>\nObjet : [chess #17]"},
 	{"fr yahoo", "De : Referee <referee@example.test>\nÀ : Alice <alice@example.org>\nEnvoyé le : Dimanche 22 novembre 2026 10h02\nObjet : [chess #17]"},
+	// Yahoo's order (From, To, Sent, Subject), a list of recipients
+	// wrapped over three lines: the sender and the recipients suffice.
+	{"fr yahoo, recipients wrapped", "De : Referee <referee@example.test>\nÀ : Alice <alice@example.org>, Bob <bob@example.org>,\nCarol <carol@example.org>,\nDave <dave@example.org>\nEnvoyé le : Dimanche 22 novembre 2026 10h02\nObjet : [chess #17]"},
 	{"fr zimbra", "- Le 2026-11-22 10:02, Referee a écrit :"},
 	{"fr rule", "-------- Message d'origine --------\nDe : Referee"},
 	// Spanish.

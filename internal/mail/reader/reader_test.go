@@ -335,6 +335,9 @@ func TestClean(t *testing.T) {
 		// Answering between quoted lines: a line of the player's with a
 		// time on it, but no address, is no header above the quote.
 		{"a time above quoted lines", "Nf3\nI can play again from 19:30 tomorrow\n> White played e4.", "Nf3", "I can play again from 19:30 tomorrow"},
+		// Results with dashes above Outlook's header block are no rule.
+		{"a line with dashes above a header", "d4\nRound 3: Alice - Bob 1-0, Carol - Dave 0-1\n\nFrom: Referee <r@x.test>\nSent: Sunday\nTo: me\nSubject: x",
+			"d4", "Round 3: Alice - Bob 1-0, Carol - Dave 0-1"},
 		{"a colon above blank lines only", "Nf3\nMy plan:\n\n", "Nf3", "My plan:"},
 		{"underscore separator", "d4\n________________________________\nFrom: x", "d4", ""},
 		{"signature", "d4\nthanks\n-- \nAlice\nphone", "d4", "thanks"},
