@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -606,5 +607,31 @@ func BenchmarkCleanWorstCase(b *testing.B) {
 				Clean(text)
 			}
 		})
+	}
+}
+
+// TestHeaderFields: the fields the referee answers with, as clients write
+// them: the date, a Message-ID without angle brackets (old mailers; the
+// reply's In-Reply-To names it as written), and a recipient whose display
+// name is an address (Outlook and phones write the address when the
+// contact has no name): the token is in the address, not in the name.
+func TestHeaderFields(t *testing.T) {
+	raw := "From: Alice <alice@example.org>\r\n" +
+		"To: \"referee@example.test\" <referee+17.k3fux2ab7q.23@example.test>\r\n" +
+		"Subject: Re: [chess #17] Move 12\r\n" +
+		"Date: Sun, 22 Nov 2026 10:14:02 +0100\r\n" +
+		"Message-ID: 20261122101402.4711@mail.example.org\r\n\r\nNf3\r\n"
+	m, err := Read([]byte(raw), "referee@example.test", DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := time.Date(2026, 11, 22, 9, 14, 2, 0, time.UTC); !m.Date.Equal(want) {
+		t.Errorf("Date %v, want %v", m.Date, want)
+	}
+	if m.MessageID != "20261122101402.4711@mail.example.org" {
+		t.Errorf("MessageID %q, want the field as written", m.MessageID)
+	}
+	if m.Token == nil || m.Token.String() != "17.k3fux2ab7q.23" || m.TokenSource != "to" {
+		t.Errorf("token %v from %q, want 17.k3fux2ab7q.23 from to", m.Token, m.TokenSource)
 	}
 }
