@@ -339,6 +339,12 @@ func TestClean(t *testing.T) {
 		// Results with dashes above Outlook's header block are no rule.
 		{"a line with dashes above a header", "d4\nRound 3: Alice - Bob 1-0, Carol - Dave 0-1\n\nFrom: Referee <r@x.test>\nSent: Sunday\nTo: me\nSubject: x",
 			"d4", "Round 3: Alice - Bob 1-0, Carol - Dave 0-1"},
+		// A date and an address in one line, with no colon at its end,
+		// are the player's (an attribution ends with a colon).
+		{"an address and a date in the player's words", "Nf3\nFrom 24.12. I read alice@holiday.example\nsee you", "Nf3", "From 24.12. I read alice@holiday.example\nsee you"},
+		// Fields of a header follow each other: a field's name, two
+		// lines of the player's, then another are no header block.
+		{"field names two lines apart", "d4\nDate: Sunday suits me\nfor the rematch,\nat the club.\nFrom: my sofa, with love", "d4", "Date: Sunday suits me\nfor the rematch,\nat the club.\nFrom: my sofa, with love"},
 		{"a colon above blank lines only", "Nf3\nMy plan:\n\n", "Nf3", "My plan:"},
 		{"underscore separator", "d4\n________________________________\nFrom: x", "d4", ""},
 		{"signature", "d4\nthanks\n-- \nAlice\nphone", "d4", "thanks"},
