@@ -182,4 +182,11 @@ func TestTokenOutOfRange(t *testing.T) {
 	if tok, ok := ParseToken("17.k3fux2ab7q.23"); !ok || tok.GameID != 17 || tok.Ply != 23 {
 		t.Errorf("ParseToken of a good token = %v, %v", tok, ok)
 	}
+	// Challenges are numbered from 1 as games are.
+	if inv, ok := ParseInvite("i0.k3fux2ab7q"); ok {
+		t.Errorf("ParseInvite(i0.k3fux2ab7q) = %v, want no invitation", inv)
+	}
+	if inv, ok := ParseInvite("i1.k3fux2ab7q"); !ok || inv.ChallengeID != 1 {
+		t.Errorf("ParseInvite(i1.k3fux2ab7q) = %v, %v; want challenge 1", inv, ok)
+	}
 }
