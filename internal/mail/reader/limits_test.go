@@ -290,3 +290,37 @@ func TestWarningsBounded(t *testing.T) {
 		t.Errorf("action %q, %d warnings; want Nf3 and %d", m.Action, len(m.Warnings), maxWarnings)
 	}
 }
+
+// TestTextCapBounds: a text of exactly MaxTextBytes is kept whole and not
+// called truncated; over it, the cut falls at the last whole character
+// before the limit; the warning names the limit in bytes, or in KiB when
+// it is a whole number of them.
+func TestTextCapBounds(t *testing.T) {
+	body := strings.Repeat("é", 2000) // the text: "Nf3\n" then "é"s, so odd bytes are inside one
+	m, err := Read(limitsMail(body), base, Limits{MaxLineBytes: 8192})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := len(m.Text)
+	for _, tt := range []struct {
+		max, want int
+		warning   string
+	}{
+		{whole, whole, ""},
+		{1001, 1000, "text truncated at 1001 bytes"},
+		{1500, 1500, "text truncated at 1500 bytes"},
+		{1024, 1024, "text truncated at 1 KiB"},
+	} {
+		m, err := Read(limitsMail(body), base, Limits{MaxLineBytes: 8192, MaxTextBytes: tt.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Text) != tt.want || !utf8.ValidString(m.Text) || m.Action != "Nf3" {
+			t.Errorf("MaxTextBytes %d: text of %d bytes (valid UTF-8: %v), action %q; want %d bytes and Nf3", tt.max, len(m.Text), utf8.ValidString(m.Text), m.Action, tt.want)
+		}
+		w := strings.Join(m.Warnings, "\n")
+		if tt.warning == "" && strings.Contains(w, "truncated") || tt.warning != "" && !strings.Contains(w, tt.warning) {
+			t.Errorf("MaxTextBytes %d: warnings %q, want %q", tt.max, m.Warnings, tt.warning)
+		}
+	}
+}
