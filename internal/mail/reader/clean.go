@@ -94,13 +94,13 @@ func Clean(text string) (action, message string) {
 func clean(text string, sent *Sent) (action, message string) {
 	lines := strings.Split(normaliseChars(text), "\n")
 	var kept []string
-	var from []int   // from[k] is the index in lines of kept[k]
-	written := false // whether the player wrote anything yet
-	acted := false   // whether the line that may be the action was kept: the cuts that only follow words wait for it
+	var from []int // from[k] is the index in lines of kept[k]
+	acted := false // whether the line that may be the action was kept: the cuts that only follow words wait for it
 	for i := 0; i < len(lines); i++ {
 		trim := strings.TrimSpace(lines[i])
-		if !written {
-			// Bottom-posting: the quote comes first, the player's words follow it.
+		if !acted {
+			// Bottom-posting: the quote comes first, the player's words
+			// follow it (a greeting may stand above it).
 			if trim == quoteMark || isAttribution(trim) || introducesQuote(trim, lines, i) || isFooter(trim) {
 				continue
 			}
@@ -108,9 +108,6 @@ func clean(text string, sent *Sent) (action, message string) {
 				i = j
 				continue
 			}
-		}
-		if !acted && (trim == quoteMark || isFooter(trim)) {
-			continue // as footers always were before the action
 		}
 		if end := quoteStart(lines, i, trim, acted, sent); end >= 0 {
 			// A header wrapped above the line ends the player's words
@@ -125,7 +122,6 @@ func clean(text string, sent *Sent) (action, message string) {
 			continue
 		}
 		kept, from = append(kept, trim), append(from, i)
-		written = written || trim != ""
 		acted = acted || trim != "" && strings.Trim(trim, "*") != "" && !isGreeting(trim)
 	}
 	// The first meaningful line is the action: blank lines, lines of

@@ -35,6 +35,9 @@ func TestCleanGreetings(t *testing.T) {
 		{"a sentence is not a greeting", "Hi Bob, here is my move for today\nNc3", "Hi Bob, here is my move for today", "Nc3"},
 		{"a lower-case word and a comma", "draw,\nok", "draw,", "ok"},
 		{"a drop", "N@b3\nhi", "N@b3", "hi"},
+		// A greeting is at most 40 characters: a longer line is the player's first words.
+		{"a greeting of 40 characters", "Good evening Anne-Marie Dupont-Lefebvre,\nNc3", "Nc3", "Good evening Anne-Marie Dupont-Lefebvre,"},
+		{"a greeting of 41 characters", "Good evening, Anne-Marie Dupont-Lefebvre,\nNc3", "Good evening, Anne-Marie Dupont-Lefebvre,", "Nc3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,6 +75,8 @@ func TestCleanEmphasis(t *testing.T) {
 		{"«Nf3»", "Nf3"},         // guillemets
 		{"* Nc3 *", "* Nc3 *"},   // stars apart from the word are not emphasis
 		{"***\nNc3\n***", "Nc3"}, // an HTML heading's rules
+		{"\"", "\""},             // a lone quotation mark, and an empty pair, are kept
+		{"''", "''"},
 	}
 	for _, tt := range tests {
 		if a, _ := Clean(tt.in); a != tt.action {
@@ -95,6 +100,12 @@ func TestHTMLAction(t *testing.T) {
 		{"<h1>Nc3</h1>", "Nc3", ""}, // the old converter's heading rules ("***") no longer appear
 		{"<div>Hi Bob,</div><div><b>Nc3</b></div>", "Nc3", "Hi Bob,"},
 		{"<p>Hello,<br><strong>Nc3</strong><br>see you</p>", "Nc3", "Hello,\nsee you"},
+		// A rule the player drew under the greeting (Thunderbird's Insert,
+		// Horizontal Line) is no quote: the move below it is read.
+		{"<p>Hi Bob,</p><hr><p>Nc3</p><p>see you</p>", "Nc3", "Hi Bob,\nsee you"},
+		// Thunderbird's "Preformat" paragraph: its lines stay as written;
+		// after it, line breaks in the HTML source are spaces again.
+		{"<pre>Nf3, <b>and I offer a draw</b></pre><div>Thanks for the\ngame.</div>", "Nf3, and I offer a draw", "Thanks for the game."},
 	}
 	for _, tt := range tests {
 		raw := "From: a@b.example\r\nTo: " + base + "\r\nSubject: x\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" +
@@ -105,6 +116,31 @@ func TestHTMLAction(t *testing.T) {
 		}
 		if m.Action != tt.action || m.Message != tt.message {
 			t.Errorf("%s: text %q read as action %q, message %q; want %q, %q", tt.html, m.Text, m.Action, m.Message, tt.action, tt.message)
+		}
+	}
+}
+
+// TestDamagedContentTypeParameter: a Content-Type whose type is readable
+// but whose parameters are damaged (a doubled ";", an unclosed quote, a
+// parameter without a value) is read as that type: an HTML-only mail is
+// converted, not taken as plain text with its tags as the move. A type that
+// cannot be read at all is plain text (RFC 2045 §5.2).
+func TestDamagedContentTypeParameter(t *testing.T) {
+	tests := []struct{ contentType, action, message string }{
+		{"text/html;; charset=utf-8", "Nf3", "see you"},
+		{"text/html; charset=\"utf-8", "Nf3", "see you"},
+		{"text/html; charset=utf-8; format", "Nf3", "see you"},
+		{"text html", "<div>Nf3</div><div>see you</div>", ""},
+	}
+	for _, tt := range tests {
+		raw := "From: a@b.example\r\nTo: " + base + "\r\nSubject: x\r\nContent-Type: " + tt.contentType + "\r\n\r\n" +
+			"<div>Nf3</div><div>see you</div>\r\n"
+		m, err := Read([]byte(raw), base, DefaultLimits())
+		if err != nil {
+			t.Fatalf("%s: %v", tt.contentType, err)
+		}
+		if m.Action != tt.action || m.Message != tt.message {
+			t.Errorf("Content-Type %q: read as action %q, message %q; want %q, %q", tt.contentType, m.Action, m.Message, tt.action, tt.message)
 		}
 	}
 }

@@ -21,6 +21,8 @@ func TestInviteToken(t *testing.T) {
 		{"upper case", "To: Referee+I12.K3FUX2AB7Q@Example.Test\r\n", &inv, "recipient", false},
 		{"In-Reply-To only", "To: referee@example.test\r\nIn-Reply-To: <i12.k3fux2ab7q.5f3a9c01@example.test>\r\n", &inv, "in-reply-to", false},
 		{"References only", "To: referee@example.test\r\nReferences: <a@b> <i12.k3fux2ab7q.5f3a9c01@example.test>\r\n", &inv, "references", false},
+		// The invitation began the thread: later replies name it first.
+		{"References, the thread's first mail", "To: referee@example.test\r\nIn-Reply-To: <a@b>\r\nReferences: <i12.k3fux2ab7q.5f3a9c01@example.test> <c@d> <a@b>\r\n", &inv, "references", false},
 		{"another domain", "To: referee+i12.k3fux2ab7q@evil.example\r\n", nil, "", false},
 		{"another mailbox", "To: other+i12.k3fux2ab7q@example.test\r\n", nil, "", false},
 		{"short secret", "To: referee+i12.k3fux2ab7@example.test\r\n", nil, "", false},

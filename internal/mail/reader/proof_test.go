@@ -19,6 +19,12 @@ func TestProofToken(t *testing.T) {
 		{"upper case", "To: Referee+CAB2CD3EF4GH5IJ6K@Example.Test\r\n", secret, "recipient", false, false},
 		{"In-Reply-To only", "To: referee@example.test\r\nIn-Reply-To: <cab2cd3ef4gh5ij6k.5f3a9c01@example.test>\r\n", secret, "in-reply-to", false, false},
 		{"References only", "To: referee@example.test\r\nReferences: <a@b> <cab2cd3ef4gh5ij6k.5f3a9c01@example.test>\r\n", secret, "references", false, false},
+		// The referee's mail that asked for the proof began the thread:
+		// later replies name it first in References.
+		{"References, the thread's first mail", "To: referee@example.test\r\nIn-Reply-To: <a@b>\r\nReferences: <cab2cd3ef4gh5ij6k.5f3a9c01@example.test> <c@d> <a@b>\r\n", secret, "references", false, false},
+		// A broken Message-ID without "@" (one that is the referee's
+		// domain alone) is no proof, and no trouble.
+		{"a Message-ID without @", "To: referee@example.test\r\nIn-Reply-To: <example.test>\r\nReferences: <example.test>\r\n", "", "", false, false},
 		{"another domain", "To: referee+cab2cd3ef4gh5ij6k@evil.example\r\n", "", "", false, false},
 		{"another mailbox", "To: other+cab2cd3ef4gh5ij6k@example.test\r\n", "", "", false, false},
 		{"short secret", "To: referee+cab2cd3ef4gh5ij6@example.test\r\n", "", "", false, false},

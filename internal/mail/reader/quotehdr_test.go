@@ -24,9 +24,10 @@ func TestQuoteHeaders(t *testing.T) {
 			if a != "Nf3" || m != "Thanks for the game.\nSee you next week!" {
 				t.Errorf("Clean(%q)\n = %q, %q\nwant the move and the player's two lines", in, a, m)
 			}
-			// Bottom-posting: the header and a ">" quote first, the player's words below.
+			// Bottom-posting: the header and a ">" quote first, the player's words below
+			// (not for Discourse's header: its "|" quote is not skipped above the words).
 			in = bottomPosted(tt.header)
-			if !strings.Contains(tt.name, "rule") && !strings.Contains(tt.name, "outlook") && !strings.Contains(tt.name, "hotmail") && !strings.Contains(tt.name, "windows mail") && !strings.Contains(tt.name, "yahoo") && !strings.Contains(tt.name, "subject") {
+			if !strings.Contains(tt.name, "rule") && !strings.Contains(tt.name, "discourse") && !strings.Contains(tt.name, "outlook") && !strings.Contains(tt.name, "hotmail") && !strings.Contains(tt.name, "windows mail") && !strings.Contains(tt.name, "yahoo") && !strings.Contains(tt.name, "subject") {
 				if a, m := Clean(in); a != "Nf3" || m != "Thanks for the game." {
 					t.Errorf("bottom-posted: Clean(%q)\n = %q, %q", in, a, m)
 				}
@@ -64,6 +65,15 @@ var quoteHeaders = []struct{ name, header string }{
 	{"en hotmail without the rule", "Date: Sun, 22 Nov 2026 10:02:00 +0100\nSubject: [chess #17]\nFrom: referee@example.test\nTo: alice@example.org"},
 	{"en outlook mobile dash line", " ------------------------------\nOn Sun, Nov 22, 2026 at 10:02 AM +0100, \"Referee\" <referee@example.test> wrote:"},
 	{"en wrapped subject", "From: Referee\nSent: Sunday\nSubject: [chess #17] a subject that\nspans over 2 lines\nTo: Alice"},
+	{"en hotmail wrapped subject", "Date: Sun, 22 Nov 2026 10:02:00 +0100\nSubject: [chess #17] Move 12: your turn, and a subject that\nwraps\nFrom: referee@example.test\nTo: alice@example.org"},
+	{"en rule of four dashes", "----\nFrom: Referee <referee@example.test>"},
+	{"en rule of equals signs", "==========\nFrom: Referee <referee@example.test>"},
+	{"en rule of em dashes", "——————————\nFrom: Referee <referee@example.test>"},
+	{"en rule of en dashes", "––––––––––\nFrom: Referee <referee@example.test>"},
+	{"en rule of box-drawing lines", "──────────\nFrom: Referee <referee@example.test>"},
+	{"en rule of spaced underscores", "_ _ _ _ _ _\nFrom: Referee <referee@example.test>"},
+	// Discourse's header above "|" quotes: an address and a date, no colon.
+	{"en discourse", "2026/11/22 Referee via Discourse <referee@example.test>\n| White played Nf3."},
 	{"en outlook one line", "From: Referee <referee@example.test> Sent: Sunday, 22 November 2026 10:02 To: Alice Subject: [chess #17]"},
 	{"en forwarded rule", "-------- Original message --------\nFrom: Referee"},
 	// German.
@@ -77,6 +87,9 @@ var quoteHeaders = []struct{ name, header string }{
 	{"fr outlook", "De : Referee <referee@example.test>\nEnvoyé : dimanche 22 novembre 2026 10:02\nÀ : Alice\nObjet : [chess #17]"},
 	{"fr outlook web, another order", "De : Referee<mailto:referee@example.test>\nEnvoyé le :dimanche 22 novembre 2026 10:02\nÀ : alice@example.org<mailto:alice@example.org>\nObjet : [chess #17]"},
 	{"fr yahoo", "De : Referee <referee@example.test>\nÀ : Alice <alice@example.org>\nEnvoyé le : Dimanche 22 novembre 2026 10h02\nObjet : [chess #17]"},
+	// Yahoo's order (From, To, Sent, Subject), a list of recipients
+	// wrapped over three lines: the sender and the recipients suffice.
+	{"fr yahoo, recipients wrapped", "De : Referee <referee@example.test>\nÀ : Alice <alice@example.org>, Bob <bob@example.org>,\nCarol <carol@example.org>,\nDave <dave@example.org>\nEnvoyé le : Dimanche 22 novembre 2026 10h02\nObjet : [chess #17]"},
 	{"fr zimbra", "- Le 2026-11-22 10:02, Referee a écrit :"},
 	{"fr rule", "-------- Message d'origine --------\nDe : Referee"},
 	// Spanish.
@@ -156,6 +169,52 @@ func TestClientFooters(t *testing.T) {
 		in := "Nf3\nThanks for the game.\n\n" + f + "\n\nWhite played Nf3.\nIt is your move."
 		if a, m := Clean(in); a != "Nf3" || m != "Thanks for the game." {
 			t.Errorf("footer %q: Clean = %q, %q", f, a, m)
+		}
+	}
+}
+
+// TestWrappedAttributionLimits: an attribution wrapped over lines is
+// joined over at most four lines and two blank lines, from a first line of
+// 12 characters to 300 bytes, each later line up to 300 bytes. Within these
+// bounds no line of the header is relayed; past them, a line of the
+// player's with a date on it is not taken for a header's beginning.
+func TestWrappedAttributionLimits(t *testing.T) {
+	const attr = "On Sun, 22 Nov 2026 at 10:02, Referee <referee@example.test> wrote:"
+	long := func(prefix, suffix string, n int) string {
+		return fill(prefix, "Fernschach Referee Kommission ", suffix, n)
+	}
+	tests := []struct{ name, reply, message string }{
+		// Apple Mail wraps after the date when the name is long.
+		{"a first line of 12 characters", "On 22.11.26,\nat 10:02, Referee <referee@example.test> wrote:", ""},
+		{"a first line of 300 bytes", long("On Sun, 22 Nov 2026 at 10:02, ", "", 300) + "\n<referee@example.test> wrote:", ""},
+		{"a first line of 301 bytes is the player's", long("On Sun, 22 Nov 2026 at 10:02, ", "", 301) + "\n<referee@example.test> wrote:",
+			long("On Sun, 22 Nov 2026 at 10:02, ", "", 301)},
+		{"a second line of 300 bytes", "On Sun, 22 Nov 2026 at 10:02,\n" + long("", " <referee@example.test> wrote:", 300), ""},
+		// Outlook's conversion of Gmail's attribution puts blank lines
+		// around the address.
+		{"two blank lines inside", "On Thu, 31 Mar 2016 at 11:16 Referee\n\n<\n\nreferee@example.test> wrote:", ""},
+		// The player's lines with a date above a quote.
+		{"a date three blank lines above an attribution", "I'm away until 30.11.\n\n\n\n" + attr, "I'm away until 30.11."},
+		{"a date four lines above an attribution", "Next round starts 01.12.2026\nI'll be travelling\nbut will reply\nas usual\n" + attr,
+			"Next round starts 01.12.2026\nI'll be travelling\nbut will reply\nas usual"},
+	}
+	for _, tt := range tests {
+		in := "Nf3\nThanks for the game.\n\n" + tt.reply + "\n" + quoteBody
+		want := "Thanks for the game."
+		if tt.message != "" {
+			want += "\n\n" + tt.message
+		}
+		if a, m := Clean(in); a != "Nf3" || m != want {
+			t.Errorf("%s: Clean(%q)\n = %q, %q\nwant Nf3, %q", tt.name, in, a, m, want)
+		}
+		if tt.message != "" {
+			continue
+		}
+		// Bottom-posting: the header above the ">" quote is skipped
+		// with it, and the move below is the action.
+		in = bottomPosted(tt.reply)
+		if a, m := Clean(in); a != "Nf3" || m != "Thanks for the game." {
+			t.Errorf("%s, bottom-posted: Clean(%q)\n = %q, %q", tt.name, in, a, m)
 		}
 	}
 }

@@ -651,8 +651,12 @@ func (w *walker) walk(e *message.Entity, depth int) {
 		return
 	}
 	ct, params, err := e.Header.ContentType()
-	if err != nil || ct == "" {
-		ct = "text/plain" // RFC 2045 §5.2: the default, also for a damaged Content-Type
+	if err != nil {
+		// A damaged parameter: the type before it still counts.
+		ct, _, _ = mime.ParseMediaType(e.Header.Get("Content-Type"))
+	}
+	if ct == "" {
+		ct = "text/plain" // RFC 2045 §5.2: the default, also for a Content-Type without a readable type
 	}
 	if strings.HasPrefix(ct, "multipart/") {
 		if params["boundary"] == "" {

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -316,6 +317,35 @@ func TestClean(t *testing.T) {
 		{"outlook french header block", "d4\nDe : Referee <r@x.test>\nEnvoyé : dimanche\nÀ : moi\nObjet : x\nvieux", "d4", ""},
 		{"outlook html bold block", "d4\n*From:* Referee\n*Sent:* Sunday\n*To:* me\nold", "d4", ""},
 		{"a From: line alone is the player's", "d4\nFrom: my sofa\nwith love", "d4", "From: my sofa\nwith love"},
+		// Header fields need a sender among them, or three of them: two
+		// lines the player began with a field's name are the player's.
+		{"a Date: and a To: line are the player's", "d4\nDate: Sunday, if that suits you\nTo: the club at ten, as usual", "d4", "Date: Sunday, if that suits you\nTo: the club at ten, as usual"},
+		// Outlook's header on one line names the sender: a line with only
+		// a date and a subject in it is the player's.
+		{"a date and a subject on one line are the player's", "Nf3\nClub night date: Friday, subject: the Sicilian", "Nf3", "Club night date: Friday, subject: the Sicilian"},
+		// A line ending with a colon introduces a quote only when ">"
+		// lines follow it; at the end of the mail it is the player's.
+		{"a colon on the last line", "Nf3\nWhat do you make of this line:", "Nf3", "What do you make of this line:"},
+		{"DEL dropped", "e4\x7f\nhi", "e4", "hi"},
+		// A rule the player drew is a quote's beginning only with a
+		// header within the three lines below it.
+		{"a rule as the last line", "d4\nthanks\n----------", "d4", "thanks\n----------"},
+		{"a rule below a field's name", "d4\nDate: Sunday suits me\n----------\nGood game so far", "d4", "Date: Sunday suits me\n----------\nGood game so far"},
+		{"a rule four lines above a header", "d4\n----------\nPS: see you\non Sunday\nat the club\nFrom: Referee <r@x.test>\nSent: Sunday\nTo: me\nSubject: x",
+			"d4", "----------\nPS: see you\non Sunday\nat the club"},
+		// Answering between quoted lines: a line of the player's with a
+		// time on it, but no address, is no header above the quote.
+		{"a time above quoted lines", "Nf3\nI can play again from 19:30 tomorrow\n> White played e4.", "Nf3", "I can play again from 19:30 tomorrow"},
+		// Results with dashes above Outlook's header block are no rule.
+		{"a line with dashes above a header", "d4\nRound 3: Alice - Bob 1-0, Carol - Dave 0-1\n\nFrom: Referee <r@x.test>\nSent: Sunday\nTo: me\nSubject: x",
+			"d4", "Round 3: Alice - Bob 1-0, Carol - Dave 0-1"},
+		// A date and an address in one line, with no colon at its end,
+		// are the player's (an attribution ends with a colon).
+		{"an address and a date in the player's words", "Nf3\nFrom 24.12. I read alice@holiday.example\nsee you", "Nf3", "From 24.12. I read alice@holiday.example\nsee you"},
+		// Fields of a header follow each other: a field's name, two
+		// lines of the player's, then another are no header block.
+		{"field names two lines apart", "d4\nDate: Sunday suits me\nfor the rematch,\nat the club.\nFrom: my sofa, with love", "d4", "Date: Sunday suits me\nfor the rematch,\nat the club.\nFrom: my sofa, with love"},
+		{"a colon above blank lines only", "Nf3\nMy plan:\n\n", "Nf3", "My plan:"},
 		{"underscore separator", "d4\n________________________________\nFrom: x", "d4", ""},
 		{"signature", "d4\nthanks\n-- \nAlice\nphone", "d4", "thanks"},
 		{"signature without the space", "d4\nthanks\n--\nAlice", "d4", "thanks"},
@@ -334,6 +364,9 @@ func TestClean(t *testing.T) {
 		{"forward marker: what the forwarder wrote", "resign\n\n---------- Forwarded message ---------\nQh5", "resign", ""},
 		{"apple forward", "Begin forwarded message:\n\nQh5", "", ""},
 		{"bottom-posting", "On Sun, Referee <r@x.test> wrote:\n> Game #17\n> x\n\nNf3\nhi", "Nf3", "hi"},
+		// Thunderbird, bottom-posting: the greeting typed at the top, the
+		// move below the quote.
+		{"a greeting above a bottom-posted quote", "Hi Bob,\n\nOn 22/11/2026 10:02, Referee wrote:\n> Game #17 - Chess - move 12\n> White played Nf3.\n\nNc6\nsee you", "Nc6", "Hi Bob,\nsee you"},
 		{"mutt bottom-posting", "* Referee <r@x.test> [2026-11-22 15:50]:\n> Game #50\n\nG@e1", "G@e1", ""},
 		{"interleaved: only the first attribution may be skipped", "Nf3\nOn Sun, R <r@x.test> wrote:\n> y\nmore", "Nf3", ""},
 		{"html bold", "*e4*", "e4", ""},
@@ -345,6 +378,7 @@ func TestClean(t *testing.T) {
 		{"only quotes", "> e4\n> e5", "", ""},
 		{"empty", "", "", ""},
 		{"message cut at 2,000 characters", "e4\n" + long, "e4", strings.TrimSpace(long[:1994]) + " [...]"},
+		{"a message of exactly 2,000 characters is relayed whole", "e4\n" + long[:1995] + "blah.", "e4", long[:1995] + "blah."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -579,5 +613,31 @@ func BenchmarkCleanWorstCase(b *testing.B) {
 				Clean(text)
 			}
 		})
+	}
+}
+
+// TestHeaderFields: the fields the referee answers with, as clients write
+// them: the date, a Message-ID without angle brackets (old mailers; the
+// reply's In-Reply-To names it as written), and a recipient whose display
+// name is an address (Outlook and phones write the address when the
+// contact has no name): the token is in the address, not in the name.
+func TestHeaderFields(t *testing.T) {
+	raw := "From: Alice <alice@example.org>\r\n" +
+		"To: \"referee@example.test\" <referee+17.k3fux2ab7q.23@example.test>\r\n" +
+		"Subject: Re: [chess #17] Move 12\r\n" +
+		"Date: Sun, 22 Nov 2026 10:14:02 +0100\r\n" +
+		"Message-ID: 20261122101402.4711@mail.example.org\r\n\r\nNf3\r\n"
+	m, err := Read([]byte(raw), "referee@example.test", DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := time.Date(2026, 11, 22, 9, 14, 2, 0, time.UTC); !m.Date.Equal(want) {
+		t.Errorf("Date %v, want %v", m.Date, want)
+	}
+	if m.MessageID != "20261122101402.4711@mail.example.org" {
+		t.Errorf("MessageID %q, want the field as written", m.MessageID)
+	}
+	if m.Token == nil || m.Token.String() != "17.k3fux2ab7q.23" || m.TokenSource != "to" {
+		t.Errorf("token %v from %q, want 17.k3fux2ab7q.23 from to", m.Token, m.TokenSource)
 	}
 }

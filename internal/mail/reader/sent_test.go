@@ -106,3 +106,38 @@ func TestHTMLQuoteContainers(t *testing.T) {
 		})
 	}
 }
+
+// TestAnsweringBounds: a line of the reply is the referee's when it equals
+// one of the referee's lines of at least 8 characters, or is a piece of at
+// least 20 characters of the referee's text (a rewrapped line); lines of
+// up to 1,600 bytes are compared. The referee's text part is read line by
+// line, its HTML part as an HTML reply is. At most four lines of a quote
+// header directly above the referee's line are cut with it.
+func TestAnsweringBounds(t *testing.T) {
+	long := func(n int) string { return fill("Alice writes: ", "Good luck and have fun, ", ".", n) }
+	sent := NewSent("Play on!\nYour go\nWhite played Nf3, a move that develops and defends e5, too.\nBlack played Nc6, so he defends e5, too.\n"+
+		long(1600)+"\n"+long(1601), "",
+		"", "<p>Bob writes: &quot;I resign if you find it.&quot;</p>")
+	// The ends of two lines the client rewrapped: 20 and 19 characters.
+	piece20, piece19 := "and defends e5, too.", "he defends e5, too."
+	tests := []struct{ name, body, message string }{
+		{"a line of 8 characters", "Nc6\nThanks.\nPlay on!\nMore of the quote", "Thanks."},
+		{"a line of 7 characters is the player's", "Nc6\nThanks.\nYour go\nfrom me", "Thanks.\nYour go\nfrom me"},
+		{"a piece of 20 characters", "Nc6\nThanks.\n" + piece20 + "\nMore of the quote", "Thanks."},
+		{"a piece of 19 characters is the player's", "Nc6\nThanks.\n" + piece19 + "\nfrom me", "Thanks.\n" + piece19 + "\nfrom me"},
+		{"a line of 1,600 bytes", "Nc6\nThanks.\n" + long(1600) + "\nMore of the quote", "Thanks."},
+		{"a line of 1,601 bytes is not compared", "Nc6\nThanks.\n" + long(1601), "Thanks.\n" + long(1601)},
+		{"a line of the HTML part", "Nc6\nThanks.\nBob writes: \"I resign if you find it.\"\nMore of the quote", "Thanks."},
+		{"right below the move", "Nc6\nPlay on!\nMore of the quote", ""},
+		// Outlook in Estonian (no list holds its field names): the four
+		// fields go with the quote, the player's line above them stays.
+		{"a header of four fields", "Nc6\nThanks.\nSee you on 24.11. at the club\n\nSaatja: Kohtunik <referee@example.test>\nSaadetud: 22. november 2026 10:02\nAdressaat: Bob\nTeema: [chess #17]\nPlay on!",
+			"Thanks.\nSee you on 24.11. at the club"},
+	}
+	for _, tt := range tests {
+		a, m := clean(tt.body, sent)
+		if a != "Nc6" || m != tt.message {
+			t.Errorf("%s: clean = %q, %q; want Nc6, %q", tt.name, a, head(m), head(tt.message))
+		}
+	}
+}

@@ -165,3 +165,28 @@ func TestTokenFromReplies(t *testing.T) {
 		t.Errorf("forward: variant %q, action %q; want chess, resign", m.Variant, m.Action)
 	}
 }
+
+// TestTokenOutOfRange: a token whose game number or move number does not
+// fit the referee's integers is no token (a damaged or forged address),
+// never a game of another number.
+func TestTokenOutOfRange(t *testing.T) {
+	for _, s := range []string{
+		"99999999999999999999.k3fux2ab7q.23", // game number over 2⁶³
+		"17.k3fux2ab7q.99999999999999999999", // move number over 2⁶³
+		"0.k3fux2ab7q.23",                    // no game 0
+	} {
+		if tok, ok := ParseToken(s); ok {
+			t.Errorf("ParseToken(%q) = %v, want no token", s, tok)
+		}
+	}
+	if tok, ok := ParseToken("17.k3fux2ab7q.23"); !ok || tok.GameID != 17 || tok.Ply != 23 {
+		t.Errorf("ParseToken of a good token = %v, %v", tok, ok)
+	}
+	// Challenges are numbered from 1 as games are.
+	if inv, ok := ParseInvite("i0.k3fux2ab7q"); ok {
+		t.Errorf("ParseInvite(i0.k3fux2ab7q) = %v, want no invitation", inv)
+	}
+	if inv, ok := ParseInvite("i1.k3fux2ab7q"); !ok || inv.ChallengeID != 1 {
+		t.Errorf("ParseInvite(i1.k3fux2ab7q) = %v, %v; want challenge 1", inv, ok)
+	}
+}
