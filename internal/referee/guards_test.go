@@ -162,3 +162,38 @@ func TestNotYourTurnSaysWhoseTurnItIs(t *testing.T) {
 		t.Errorf("White after e4: %v\n%s", out.Verdict, text)
 	}
 }
+
+// TestDrawOfferedTwice: a second "draw" while one's own offer waits is
+// refused, and the offer stays as it was.
+func TestDrawOfferedTwice(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	if out := act(t, r, g, rules.White, "draw"); out.Verdict != Applied || g.DrawOffer == nil {
+		t.Fatalf("draw: %v %s", out.Verdict, out.Detail)
+	}
+	offer := *g.DrawOffer
+	out := act(t, r, g, rules.White, "draw")
+	if out.Verdict != Rejected || out.Game != nil || g.DrawOffer == nil || *g.DrawOffer != offer {
+		t.Fatalf("a second draw: %v %s, offer %+v; want a refusal and the first offer kept", out.Verdict, out.Detail, g.DrawOffer)
+	}
+	if text := strings.Join(strings.Fields(textOf(t, out.Mails[0])), " "); !strings.Contains(text, "You have already offered a draw; your opponent has not answered yet.") {
+		t.Errorf("refusal:\n%s", text)
+	}
+}
+
+// TestReadAsNoteWithADrawOffer: the confirmation says how a line was read,
+// with the draw offer when one was made, and without it when the move
+// ended the game (there is nothing left to offer).
+func TestReadAsNoteWithADrawOffer(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	out := act(t, r, g, rules.White, "f3 draw")
+	if text := strings.Join(strings.Fields(textOf(t, out.Mails[0])), " "); out.Verdict != Applied || !strings.Contains(text, `Your line "f3 draw" was read as f3 with a draw offer.`) {
+		t.Errorf("f3 draw: %v\n%s", out.Verdict, text)
+	}
+	act(t, r, g, rules.Black, "e5")
+	act(t, r, g, rules.White, "g4")
+	out = act(t, r, g, rules.Black, "Qh4 draw")
+	text := strings.Join(strings.Fields(textOf(t, out.Mails[0])), " ")
+	if g.Result != "0-1" || !strings.Contains(text, `Your line "Qh4 draw" was read as Qh4#.`) || strings.Contains(text, "with a draw offer") {
+		t.Errorf("Qh4 draw, mate: result %q\n%s", g.Result, text)
+	}
+}
