@@ -293,8 +293,12 @@ func TestTakebackRefusedAfterRoll(t *testing.T) {
 	*g = *ng
 	act(t, r, g, rules.White, "pass")
 	out := act(t, r, g, rules.White, "takeback")
-	if out.Verdict != Rejected || !strings.Contains(textOf(t, out.Mails[0]), "rolled since") {
-		t.Errorf("takeback after a roll: %v", out.Verdict)
+	// The roll named is the one after the pass (Black's), not White's
+	// roll that came before it.
+	after := g.Rolls[len(g.Rolls)-1]
+	want := fmt.Sprintf("pass cannot be taken back: the die has been rolled since (roll %d)", after.N)
+	if text := strings.Join(strings.Fields(textOf(t, out.Mails[0])), " "); out.Verdict != Rejected || after.Ply != 1 || !strings.Contains(text, want) {
+		t.Errorf("takeback after a roll: %v, last roll %+v\n%s\nwant: %s", out.Verdict, after, text, want)
 	}
 }
 
