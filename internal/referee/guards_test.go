@@ -197,3 +197,20 @@ func TestReadAsNoteWithADrawOffer(t *testing.T) {
 		t.Errorf("Qh4 draw, mate: result %q\n%s", g.Result, text)
 	}
 }
+
+// TestTakebackAskedTwice: a second "takeback" while one's own request
+// waits is refused, and the request stays.
+func TestTakebackAskedTwice(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	act(t, r, g, rules.White, "e4")
+	if out := act(t, r, g, rules.White, "takeback"); out.Verdict != Applied || g.State.TakebackBy == nil {
+		t.Fatalf("takeback: %v %s", out.Verdict, out.Detail)
+	}
+	out := act(t, r, g, rules.White, "takeback")
+	if out.Verdict != Rejected || out.Game != nil || g.State.TakebackBy == nil || *g.State.TakebackBy != rules.White {
+		t.Fatalf("a second takeback: %v %s; want a refusal and White's request kept", out.Verdict, out.Detail)
+	}
+	if text := strings.Join(strings.Fields(textOf(t, out.Mails[0])), " "); !strings.Contains(text, "You have already asked to take back the last move; your opponent has not answered.") {
+		t.Errorf("refusal:\n%s", text)
+	}
+}
