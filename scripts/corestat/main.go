@@ -124,12 +124,16 @@ func run(dir string, top, minCyclo int) error {
 	for _, b := range back {
 		fmt.Println("  back:", b)
 	}
-	sort.Slice(fns, func(i, j int) bool { return fns[i].lines > fns[j].lines || fns[i].lines == fns[j].lines && fns[i].name < fns[j].name })
+	sort.Slice(fns, func(i, j int) bool {
+		return fns[i].lines > fns[j].lines || fns[i].lines == fns[j].lines && fns[i].name < fns[j].name
+	})
 	fmt.Printf("longest functions:\n")
 	for _, f := range fns[:min(top, len(fns))] {
 		fmt.Printf("  %4d lines  %s\n", f.lines, f.name)
 	}
-	sort.Slice(fns, func(i, j int) bool { return fns[i].cplx > fns[j].cplx || fns[i].cplx == fns[j].cplx && fns[i].name < fns[j].name })
+	sort.Slice(fns, func(i, j int) bool {
+		return fns[i].cplx > fns[j].cplx || fns[i].cplx == fns[j].cplx && fns[i].name < fns[j].name
+	})
 	fmt.Printf("cyclomatic complexity >= %d:\n", minCyclo)
 	for _, f := range fns {
 		if f.cplx < minCyclo {
