@@ -513,7 +513,7 @@ func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr str
 		}
 		return pats, perr
 	}
-	startsWithSquare := len(s) > 1 && digitByte(s[1])
+	startsWithSquare := isDigit(s, 1)
 	if len(s) > 0 && s[0] >= 'a' && s[0] <= 'z' && !startsWithSquare {
 		try(string(upper(s[0]))+s[1:], false, true, false) // "nf3": a knight, unless a pawn move is meant
 	}
@@ -523,7 +523,7 @@ func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr str
 	if low := strings.ToLower(s); low != s {
 		try(low, false, false, false) // "E4", "G1F3"
 		switch {
-		case len(low) > 1 && !digitByte(low[1]):
+		case len(low) > 1 && !isDigit(low, 1):
 			try(string(upper(low[0]))+low[1:], false, false, false) // "NF3"
 		case pieceBeforeRank(p, low):
 			try(string(upper(low[0]))+low[1:], false, false, false) // "R5A6", as "r5a6"
@@ -532,14 +532,12 @@ func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr str
 	return pats, perr
 }
 
-func digitByte(c byte) bool { return c >= '0' && c <= '9' }
-
 // pieceBeforeRank reports whether s starts with a lower-case piece letter
 // and a rank ("r5a6", "n1c3"). The letter is no file of this board, so
 // nothing else is meant: no guess between a pawn and a piece (a letter
 // that is a file, "b5a6", is read as the square b5 only).
 func pieceBeforeRank(p rules.Position, s string) bool {
-	return len(s) > 1 && s[0] >= 'a' && s[0] <= 'z' && digitByte(s[1]) &&
+	return len(s) > 1 && s[0] >= 'a' && s[0] <= 'z' && isDigit(s, 1) &&
 		int(s[0]-'a') >= p.Variant().Board().Width() && knownLetter(p, upper(s[0]))
 }
 

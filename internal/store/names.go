@@ -15,15 +15,7 @@ import (
 // DisplayName is the display name the player at address chose ("" for
 // none).
 func (t *Tx) DisplayName(address string) (string, error) {
-	var name string
-	err := t.tx.QueryRowContext(t.ctx, `SELECT display_name FROM player_settings WHERE address = ?`, addr.Mailbox(address)).Scan(&name)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("reading the name of %s: %w", address, err)
-	}
-	return name, nil
+	return t.playerSetting("display_name", "the name", address)
 }
 
 // NameOwner is the address whose display name has key ("" when none

@@ -124,26 +124,13 @@ func (t *Tx) players(g *Game) error {
 
 // TimeZone is the time zone the player at address set ("" for UTC).
 func (t *Tx) TimeZone(address string) (string, error) {
-	var zone string
-	err := t.tx.QueryRowContext(t.ctx, `SELECT timezone FROM player_settings WHERE address = ?`, addr.Mailbox(address)).Scan(&zone)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("reading the time zone of %s: %w", address, err)
-	}
-	return zone, nil
+	return t.playerSetting("timezone", "the time zone", address)
 }
 
 // SetTimeZone records the time zone of the player at address (an IANA
 // name; "" for UTC), for all their games.
 func (t *Tx) SetTimeZone(address, zone string, now time.Time) error {
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO player_settings (address, timezone, changed) VALUES (?, ?, ?)
-		ON CONFLICT (address) DO UPDATE SET timezone = excluded.timezone, changed = excluded.changed`, addr.Mailbox(address), zone, ms(now))
-	if err != nil {
-		return fmt.Errorf("recording the time zone of %s: %w", address, err)
-	}
-	return nil
+	return t.setPlayerSetting("timezone", "the time zone", address, zone, now)
 }
 
 // Games lists games with status ("" for all), newest first.
