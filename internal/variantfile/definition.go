@@ -355,17 +355,7 @@ func (b *builder) apply(s *section) []error {
 		}
 	}
 	// Then the pieces, in Fairy-Stockfish's type order.
-	var pieceKeys []string
-	for _, t := range NamedTypes() {
-		if t.Key != "king" {
-			pieceKeys = append(pieceKeys, t.Key)
-		}
-	}
-	for n := 1; n <= MaxCustomPieces; n++ {
-		pieceKeys = append(pieceKeys, fmt.Sprintf("customPiece%d", n))
-	}
-	pieceKeys = append(pieceKeys, "king")
-	for _, k := range pieceKeys {
+	for _, k := range pieceKeyOrder() {
 		if e, ok := byKey[k]; ok {
 			if err := b.setPiece(e); err != nil {
 				fail(e, err)
@@ -393,18 +383,8 @@ func (b *builder) finish(name, parent string, line int) (*Definition, []error) {
 		errs = append(errs, &Error{Line: l, Section: name, Msg: fmt.Sprintf(format, args...)})
 	}
 	// Pieces in Fairy-Stockfish's type order; letters unique.
-	var order []string
-	for _, t := range NamedTypes() {
-		if t.Key != "king" {
-			order = append(order, t.Key)
-		}
-	}
-	for n := 1; n <= MaxCustomPieces; n++ {
-		order = append(order, fmt.Sprintf("customPiece%d", n))
-	}
-	order = append(order, "king")
 	byLetter := map[byte]string{}
-	for _, k := range order {
+	for _, k := range pieceKeyOrder() {
 		p, ok := b.letters[k]
 		if !ok {
 			continue
@@ -543,4 +523,19 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// pieceKeyOrder is the piece keys in Fairy-Stockfish's type order: the
+// named types but the king, the custom pieces, then the king.
+func pieceKeyOrder() []string {
+	var order []string
+	for _, t := range NamedTypes() {
+		if t.Key != "king" {
+			order = append(order, t.Key)
+		}
+	}
+	for n := 1; n <= MaxCustomPieces; n++ {
+		order = append(order, fmt.Sprintf("customPiece%d", n))
+	}
+	return append(order, "king")
 }
