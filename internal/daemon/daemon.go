@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"referee/internal/app"
@@ -282,6 +283,10 @@ type Outbox struct {
 	blockMu sync.Mutex // one blocking answer at a time (blockOnce)
 	blocked blockage   // sending blocked (login refused, no session): why, until when
 	pace    pacer
+	// tooMany counts the servers' "too many messages" answers, slowing
+	// those not yet taken in (see tooManyAnswer).
+	tooMany atomic.Int64
+	slowing atomic.Int32
 }
 
 // blockage is the outbox's knowledge that no mail can go out for now.
@@ -348,87 +353,122 @@ func (o *Outbox) unblock(ctx context.Context) {
 	}
 }
 
-// deliver claims m and sends it; it reports whether it was sent by this
-// call. Errors are the store's; a failed send is recorded, not returned.
-func (o *Outbox) deliver(ctx context.Context, m store.Outgoing, conn *sessionConn) (bool, error) {
+// deliver claims m, writes it and sends it over conn; it reports whether
+// it was sent by this call. Errors are the store's; a failed send is
+// recorded, not returned.
+//
+// The claim and the writing happen before the connection is free: with
+// pipelining the mail before this one may still be on the wire (see
+// sender.go). The connection is held from the send to the record of its
+// outcome, so a kill still leaves at most one accepted but unrecorded mail
+// per connection. A mail is given back untried when the server said "too
+// many messages" since it was handed out (only mails on the wire go on),
+// when sending is blocked, or when its claim runs out before its turn: its claim is
+// released, and the pass hands it out again, or not, by the new state.
+func (o *Outbox) deliver(ctx context.Context, m store.Outgoing, conn *sessionConn, t turn) (sent, back bool, err error) {
+	defer func() {
+		// The next mail on conn goes on the wire after this one's, even
+		// if this one never went (claimed elsewhere, not written).
+		<-t.prev
+		close(t.done)
+	}()
 	lease := o.Lease
 	if lease <= 0 {
 		lease = 10 * time.Minute
 	}
+	// The send must end well inside the claim, or another sender could
+	// take the message over while this one is still sending it.
+	deadline := time.Now().Add(lease * 9 / 10)
 	claim, err := o.Store.ClaimOutgoing(ctx, m.ID, o.Now().UTC(), lease)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	if claim == nil {
 		o.Log.Debug("another sender holds this mail; skipping it", "id", m.ID, "to", m.To)
-		return false, nil
+		return false, false, nil
 	}
 	raw := m.Raw
 	if o.Render == nil && len(raw) == 0 {
 		err := fmt.Errorf("outbox mail #%d to %s is recorded as data, and this outbox has no Render to write it", m.ID, m.To)
 		o.Log.Error("mail could not be written; not retrying", "to", m.To, "id", m.ID, "err", err)
-		return false, o.record(o.Store.MarkDead(context.WithoutCancel(ctx), claim, err.Error(), o.Now().UTC()))
+		return false, false, o.record(o.Store.MarkDead(context.WithoutCancel(ctx), claim, err.Error(), o.Now().UTC()))
 	}
 	if o.Render != nil {
 		if raw, err = o.Render(m); err != nil {
 			// The same data would fail the same way: a bug or a damaged
 			// row, for the organiser to look at (referee outbox --failed).
 			o.Log.Error("mail could not be written from its data; not retrying (see referee outbox --failed)", "to", m.To, "id", m.ID, "err", err)
-			return false, o.record(o.Store.MarkDead(context.WithoutCancel(ctx), claim, "writing the mail: "+err.Error(), o.Now().UTC()))
+			return false, false, o.record(o.Store.MarkDead(context.WithoutCancel(ctx), claim, "writing the mail: "+err.Error(), o.Now().UTC()))
 		}
 	}
-	// The send must end well inside the claim, or another sender could
-	// take the message over while this one is still sending it.
-	sendCtx, cancel := context.WithTimeout(ctx, lease*9/10)
-	if conn != nil && conn.opener != nil {
+	// Whatever happens from here is recorded, even during shutdown.
+	rec := context.WithoutCancel(ctx)
+	giveBack := func() {
+		if rerr := o.Store.ReleaseClaim(rec, claim); rerr != nil {
+			o.Log.Warn("could not release the claim on a mail not sent; it is due again when the claim runs out", "id", m.ID, "until", claim.Until, "err", rerr)
+		}
+	}
+	select {
+	case <-t.prev:
+	case <-ctx.Done():
+	}
+	switch {
+	case ctx.Err() != nil:
+		giveBack() // shutdown: the next start sends it at once
+		return false, false, ctx.Err()
+	case o.slowEpoch() != t.epoch, o.isBlocked(), !time.Now().Before(deadline):
+		giveBack()
+		return false, true, nil
+	}
+	sendCtx, cancel := context.WithDeadline(ctx, deadline)
+	if conn.opener != nil {
 		err = conn.send(sendCtx, m.From, []string{m.To}, raw)
 	} else {
 		err = o.Sender.Send(sendCtx, m.From, []string{m.To}, raw)
 	}
+	if err != nil && smtpout.IsRateLimit(err) {
+		o.tooManyAnswer() // before anything else: the other connections go on
+	}
 	cancel()
-	// Whatever happened on the wire is recorded, even during shutdown.
-	rec := context.WithoutCancel(ctx)
 	switch {
 	case err == nil:
 		if err := o.Store.MarkSent(rec, claim, o.Now().UTC()); err != nil {
-			return false, err
+			return false, false, err
 		}
 		o.unblock(ctx)
 		o.paceSent(o.Now().UTC())
 		o.Log.Info("delivered", "to", m.To, "id", m.ID, "message_id_sha256", app.MessageIDHash(m.MessageID), "kind", m.Kind)
-		return true, nil
+		return true, false, nil
 	case ctx.Err() != nil:
 		// Shutdown, not the server's doing: give the claim back so that
 		// the next start sends the mail at once.
-		if rerr := o.Store.ReleaseClaim(rec, claim); rerr != nil {
-			o.Log.Warn("could not release the claim on an interrupted mail; it is due again when the claim runs out", "id", m.ID, "until", claim.Until, "err", rerr)
-		}
-		return false, ctx.Err()
+		giveBack()
+		return false, false, ctx.Err()
 	case smtpout.IsRateLimit(err):
 		// "Too many messages": the mail is not at fault and never a dead
 		// letter; the outbox slows down.
 		next := o.slowDown(ctx, err)
-		return false, o.record(o.Store.MarkFailed(rec, claim, err.Error(), next))
+		return false, false, o.record(o.Store.MarkFailed(rec, claim, err.Error(), next))
 	case smtpout.IsBlocked(err):
 		// The organiser's problem (login, server unreachable), not the
 		// recipient's: the mail waits, whatever the code, and is never a
 		// dead letter.
 		until := o.blockOnce(ctx, err)
-		return false, o.record(o.Store.MarkFailed(rec, claim, err.Error(), until))
+		return false, false, o.record(o.Store.MarkFailed(rec, claim, err.Error(), until))
 	case m.Priority == store.PriorityStranger && smtpout.IsRefusal(err):
 		// An answer to a stranger the server will not take (a forged
 		// sender, an outside address the server does not relay to): it is
 		// dropped, never retried, so that a flood of junk cannot fill the
 		// outbox with retries.
 		o.Log.Warn("answer to a stranger refused by the server; dropped, not retried", "to", m.To, "id", m.ID, "err", err)
-		return false, o.record(o.Store.MarkDropped(rec, claim, err.Error(), o.Now().UTC()))
+		return false, false, o.record(o.Store.MarkDropped(rec, claim, err.Error(), o.Now().UTC()))
 	case smtpout.IsPermanent(err):
 		o.Log.Error("mail refused for good; not retrying (see referee outbox --failed)", "to", m.To, "id", m.ID, "attempt", m.Attempts+1, "err", err)
-		return false, o.record(o.Store.MarkDead(rec, claim, err.Error(), o.Now().UTC()))
+		return false, false, o.record(o.Store.MarkDead(rec, claim, err.Error(), o.Now().UTC()))
 	default:
 		next := o.Now().UTC().Add(BackoffFrom(o.RetryBase, m.Attempts+1))
 		o.Log.Warn("delivery failed; will retry", "to", m.To, "id", m.ID, "attempt", m.Attempts+1, "retry_at", next, "err", err)
-		return false, o.record(o.Store.MarkFailed(rec, claim, err.Error(), next))
+		return false, false, o.record(o.Store.MarkFailed(rec, claim, err.Error(), next))
 	}
 }
 

@@ -32,9 +32,6 @@ type pacer struct {
 	// connections together never send more than the limits allow.
 	onWire int
 	halved time.Time // the last halving (slowDown)
-	// slowing counts the sends whose "too many messages" answer is being
-	// taken in (slowDown): no mail is handed out meanwhile (slowingDown).
-	slowing int
 }
 
 // limits are the limits in force: base scaled by factor, spread (see
@@ -189,14 +186,7 @@ func (o *Outbox) paceIdle(ctx context.Context) {
 // configured, the pace starts from half of what went out in the last
 // hour.
 func (o *Outbox) slowDown(ctx context.Context, err error) time.Time {
-	o.mu.Lock()
-	o.pace.slowing++
-	o.mu.Unlock()
-	defer func() {
-		o.mu.Lock()
-		o.pace.slowing--
-		o.mu.Unlock()
-	}()
+	defer o.slowing.Add(-1) // counted up by deliver (tooManyAnswer)
 	now := o.Now().UTC()
 	if len(o.currentBase()) == 0 {
 		sent, serr := o.Store.SentSince(ctx, now.Add(-time.Hour))
@@ -227,13 +217,23 @@ func (o *Outbox) slowDown(ctx context.Context, err error) time.Time {
 	return next
 }
 
+// tooManyAnswer notes at once that a send was answered "too many
+// messages": no mail is handed out until slowDown took it in
+// (slowingDown), and none handed out before goes on the wire (slowEpoch).
+// Atomics, not o.mu: a lock between the answer and the other connections'
+// sends let them send on for milliseconds under load.
+func (o *Outbox) tooManyAnswer() {
+	o.slowing.Add(1)
+	o.tooMany.Add(1)
+}
+
 // slowingDown reports whether a "too many messages" answer is being taken
 // in: the next mail waits for the new pace.
-func (o *Outbox) slowingDown() bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.pace.slowing > 0
-}
+func (o *Outbox) slowingDown() bool { return o.slowing.Load() > 0 }
+
+// slowEpoch counts the "too many messages" answers: a mail handed out
+// before one goes only if no other came since.
+func (o *Outbox) slowEpoch() int64 { return o.tooMany.Load() }
 
 func (o *Outbox) currentFactor() float64 {
 	o.mu.Lock()

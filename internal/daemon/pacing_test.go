@@ -251,12 +251,22 @@ func testRateLimitReplyWithoutLimits(t *testing.T, conns int) {
 	clock := &fakeClock{t: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
 	queueMixed(t, s, 200, clock.Now())
 	snd := &clockSender{clock: clock, answer: func(n int) error {
-		if n == 41 {
+		switch {
+		case n == 41:
 			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 7, 1}, Message: "Sender rate limit exceeded"}
+		case n == 42:
+			// The next answer comes 50 ms later (every other send waits
+			// for it): the answer to the 41st reaches the outbox before
+			// any other send ends, as it would over a network. With
+			// instant answers, under the race detector's scheduling the
+			// other connections sent a dozen more in the moment before
+			// the 41st's goroutine ran again, about once in a hundred runs.
+			time.Sleep(50 * time.Millisecond)
 		}
 		return nil
 	}}
-	ob := &daemon.Outbox{Store: s, Sender: snd, Now: clock.Now, Log: discard(), Connections: conns}
+	var logbuf syncBuffer
+	ob := &daemon.Outbox{Store: s, Sender: snd, Now: clock.Now, Log: slog.New(slog.NewTextHandler(&logbuf, &slog.HandlerOptions{Level: slog.LevelDebug})), Connections: conns}
 	for range 60 {
 		if _, err := ob.Flush(ctx); err != nil {
 			t.Fatal(err)
@@ -266,6 +276,7 @@ func testRateLimitReplyWithoutLimits(t *testing.T, conns int) {
 	// 40 at once, then the server complained: 20 an hour from then on.
 	if got := len(snd.sent); got < 40 || got > 40+conns-1 {
 		t.Errorf("%d mails went out in the hour; want the 40 before the answer (and up to %d on the wire with it), then none (20/hour counts those 40)", got, conns-1)
+		t.Log(logbuf.String())
 	}
 	pending, _ := s.PendingOutbox(ctx)
 	if pending+len(snd.sent) != 200 {
@@ -307,4 +318,21 @@ func TestHalvedPaceSurvivesARestart(t *testing.T) {
 	if got := len(snd.sent); got > 30 {
 		t.Errorf("%d mails in the 31 minutes around a restart; want at most 30 (the halved pace)", got)
 	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
