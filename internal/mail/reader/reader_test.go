@@ -346,6 +346,13 @@ func TestClean(t *testing.T) {
 		// lines of the player's, then another are no header block.
 		{"field names two lines apart", "d4\nDate: Sunday suits me\nfor the rematch,\nat the club.\nFrom: my sofa, with love", "d4", "Date: Sunday suits me\nfor the rematch,\nat the club.\nFrom: my sofa, with love"},
 		{"a colon above blank lines only", "Nf3\nMy plan:\n\n", "Nf3", "My plan:"},
+		// A line naming an address and a date is a header only with
+		// quoted lines within the three lines below it (Discourse's
+		// "2013/7/20 Bob via Discourse <b@x>", then a blank line or two).
+		{"an address and a date above a blank line and a quote", "Nf3\n2013/7/20 Bob via Discourse <b@x.test>\n\n> old", "Nf3", ""},
+		{"an address and a date two blank lines above a quote", "Nf3\n2013/7/20 Bob via Discourse <b@x.test>\n\n\n> old", "Nf3", ""},
+		{"an address and a date three blank lines above a quote", "Nf3\n2013/7/20 Bob via Discourse <b@x.test>\n\n\n\n> old", "Nf3", "2013/7/20 Bob via Discourse <b@x.test>"},
+		{"an address and a date on the last line", "Nf3\nsee you 2026-11-23, bob@x.test\n", "Nf3", "see you 2026-11-23, bob@x.test"},
 		{"underscore separator", "d4\n________________________________\nFrom: x", "d4", ""},
 		{"signature", "d4\nthanks\n-- \nAlice\nphone", "d4", "thanks"},
 		{"signature without the space", "d4\nthanks\n--\nAlice", "d4", "thanks"},
@@ -364,6 +371,9 @@ func TestClean(t *testing.T) {
 		{"forward marker: what the forwarder wrote", "resign\n\n---------- Forwarded message ---------\nQh5", "resign", ""},
 		{"apple forward", "Begin forwarded message:\n\nQh5", "", ""},
 		{"bottom-posting", "On Sun, Referee <r@x.test> wrote:\n> Game #17\n> x\n\nNf3\nhi", "Nf3", "hi"},
+		// A line of stars (a section break) above a bottom-posted quote
+		// has no words: the quote's header is still above the action.
+		{"stars above a bottom-posted quote", "***\nOn Sun, 22 Nov 2026 at 10:02, Referee <r@x.test> wrote:\n> Game #17\n\nNf3", "Nf3", ""},
 		// Thunderbird, bottom-posting: the greeting typed at the top, the
 		// move below the quote.
 		{"a greeting above a bottom-posted quote", "Hi Bob,\n\nOn 22/11/2026 10:02, Referee wrote:\n> Game #17 - Chess - move 12\n> White played Nf3.\n\nNc6\nsee you", "Nc6", "Hi Bob,\nsee you"},

@@ -71,6 +71,7 @@ func TestAnsweringKeepsTheAction(t *testing.T) {
 	for _, in := range []string{
 		"Nc6 at 10:30 <bob@example.org>:\nMoves: 1. e4 e5 2. Nf3",
 		"Hi Alice,\nNc6 Kohtunik\nMoves: 1. e4 e5 2. Nf3",
+		"***\nNc6\nMoves: 1. e4 e5 2. Nf3", // a line of stars is no action
 	} {
 		want, _ := Clean(in)
 		if a, _ := clean(in, sent); a != want {
