@@ -2,6 +2,7 @@ package reader
 
 import (
 	"errors"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -81,6 +82,21 @@ func TestTooBig(t *testing.T) {
 	if m, err := Read([]byte(auto), base, DefaultLimits()); m == nil || m.Automatic != "Auto-Submitted: auto-replied" || !errors.Is(err, ErrTooBig) {
 		t.Errorf("oversized auto-reply: %v, %v", m, err)
 	}
+	// A damaged header line of one character (a gateway's stray "="
+	// from a broken soft line break, in a mail stored with bare LF) does
+	// not end the header: it is dropped with a warning, the fields below
+	// it are read.
+	damaged := strings.Replace(strings.ReplaceAll(raw, "\r\n", "\n"), "From: ", "=\nFrom: ", 1)
+	if m, err := Read([]byte(damaged), base, DefaultLimits()); m == nil || m.From != "alice@gmail.example" || !errors.Is(err, ErrTooBig) ||
+		!strings.Contains(strings.Join(m.Warnings, "|"), "malformed header line was ignored") {
+		t.Errorf("oversized mail with a one-character header line: %+v, %v; want From alice@gmail.example and a warning", m, err)
+	}
+	// An oversized mail of indented lines (a text pasted as a mail, no
+	// header field) cut inside a line: nothing to answer, and no crash.
+	indented := strings.Repeat("    a line of a pasted text\r\n", 100)
+	if m, err := Read([]byte(indented), base, Limits{MaxBytes: 1000}); m != nil || err == nil {
+		t.Errorf("oversized indented text: Read = %v, %v; want no Mail and an error", m, err)
+	}
 	// Without a header there is still nothing to answer: no Mail.
 	junk := strings.Repeat("\x00\x89PNG junk ", 300000)
 	if m, err := Read([]byte(junk), base, DefaultLimits()); m != nil || err == nil {
@@ -95,14 +111,20 @@ func TestTooBig(t *testing.T) {
 // token or address), the body is never read, and the fields before the
 // cut are all there.
 func TestTooBigCut(t *testing.T) {
-	raw := bigMail(4000)
-	headerEnd := strings.Index(raw, "\r\n\r\n") + 4
+	// CRLF as sent; bare LF as a Unix mailer or a mailbox file stores it.
+	for _, nl := range []string{"\r\n", "\n"} {
+		testTooBigCut(t, strings.ReplaceAll(bigMail(4000), "\r\n", nl), nl)
+	}
+}
+
+func testTooBigCut(t *testing.T, raw, nl string) {
+	headerEnd := strings.Index(raw, nl+nl) + 2*len(nl)
 	// end returns the offset just past the field that starts with prefix
 	// (its continuation lines included).
 	end := func(prefix string) int {
-		i := strings.Index(raw, "\r\n"+prefix) + 2
+		i := strings.Index(raw, nl+prefix) + len(nl)
 		for {
-			j := strings.Index(raw[i:], "\r\n") + i + 2
+			j := strings.Index(raw[i:], nl) + i + len(nl)
 			if raw[j] != ' ' && raw[j] != '\t' {
 				return j
 			}
@@ -150,8 +172,17 @@ func TestTooBigCut(t *testing.T) {
 				t.Fatalf("cut at %d (%q): %s = %q read from a field that may go on", n, cut[max(0, n-20):], f.name, got)
 			}
 		}
-		if n < headerEnd-2 && !strings.Contains(strings.Join(m.Warnings, "|"), "header was cut") {
+		if n < headerEnd-len(nl) && !strings.Contains(strings.Join(m.Warnings, "|"), "header was cut") {
 			t.Fatalf("cut at %d inside the header: no warning (%q)", n, m.Warnings)
+		}
+		if n >= headerEnd && len(m.Warnings) > 0 {
+			t.Fatalf("cut at %d past the header: warnings %q", n, m.Warnings)
+		}
+		// The whole mail under the same limit reads as its first
+		// MaxBytes+1 bytes: nothing past them is looked at.
+		whole, err := Read([]byte(raw), base, Limits{MaxBytes: int64(n - 1)})
+		if !errors.Is(err, ErrTooBig) || !reflect.DeepEqual(whole, m) {
+			t.Fatalf("cut at %d: the whole mail under the same limit read as %+v, %v; its first %d bytes as %+v", n, whole, err, n, m)
 		}
 	}
 }
