@@ -184,6 +184,10 @@ func TestAuthZoneHops(t *testing.T) {
 			hop("from mx.example.test ([]) by mx.example.test (Postfix) with ESMTP id 1"), true},
 		{"an empty literal from another host",
 			hop("from relay.other.example ([]) by mx.example.test (Postfix) with ESMTP id 1"), false},
+		// A Received field without its date (";" and after) is read
+		// as the same field with one.
+		{"loopback literal, no date",
+			"Received: from localhost (localhost [127.0.0.1]) by mx.example.test (Postfix) with ESMTP id 1\r\n", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

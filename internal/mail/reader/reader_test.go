@@ -272,6 +272,9 @@ func TestAutomatic(t *testing.T) {
 		{"x-auto-response-suppress dr only", "From: a@b.example\r\nX-Auto-Response-Suppress: DR\r\n", ""},
 		{"dsn", "From: a@b.example\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=x\r\n", "delivery or read report (multipart/report)"},
 		{"the referee itself", "From: Referee <Referee+17.k3fux2ab7q.23@Example.Test>\r\n", "from the referee itself"},
+		// A From that names no one is reported as such (BadFrom), not
+		// taken for a mailer daemon.
+		{"a From of two addresses", "From: alice@example.test <mallory@evil.test>\r\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
