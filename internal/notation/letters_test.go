@@ -233,6 +233,8 @@ func TestLetterRefusals(t *testing.T) {
 		{"", "", "Dh5", []string{`your queen on d1 cannot go to h5`, "(D is the queen in German, French"}},
 		{"fr", "", "Rf2", []string{`your king on e1 cannot go to f2`, "(R is the king (roi) in French.)"}},
 		{"fr", promotion, "a8=K", []string{"K is not a promotion choice there"}},
+		// An English letter the language reads alike: asked without a note.
+		{"de", "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "Nd2", []string{`"Nd2" is ambiguous: more than one legal move fits (Nbd2, Nfd2).`}},
 	}
 	for _, tt := range tests {
 		p := pos(t, tt.fen)
