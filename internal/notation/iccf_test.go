@@ -24,6 +24,7 @@ func TestICCF(t *testing.T) {
 	}{
 		{"a pawn's double step", "", "5254", "e2e4", "5254 is ICCF numeric notation for e2-e4"},
 		{"a knight", "", "7163", "g1f3", "7163 is ICCF numeric notation for g1-f3"},
+		{"the h-file (8)", "", "8283", "h2h3", "8283 is ICCF numeric notation for h2-h3"},
 		{"a capture", capture, "5445", "e4d5", "5445 is ICCF numeric notation for e4-d5"},
 		{"en passant", enPassant, "5546", "e5d6", "5546 is ICCF numeric notation for e5-d6"},
 		{"White castles short", castling, "5171", "e1g1", "5171 is ICCF numeric notation for e1-g1"},
@@ -85,6 +86,7 @@ func TestICCFRefusals(t *testing.T) {
 		{"promotion digit 0", promotion, "17180", []string{`its fifth digit, 0, names no piece`}, nil},
 		{"promotion digit missing", promotion, "1718", []string{`"1718" is ambiguous: the pawn promotes there, and ICCF numeric notation says to what with a fifth digit`}, []string{"17181", "17182", "17183", "17184"}},
 		{"a digit on a move that is no promotion", "", "52541", []string{`"52541" was not played: e4 is no promotion, so it has no fifth digit: write "5254".`}, nil},
+		{"a digit on a move that is no move", "", "52551", []string{`"52551" was not played: your pawn on e2 cannot go to e5: a pawn does not move that way. (52551 is ICCF numeric notation for e2-e5=Q.)`}, nil},
 		{"six digits", "", "525412", []string{`is not a move the referee can read`}, nil},
 	}
 	for _, tt := range tests {
@@ -138,16 +140,22 @@ func TestICCFIllegalAsCoordinates(t *testing.T) {
 // numeric notation does not describe (iccf.go says why), with the move in
 // algebraic notation where the board has the squares and it is legal.
 func TestICCFOnlyInOrthodoxChess(t *testing.T) {
+	const checToe = "4/2n1/1P2/2N1[BRpbr] w 5 - 3" // rolled: the die is no reason here
 	tests := []struct {
-		variant, line, want string
+		variant, fen, line, want string
 	}{
-		{"toroidal", "5254", `in Toroidal chess write the move in algebraic notation: e2-e4 is "e4"`},
-		{"cylindrical", "5254", `e2-e4 is "e4"`},
-		{"klein", "7163", `g1-f3 is "Nf3"`},
-		{"cuarenta", "5254", `in Cuarenta write the move in algebraic notation, e.g. "`},
-		{"toto40", "5254", `in Toto40 write the move in algebraic notation`},
-		{"toetotoe", "5254", `in Toe-to-Toe Chess write the move in algebraic notation`},
-		{"chectoe", "2233", `in Chec Toe write the move in algebraic notation`},
+		{"toroidal", "", "5254", `in Toroidal chess write the move in algebraic notation: e2-e4 is "e4"`},
+		{"cylindrical", "", "5254", `e2-e4 is "e4"`},
+		{"klein", "", "7163", `g1-f3 is "Nf3"`},
+		{"toroidal", "", "1213", `a2-a3 is "a3"`},  // from the a-file (1)
+		{"toroidal", "", "2113", `b1-a3 is "Na3"`}, // to the a-file
+		{"cuarenta", "", "5254", `in Cuarenta write the move in algebraic notation, e.g. "`},
+		{"toto40", "", "5254", `in Toto40 write the move in algebraic notation`},
+		{"toetotoe", "", "5254", `in Toe-to-Toe Chess write the move in algebraic notation`},
+		{"chectoe", checToe, "2233", `in Chec Toe write the move in algebraic notation`},
+		// e1 is off the 4x4 board: no move is named, though the pawn on
+		// a1 may go to a2.
+		{"chectoe", "4/4/4/P3[NBRpnbr] w 1 - 1", "5112", `in Chec Toe write the move in algebraic notation, e.g. "`},
 	}
 	for _, tt := range tests {
 		v, err := rules.Lookup(tt.variant)
@@ -155,8 +163,10 @@ func TestICCFOnlyInOrthodoxChess(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := v.Start()
-		if tt.variant == "chectoe" {
-			p, _ = v.ParsePosition("4/2n1/1P2/2N1[BRpbr] w 5 - 3") // rolled: the die is no reason here
+		if tt.fen != "" {
+			if p, err = v.ParsePosition(tt.fen); err != nil {
+				t.Fatal(err)
+			}
 		}
 		_, err = Read(p, tt.line)
 		if err == nil || !strings.Contains(err.Error(), "looks like ICCF numeric notation, which the referee reads only in orthodox chess") ||

@@ -14,6 +14,8 @@ const (
 	twoRooks  = "4k3/8/8/8/8/8/8/R4RK1 w - - 0 1"                               // Tfe1, Tae1
 	promotion = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
 	pawnKnigt = "4k3/8/8/8/3p4/2P2N2/8/4K3 w - - 0 1" // cxd4 and Nxd4 both take on d4
+	pawnBshop = "4k3/8/8/1p6/P7/3B4/8/4K3 w - - 0 1"  // axb5 and Bxb5 both take on b5
+	knightTks = "4k3/8/8/3n1b2/8/4N3/8/4K3 w - - 0 1" // Nxd5 takes a knight, Nxf5 a bishop
 )
 
 // TestLanguageLetters: each language's letters (issue 42; the table in
@@ -69,6 +71,11 @@ func TestLanguageLetters(t *testing.T) {
 		{"de", "", "sf3", "g1f3", "S is the knight (Springer) in German"},
 		{"de", "", "SF3", "g1f3", "S is the knight (Springer) in German"},
 		{"fr", pawnKnigt, "Cxd4", "f3d4", "C is the knight (cavalier) in French"},
+		// A small a is the a-file, not the Spanish bishop.
+		{"es", pawnBshop, "axb5", "a4b5", ""},
+		// The piece taken named too: one note a letter.
+		{"de", knightTks, "SxS", "e3d5", "S is the knight (Springer) in German"},
+		{"de", knightTks, "SxL", "e3f5", "S is the knight (Springer) in German; L is the bishop (Läufer) in German"},
 		// Promotion letters.
 		{"de", promotion, "a8=D", "a7a8q", "D is the queen (Dame) in German"},
 		{"de", promotion, "a8T", "a7a8r", "T is the rook (Turm) in German"},
@@ -226,6 +233,8 @@ func TestLetterRefusals(t *testing.T) {
 		{"", "", "Dh5", []string{`your queen on d1 cannot go to h5`, "(D is the queen in German, French"}},
 		{"fr", "", "Rf2", []string{`your king on e1 cannot go to f2`, "(R is the king (roi) in French.)"}},
 		{"fr", promotion, "a8=K", []string{"K is not a promotion choice there"}},
+		// An English letter the language reads alike: asked without a note.
+		{"de", "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "Nd2", []string{`"Nd2" is ambiguous: more than one legal move fits (Nbd2, Nfd2).`}},
 	}
 	for _, tt := range tests {
 		p := pos(t, tt.fen)
@@ -314,6 +323,32 @@ func TestVariantsKeepTheirLetters(t *testing.T) {
 		v, _ := rules.Lookup(tt.variant)
 		if _, err := ReadFor(v.Start(), tt.line, Options{Language: "de"}); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: ReadFor(%q): %v, want %q", tt.variant, tt.line, err, tt.want)
+		}
+	}
+}
+
+// TestRenamedPiecesKeepTheirLetters: Toe-to-Toe's N (horse) and R
+// (chariot) are no knight and no rook, so another language's letter for
+// those ("S", "T") names no piece there, for a player of that language
+// and with none set.
+func TestRenamedPiecesKeepTheirLetters(t *testing.T) {
+	v, err := rules.Lookup("toetotoe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// In play: the horse on b1 may go to c3, the chariot on g1 to g2.
+	p, err := v.ParsePosition("8/3g4/k1e1n1en/pppppppp/PPPPPPPP/1N2ER2/8/KE1NG1R1[] w p 0 5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ lang, line, want string }{
+		{"de", "Sc3", `"Sc3" was not played: Toe-to-Toe Chess has no piece with the letter S`},
+		{"", "Sc3", `"Sc3" was not played: Toe-to-Toe Chess has no piece with the letter S`},
+		{"de", "Tg2", `"Tg2" was not played: Toe-to-Toe Chess has no piece with the letter T`},
+		{"", "Tg2", `"Tg2" was not played: Toe-to-Toe Chess has no piece with the letter T`},
+	} {
+		if r, err := ReadFor(p, tt.line, Options{Language: tt.lang}); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: ReadFor(%q) = %q, %v; want %q", tt.lang, tt.line, r.Read, err, tt.want)
 		}
 	}
 }

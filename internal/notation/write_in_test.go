@@ -29,9 +29,23 @@ func TestWriteIn(t *testing.T) {
 		{"en", "Nf3", "Nf3"},
 		{"", "Nf3", "Nf3"},
 		{"xx", "Nf3", "Nf3"},
+		{"german", "Nf3", "Nf3"}, // a language's name is no code
 	} {
 		if got := WriteIn(chess, c.san, c.code); got != c.want {
 			t.Errorf("WriteIn(%q, %q) = %q, want %q", c.san, c.code, got, c.want)
+		}
+	}
+	// Chec Toe's pawn carries its letter, which no language changes.
+	checToe, err := rules.Lookup("chectoe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ code, san, want string }{
+		{"de", "Pa2", "Pa2"},
+		{"de", "N@b3", "S@b3"},
+	} {
+		if got := WriteIn(checToe, c.san, c.code); got != c.want {
+			t.Errorf("Chec Toe: WriteIn(%q, %q) = %q, want %q", c.san, c.code, got, c.want)
 		}
 	}
 }
