@@ -354,31 +354,16 @@ func (o *Outbox) unblock(ctx context.Context) {
 }
 
 // deliver claims m, writes it and sends it over conn; it reports whether
-// it was sent by this call. Errors are the store's; a failed send is
+// it was sent by this call, or given back untried: when the server said
+// "too many messages" on another connection since the pass handed m out
+// (epoch is slowEpoch then), its claim is released and the pass hands it
+// out again by the new pace. Errors are the store's; a failed send is
 // recorded, not returned.
-//
-// The claim and the writing happen before the connection is free: with
-// pipelining the mail before this one may still be on the wire (see
-// sender.go). The connection is held from the send to the record of its
-// outcome, so a kill still leaves at most one accepted but unrecorded mail
-// per connection. A mail is given back untried when the server said "too
-// many messages" since it was handed out (only mails on the wire go on),
-// when sending is blocked, or when its claim runs out before its turn: its claim is
-// released, and the pass hands it out again, or not, by the new state.
-func (o *Outbox) deliver(ctx context.Context, m store.Outgoing, conn *sessionConn, t turn) (sent, back bool, err error) {
-	defer func() {
-		// The next mail on conn goes on the wire after this one's, even
-		// if this one never went (claimed elsewhere, not written).
-		<-t.prev
-		close(t.done)
-	}()
+func (o *Outbox) deliver(ctx context.Context, m store.Outgoing, conn *sessionConn, epoch int64) (sent, back bool, err error) {
 	lease := o.Lease
 	if lease <= 0 {
 		lease = 10 * time.Minute
 	}
-	// The send must end well inside the claim, or another sender could
-	// take the message over while this one is still sending it.
-	deadline := time.Now().Add(lease * 9 / 10)
 	claim, err := o.Store.ClaimOutgoing(ctx, m.ID, o.Now().UTC(), lease)
 	if err != nil {
 		return false, false, err
@@ -408,19 +393,13 @@ func (o *Outbox) deliver(ctx context.Context, m store.Outgoing, conn *sessionCon
 			o.Log.Warn("could not release the claim on a mail not sent; it is due again when the claim runs out", "id", m.ID, "until", claim.Until, "err", rerr)
 		}
 	}
-	select {
-	case <-t.prev:
-	case <-ctx.Done():
-	}
-	switch {
-	case ctx.Err() != nil:
-		giveBack() // shutdown: the next start sends it at once
-		return false, false, ctx.Err()
-	case o.slowEpoch() != t.epoch, o.isBlocked(), !time.Now().Before(deadline):
+	if o.slowEpoch() != epoch {
 		giveBack()
 		return false, true, nil
 	}
-	sendCtx, cancel := context.WithDeadline(ctx, deadline)
+	// The send must end well inside the claim, or another sender could
+	// take the message over while this one is still sending it.
+	sendCtx, cancel := context.WithTimeout(ctx, lease*9/10)
 	if conn.opener != nil {
 		err = conn.send(sendCtx, m.From, []string{m.To}, raw)
 	} else {

@@ -336,3 +336,71 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// answerNth is a Sender that answers its nth mail with err and accepts
+// the others, recording them; answered is closed once it answered.
+type answerNth struct {
+	nth      int
+	err      error
+	answered chan struct{}
+
+	mu   sync.Mutex
+	n    int
+	sent []string // Message-ID lines
+}
+
+func (a *answerNth) Send(_ context.Context, _ string, _ []string, raw []byte) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.n++
+	if a.n == a.nth {
+		close(a.answered)
+		return a.err
+	}
+	a.sent = append(a.sent, strings.SplitN(string(raw), "\r\n", 2)[0])
+	return nil
+}
+
+// TestRateLimitReplyStopsMailNotYetOnTheWire: under 4 mails an hour, 2
+// went; then over two connections the next mail is answered "too many
+// messages" while the one after it is still being written. That one does
+// not go after the answer: it is given back, and the halved pace (2 an
+// hour, both used) keeps it waiting, as every mail handed out but not yet
+// on the wire.
+func TestRateLimitReplyStopsMailNotYetOnTheWire(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
+	clock := &fakeClock{t: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	snd := &answerNth{nth: 3, answered: make(chan struct{}),
+		err: &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 7, 1}, Message: "Sender rate limit exceeded"}}
+	limits := []pace.Limit{{N: 4, Per: time.Hour}}
+	queueRaw(t, s, []store.Outgoing{{To: "p0@example.test"}, {To: "p1@example.test"}})
+	first := &daemon.Outbox{Store: s, Sender: snd, Now: clock.Now, Log: discard(), Limits: limits, Connections: 1}
+	if n, err := first.Flush(ctx); err != nil || n != 2 {
+		t.Fatalf("first pass: %d sent, %v; want 2", n, err)
+	}
+	ids := queueRaw(t, s, []store.Outgoing{{To: "a@example.test"}, {To: "b@example.test"}})
+	render := func(m store.Outgoing) ([]byte, error) {
+		if strings.HasPrefix(string(m.Raw), ids[1]+"\r\n") {
+			<-snd.answered // still being written when the answer comes
+			time.Sleep(20 * time.Millisecond)
+		}
+		return m.Raw, nil
+	}
+	ob := &daemon.Outbox{Store: s, Sender: snd, Render: render, Now: clock.Now, Log: discard(), Limits: limits, Connections: 2}
+	if _, err := ob.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(snd.sent) != 2 {
+		t.Errorf("sent: %v; want only the first pass's two (the last mail was not on the wire when the answer came)", snd.sent)
+	}
+	all, err := s.Outbox(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range all {
+		if o.To == "b@example.test" && (o.Sent != nil || o.Attempts != 0) {
+			t.Errorf("%s: sent %v after %d attempts; want it waiting, untried (given back)", o.To, o.Sent, o.Attempts)
+		}
+	}
+}

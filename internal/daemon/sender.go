@@ -44,31 +44,15 @@ const DefaultConnections = 2
 //     blocks sending as before: while no connection has proved that it
 //     works, one at a time is opened, so a dead server sees one attempt
 //     per pass, not Connections.
+//   - A "too many messages" answer is noted at once (atomics: no lock
+//     between the answer and the other connections), and every mail handed
+//     out before it and not yet on the wire (being claimed or written) is
+//     given back untried and handed out again by the new pace.
 //
-// Pipelining: when every connection has a mail, a connection that has
-// proved it works takes one more, which is claimed and written while the
-// one before it is on the wire, and goes on the wire once that one's
-// outcome is recorded. Measured in docs/performance.md ("Pipelining"):
-// without it each connection stood idle a quarter of a burst, between one
-// mail's outcome and the next mail written. What that changes of the
-// above: a more urgent mail queued meanwhile may wait behind one more mail
-// per connection (claimed and written already); a pipelined mail counts
-// for the sending limit from the moment it is handed out, so the limits
-// still hold; after a "too many messages" answer the mails handed out but
-// not yet on the wire are given back untried; and a kill
-// still leaves at most one accepted but unrecorded mail per connection,
-// since the next mail goes on the wire only after the record.
-
-// turn is a mail's place on its connection: it goes on the wire once the
-// mail before it (prev) is done, and closes done once its own outcome is
-// recorded. The pass hands turns out in its order, so a connection's
-// mails go on the wire in that order.
-type turn struct {
-	prev      <-chan struct{}
-	done      chan struct{}
-	pipelined bool  // handed out while the mail before it was not done
-	epoch     int64 // slowEpoch when it was handed out
-}
+// Pipelining (a connection's next mail claimed and written while its
+// current one is on the wire) was tried and measured: it did not shorten
+// a burst on two cores, where the mail server's work and the referee's
+// share the CPU (docs/performance.md, "Pipelining, tried").
 
 // conns is the outbox's SMTP sessions, one per connection.
 type conns []*sessionConn
@@ -77,10 +61,7 @@ func (o *Outbox) newConns() conns {
 	n := cmp.Or(o.Connections, DefaultConnections)
 	cs := make(conns, max(n, 1))
 	for i := range cs {
-		first := make(chan struct{}) // the first mail's turn is now
-		close(first)
-		cs[i] = &sessionConn{opener: sessionsOf(o.Sender), limit: o.RefusalsPerSession,
-			last: first}
+		cs[i] = &sessionConn{opener: sessionsOf(o.Sender), limit: o.RefusalsPerSession}
 	}
 	return cs
 }
@@ -189,11 +170,9 @@ func (o *Outbox) flush(ctx context.Context, cs conns) (int, error) {
 		tried    = map[int64]bool{}
 		onWire   = map[string]bool{} // recipients with a mail being sent
 		free     = make([]*sessionConn, 0, len(cs))
-		busy     = map[*sessionConn]int{}  // mails handed to a connection, outcome not in
-		noPipe   = map[*sessionConn]bool{} // gave a mail back: no pipelining until it is free
 		proving  = map[*sessionConn]bool{} // on the wire without having proved it works
 		inflight int
-		results  = make(chan sendResult, 2*len(cs))
+		results  = make(chan sendResult, len(cs))
 		batch    []store.Outgoing // due, in order, not handed out yet
 		reread   = true           // read the due list again before the next pick
 		look     bool             // read it again if mail was queued since it was read
@@ -207,16 +186,10 @@ func (o *Outbox) flush(ctx context.Context, cs conns) (int, error) {
 		inflight--
 		delete(onWire, recipientKey(r.m.To))
 		delete(proving, r.conn)
-		if busy[r.conn]--; busy[r.conn] == 0 {
-			delete(busy, r.conn)
-			delete(noPipe, r.conn)
-			free = append(free, r.conn)
-		}
+		free = append(free, r.conn)
 		if r.back {
-			// Handed out again by the state its predecessor's outcome
-			// made, in this pass.
+			// Handed out again, in this pass, by the new state.
 			delete(tried, r.m.ID)
-			noPipe[r.conn] = true
 			reread = true
 		}
 		if r.sent {
@@ -288,10 +261,7 @@ func (o *Outbox) flush(ctx context.Context, cs conns) (int, error) {
 			pick = i
 			break
 		}
-		conn, pipelined := freeConn(free, proving), false
-		if conn < 0 && pick >= 0 {
-			conn, pipelined = pipelineConn(cs, busy, proving, noPipe), true
-		}
+		conn := freeConn(free, proving)
 		if pick < 0 || conn < 0 {
 			if inflight == 0 {
 				// All connections and recipients are free, so the batch
@@ -320,7 +290,7 @@ func (o *Outbox) flush(ctx context.Context, cs conns) (int, error) {
 			}
 		}
 		// Read before the pace is looked at: an answer that comes after
-		// this gives the mail back at its turn.
+		// this gives the mail back before it goes on the wire.
 		epoch := o.slowEpoch()
 		if inflight > 0 && (o.slowingDown() || !o.paceRoom()) {
 			// A "too many messages" answer is being taken in, or the
@@ -334,26 +304,17 @@ func (o *Outbox) flush(ctx context.Context, cs conns) (int, error) {
 			stop = true // the sending limit: the rest waits, in order
 			continue
 		}
-		var c *sessionConn
-		if pipelined {
-			c = cs[conn]
-		} else {
-			c = free[conn]
-			free = append(free[:conn], free[conn+1:]...)
-		}
-		busy[c]++
-		m := batch[pick]
-		if !pipelined && !c.proved() {
+		c, m := free[conn], batch[pick]
+		free = append(free[:conn], free[conn+1:]...)
+		batch = append(batch[:pick], batch[pick+1:]...)
+		if !c.proved() {
 			proving[c] = true
 		}
-		batch = append(batch[:pick], batch[pick+1:]...)
 		tried[m.ID] = true
 		onWire[recipientKey(m.To)] = true
 		inflight++
-		t := turn{prev: c.last, done: make(chan struct{}), pipelined: pipelined, epoch: epoch}
-		c.last = t.done
 		go func() {
-			ok, back, err := o.deliver(ctx, m, c, t)
+			ok, back, err := o.deliver(ctx, m, c, epoch)
 			results <- sendResult{m: m, conn: c, sent: ok, back: back, err: err}
 		}()
 		switch {
@@ -378,18 +339,6 @@ func freeConn(free []*sessionConn, proving map[*sessionConn]bool) int {
 	}
 	if len(free) > 0 && len(proving) == 0 {
 		return len(free) - 1
-	}
-	return -1
-}
-
-// pipelineConn picks an open connection (one that proved it works) with
-// one mail on it for the next mail, or returns -1. The connection whose
-// mail went out first comes first.
-func pipelineConn(cs conns, busy map[*sessionConn]int, proving, noPipe map[*sessionConn]bool) int {
-	for i, c := range cs {
-		if busy[c] == 1 && !proving[c] && !noPipe[c] {
-			return i
-		}
 	}
 	return -1
 }
@@ -426,12 +375,10 @@ func sessionsOf(s Sender) sessionOpener {
 
 // sessionConn is one SMTP session of the outbox's passes, opened at the
 // first send and again after it broke. (Moved from daemon.go, unchanged.)
-// Its session is used by one goroutine at a time, the mail whose turn it is.
+// It is used by one goroutine at a time: the pass hands it to the send of
+// one mail and takes it back with the outcome.
 type sessionConn struct {
 	opener sessionOpener
-	// last is the done channel of the last mail handed to the
-	// connection (see turn); only the pass reads and writes it.
-	last   <-chan struct{}
 	s      *smtpout.Session
 	rested bool // the session waited idle since its last send
 	// refused counts the messages the server refused in this session;

@@ -192,9 +192,7 @@ func (q *queueingSender) Send(ctx context.Context, from string, to []string, raw
 // strangers are being sent goes out next, before the strangers' mails
 // that were due before it: after each mail of lower priority than a
 // move's the outbox looks whether mail was queued since it read its due
-// list (it no longer reads the list again after every such mail). Next
-// means right after the mail it was queued during, or after the one
-// pipelined behind that one, which was already claimed and written.
+// list (it no longer reads the list again after every such mail).
 func TestMoveQueuedMeanwhileGoesNext(t *testing.T) {
 	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
 	var mails []store.Outgoing
@@ -217,8 +215,8 @@ func TestMoveQueuedMeanwhileGoesNext(t *testing.T) {
 	if n, err := ob.Flush(context.Background()); err != nil || n != 21 {
 		t.Fatalf("%d sent, %v; want 21", n, err)
 	}
-	if len(w.started) != 21 || (w.started[5] != move && w.started[6] != move) {
-		t.Errorf("sends began in the order %v; want the move's mail sixth, right after the mail it was queued during, or seventh, after the one pipelined behind it", w.started)
+	if len(w.started) != 21 || w.started[5] != move {
+		t.Errorf("sends began in the order %v; want the move's mail sixth, right after the mail it was queued during", w.started)
 	}
 }
 
@@ -507,72 +505,4 @@ func TestKillDuringConcurrentSends(t *testing.T) {
 		t.Errorf("%d mails recorded sent; want all %d", recorded, total)
 	}
 	t.Logf("%d kills, %d mails reached the server twice (kill between the server's acceptance and the record)", kills, twice)
-}
-
-// spanSender records when each send began and ended; each takes delay.
-type spanSender struct {
-	delay time.Duration
-
-	mu         sync.Mutex
-	begin, end map[string]time.Time // by Message-ID line
-	now, top   int
-}
-
-func (s *spanSender) Send(ctx context.Context, _ string, _ []string, raw []byte) error {
-	id := strings.SplitN(string(raw), "\r\n", 2)[0]
-	s.mu.Lock()
-	s.begin[id] = time.Now()
-	s.now++
-	s.top = max(s.top, s.now)
-	s.mu.Unlock()
-	select {
-	case <-time.After(s.delay):
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.now--
-	s.end[id] = time.Now()
-	return nil
-}
-
-// TestConnectionWritesTheNextMailWhileOneIsOnTheWire: over one connection
-// whose sends take 20 ms, each mail after the first is written (Render)
-// while the one before it is on the wire, and goes on the wire right
-// after it, in the outbox's order; never two on the wire at once. Without
-// pipelining, a mail is written only after the one before it was
-// accepted and recorded.
-func TestConnectionWritesTheNextMailWhileOneIsOnTheWire(t *testing.T) {
-	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
-	var mails []store.Outgoing
-	for i := range 10 {
-		mails = append(mails, store.Outgoing{To: fmt.Sprintf("p%d@example.test", i)})
-	}
-	ids := queueRaw(t, s, mails)
-	snd := &spanSender{delay: 20 * time.Millisecond, begin: map[string]time.Time{}, end: map[string]time.Time{}}
-	var mu sync.Mutex
-	written := map[string]time.Time{}
-	render := func(m store.Outgoing) ([]byte, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		written[strings.SplitN(string(m.Raw), "\r\n", 2)[0]] = time.Now()
-		return m.Raw, nil
-	}
-	ob := &daemon.Outbox{Store: s, Sender: snd, Render: render, Log: discard(), Now: time.Now, Connections: 1}
-	if n, err := ob.Flush(context.Background()); err != nil || n != 10 {
-		t.Fatalf("%d sent, %v; want 10", n, err)
-	}
-	if snd.top != 1 {
-		t.Errorf("%d mails on the wire at once over one connection; want 1", snd.top)
-	}
-	for i := 1; i < len(ids); i++ {
-		prev, id := ids[i-1], ids[i]
-		if !snd.begin[id].After(snd.end[prev]) {
-			t.Errorf("%s went on the wire at %s, before %s was accepted at %s", id, snd.begin[id].Format("15:04:05.000"), prev, snd.end[prev].Format("15:04:05.000"))
-		}
-		if !written[id].Before(snd.end[prev]) {
-			t.Errorf("%s was written at %s, after %s was accepted at %s: not while it was on the wire", id, written[id].Format("15:04:05.000"), prev, snd.end[prev].Format("15:04:05.000"))
-		}
-	}
 }
