@@ -380,6 +380,11 @@ func TestWithdrawCommand(t *testing.T) {
 		{name: "asked in a league", line: "withdraw autumn", event: league, verdict: Answered, detail: `lobby: carol@example.org sent "withdraw"`,
 			says: []string{"If you withdraw now, this rule applies: You had completed 0 of 2 games, fewer than half: under ICCF's rule all of " +
 				"them are annulled, the finished ones too, and count for no one. The games of earlier seasons stand."}},
+		{name: "confirmed in a league: the earlier season's games stand", line: "withdraw autumn confirm", event: league, verdict: Applied,
+			detail: "event autumn: carol@example.org withdrew", change: withdraw(carol),
+			says: []string{"Your games:\n" +
+				"  game #4 against dan@example.org, you played Black:\n    annulled: it ends now and counts for no one\n" +
+				"  game #5 against erin@example.org, you played White:\n    annulled: it ends now and counts for no one\n\n" + tell}},
 		{name: "the substitute withdraws the seat", from: "zoe@example.org", line: "withdraw autumn confirm", event: replaced, verdict: Applied,
 			detail: "event autumn: zoe@example.org withdrew", change: withdraw("zoe@example.org"),
 			says: []string{"game #12 against erin@example.org, you played Black"}},

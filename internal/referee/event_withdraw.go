@@ -91,9 +91,13 @@ func (r *Referee) WithdrawalMails(e *Event, w Withdrawal, now time.Time) []Mail 
 	byOpp := map[int][]string{}
 	var opps []int
 	var mine []string
+	season := e.season()
 	for _, g := range e.Games {
 		if g.White != w.Seat && g.Black != w.Seat {
 			continue
+		}
+		if g.Season < season {
+			continue // a league's earlier season: its games stand
 		}
 		if w.Kind != WithdrawnAnnulled && g.Status != StatusActive {
 			continue // a result that stands: nothing changes for it
@@ -141,8 +145,9 @@ func (r *Referee) WithdrawalMails(e *Event, w Withdrawal, now time.Time) []Mail 
 // player's own answer to "withdraw EVENT confirm": one line a game.
 func (e *Event) withdrawnGames(w Withdrawal) string {
 	var lines []string
+	season := e.season()
 	for _, g := range e.Games {
-		if (g.White != w.Seat && g.Black != w.Seat) || g.Status == StatusAborted || (w.Kind != WithdrawnAnnulled && g.Status != StatusActive) {
+		if (g.White != w.Seat && g.Black != w.Seat) || g.Season < season || g.Status == StatusAborted || (w.Kind != WithdrawnAnnulled && g.Status != StatusActive) {
 			continue
 		}
 		opp, mc := g.Black, "White"

@@ -163,10 +163,22 @@ func (e *Event) division(s, d int) (sub *Event, seats []int) {
 	local := map[int]int{}
 	sub = &Event{Name: e.Name, Variant: e.Variant, Format: FormatRR, TimeControl: e.TimeControl, Status: e.Status,
 		Chain: e.Chain, Rated: e.Rated}
+	later := map[int]bool{} // seats with games after season s
+	for _, g := range e.Games {
+		if g.Season > s {
+			later[g.White], later[g.Black] = true, true
+		}
+	}
 	for i, seat := range seats {
 		local[seat] = i + 1
 		p := e.Players[seat-1]
 		p.Seat = i + 1
+		if later[seat] {
+			// They withdrew in a later season (a withdrawal ends a
+			// player's seasons): this season's games stand, and its
+			// crosstable does not mark them.
+			p.Withdrawn = NotWithdrawn
+		}
 		sub.Players = append(sub.Players, p)
 	}
 	for _, g := range e.Games {

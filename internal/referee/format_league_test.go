@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +74,58 @@ func TestLeagueNextSeason(t *testing.T) {
 	e.Seasons = 1
 	if !league.Over(league{}, e) {
 		t.Error("a league of 1 season is not over after it")
+	}
+}
+
+// TestLeagueWithdrawalKeepsEarlierSeasons: a player who withdraws in the
+// second season under the annulment rule (0 of 2 games of the season
+// completed) has that season's games annulled, and only those: the
+// mails list the season's games, and the first season's crosstable keeps
+// their results and does not mark them withdrawn ("The games of earlier
+// seasons stand").
+func TestLeagueWithdrawalKeepsEarlierSeasons(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	e := rrEvent(FormatLeague, 3, numbered(fin(1, 2, "1-0", "checkmate"), fin(3, 1, "0-1", "resigned"), fin(2, 3, "1-0", "checkmate"),
+		running(2, 1), running(1, 3), running(3, 2))...)
+	for i := range e.Games {
+		e.Games[i].Season, e.Games[i].Division = 1+i/3, 1
+	}
+	w := Withdrawal{Seat: 1, Kind: WithdrawnAnnulled, How: ByOrganiser}
+	if got := e.WithdrawalKind(1); got != WithdrawnAnnulled {
+		t.Fatalf("withdrawal kind %d; want annulled (0 of the season's 2 games completed)", got)
+	}
+	want := map[string]string{
+		"b@example.test": "Your game with them:\n  game #4, you played White:\n    annulled: it ends now and counts for no one\n",
+		"c@example.test": "Your game with them:\n  game #5, you played Black:\n    annulled: it ends now and counts for no one\n",
+		"a@example.test": "Your games:\n  game #4 against b@example.test, you played Black:\n    annulled: it ends now and counts for no one\n" +
+			"  game #5 against c@example.test, you played White:\n    annulled: it ends now and counts for no one\n",
+	}
+	mails := r.WithdrawalMails(e, w, lobbyNow)
+	if len(mails) != len(want) {
+		t.Errorf("%d mails; want %d", len(mails), len(want))
+	}
+	for _, m := range mails {
+		if games, ok := want[m.To]; !ok || !strings.Contains(m.Text, games) {
+			t.Errorf("mail to %s:\n%s\nwant its games exactly:\n%s", m.To, m.Text, games)
+		}
+		if strings.Contains(m.Text, "now annulled") {
+			t.Errorf("mail to %s calls a first season's game annulled:\n%s", m.To, m.Text)
+		}
+	}
+
+	e.Players[0].Withdrawn = WithdrawnAnnulled
+	first, _ := e.division(1, 1)
+	tab := first.Table()
+	if tab.Players[0].Withdrawn {
+		t.Errorf("season 1's crosstable marks a@ withdrawn; they withdrew in season 2")
+	}
+	for _, st := range tab.Standings {
+		if st.Player == 1 && st.Points != 2 {
+			t.Errorf("season 1: a@ has %v points; want 2 (both games won, they stand)", st.Points)
+		}
+	}
+	second, _ := e.division(2, 1)
+	if tab := second.Table(); !tab.Players[0].Withdrawn {
+		t.Errorf("season 2's crosstable does not mark a@ withdrawn")
 	}
 }
