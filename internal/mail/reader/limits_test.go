@@ -324,3 +324,31 @@ func TestTextCapBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestTextAttachmentsAndSecondHTML: a text part that is an attachment is
+// not the player's words, whether it says so by its disposition alone
+// (Outlook: "attachment" and no file name) or by a file name alone (Apple
+// Mail sends attachments inline with a file name), even when the body is
+// HTML only; and of two HTML parts (Apple Mail with a photo between
+// them: the text above the photo, then the rest with its footer) the
+// first is read.
+func TestTextAttachmentsAndSecondHTML(t *testing.T) {
+	head := "From: Alice <alice@example.test>\r\nTo: " + base + "\r\nSubject: Re: [chess #17]\r\n" +
+		"Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n" +
+		"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><body><div>Nf3</div></body></html>\r\n"
+	tests := []struct{ name, part string }{
+		{"attachment without a file name", "Content-Type: text/plain; charset=utf-8\r\nContent-Disposition: attachment\r\n\r\nresign\r\n"},
+		{"inline with a file name", "Content-Type: text/plain; charset=utf-8\r\nContent-Disposition: inline; filename=\"notes.txt\"\r\n\r\nresign\r\n"},
+		{"a second HTML part after a photo", "Content-Type: image/jpeg\r\nContent-Disposition: inline; filename=IMG_0001.jpg\r\n\r\n/9j/4AAQ\r\n" +
+			"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><body><div>resign</div><div>Sent from my iPhone</div></body></html>\r\n"},
+	}
+	for _, tt := range tests {
+		m, err := Read([]byte(head+"--b\r\n"+tt.part+"--b--\r\n"), base, DefaultLimits())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Action != "Nf3" || m.Message != "" {
+			t.Errorf("%s: action %q, message %q; want Nf3 and no message", tt.name, m.Action, m.Message)
+		}
+	}
+}
