@@ -352,3 +352,35 @@ func TestTextAttachmentsAndSecondHTML(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLCapBounds: an HTML body whose text is exactly MaxTextBytes is
+// read whole, its last character too (a "!" in bold, a token of its own,
+// the div left open),
+// and not called truncated; an HTML part of exactly 4 × MaxTextBytes (the
+// most read of one; a style sheet takes most of it) that ends in text
+// without closing its tags (base64, so the part ends where the HTML
+// does) keeps its last byte.
+func TestHTMLCapBounds(t *testing.T) {
+	words := strings.Repeat("good game ", 19) + "thanks" // 196 bytes
+	m, err := Read(htmlMail("<div>Nf3</div><div>"+words+"<b>!</b>"), base, Limits{MaxLineBytes: 8192, MaxTextBytes: 4 + len(words) + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Text != "Nf3\n"+words+"!" || len(m.Warnings) != 0 {
+		t.Errorf("text of exactly MaxTextBytes: text %q, warnings %q; want it whole, no warning", m.Text, m.Warnings)
+	}
+
+	const max = 100
+	style := "<html><head><style>p { margin: 0; }</style></head><body><div>Nf3</div><div>Good game, thanks!"
+	style = strings.Replace(style, "<style>", "<style>"+strings.Repeat(" ", 4*max-len(style)), 1)
+	if len(style) != 4*max {
+		t.Fatalf("HTML part of %d bytes, want %d", len(style), 4*max)
+	}
+	m, err = Read(htmlMail(style), base, Limits{MaxLineBytes: 8192, MaxTextBytes: max})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Action != "Nf3" || m.Message != "Good game, thanks!" {
+		t.Errorf("HTML part of exactly 4 × MaxTextBytes: action %q, message %q; want Nf3 and \"Good game, thanks!\"", m.Action, m.Message)
+	}
+}
