@@ -384,3 +384,26 @@ func TestHTMLCapBounds(t *testing.T) {
 		t.Errorf("HTML part of exactly 4 × MaxTextBytes: action %q, message %q; want Nf3 and \"Good game, thanks!\"", m.Action, m.Message)
 	}
 }
+
+// TestHTMLCapWithZeroWidthSpaces: the HTML converter stops at the first
+// token that takes its text over MaxTextBytes, before the characters the
+// reader drops are dropped (zero-width spaces, which Outlook on the web
+// leaves in pasted text): what follows is not read, and the warning says
+// so although the text kept is shorter than the cap.
+func TestHTMLCapWithZeroWidthSpaces(t *testing.T) {
+	for _, pasted := range []string{
+		"x" + strings.Repeat("ab\u200b", 19),           // 96 bytes, 39 without the zero-width spaces
+		"Schach\u00adspiel " + strings.Repeat("x", 84), // 98 bytes with a soft hyphen: the text kept is exactly the cap
+	} {
+		m, err := Read(htmlMail("<div>Nf3</div><div>"+pasted+"</div><div>resign</div>"), base, Limits{MaxLineBytes: 8192, MaxTextBytes: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.NewReplacer("\u200b", "", "\u00ad", "").Replace(pasted); m.Action != "Nf3" || m.Message != want {
+			t.Errorf("action %q, message %q; want Nf3 and %q", m.Action, m.Message, want)
+		}
+		if w := strings.Join(m.Warnings, "\n"); !strings.Contains(w, "text truncated at 100 bytes") {
+			t.Errorf("%q: warnings %q, want the text called truncated", pasted, m.Warnings)
+		}
+	}
+}

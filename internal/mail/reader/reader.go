@@ -576,7 +576,14 @@ func htmlText(html string, w *walker) (text string) {
 			text = ""
 		}
 	}()
-	return linearHTMLText(html, w.lim.MaxTextBytes+1)
+	text = linearHTMLText(html, w.lim.MaxTextBytes+1)
+	if len(text) > w.lim.MaxTextBytes && len(normaliseChars(text)) <= w.lim.MaxTextBytes {
+		// The converter stopped at its limit, but characters normalise
+		// drops (zero-width spaces, soft hyphens) made the text shorter
+		// than the cap: normalise would not say that the rest is unread.
+		w.warn("text truncated at %s", size(w.lim.MaxTextBytes))
+	}
+	return text
 }
 
 // unflow joins the soft line breaks of a format=flowed text (RFC 3676): a
