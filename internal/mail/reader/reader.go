@@ -266,7 +266,9 @@ func repairHeader(raw []byte) (fixed []byte, dropped []string) {
 			line = rest[:i+1]
 		}
 		rest = rest[len(line):]
-		bare := bytes.TrimRight(line, "\r\n")
+		// Only "\r\n" or "\n" ends the header: a line of a stray carriage
+		// return ("\r\r\n") is junk to drop, as the parser reads it.
+		bare := bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
 		switch {
 		case len(bare) == 0: // end of the header
 			out.Write(line)

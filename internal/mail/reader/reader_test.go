@@ -148,6 +148,7 @@ func TestReadDegrades(t *testing.T) {
 		{"text over MaxTextBytes is truncated", hdr + "\r\ne4\r\n" + strings.Repeat("word word\r\n", 10000), "e4", "text truncated at 64 KiB"},
 		{"more parts than MaxParts", parts.String(), "e4", "more than 64 MIME parts"},
 		{"malformed header line", hdr + "this line is no header\r\n\r\ne4\r\n", "e4", `malformed header line was ignored: "this line is no header"`},
+		{"a line of a stray carriage return", "From: a@b.example\r\n\r\r\nTo: referee+17.k3fux2ab7q.23@example.test\r\nSubject: x\r\n\r\ne4\r\n", "e4", `malformed header line was ignored: "\r"`},
 		{"unknown charset", hdr + "Content-Type: text/plain; charset=x-foo\r\n\r\ne4 \xff\r\n", "e4 \uFFFD", `unknown charset "x-foo": read as UTF-8`},
 		{"unknown transfer encoding", hdr + "Content-Transfer-Encoding: x-uue\r\n\r\ne4\r\n", "e4", `unknown Content-Transfer-Encoding "x-uue"`},
 		{"multipart without boundary", hdr + "Content-Type: multipart/alternative\r\n\r\ne4\r\n", "e4", "has no boundary: read as plain text"},
