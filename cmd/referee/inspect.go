@@ -24,6 +24,12 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "referee inspect: %v\n", err)
 		return exitUsage
 	}
+	// As serve: the reader finds the game in plus-addresses of this one,
+	// which it cannot make of a string with no local part or no "@".
+	if err := checkAddress(*address); err != nil {
+		fmt.Fprintf(stderr, "referee inspect: %v\n", err)
+		return exitUsage
+	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "referee inspect: give one mail file, e.g. referee inspect move.eml (\"-\" reads standard input)")
 		return exitUsage

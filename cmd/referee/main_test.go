@@ -130,6 +130,13 @@ func TestInspectAndVerify(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"game": 1`) || !strings.Contains(out, `"action": null`) || !strings.Contains(out, "wrong secret") {
 		t.Errorf("inspect: %d %s", code, out)
 	}
+	// An --address serve would refuse is refused here too (the reader
+	// cannot make plus-addresses of it), before the mail is read.
+	for _, bad := range []string{"@example.test", "referee", "referee+1@example.test"} {
+		if code, out, errs := cli(t, "inspect", "--db", db, "--address", bad, eml); code != 2 || out != "" || !strings.Contains(errs, "--address") {
+			t.Errorf("inspect --address %q: exit %d, %q, %q; want exit 2 and the address refused", bad, code, out, errs)
+		}
+	}
 	code, out, _ = cli(t, "export", "--db", db, "1")
 	rec := filepath.Join(dir, "g.pgn")
 	os.WriteFile(rec, []byte(out), 0o644)

@@ -209,7 +209,8 @@ func TestAuthZoneHops(t *testing.T) {
 // TestAuthFieldsOutsideTheFromDomain: results for another domain than the
 // From address's (a mailing list's signature, a forwarder's) neither
 // authenticate the sender nor fail them; a parenthesis inside a quoted
-// reason is no comment, so the result after it is read.
+// reason is no comment, so the result after it is read; an SPF MAIL FROM
+// written as "@domain" names that domain.
 func TestAuthFieldsOutsideTheFromDomain(t *testing.T) {
 	ar := func(results string) string {
 		return "Authentication-Results: mx.example.test;\r\n\t" + results + "\r\n"
@@ -229,6 +230,8 @@ func TestAuthFieldsOutsideTheFromDomain(t *testing.T) {
 			ar("dkim=pass header.d=lists.example; dkim=fail header.d=gmail.example"), false, "found dkim=pass for lists.example, dkim=fail for gmail.example"},
 		{"From's first failing result is the one named",
 			ar("dkim=fail header.d=gmail.example; dkim=none"), false, "neither DKIM nor SPF passed for gmail.example"},
+		{"the MAIL FROM domain written with its at sign",
+			ar("dkim=fail header.d=lists.example; spf=pass smtp.mailfrom=@gmail.example"), true, "spf=pass for gmail.example"},
 		{"a parenthesis inside a quoted reason",
 			ar(`dkim=fail reason="key not found :(" header.d=gmail.example; spf=pass smtp.mailfrom=alice@gmail.example`), true, "spf=pass for gmail.example"},
 		{"a quoted reason with a whole comment inside",

@@ -176,10 +176,16 @@ func quoteStart(lines []string, i int, trim string, acted bool, sent *Sent) int 
 // headerTop returns where the quote header that lines[i] ends begins: the
 // first line of an attribution wrapped above it ("02.04.2012 14:20
 // пользователь "Bob" <" above "b@x> написал:"), else i. A line that ends
-// a sentence is the player's.
+// a sentence is the player's, and a line that on its own begins a quote or
+// ends the player's words (an attribution, a footer, a line introducing
+// ">" lines) is no header's first line: what lies
+// below it is the player's ("On …, Referee <r@x> wrote:" + "e4" + "thanks"
+// above another attribution).
 func headerTop(lines []string, i int) int {
 	for k := i - 1; k >= 0 && k >= i-3; k-- {
-		if strings.HasSuffix(strings.TrimSpace(lines[k]), ".") || strings.ContainsAny(lastRune(lines[k]), "!?…") {
+		trim := strings.TrimSpace(lines[k])
+		if strings.HasSuffix(trim, ".") || strings.ContainsAny(lastRune(lines[k]), "!?…") ||
+			cuts(trim) || introducesQuote(trim, lines, k) || isFooter(trim) {
 			break
 		}
 		if j := wrappedAttribution(lines, k); j >= i {

@@ -121,6 +121,12 @@ func TestLinearHTMLText(t *testing.T) {
 		{"<div>e4</div><blockquote>Game #60<br>move 1</blockquote>after", "e4\n> Game #60\n> move 1\nafter"},
 		{"<blockquote><blockquote>deep</blockquote></blockquote>", ">> deep"},
 		{"one<br>two", "one\ntwo"},
+		// A client's quote is marked where its container or rule opens,
+		// never inside a skipped element (a <template> of a pasted
+		// document) nor at an end tag (a stray </hr>).
+		{"<div>Nf3</div><template><hr><div class=\"gmail_quote\">x</div></template><div>see you</div>", "Nf3\nsee you"},
+		{"<div>Nf3</div></hr><div>see you</div>", "Nf3\nsee you"},
+		{"<div>Nf3</div><hr><div>On Sunday Referee wrote</div>", "Nf3\n" + quoteMark + "\nOn Sunday Referee wrote"},
 	} {
 		if got := strings.TrimSpace(linearHTMLText(tc.in, 1000)); got != tc.want {
 			t.Errorf("linearHTMLText(%q) = %q, want %q", tc.in, got, tc.want)

@@ -324,3 +324,86 @@ func TestTextCapBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestTextAttachmentsAndSecondHTML: a text part that is an attachment is
+// not the player's words, whether it says so by its disposition alone
+// (Outlook: "attachment" and no file name) or by a file name alone (Apple
+// Mail sends attachments inline with a file name), even when the body is
+// HTML only; and of two HTML parts (Apple Mail with a photo between
+// them: the text above the photo, then the rest with its footer) the
+// first is read.
+func TestTextAttachmentsAndSecondHTML(t *testing.T) {
+	head := "From: Alice <alice@example.test>\r\nTo: " + base + "\r\nSubject: Re: [chess #17]\r\n" +
+		"Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n" +
+		"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><body><div>Nf3</div></body></html>\r\n"
+	tests := []struct{ name, part string }{
+		{"attachment without a file name", "Content-Type: text/plain; charset=utf-8\r\nContent-Disposition: attachment\r\n\r\nresign\r\n"},
+		{"inline with a file name", "Content-Type: text/plain; charset=utf-8\r\nContent-Disposition: inline; filename=\"notes.txt\"\r\n\r\nresign\r\n"},
+		{"a second HTML part after a photo", "Content-Type: image/jpeg\r\nContent-Disposition: inline; filename=IMG_0001.jpg\r\n\r\n/9j/4AAQ\r\n" +
+			"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><body><div>resign</div><div>Sent from my iPhone</div></body></html>\r\n"},
+	}
+	for _, tt := range tests {
+		m, err := Read([]byte(head+"--b\r\n"+tt.part+"--b--\r\n"), base, DefaultLimits())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Action != "Nf3" || m.Message != "" {
+			t.Errorf("%s: action %q, message %q; want Nf3 and no message", tt.name, m.Action, m.Message)
+		}
+	}
+}
+
+// TestHTMLCapBounds: an HTML body whose text is exactly MaxTextBytes is
+// read whole, its last character too (a "!" in bold, a token of its own,
+// the div left open),
+// and not called truncated; an HTML part of exactly 4 × MaxTextBytes (the
+// most read of one; a style sheet takes most of it) that ends in text
+// without closing its tags (base64, so the part ends where the HTML
+// does) keeps its last byte.
+func TestHTMLCapBounds(t *testing.T) {
+	words := strings.Repeat("good game ", 19) + "thanks" // 196 bytes
+	m, err := Read(htmlMail("<div>Nf3</div><div>"+words+"<b>!</b>"), base, Limits{MaxLineBytes: 8192, MaxTextBytes: 4 + len(words) + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Text != "Nf3\n"+words+"!" || len(m.Warnings) != 0 {
+		t.Errorf("text of exactly MaxTextBytes: text %q, warnings %q; want it whole, no warning", m.Text, m.Warnings)
+	}
+
+	const max = 100
+	style := "<html><head><style>p { margin: 0; }</style></head><body><div>Nf3</div><div>Good game, thanks!"
+	style = strings.Replace(style, "<style>", "<style>"+strings.Repeat(" ", 4*max-len(style)), 1)
+	if len(style) != 4*max {
+		t.Fatalf("HTML part of %d bytes, want %d", len(style), 4*max)
+	}
+	m, err = Read(htmlMail(style), base, Limits{MaxLineBytes: 8192, MaxTextBytes: max})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Action != "Nf3" || m.Message != "Good game, thanks!" {
+		t.Errorf("HTML part of exactly 4 × MaxTextBytes: action %q, message %q; want Nf3 and \"Good game, thanks!\"", m.Action, m.Message)
+	}
+}
+
+// TestHTMLCapWithZeroWidthSpaces: the HTML converter stops at the first
+// token that takes its text over MaxTextBytes, before the characters the
+// reader drops are dropped (zero-width spaces, which Outlook on the web
+// leaves in pasted text): what follows is not read, and the warning says
+// so although the text kept is shorter than the cap.
+func TestHTMLCapWithZeroWidthSpaces(t *testing.T) {
+	for _, pasted := range []string{
+		"x" + strings.Repeat("ab\u200b", 19),           // 96 bytes, 39 without the zero-width spaces
+		"Schach\u00adspiel " + strings.Repeat("x", 84), // 98 bytes with a soft hyphen: the text kept is exactly the cap
+	} {
+		m, err := Read(htmlMail("<div>Nf3</div><div>"+pasted+"</div><div>resign</div>"), base, Limits{MaxLineBytes: 8192, MaxTextBytes: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.NewReplacer("\u200b", "", "\u00ad", "").Replace(pasted); m.Action != "Nf3" || m.Message != want {
+			t.Errorf("action %q, message %q; want Nf3 and %q", m.Action, m.Message, want)
+		}
+		if w := strings.Join(m.Warnings, "\n"); !strings.Contains(w, "text truncated at 100 bytes") {
+			t.Errorf("%q: warnings %q, want the text called truncated", pasted, m.Warnings)
+		}
+	}
+}

@@ -218,3 +218,35 @@ func TestWrappedAttributionLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestWrappedHeaderAboveCut: an attribution whose first line carries a
+// quote mark and whose rest the client rewrapped without one (Outlook
+// rewraps quoted lines at 76 columns) is dropped whole, the line in the
+// middle of it included; a line that ends a sentence above the attribution
+// is the player's. A line that begins a quote or ends the player's words
+// on its own (an attribution, a footer, a line introducing ">" lines) is no
+// header's first line: the player's words below it are kept.
+func TestWrappedHeaderAboveCut(t *testing.T) {
+	tests := []struct {
+		name, in, action, message string
+	}{
+		{"one line between", "Nf3\n\nGood game so far.\n> On Sunday, 22 November 2026 at 10:02:15 CET, Chess\nReferee\n<referee@example.test> wrote:\n> Game #12 - Bob vs Alice\n",
+			"Nf3", "Good game so far."},
+		{"two lines between", "Nf3\n\nGood game so far.\n> On Sunday, 22 November 2026 at 10:02:15 CET, The\nChess\nReferee\n<referee@example.test> wrote:\n> Game #12 - Bob vs Alice\n",
+			"Nf3", "Good game so far."},
+		{"a sentence between", "Nf3\n\nGood game so far.\n> On Sunday, 22 November 2026 at 10:02:15 CET, Chess\nReferee Ltd.\n<referee@example.test> wrote:\n> Game #12 - Bob vs Alice\n",
+			"Nf3", "Good game so far.\nReferee Ltd."},
+		{"below an attribution", "On Sun, 22 Nov 2026 at 10:02, Referee <referee@example.test> wrote:\ne4\nthanks\nOn Sat, 21 Nov 2026 at 09:00, Bob <bob@example.test> wrote:\n> hi",
+			"e4", "thanks"},
+		{"below a footer", "Sent from my iPhone 22.11.2026\ne4\nthanks\nBob <bob@example.test> wrote:\n> hi",
+			"e4", "thanks"},
+		{"below a line introducing a quote", "22.11.2026 10:02 Referee:\n> Game #12\ne4\nBob <bob@example.test> wrote:\n> hi",
+			"e4", ""},
+	}
+	for _, tt := range tests {
+		action, message := Clean(tt.in)
+		if action != tt.action || message != tt.message {
+			t.Errorf("%s: Clean = %q, %q, want %q, %q", tt.name, action, message, tt.action, tt.message)
+		}
+	}
+}

@@ -266,7 +266,9 @@ func repairHeader(raw []byte) (fixed []byte, dropped []string) {
 			line = rest[:i+1]
 		}
 		rest = rest[len(line):]
-		bare := bytes.TrimRight(line, "\r\n")
+		// Only "\r\n" or "\n" ends the header: a line of a stray carriage
+		// return ("\r\r\n") is junk to drop, as the parser reads it.
+		bare := bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
 		switch {
 		case len(bare) == 0: // end of the header
 			out.Write(line)
@@ -576,7 +578,14 @@ func htmlText(html string, w *walker) (text string) {
 			text = ""
 		}
 	}()
-	return linearHTMLText(html, w.lim.MaxTextBytes+1)
+	text = linearHTMLText(html, w.lim.MaxTextBytes+1)
+	if len(text) > w.lim.MaxTextBytes && len(normaliseChars(text)) <= w.lim.MaxTextBytes {
+		// The converter stopped at its limit, but characters normalise
+		// drops (zero-width spaces, soft hyphens) made the text shorter
+		// than the cap: normalise would not say that the rest is unread.
+		w.warn("text truncated at %s", size(w.lim.MaxTextBytes))
+	}
+	return text
 }
 
 // unflow joins the soft line breaks of a format=flowed text (RFC 3676): a

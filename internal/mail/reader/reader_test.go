@@ -111,6 +111,9 @@ func TestReadRefuses(t *testing.T) {
 		{"binary junk", "\x89PNG\r\n\x1a\n\x00\x00", []string{"without a single mail header field", `\x89PNG`, "send a normal mail"}},
 		{"text without a header", "e4 please\n\nthanks", []string{"without a single mail header field", `"e4 please"`}},
 		{"empty", "", []string{"read 0 bytes"}},
+		// A blank line first ends the header before it starts (a script
+		// that writes a newline before the mail): the first line is empty.
+		{"a blank line first", "\nFrom: Bob <bob@example.test>\nSubject: Re: move\n\nNf3\n", []string{"without a single mail header field", `first line ""`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,6 +148,7 @@ func TestReadDegrades(t *testing.T) {
 		{"text over MaxTextBytes is truncated", hdr + "\r\ne4\r\n" + strings.Repeat("word word\r\n", 10000), "e4", "text truncated at 64 KiB"},
 		{"more parts than MaxParts", parts.String(), "e4", "more than 64 MIME parts"},
 		{"malformed header line", hdr + "this line is no header\r\n\r\ne4\r\n", "e4", `malformed header line was ignored: "this line is no header"`},
+		{"a line of a stray carriage return", "From: a@b.example\r\n\r\r\nTo: referee+17.k3fux2ab7q.23@example.test\r\nSubject: x\r\n\r\ne4\r\n", "e4", `malformed header line was ignored: "\r"`},
 		{"unknown charset", hdr + "Content-Type: text/plain; charset=x-foo\r\n\r\ne4 \xff\r\n", "e4 \uFFFD", `unknown charset "x-foo": read as UTF-8`},
 		{"unknown transfer encoding", hdr + "Content-Transfer-Encoding: x-uue\r\n\r\ne4\r\n", "e4", `unknown Content-Transfer-Encoding "x-uue"`},
 		{"multipart without boundary", hdr + "Content-Type: multipart/alternative\r\n\r\ne4\r\n", "e4", "has no boundary: read as plain text"},
@@ -652,5 +656,30 @@ func TestHeaderFields(t *testing.T) {
 	}
 	if m.Token == nil || m.Token.String() != "17.k3fux2ab7q.23" || m.TokenSource != "to" {
 		t.Errorf("token %v from %q, want 17.k3fux2ab7q.23 from to", m.Token, m.TokenSource)
+	}
+}
+
+// TestHeaderFieldsFromOutlook: a Russian Outlook writes the referee's name
+// in To in koi8-r, which the header decoder does not know, and a reply
+// without In-Reply-To (a new mail to the game's address): the token is
+// still read from the address in To. A Message-ID with a comment after it
+// is answered by its id alone.
+func TestHeaderFieldsFromOutlook(t *testing.T) {
+	raw := "From: Ivan <ivan@example.org>\r\n" +
+		"To: =?koi8-r?B?89XE2NE=?= <referee+17.k3fux2ab7q.23@example.test>\r\n" +
+		"Subject: =?koi8-r?B?6M/E?=\r\n" +
+		"Message-ID: <20261122101402.4711@mail.example.org> (Microsoft Outlook 16.0)\r\n\r\nNf3\r\n"
+	m, err := Read([]byte(raw), "referee@example.test", DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Token == nil || m.Token.String() != "17.k3fux2ab7q.23" || m.TokenSource != "to" {
+		t.Errorf("token %v from %q, want 17.k3fux2ab7q.23 from to", m.Token, m.TokenSource)
+	}
+	if m.MessageID != "<20261122101402.4711@mail.example.org>" {
+		t.Errorf("MessageID %q, want <20261122101402.4711@mail.example.org>", m.MessageID)
+	}
+	if m.Action != "Nf3" {
+		t.Errorf("action %q, want Nf3", m.Action)
 	}
 }

@@ -91,6 +91,14 @@ func TestTooBig(t *testing.T) {
 		!strings.Contains(strings.Join(m.Warnings, "|"), "malformed header line was ignored") {
 		t.Errorf("oversized mail with a one-character header line: %+v, %v; want From alice@gmail.example and a warning", m, err)
 	}
+	// A header line of a stray carriage return ("\r\r\n", a gateway's
+	// double line end) does not end the header either, nor make the mail
+	// unreadable: dropped with a warning, the fields below it read.
+	stray := strings.Replace(raw, "From: ", "\r\r\nFrom: ", 1)
+	if m, err := Read([]byte(stray), base, DefaultLimits()); m == nil || m.From != "alice@gmail.example" || !errors.Is(err, ErrTooBig) ||
+		!strings.Contains(strings.Join(m.Warnings, "|"), `malformed header line was ignored: "\r"`) {
+		t.Errorf("oversized mail with a stray carriage return line: %+v, %v; want From alice@gmail.example and a warning", m, err)
+	}
 	// An oversized mail of indented lines (a text pasted as a mail, no
 	// header field) cut inside a line: nothing to answer, and no crash.
 	indented := strings.Repeat("    a line of a pasted text\r\n", 100)
