@@ -1,0 +1,58 @@
+package notation
+
+import (
+	"strings"
+	"testing"
+
+	"referee/internal/rules"
+)
+
+// TestReadEdges: readings and refusals at the edges of the reader's
+// tests (issue 44: each case tells a mutant of the reader from the
+// reader). A case gives the variant, the position ("" for the start), the
+// player's language ("-" for Read), the line, and either the move read
+// (coordinates) with its notes, or the refusal's whole text.
+func TestReadEdges(t *testing.T) {
+	const cuarentaPawnC6 = "4/k4/4/1P3/4/2K2/4/5/4 w - - 0 1"
+	tests := []struct {
+		name, variant, fen, lang, line string
+		coord, notes                   string // the move read, and its notes joined by "; "
+		err                            string // or the refusal
+	}{
+		{name: "a French player's small r in Cuarenta (no rook) is the English letter, not the king",
+			variant: "cuarenta", fen: cuarentaPawnC6, lang: "fr", line: "c6d7r",
+			err: `"c6d7r" was not played: R is not a promotion choice there: choose one of C.`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := rules.Lookup(tt.variant)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := v.Start()
+			if tt.fen != "" {
+				if p, err = v.ParsePosition(tt.fen); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var r Reading
+			if tt.lang == "-" {
+				r, err = Read(p, tt.line)
+			} else {
+				r, err = ReadFor(p, tt.line, Options{Language: tt.lang})
+			}
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Fatalf("%q: read %q, %v\nwant the refusal %s", tt.line, r.Read, err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("%q: %v", tt.line, err)
+			}
+			if got, notes := Coord(p, r.Move), strings.Join(r.Notes, "; "); got != tt.coord || notes != tt.notes {
+				t.Errorf("%q = %s, notes %q; want %s, notes %q", tt.line, got, notes, tt.coord, tt.notes)
+			}
+		})
+	}
+}
