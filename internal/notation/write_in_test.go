@@ -48,6 +48,22 @@ func TestWriteIn(t *testing.T) {
 			t.Errorf("Chec Toe: WriteIn(%q, %q) = %q, want %q", c.san, c.code, got, c.want)
 		}
 	}
+	// Toe-to-Toe's horse (N) and chariot (R) are no knight and no rook:
+	// their letters stay, first in the move and after "=" alike.
+	toeToToe, err := rules.Lookup("toetotoe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ code, san, want string }{
+		{"de", "Nc3", "Nc3"},
+		{"fr", "Rg2", "Rg2"},
+		{"de", "e8=R", "e8=R"},
+		{"fr", "Kd2", "Rd2"},
+	} {
+		if got := WriteIn(toeToToe, c.san, c.code); got != c.want {
+			t.Errorf("Toe-to-Toe: WriteIn(%q, %q) = %q, want %q", c.san, c.code, got, c.want)
+		}
+	}
 }
 
 // TestExampleIn: the example a mail offers reads back as the same move
