@@ -84,4 +84,25 @@ func TestExampleIn(t *testing.T) {
 			t.Errorf("ExampleIn(Nc3, %s) = %q, want %q", code, got, want)
 		}
 	}
+	// Toe-to-Toe: the king's b2 written in French is "Rb2", which a
+	// French player reads as the chariot's (R is the chariot there),
+	// which may go to b2 too: the example is in coordinates.
+	toeToToe, err := rules.Lookup("toetotoe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pos, err = toeToToe.ParsePosition("8/3g4/k1e1n1en/pppppppp/PPPPPPPP/1N2E3/5R2/KE1NG3[] w p 0 5"); err != nil {
+		t.Fatal(err)
+	}
+	if m, err = Parse(pos, "Kb2"); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := ReadFor(pos, "Rb2", Options{Language: "fr"}); err != nil || r.Move == m {
+		t.Fatalf("ReadFor(Rb2, fr) = %q, %v; want the chariot's move", r.Read, err)
+	}
+	for code, want := range map[string]string{"en": "Kb2", "de": "Kb2", "fr": "a1b2"} {
+		if got := ExampleIn(pos, m, code); got != want {
+			t.Errorf("Toe-to-Toe: ExampleIn(Kb2, %s) = %q, want %q", code, got, want)
+		}
+	}
 }
