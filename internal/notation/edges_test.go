@@ -22,6 +22,9 @@ func TestReadEdges(t *testing.T) {
 		{name: "a French player's small r in Cuarenta (no rook) is the English letter, not the king",
 			variant: "cuarenta", fen: cuarentaPawnC6, lang: "fr", line: "c6d7r",
 			err: `"c6d7r" was not played: R is not a promotion choice there: choose one of C.`},
+		{name: "a question keeps its notes in its reason, not again at its end",
+			variant: "chess", fen: "4k3/8/8/8/8/8/8/4K2R w - - 0 1", lang: "fr", line: "Rf1",
+			err: `"Rf1" is ambiguous: more than one legal move fits: R is the king (roi) in French, and R is the rook in English (Kf1, Rh1-f1). Reply with one of "Kf1" or "Rh1-f1"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
