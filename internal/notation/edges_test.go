@@ -13,7 +13,10 @@ import (
 // player's language ("-" for Read), the line, and either the move read
 // (coordinates) with its notes, or the refusal's whole text.
 func TestReadEdges(t *testing.T) {
-	const cuarentaPawnC6 = "4/k4/4/1P3/4/2K2/4/5/4 w - - 0 1"
+	const (
+		cuarentaPawnC6 = "4/k4/4/1P3/4/2K2/4/5/4 w - - 0 1"
+		checToeDrops   = "4/2n1/1P2/2N1[BRpbr] w 5 - 3" // White may drop B or R
+	)
 	tests := []struct {
 		name, variant, fen, lang, line string
 		coord, notes                   string // the move read, and its notes joined by "; "
@@ -25,6 +28,14 @@ func TestReadEdges(t *testing.T) {
 		{name: "a question keeps its notes in its reason, not again at its end",
 			variant: "chess", fen: "4k3/8/8/8/8/8/8/4K2R w - - 0 1", lang: "fr", line: "Rf1",
 			err: `"Rf1" is ambiguous: more than one legal move fits: R is the king (roi) in French, and R is the rook in English (Kf1, Rh1-f1). Reply with one of "Kf1" or "Rh1-f1"`},
+		// Chec Toe's drops: an upper-case letter is another language's
+		// as written; a small one that is a file of the board is not.
+		{name: "a drop with Spanish and Italian A is the bishop's",
+			variant: "chectoe", fen: checToeDrops, lang: "", line: "A@a1",
+			coord: "B@a1", notes: "A is the bishop in Spanish and Italian"},
+		{name: "a drop with a small a is no piece's, even for a Spanish player",
+			variant: "chectoe", fen: checToeDrops, lang: "es", line: "a@a1",
+			err: `"a@a1" was not played: Chec Toe has no piece with the letter A (pieces: P N B R, e.g. "B@a1").`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
