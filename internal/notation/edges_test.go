@@ -36,6 +36,14 @@ func TestReadEdges(t *testing.T) {
 		{name: "a drop with a small a is no piece's, even for a Spanish player",
 			variant: "chectoe", fen: checToeDrops, lang: "es", line: "a@a1",
 			err: `"a@a1" was not played: Chec Toe has no piece with the letter A (pieces: P N B R, e.g. "B@a1").`},
+		// Upper case read in lower case (mayFoldCase) only where no small
+		// letter follows, z too: "E4z" is not "e4z", "Z4a" not "z4a".
+		{name: "a small z after E4 keeps the text from being read in lower case",
+			variant: "chess", lang: "-", line: "E4z",
+			err: `"E4z" was not played: the referee read "E4" as a move but did not understand "z" after it. Send the move alone on the first line, e.g. "e4", and anything else on the lines below it (they are passed on to your opponent).`},
+		{name: "Z, no piece and past every board, with a small letter after it, is not read in lower case",
+			variant: "chess", lang: "-", line: "Z4a",
+			err: `"Z4a" was not played: the referee read "Z4" as a move but did not understand "a" after it. Send only your move on the first line, and anything else on the lines below it (they are passed on to your opponent). And "Z4" names z4, which is not a square of this board (files a-h, ranks 1-8)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
