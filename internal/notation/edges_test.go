@@ -44,6 +44,15 @@ func TestReadEdges(t *testing.T) {
 		{name: "Z, no piece and past every board, with a small letter after it, is not read in lower case",
 			variant: "chess", lang: "-", line: "Z4a",
 			err: `"Z4a" was not played: the referee read "Z4" as a move but did not understand "a" after it. Send only your move on the first line, and anything else on the lines below it (they are passed on to your opponent). And "Z4" names z4, which is not a square of this board (files a-h, ranks 1-8)`},
+		// The game's own reason for a piece not on the board (Chec Toe's
+		// piece in hand) is given only for a move written without an
+		// origin: one with an origin names a piece that is not there.
+		{name: "a move from the a-file of a piece in hand: no such piece",
+			variant: "chectoe", fen: checToeDrops, lang: "-", line: "Bab3",
+			err: `"Bab3" was not played: you have no bishop that could make it.`},
+		{name: "a move from the first rank of a piece in hand: no such piece",
+			variant: "chectoe", fen: checToeDrops, lang: "-", line: "B1b3",
+			err: `"B1b3" was not played: you have no bishop that could make it.`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
