@@ -53,6 +53,19 @@ func TestReadEdges(t *testing.T) {
 		{name: "a move from the first rank of a piece in hand: no such piece",
 			variant: "chectoe", fen: checToeDrops, lang: "-", line: "B1b3",
 			err: `"B1b3" was not played: you have no bishop that could make it.`},
+		// Castling written as the king's move without its origin: the
+		// refusal says how to write it (it said the king would be left in
+		// check, as castling is no king's step), and no promotion is
+		// mentioned.
+		{name: "Kg1 where O-O is legal",
+			variant: "chess", fen: "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", lang: "-", line: "Kg1",
+			err: `"Kg1" was not played: castling is written "O-O", or with the king's squares, "e1g1"; not as a king's move.`},
+		{name: "Kc1 where O-O-O is legal",
+			variant: "chess", fen: "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", lang: "-", line: "Kc1",
+			err: `"Kc1" was not played: castling is written "O-O-O", or with the king's squares, "e1c1"; not as a king's move.`},
+		{name: "Kg1 where castling is not allowed",
+			variant: "chess", fen: "4k3/8/8/8/8/8/8/R3K2R w - - 0 1", lang: "-", line: "Kg1",
+			err: `"Kg1" was not played: your king on e1 cannot go to g1: a king does not move that way.`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
