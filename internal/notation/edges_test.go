@@ -16,6 +16,7 @@ func TestReadEdges(t *testing.T) {
 	const (
 		cuarentaPawnC6 = "4/k4/4/1P3/4/2K2/4/5/4 w - - 0 1"
 		checToeDrops   = "4/2n1/1P2/2N1[BRpbr] w 5 - 3" // White may drop B or R
+		toeToToePlay   = "8/3g4/k1e1n1en/pppppppp/PPPPPPPP/1N2ER2/8/KE1NG1R1[] w p 0 5"
 	)
 	tests := []struct {
 		name, variant, fen, lang, line string
@@ -66,6 +67,18 @@ func TestReadEdges(t *testing.T) {
 		{name: "Kg1 where castling is not allowed",
 			variant: "chess", fen: "4k3/8/8/8/8/8/8/R3K2R w - - 0 1", lang: "-", line: "Kg1",
 			err: `"Kg1" was not played: your king on e1 cannot go to g1: a king does not move that way.`},
+		// Of two pieces refused for the same kind of reason, the first on
+		// the board is named.
+		{name: "two rooks both blocked: the a1 rook is named",
+			variant: "chess", fen: "4k3/8/8/8/8/8/8/RN2K1NR w - - 0 1", lang: "-", line: "Rd1",
+			err: `"Rd1" was not played: your rook on a1 cannot go to d1: a piece stands in the way (or that move needs a capture).`},
+		// The piece taken named instead of its square, with its article.
+		{name: "no horse takes an elephant",
+			variant: "toetotoe", fen: toeToToePlay, lang: "-", line: "NxE",
+			err: `"NxE" was not played: no horse of yours can take an elephant now.`},
+		{name: "no horse takes a general",
+			variant: "toetotoe", fen: toeToToePlay, lang: "-", line: "NxG",
+			err: `"NxG" was not played: no horse of yours can take a general now.`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
