@@ -79,6 +79,18 @@ func TestReadEdges(t *testing.T) {
 		{name: "no horse takes a general",
 			variant: "toetotoe", fen: toeToToePlay, lang: "-", line: "NxG",
 			err: `"NxG" was not played: no horse of yours can take a general now.`},
+		// The readable piece of a line cut anywhere: a number is not cut
+		// out of a longer one, 0 being a digit too, but a move beside a
+		// digit is read, and so is a number with no digit beside it.
+		{name: "a move after a digit",
+			variant: "chess", lang: "-", line: "1Nf3",
+			err: `"1Nf3" was not played: the referee read "Nf3" as a move but did not understand "1" before it. Send the move alone on the first line, e.g. "Nf3", and anything else on the lines below it (they are passed on to your opponent).`},
+		{name: "ICCF digits in brackets",
+			variant: "chess", lang: "-", line: "(5254)",
+			err: `"(5254)" was not played: the referee read "5254" as a move but did not understand "(" before it and ")" after it. Send the move alone on the first line, e.g. "e4", and anything else on the lines below it (they are passed on to your opponent).`},
+		{name: "ICCF digits after a 0 are not cut out of the number",
+			variant: "chess", lang: "-", line: "05254x",
+			err: `"05254x" is not a move the referee can read: write it like d3 (or "moves" for the list)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
