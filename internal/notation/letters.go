@@ -396,9 +396,14 @@ const figurinesOf = "♔♕♖♗♘"
 // for "Nf3" in German, "e8=D" for "e8=Q"), or with figurines ("♘f3")
 // where the language's letters are not Latin (Russian): the reader's
 // record in a mail. Only the letters of the orthodox pieces change
-// (isOrthodox: Toe-to-Toe's N, a horse, stays N); squares, castling and
-// marks stay. An unknown code, or English, leaves san as it is; records
-// and exports keep English SAN.
+// (isOrthodox: Toe-to-Toe's N, a horse, stays N), and only to a letter
+// the reader reads as that piece: where the variant's own piece has the
+// language's letter, the English one stays (Toe-to-Toe's king for a
+// French reader, "Kd2": R is the chariot there; Cuarenta's bishop for a
+// French or Polish one, F and G being its frog and guard; Chec Toe's
+// knight for a Dutch one, P being its pawn). Squares, castling and marks
+// stay. An unknown code, or English, leaves san as it is; records and
+// exports keep English SAN.
 func WriteIn(v rules.Variant, san, code string) string {
 	if code == "" || code == "en" {
 		return san
@@ -415,11 +420,12 @@ func WriteIn(v rules.Variant, san, code string) string {
 			}
 		}
 	}
+	lt := newLetters(Options{Language: l.Code})
 	var b strings.Builder
 	for i := 0; i < len(san); i++ {
 		c := san[i]
 		k := strings.IndexByte(orthodox, c)
-		if k < 0 || (i > 0 && san[i-1] != '=') || !isOrthodox(v, c) {
+		if k < 0 || (i > 0 && san[i-1] != '=') || !isOrthodox(v, c) || !readsAs(lt, v, l.Letters[k], c) {
 			b.WriteByte(c)
 			continue
 		}
@@ -430,6 +436,13 @@ func WriteIn(v rules.Variant, san, code string) string {
 		}
 	}
 	return b.String()
+}
+
+// readsAs reports whether the reader lt reads the language's letter x as
+// the variant's piece c, as a move's piece letter.
+func readsAs(lt *letters, v rules.Variant, x string, c byte) bool {
+	got, _ := lt.piece(v, v.Board(), upperToken(x), true)
+	return got == c
 }
 
 // ExampleIn writes m (legal in p) as an example for a player of the

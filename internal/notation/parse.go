@@ -852,6 +852,15 @@ func explain(p rules.Position, in, s string, pt pattern, lt *letters) error {
 			return fail("that move is not a promotion: write it without the %c.", pt.promo)
 		}
 	}
+	if pt.to != rules.NoSquare {
+		// "Kg1" where O-O is legal: castling is written O-O, or with the
+		// king's whole origin (fits), never as a king's move with none.
+		for _, m := range p.Legal() {
+			if m.Kind == rules.Castle && m.To == pt.to && slices.Contains(mine, m.From) {
+				return fail("castling is written %q, or with the king's squares, %q; not as a king's move.", SAN(p, m), Coord(p, m))
+			}
+		}
+	}
 	if ex, ok := p.(rules.PositionExplain); ok && pt.to != rules.NoSquare {
 		// The most telling reason among the pieces that might be meant: a
 		// king left in check, then a blocked way, then the way pieces move.

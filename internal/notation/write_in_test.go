@@ -48,6 +48,48 @@ func TestWriteIn(t *testing.T) {
 			t.Errorf("Chec Toe: WriteIn(%q, %q) = %q, want %q", c.san, c.code, got, c.want)
 		}
 	}
+	// Toe-to-Toe's horse (N) and chariot (R) are no knight and no rook:
+	// their letters stay, first in the move and after "=" alike.
+	toeToToe, err := rules.Lookup("toetotoe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ code, san, want string }{
+		{"de", "Nc3", "Nc3"},
+		{"fr", "Rg2", "Rg2"},
+		{"de", "e8=R", "e8=R"},
+		// The king stays K for a French reader: R is the chariot there
+		// (it was written "Rd2", which that reader reads as the chariot).
+		{"fr", "Kd2", "Kd2"},
+		{"pl", "Kd2", "Kd2"},
+	} {
+		if got := WriteIn(toeToToe, c.san, c.code); got != c.want {
+			t.Errorf("Toe-to-Toe: WriteIn(%q, %q) = %q, want %q", c.san, c.code, got, c.want)
+		}
+	}
+	// Likewise Cuarenta's bishop for a French and a Polish reader (F is
+	// the frog there, G the guard), and Chec Toe's knight for a Dutch
+	// one (P is the pawn there): the English letter stays.
+	cuarenta, err := rules.Lookup("cuarenta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		v               rules.Variant
+		code, san, want string
+	}{
+		{cuarenta, "fr", "Bxf7", "Bxf7"},
+		{cuarenta, "pl", "Bb2", "Bb2"},
+		{cuarenta, "de", "Bb2", "Lb2"},
+		{cuarenta, "fr", "Kd1", "Rd1"},
+		{checToe, "nl", "Nb3", "Nb3"},
+		{checToe, "nl", "N@b3", "N@b3"},
+		{checToe, "fr", "Nb3", "Cb3"},
+	} {
+		if got := WriteIn(c.v, c.san, c.code); got != c.want {
+			t.Errorf("%s: WriteIn(%q, %q) = %q, want %q", c.v.Name(), c.san, c.code, got, c.want)
+		}
+	}
 }
 
 // TestExampleIn: the example a mail offers reads back as the same move
@@ -66,6 +108,26 @@ func TestExampleIn(t *testing.T) {
 	for code, want := range map[string]string{"en": "Nc3", "de": "Sc3", "fr": "Cc3", "nl": "b1c3", "ru": "♘c3"} {
 		if got := ExampleIn(pos, m, code); got != want {
 			t.Errorf("ExampleIn(Nc3, %s) = %q, want %q", code, got, want)
+		}
+	}
+	// Toe-to-Toe: the king's b2 is "Kb2" in French too, since a French
+	// player reads "Rb2" as the chariot's (R is the chariot there).
+	toeToToe, err := rules.Lookup("toetotoe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pos, err = toeToToe.ParsePosition("8/3g4/k1e1n1en/pppppppp/PPPPPPPP/1N2E3/5R2/KE1NG3[] w p 0 5"); err != nil {
+		t.Fatal(err)
+	}
+	if m, err = Parse(pos, "Kb2"); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := ReadFor(pos, "Rb2", Options{Language: "fr"}); err != nil || r.Move == m {
+		t.Fatalf("ReadFor(Rb2, fr) = %q, %v; want the chariot's move", r.Read, err)
+	}
+	for code, want := range map[string]string{"en": "Kb2", "de": "Kb2", "fr": "Kb2"} {
+		if got := ExampleIn(pos, m, code); got != want {
+			t.Errorf("Toe-to-Toe: ExampleIn(Kb2, %s) = %q, want %q", code, got, want)
 		}
 	}
 }
