@@ -164,6 +164,7 @@ var subjectTagRE = regexp.MustCompile(`\[(chess|toroidal|cylindrical|klein|cuare
 func Read(raw []byte, base string, lim Limits) (*Mail, error) {
 	lim = lim.withDefaults()
 	m := &Mail{}
+	size := len(raw) // what was read; an oversized mail is cut to its header below
 	var tooBig error
 	if int64(len(raw)) > lim.MaxBytes {
 		tooBig = &TooBigError{Size: int64(len(raw)), Limit: lim.MaxBytes}
@@ -182,7 +183,7 @@ func Read(raw []byte, base string, lim Limits) (*Mail, error) {
 		}
 		if e == nil {
 			return nil, fmt.Errorf("read %d bytes that are not a mail (%s; first line %s): "+
-				"send a normal mail with your move on the first line of its text", len(raw), headerProblem(err), snippet(firstLine(raw)))
+				"send a normal mail with your move on the first line of its text", size, headerProblem(err), snippet(firstLine(raw)))
 		}
 	}
 	if err != nil {
@@ -190,7 +191,7 @@ func Read(raw []byte, base string, lim Limits) (*Mail, error) {
 	}
 	if e.Header.Len() == 0 {
 		return nil, fmt.Errorf("read %d bytes without a single mail header field (From:, To:, Subject: ...; first line %s): "+
-			"send a normal mail with your move on the first line of its text", len(raw), snippet(firstLine(raw)))
+			"send a normal mail with your move on the first line of its text", size, snippet(firstLine(raw)))
 	}
 	h := gomail.Header{Header: e.Header}
 	readHeaders(m, h, base)

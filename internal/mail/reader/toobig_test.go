@@ -2,6 +2,7 @@ package reader
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -100,15 +101,18 @@ func TestTooBig(t *testing.T) {
 		t.Errorf("oversized mail with a stray carriage return line: %+v, %v; want From alice@gmail.example and a warning", m, err)
 	}
 	// An oversized mail of indented lines (a text pasted as a mail, no
-	// header field) cut inside a line: nothing to answer, and no crash.
+	// header field) cut inside a line: nothing to answer, and no crash;
+	// the error gives the size read, not that of the header part looked at.
 	indented := strings.Repeat("    a line of a pasted text\r\n", 100)
-	if m, err := Read([]byte(indented), base, Limits{MaxBytes: 1000}); m != nil || err == nil {
-		t.Errorf("oversized indented text: Read = %v, %v; want no Mail and an error", m, err)
+	if m, err := Read([]byte(indented), base, Limits{MaxBytes: 1000}); m != nil || err == nil ||
+		!strings.Contains(err.Error(), fmt.Sprintf("read %d bytes", len(indented))) {
+		t.Errorf("oversized indented text: Read = %v, %v; want no Mail and an error saying %d bytes were read", m, err, len(indented))
 	}
 	// Without a header there is still nothing to answer: no Mail.
 	junk := strings.Repeat("\x00\x89PNG junk ", 300000)
-	if m, err := Read([]byte(junk), base, DefaultLimits()); m != nil || err == nil {
-		t.Errorf("oversized junk: Read = %v, %v; want no Mail and an error", m, err)
+	if m, err := Read([]byte(junk), base, DefaultLimits()); m != nil || err == nil ||
+		!strings.Contains(err.Error(), fmt.Sprintf("read %d bytes", len(junk))) {
+		t.Errorf("oversized junk: Read = %v, %v; want no Mail and an error saying %d bytes were read", m, err, len(junk))
 	}
 }
 
