@@ -407,6 +407,9 @@ func (o *Outbox) deliver(ctx context.Context, m store.Outgoing, conn *sessionCon
 	}
 	if err != nil && smtpout.IsRateLimit(err) {
 		o.tooManyAnswer() // before anything else: the other connections go on
+		// Taken in by slowDown below; undone here whatever happens, so
+		// that a shutdown in between leaves no pass waiting for it.
+		defer o.slowing.Add(-1)
 	}
 	cancel()
 	switch {

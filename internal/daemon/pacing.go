@@ -186,7 +186,6 @@ func (o *Outbox) paceIdle(ctx context.Context) {
 // configured, the pace starts from half of what went out in the last
 // hour.
 func (o *Outbox) slowDown(ctx context.Context, err error) time.Time {
-	defer o.slowing.Add(-1) // counted up by deliver (tooManyAnswer)
 	now := o.Now().UTC()
 	if len(o.currentBase()) == 0 {
 		sent, serr := o.Store.SentSince(ctx, now.Add(-time.Hour))
@@ -218,8 +217,8 @@ func (o *Outbox) slowDown(ctx context.Context, err error) time.Time {
 }
 
 // tooManyAnswer notes at once that a send was answered "too many
-// messages": no mail is handed out until slowDown took it in
-// (slowingDown), and none handed out before goes on the wire (slowEpoch).
+// messages": no mail is handed out until deliver has had slowDown take
+// it in (slowingDown), and none handed out before goes on the wire (slowEpoch).
 // Atomics, not o.mu: a lock between the answer and the other connections'
 // sends let them send on for milliseconds under load.
 func (o *Outbox) tooManyAnswer() {
