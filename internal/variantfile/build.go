@@ -128,22 +128,61 @@ func Build(d *Definition) (rules.Variant, error) {
 		}
 	}
 	if d.Castling.Enabled {
+		at := startSquares(d)
 		c := d.Castling
 		for side := range 2 {
 			rank := c.Rank
 			if side == 1 {
 				rank = d.Height - 1 - c.Rank
 			}
+			own := func(f int, letters string) bool {
+				p := at(f, rank)
+				if p == 0 || (p >= 'a') != (side == 1) {
+					return false
+				}
+				return strings.IndexByte(letters, p&^0x20) >= 0
+			}
+			king := c.KingFile
+			if king < 0 {
+				for f := range d.Width {
+					if own(f, string(c.KingPiece[side])) {
+						king = f
+						break
+					}
+				}
+			}
+			if king < 0 {
+				continue // no king on the castling rank: this side never castles
+			}
+			rooks := [2]int{c.RookKingsideFile, c.RookQueensideFile}
+			if rooks[0] < 0 {
+				for f := d.Width - 1; f > king; f-- {
+					if own(f, c.RookPieces[side]) {
+						rooks[0] = f
+						break
+					}
+				}
+			}
+			if rooks[1] < 0 {
+				for f := range king {
+					if own(f, c.RookPieces[side]) {
+						rooks[1] = f
+						break
+					}
+				}
+			}
 			sq := func(f int) rules.Square { return board.Sq(f, rank) }
-			rookK := min(c.RookKingsideFile, d.Width-1)
 			letters := []byte("KQ")
 			if side == 1 {
 				letters = []byte("kq")
 			}
-			for _, cs := range []rules.CastleSpec{
-				{Letter: letters[0], KingFrom: sq(c.KingFile), KingTo: sq(c.KingsideFile), RookFrom: sq(rookK), RookTo: sq(c.KingsideFile - 1)},
-				{Letter: letters[1], KingFrom: sq(c.KingFile), KingTo: sq(c.QueensideFile), RookFrom: sq(c.RookQueensideFile), RookTo: sq(c.QueensideFile + 1), Long: true},
+			for i, cs := range []rules.CastleSpec{
+				{Letter: letters[0], KingFrom: sq(king), KingTo: sq(c.KingsideFile), RookFrom: sq(rooks[0]), RookTo: sq(c.KingsideFile - 1)},
+				{Letter: letters[1], KingFrom: sq(king), KingTo: sq(c.QueensideFile), RookFrom: sq(rooks[1]), RookTo: sq(c.QueensideFile + 1), Long: true},
 			} {
+				if rooks[i] < 0 {
+					continue // no partner on that side
+				}
 				cs.Color = rules.Color(side)
 				if slices.Contains([]rules.Square{cs.KingFrom, cs.KingTo, cs.RookFrom, cs.RookTo}, rules.NoSquare) {
 					no("castling %c: its squares are not on the board", cs.Letter)
@@ -179,6 +218,53 @@ func (r Region) covers(all Region) bool {
 		}
 	}
 	return true
+}
+
+// startSquares returns the letter on each square of the start position
+// (0 when empty or off the board).
+func startSquares(d *Definition) func(file, rank int) byte {
+	grid := make([][]byte, d.Height)
+	placement, _, _ := strings.Cut(strings.Fields(d.StartFEN + " x")[0], "[")
+	rows := strings.Split(placement, "/")
+	for i, row := range rows {
+		rank := d.Height - 1 - i
+		if rank < 0 {
+			break
+		}
+		grid[rank] = make([]byte, d.Width)
+		file := 0
+		skip := func() { // holes are not written in the FEN
+			for file < d.Width && d.Holes.Has(file, rank) {
+				file++
+			}
+		}
+		for j := 0; j < len(row); j++ {
+			switch c := row[j]; {
+			case c >= '0' && c <= '9':
+				n := 0
+				for ; j < len(row) && row[j] >= '0' && row[j] <= '9'; j++ {
+					n = n*10 + int(row[j]-'0')
+				}
+				j--
+				for range n {
+					skip()
+					file++
+				}
+			case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+				skip()
+				if file < d.Width {
+					grid[rank][file] = c
+				}
+				file++
+			}
+		}
+	}
+	return func(file, rank int) byte {
+		if rank < 0 || rank >= len(grid) || grid[rank] == nil || file < 0 || file >= d.Width {
+			return 0
+		}
+		return grid[rank][file]
+	}
 }
 
 // padFEN completes a start position to the six fields the engine reads

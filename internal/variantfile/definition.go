@@ -81,9 +81,12 @@ type Castling struct {
 	KingsideFile      int // where the king lands, 0-based
 	QueensideFile     int
 	Rank              int // relative to each side, 0-based
-	KingFile          int
+	KingFile          int // -1: where the king stands in the start position
 	KingPiece         [2]byte
-	RookKingsideFile  int // where the partner starts when not in the corner
+	// Where the partners start; -1: the outermost castling rook on each
+	// side of the king in the start position, as Fairy-Stockfish 11.1
+	// finds it from the FEN's KQkq.
+	RookKingsideFile  int
 	RookQueensideFile int
 	RookPieces        [2]string
 }
@@ -133,6 +136,13 @@ type builder struct {
 	promoPawn, promoPiece, epTypes, nMoveTypes, rookPieces [2][]string
 	kingPiece, flagPiece                                   [2]string
 	extinction                                             []string
+	// kingType is the type key the king moves as (Fairy-Stockfish 11.1's
+	// kingType), or "" for the king's own moves.
+	kingType string
+	// promoRel and doubleStepRel are promotionRank and doubleStepRank per
+	// side (0 is the side's first rank), or -1 where a region key gave the
+	// squares instead.
+	promoRel, doubleStepRel [2]int
 }
 
 type pieceDef struct {
@@ -147,16 +157,16 @@ func fairyDefault() *builder {
 	d := &b.d
 	d.Width, d.Height = 8, 8
 	d.StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-	// Fairy-Stockfish's default regions are whole ranks of its widest
-	// board, whatever maxFile says: rank 8 and rank 1 for promotion, ranks
-	// 2 and 7 for the double step.
-	d.PromotionRegion = [2]Region{Ranks(MaxBoardSide, 7, 7), Ranks(MaxBoardSide, 0, 0)}
+	// Fairy-Stockfish 11.1's defaults: promotion on each side's eighth
+	// rank, double steps from its second, counted from its own side (on a
+	// 9-rank board Black's pawns double-step from rank 8). Regions of
+	// whole ranks of the widest board, whatever maxFile says.
+	b.promoRel, b.doubleStepRel = [2]int{7, 7}, [2]int{1, 1}
 	d.MandatoryPawnPromotion = true
 	d.DoubleStep = true
-	d.DoubleStepRegion = [2]Region{Ranks(MaxBoardSide, 1, 1), Ranks(MaxBoardSide, 6, 6)}
 	all := Ranks(16, 0, 15)
 	d.EnPassantRegion = [2]Region{all, all}
-	d.Castling = Castling{Enabled: true, KingsideFile: 6, QueensideFile: 2, KingFile: 4, RookKingsideFile: MaxBoardSide - 1}
+	d.Castling = Castling{Enabled: true, KingsideFile: 6, QueensideFile: 2, KingFile: -1, RookKingsideFile: -1, RookQueensideFile: -1}
 	d.Checking = true
 	d.DropRegion = [2]Region{all, all}
 	d.DropChecks = true
@@ -395,6 +405,9 @@ func (b *builder) finish(name, parent string, line int) (*Definition, []error) {
 			continue
 		}
 		byLetter[up] = k
+		if t, ok := b.letters[b.kingType]; ok && k == "king" && p.betza == mustNamed("king") {
+			p.betza = t.betza
+		}
 		bz, err := ParseBetza(p.betza)
 		if err != nil { // checked when set; kept for safety
 			fail(p.line, "%s: %v", k, err)
@@ -404,6 +417,26 @@ func (b *builder) finish(name, parent string, line int) (*Definition, []error) {
 		for _, n := range bz.Notes {
 			d.Notes = append(d.Notes, fmt.Sprintf("%s (%c): %s", k, up, n))
 		}
+	}
+	for c := range 2 {
+		last := d.Height - 1
+		if r := b.promoRel[c]; r >= 0 {
+			// The promotion zone: the side's rank r and every rank beyond.
+			d.PromotionRegion[c] = Ranks(MaxBoardSide, r, last)
+			if c == 1 {
+				d.PromotionRegion[c] = Ranks(MaxBoardSide, 0, last-r)
+			}
+		}
+		if r := b.doubleStepRel[c]; r >= 0 {
+			// Double steps from the side's second rank up to rank r.
+			d.DoubleStepRegion[c] = Ranks(MaxBoardSide, 1, r)
+			if c == 1 {
+				d.DoubleStepRegion[c] = Ranks(MaxBoardSide, last-r, last-1)
+			}
+		}
+	}
+	if _, ok := b.letters[b.kingType]; b.kingType != "" && !ok {
+		fail(line, "kingType: the king is to move as the %s, which this variant has removed; keep that piece type (it need not be on the board) or remove kingType", b.kingType)
 	}
 	letters := func(keys []string) string {
 		var s []byte

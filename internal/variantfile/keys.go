@@ -90,15 +90,16 @@ func keyTable() []keyDef {
 			return err
 		}
 	}
-	// relZone is Fairy-Stockfish's zone from a relative rank to the last.
-	relZone := func(b *builder, c, rel int) Region {
-		if c == 0 {
-			return Ranks(MaxBoardSide, rel, b.d.Height-1)
+	// A region key replaces the relative rank of promotionRank or
+	// doubleStepRank for its side.
+	absolute := func(set func(*builder, int, string) error, rel func(b *builder) *[2]int) func(*builder, int, string) error {
+		return func(b *builder, c int, v string) error {
+			(*rel(b))[c] = -1
+			return set(b, c, v)
 		}
-		return Ranks(MaxBoardSide, 0, b.d.Height-1-rel)
 	}
-	promoRegion := region(func(d *Definition, c int) *Region { return &d.PromotionRegion[c] })
-	dsRegion := region(func(d *Definition, c int) *Region { return &d.DoubleStepRegion[c] })
+	promoRegion := absolute(region(func(d *Definition, c int) *Region { return &d.PromotionRegion[c] }), func(b *builder) *[2]int { return &b.promoRel })
+	dsRegion := absolute(region(func(d *Definition, c int) *Region { return &d.DoubleStepRegion[c] }), func(b *builder) *[2]int { return &b.doubleStepRel })
 	tsRegion := region(func(d *Definition, c int) *Region { return &d.TripleStepRegion[c] })
 	epRegion := region(func(d *Definition, c int) *Region { return &d.EnPassantRegion[c] })
 	dropRegion := region(func(d *Definition, c int) *Region { return &d.DropRegion[c] })
@@ -124,22 +125,17 @@ func keyTable() []keyDef {
 			return err
 		}},
 		// Deprecated names Fairy-Stockfish still reads (11.1 knows only these).
+		// Fairy-Stockfish 11.1's keys: ranks counted from each side's own
+		// first rank, so Black's follow the board's height (resolved in
+		// finish, when the height is known).
 		{"promotionRank", func(b *builder, v string) error {
 			r, err := parseRank(v)
-			for c := range 2 {
-				b.d.PromotionRegion[c] = relZone(b, c, r)
-			}
+			b.promoRel = [2]int{r, r}
 			return err
 		}},
 		{"doubleStepRank", func(b *builder, v string) error {
 			r, err := parseRank(v)
-			for c := range 2 {
-				if c == 0 {
-					b.d.DoubleStepRegion[c] = Ranks(MaxBoardSide, 1, r)
-				} else {
-					b.d.DoubleStepRegion[c] = Ranks(MaxBoardSide, b.d.Height-1-r, b.d.Height-2)
-				}
-			}
+			b.doubleStepRel = [2]int{r, r}
 			return err
 		}},
 		{"whiteFlag", side(0, flagRegion)},
@@ -200,6 +196,16 @@ func keyTable() []keyDef {
 		}},
 		{"castlingKingFile", fileKey(func(d *Definition) *int { return &d.Castling.KingFile })},
 		{"castlingKingPiece", both(kingPiece)},
+		// Fairy-Stockfish 11.1: the king moves as the type with this letter
+		// (Knightmate's royal knight: kingType = n).
+		{"kingType", func(b *builder, v string) error {
+			k, err := b.pieceType(v)
+			if err != nil || k == "*" || k == "-" {
+				return fmt.Errorf("%q: give the letter of the piece type the king moves as, e.g. kingType = n for a royal knight", clip(v))
+			}
+			b.kingType = k
+			return nil
+		}},
 		{"castlingKingPieceWhite", side(0, kingPiece)},
 		{"castlingKingPieceBlack", side(1, kingPiece)},
 		{"castlingRookKingsideFile", fileKey(func(d *Definition) *int { return &d.Castling.RookKingsideFile })},
@@ -281,7 +287,7 @@ func fsfUnsupported() []string {
 		"connectNxN", "collinearN", "connectValue", "materialCounting", "adjudicateFullBoard",
 		"countingRule", "castlingWins",
 		// Fairy-Stockfish 11.1 names, since renamed or removed.
-		"kingType", "kingPass", "kingPassOnStalemate", "endgameEval", "firstRankDoubleSteps",
+		"kingPass", "kingPassOnStalemate", "endgameEval", "firstRankDoubleSteps",
 		"shogiDoubledPawn", "euroshogiKnight",
 	}
 }
