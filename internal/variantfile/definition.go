@@ -77,12 +77,12 @@ type Definition struct {
 
 // Castling is the castling rule of a definition (Fairy-Stockfish's keys).
 type Castling struct {
-	Enabled           bool
-	KingsideFile      int // where the king lands, 0-based
-	QueensideFile     int
-	Rank              int // relative to each side, 0-based
-	KingFile          int // -1: where the king stands in the start position
-	KingPiece         [2]byte
+	Enabled       bool
+	KingsideFile  int // where the king lands, 0-based
+	QueensideFile int
+	Rank          int // relative to each side, 0-based
+	KingFile      int // -1: where the king stands in the start position
+	KingPiece     [2]byte
 	// Where the partners start; -1: the outermost castling rook on each
 	// side of the king in the start position, as Fairy-Stockfish 11.1
 	// finds it from the FEN's KQkq.
