@@ -287,3 +287,79 @@ func TestAgainstFairyStockfish(t *testing.T) {
 		})
 	}
 }
+
+// betzaForm writes a section that inherits from d and gives every named
+// piece type (pawn and king aside) again as a custom piece in Betza
+// notation, with the same letter; the piece sets that named those types
+// are written again by letter.
+func betzaForm(d *Definition) (name, src string) {
+	name = d.Name + "_betza"
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%s:%s]\n", name, d.Name)
+	n := 0
+	for _, p := range d.Pieces {
+		switch {
+		case p.Key == "king":
+			fmt.Fprintf(&b, "king = k:%s\nkingType = k\n", p.Betza.Text)
+		case p.Key == "pawn" || strings.HasPrefix(p.Key, "customPiece"):
+		default:
+			n++
+			fmt.Fprintf(&b, "%s = -\ncustomPiece%d = %c:%s\n", p.Key, n, p.Letter|0x20, p.Betza.Text)
+		}
+	}
+	fmt.Fprintf(&b, "promotionPieceTypes = %s\n", strings.ToLower(d.PromotionPieceTypes[0]))
+	if d.Castling.Enabled {
+		fmt.Fprintf(&b, "castlingRookPieces = %s\n", strings.ToLower(d.Castling.RookPieces[0]))
+	}
+	return name, b.String()
+}
+
+// TestNamedPiecesInBetza: every variant of testdata/fsf.ini, its named
+// piece types written again in Betza notation (archbishop as BN, cannon as
+// mRcpR, knibis as mNcB, ...), counts the same perft as the named form
+// (which TestAgainstFairyStockfish checks against Fairy-Stockfish, whose
+// 11.1 release reads no Betza pieces), from the start and from random games.
+func TestNamedPiecesInBetza(t *testing.T) {
+	src, err := os.ReadFile("testdata/fsf.ini")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Parse(src)
+	for i, s := range f.Sections {
+		t.Run(s.Name, func(t *testing.T) {
+			d, err := f.Lookup(s.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			named, err := Build(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name, extra := betzaForm(d)
+			bd := mustDef(t, string(src)+"\n"+extra, name)
+			rewritten := 0
+			for _, p := range bd.Pieces {
+				if strings.HasPrefix(p.Key, "customPiece") {
+					rewritten++
+				}
+			}
+			if rewritten == 0 {
+				t.Fatalf("nothing was written in Betza:\n%s", extra)
+			}
+			betza, err := Build(bd)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, extra)
+			}
+			for j, p := range append([]rules.Position{named.Start()}, randomPositions(named, uint64(i)+100, 4)...) {
+				q, err := betza.ParsePosition(p.String())
+				if err != nil {
+					t.Fatalf("%s: %v", p, err)
+				}
+				depth := 2 + j%2
+				if got, want := rules.Perft(q, depth), rules.Perft(p, depth); got != want {
+					t.Errorf("%s, perft %d: %d in Betza, %d named\n%s", p, depth, got, want, extra)
+				}
+			}
+		})
+	}
+}
