@@ -16,8 +16,8 @@ import (
 )
 
 // position sets up --variant, --fen, --moves and --rolls for perft and moves.
-func position(name, fen, moves, rolls string, stderr io.Writer, cmd string) (rules.Position, bool) {
-	v, err := rules.Lookup(name)
+func position(name, file, fen, moves, rolls string, stderr io.Writer, cmd string) (rules.Position, bool) {
+	v, err := lookupVariant(name, file)
 	if err != nil {
 		fmt.Fprintf(stderr, "referee %s: --variant: %v\n", cmd, err)
 		return nil, false
@@ -58,11 +58,12 @@ func position(name, fen, moves, rolls string, stderr io.Writer, cmd string) (rul
 // runPerft counts the legal-move tree. ctx is cancelled on Ctrl-C or
 // SIGTERM: the count then stops, says what it had counted, and exits 1.
 func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("perft", "--variant NAME --depth N [--moves \"m1 m2 ...\"] [--fen \"...\"] [--divide]",
+	fs := newFlags("perft", "--variant NAME [--variants FILE] --depth N [--moves \"m1 m2 ...\"] [--fen \"...\"] [--divide]",
 		"Counts the leaf nodes of the legal-move tree (docs/rules/README.md#checking-an-implementation) and prints the count as the last line.\n"+
 			"Depths whose estimated count cannot finish in a few hours are refused. Ctrl-C stops the count\n"+
 			"and prints what was counted so far.", stderr)
 	variant := fs.String("variant", "chess", "the game")
+	variants := variantsFlag(fs)
 	depth := fs.Int("depth", 1, "depth in plies")
 	moves := fs.String("moves", "", "moves to play first, in any notation the referee reads")
 	fen := fs.String("fen", "", "start from this position string instead of the start")
@@ -75,7 +76,7 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "referee perft: --depth %d: give a depth of 0 or more\n", *depth)
 		return exitUsage
 	}
-	p, ok := position(*variant, *fen, *moves, "", stderr, "perft")
+	p, ok := position(*variant, *variants, *fen, *moves, "", stderr, "perft")
 	if !ok {
 		return exitUsage
 	}
@@ -149,9 +150,10 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func runMoves(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("moves", "--variant NAME [--moves \"...\"] [--rolls \"...\"] [--fen \"...\"] [--format coord|san]",
+	fs := newFlags("moves", "--variant NAME [--variants FILE] [--moves \"...\"] [--rolls \"...\"] [--fen \"...\"] [--format coord|san]",
 		"Prints the legal moves of a position, one per line, sorted.", stderr)
 	variant := fs.String("variant", "chess", "the game")
+	variants := variantsFlag(fs)
 	moves := fs.String("moves", "", "moves to play first")
 	rolls := fs.String("rolls", "", "die rolls, in order (Chec Toe): each turn consumes one, a 6 one more, reroll and roll one each")
 	fen := fs.String("fen", "", "start from this position string")
@@ -163,7 +165,7 @@ func runMoves(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "referee moves: --format %q: use coord or san\n", *format)
 		return exitUsage
 	}
-	p, ok := position(*variant, *fen, *moves, *rolls, stderr, "moves")
+	p, ok := position(*variant, *variants, *fen, *moves, *rolls, stderr, "moves")
 	if !ok {
 		return exitUsage
 	}

@@ -57,6 +57,7 @@ func commands() []command {
 		{"backup", "write a consistent copy of the database, even while serve runs", runBackup},
 		{"inspect", "show how the referee reads one mail (JSON), changing nothing", runInspect},
 		{"variants", "list the games the referee hosts", runVariants},
+		{"variant", "check a file of your own variants (variants.ini syntax)", runVariant},
 		{"perft", "count the leaf nodes of the legal-move tree", runPerft},
 		{"moves", "list the legal moves of a position", plain(runMoves)},
 		{"status", "show games, mail, the outbox and the last server contacts", runStatus},

@@ -940,5 +940,10 @@ func (p *stdPos) WhyIllegal(from, to Square) string {
 		}
 		return "a piece stands in the way"
 	}
-	return fmt.Sprintf("a %s does not move that way", p.r.PieceName(pc.Letter()))
+	name := p.r.PieceName(pc.Letter())
+	article := "a"
+	if name != "" && strings.ContainsRune("aeio", rune(name[0])) { // an archbishop, an amazon (a file variant's pieces)
+		article = "an"
+	}
+	return fmt.Sprintf("%s %s does not move that way", article, name)
 }
