@@ -68,6 +68,35 @@ type File struct {
 	// Errors are problems outside any section: text before the first
 	// section, a header that cannot be read, a file too large.
 	Errors []error
+	raw    map[string]*section // the sections read, by name (the first of a name)
+}
+
+// Source returns the text that defines the variant name alone: its section
+// and the sections of the file it inherits from, parents first, as
+// `key = value` lines. A game of a file variant keeps it, so that the game
+// can be rebuilt without the file; Parse(Source(name)) defines name as the
+// file does.
+func (f *File) Source(name string) (string, error) {
+	if _, err := f.Lookup(name); err != nil {
+		return "", err
+	}
+	var chain []*section
+	for s := f.raw[name]; s != nil && len(chain) <= MaxInheritDepth; s = f.raw[s.parent] {
+		chain = append(chain, s)
+	}
+	var b strings.Builder
+	for i := len(chain) - 1; i >= 0; i-- {
+		s := chain[i]
+		if s.parent != "" {
+			fmt.Fprintf(&b, "[%s:%s]\n", s.name, s.parent)
+		} else {
+			fmt.Fprintf(&b, "[%s]\n", s.name)
+		}
+		for _, e := range s.entries {
+			fmt.Fprintf(&b, "%s = %s\n", e.key, e.value)
+		}
+	}
+	return b.String(), nil
 }
 
 // Section is one variant of the file: its definition, or why it is
@@ -99,7 +128,7 @@ func (f *File) Lookup(name string) (*Definition, error) {
 // to no section.
 func Parse(src []byte) *File {
 	secs, errs := splitSections(src)
-	f := &File{Errors: errs}
+	f := &File{Errors: errs, raw: map[string]*section{}}
 	bsecs, berrs := splitSections([]byte(builtins))
 	if len(berrs) > 0 {
 		panic(fmt.Sprintf("variantfile: the built-in variants do not read: %v", berrs))
@@ -127,6 +156,7 @@ func Parse(src []byte) *File {
 		}
 		first[s.name] = s.line
 		r.file[s.name] = s
+		f.raw[s.name] = s
 	}
 	order := map[string]int{}
 	for i, s := range secs {

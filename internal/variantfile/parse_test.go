@@ -271,3 +271,42 @@ func TestHostileFiles(t *testing.T) {
 		t.Error("a NUL byte was read")
 	}
 }
+
+// TestSourceDefinesTheSame: a variant's Source, read alone, defines it as
+// the whole file does (its in-file parents included, others left out).
+func TestSourceDefinesTheSame(t *testing.T) {
+	src := `
+[other]
+maxFile = 5
+maxRank = 5
+startFen = rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1
+castling = false
+
+[capa:chess]
+maxFile = 10
+archbishop = a
+chancellor = c
+startFen = rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1
+castlingKingsideFile = i
+castlingQueensideFile = c
+
+[gothic:capa]
+startFen = rnbqckabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQCKABNR w KQkq - 0 1
+`
+	f := Parse([]byte(src))
+	text, err := f.Source("gothic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(text, "[other]") || !strings.HasPrefix(text, "[capa:chess]\n") {
+		t.Errorf("source:\n%s", text)
+	}
+	want := mustDef(t, src, "gothic")
+	got := mustDef(t, text, "gothic")
+	if g, w := strings.Join(got.Describe(), "\n"), strings.Join(want.Describe(), "\n"); g != w {
+		t.Errorf("the source defines\n%s\nthe file\n%s", g, w)
+	}
+	if _, err := f.Source("nosuch"); err == nil {
+		t.Error("the source of a variant the file lacks")
+	}
+}
