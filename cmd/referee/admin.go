@@ -144,7 +144,13 @@ func openExistingApp(ctx context.Context, name, db, address string, stderr io.Wr
 }
 
 func openApp(ctx context.Context, db, address string, stderr io.Writer) (*app.App, int) {
-	a, err := app.Open(ctx, app.Options{DB: db, Address: address})
+	return openAppWithVariants(ctx, db, address, "", stderr)
+}
+
+// openAppWithVariants is openApp that also reads the organiser's variant
+// file (when given): the database keeps its variants from then on.
+func openAppWithVariants(ctx context.Context, db, address, variantFile string, stderr io.Writer) (*app.App, int) {
+	a, err := app.Open(ctx, app.Options{DB: db, Address: address, VariantsFile: variantFile})
 	if err != nil {
 		fmt.Fprintf(stderr, "referee: %v\n", err)
 		return nil, exitFail
@@ -194,11 +200,12 @@ func runVariants(_ context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("new", "--variant NAME --white ADDR --black ADDR [--time TIME] [--days-off DAYS] [--rated|--casual] [--private] [--watch-delay N] [--seed HEX]",
+	fs := newFlags("new", "--variant NAME [--variant-file FILE] --white ADDR --black ADDR [--time TIME] [--days-off DAYS] [--rated|--casual] [--private] [--watch-delay N] [--seed HEX]",
 		"Starts a game, prints its id, and queues the opening mail to both players.", stderr)
 	db := dbFlag(fs)
 	address := addressFlag(fs)
-	variant := fs.String("variant", "", "the game: "+variantNames())
+	variant := fs.String("variant", "", "the game: "+variantNames()+", or one of --variant-file")
+	variantFile := variantsFlag(fs)
 	white := fs.String("white", "", "White's mail `address`")
 	black := fs.String("black", "", "Black's mail `address`")
 	seedHex := fs.String("seed", "", "fix the die seed (64 hex digits) — for tests and demos only")
@@ -228,7 +235,7 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		seed = &s
 	}
-	a, code := openApp(ctx, *db, *address, stderr)
+	a, code := openAppWithVariants(ctx, *db, *address, *variantFile, stderr)
 	if a == nil {
 		return code
 	}
@@ -401,7 +408,8 @@ func readRecord(path string) (*game.Record, error) {
 }
 
 func runReplay(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("replay", "FILE", "Re-validates a game record (as written by \"referee export\") move by move and reports the first illegal move, if any.", stderr)
+	fs := newFlags("replay", "FILE [--variant-file FILE]", "Re-validates a game record (as written by \"referee export\") move by move and reports the first illegal move, if any.", stderr)
+	variants := variantsFlag(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -420,7 +428,12 @@ func runReplay(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "referee replay: %v\n", err)
 		return exitUsage
 	}
-	rep, err := app.ReplayRecord(rec)
+	cat, err := catalogFromFile(*variants)
+	if err != nil {
+		fmt.Fprintf(stderr, "referee replay: --variants: %v\n", err)
+		return exitUsage
+	}
+	rep, err := app.ReplayRecord(rec, cat)
 	if err != nil {
 		fmt.Fprintf(stderr, "referee replay: %v\n", err)
 		return exitUsage

@@ -58,7 +58,7 @@ func position(name, file, fen, moves, rolls string, stderr io.Writer, cmd string
 // runPerft counts the legal-move tree. ctx is cancelled on Ctrl-C or
 // SIGTERM: the count then stops, says what it had counted, and exits 1.
 func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("perft", "--variant NAME [--variants FILE] --depth N [--moves \"m1 m2 ...\"] [--fen \"...\"] [--divide]",
+	fs := newFlags("perft", "--variant NAME [--variant-file FILE] --depth N [--moves \"m1 m2 ...\"] [--fen \"...\"] [--divide]",
 		"Counts the leaf nodes of the legal-move tree (docs/rules/README.md#checking-an-implementation) and prints the count as the last line.\n"+
 			"Depths whose estimated count cannot finish in a few hours are refused. Ctrl-C stops the count\n"+
 			"and prints what was counted so far.", stderr)
@@ -150,7 +150,7 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func runMoves(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("moves", "--variant NAME [--variants FILE] [--moves \"...\"] [--rolls \"...\"] [--fen \"...\"] [--format coord|san]",
+	fs := newFlags("moves", "--variant NAME [--variant-file FILE] [--moves \"...\"] [--rolls \"...\"] [--fen \"...\"] [--format coord|san]",
 		"Prints the legal moves of a position, one per line, sorted.", stderr)
 	variant := fs.String("variant", "chess", "the game")
 	variants := variantsFlag(fs)

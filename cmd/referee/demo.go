@@ -22,9 +22,10 @@ import (
 )
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("demo", "[--variant NAME] [--moves \"m1 m2 ...\"]",
+	fs := newFlags("demo", "[--variant NAME] [--variant-file FILE] [--moves \"m1 m2 ...\"]",
 		"Plays a short scripted game through the embedded mail server: two players mail their\nmoves, the referee answers, and the conversation is printed.", stderr)
 	variant := fs.String("variant", "chess", "the game to play")
+	variantFile := variantsFlag(fs)
 	moves := fs.String("moves", "f3 e5 g4 Qh4#", "the moves, White's first, in any notation the referee reads")
 	verbose := fs.Bool("v", false, "also print the referee's log")
 	if code, ok := parseFlagsOnly(fs, args); !ok {
@@ -37,7 +38,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		logw = stderr
 	}
 	log := slog.New(slog.NewTextHandler(logw, nil))
-	if err := demo(ctx, *variant, strings.Fields(*moves), stdout, log); err != nil {
+	if err := demo(ctx, *variant, *variantFile, strings.Fields(*moves), stdout, log); err != nil {
 		fmt.Fprintf(stderr, "referee demo: %v\n", err)
 		return exitFail
 	}
@@ -49,7 +50,7 @@ type demoPlayer struct {
 	name, addr string
 }
 
-func demo(ctx context.Context, variant string, moves []string, out io.Writer, log *slog.Logger) error {
+func demo(ctx context.Context, variant, variantFile string, moves []string, out io.Writer, log *slog.Logger) error {
 	const domain = "example.test"
 	srv, err := embedded.Start(ctx, embedded.Options{Domain: domain, IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Logger: log})
 	if err != nil {
@@ -66,7 +67,7 @@ func demo(ctx context.Context, variant string, moves []string, out io.Writer, lo
 		return err
 	}
 	defer os.RemoveAll(dir)
-	a, err := app.Open(ctx, app.Options{DB: filepath.Join(dir, "demo.db"), Address: referee, Logger: log})
+	a, err := app.Open(ctx, app.Options{DB: filepath.Join(dir, "demo.db"), Address: referee, Logger: log, VariantsFile: variantFile})
 	if err != nil {
 		return err
 	}

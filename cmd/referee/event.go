@@ -53,11 +53,15 @@ func eventApp(fs *flag.FlagSet, existing bool) appOpener {
 	db := dbFlag(fs)
 	address := addressFlag(fs)
 	name := strings.TrimPrefix(fs.Name(), "referee ")
+	var variantFile *string
+	if !existing {
+		variantFile = variantsFlag(fs) // an event of a club's own variant
+	}
 	return func(ctx context.Context, stderr io.Writer) (*app.App, int) {
 		if existing {
 			return openExistingApp(ctx, name, *db, *address, stderr)
 		}
-		return openApp(ctx, *db, *address, stderr)
+		return openAppWithVariants(ctx, *db, *address, *variantFile, stderr)
 	}
 }
 

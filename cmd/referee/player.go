@@ -10,7 +10,6 @@ import (
 
 	"referee/internal/app"
 	"referee/internal/referee"
-	"referee/internal/rules"
 )
 
 // playerCommand is "referee player VERB ...": the known players, who may
@@ -154,8 +153,12 @@ func (s *serveFlags) lobbyOptions() (referee.LobbyConfig, []string, error) {
 		lc.DefaultTime = c.Control
 	}
 	if v := strings.TrimSpace(s.variants); v != "" && v != "all" {
+		cat, err := catalogFromFile(s.variantFile)
+		if err != nil {
+			return lc, nil, fmt.Errorf("--variant-file: %w", err)
+		}
 		for _, name := range strings.Split(v, ",") {
-			rv, err := rules.Lookup(name)
+			rv, err := cat.Lookup(name)
 			if err != nil {
 				return lc, nil, fmt.Errorf("--variants: %w", err)
 			}

@@ -40,7 +40,7 @@ type serveFlags struct {
 	embeddedSMTP                                        string
 	tlsCA                                               string // a private CA for IMAP and SMTP
 	imapAuth, imapTokenCmd, smtpAuth, smtpTokenCmd      string
-	players, defaultTime, variants                      string // the lobby (player.go)
+	players, defaultTime, variants, variantFile         string // the lobby (player.go)
 	observers                                           string // who may observe by mail (player.go)
 	maxGames, keepSentDays, maxStrangerAnswers          int
 	poll, retry                                         time.Duration
@@ -103,6 +103,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.sendLimit, "send-limit", "", "the mailbox's sending `limits`, e.g. 2000/day,100/hour: the outbox paces itself under them, the most urgent mail first (docs/providers.md lists providers' limits)")
 	fs.IntVar(&s.smtpConnections, "smtp-connections", daemon.DefaultConnections, "deliver the outbox over this many SMTP `connections` side by side (1 to 16); each mail still goes once, the most urgent first, and a player's mails in order")
 	fs.StringVar(&s.variants, "variants", "all", "the variants offered by mail, comma-separated (e.g. chess,toto40)")
+	fs.StringVar(&s.variantFile, "variant-file", os.Getenv("REFEREE_VARIANT_FILE"), "a `file` of your own variants in variants.ini syntax (README, \"Your own variant\"): offered by mail with the referee's own, and kept in the database for their games (env REFEREE_VARIANT_FILE)")
 
 	// Anti-spoofing: --require-auth and --dns (serve_auth.go).
 	s.auth.register(fs)
@@ -347,7 +348,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	a, err := app.Open(ctx, app.Options{DB: s.db, Address: s.address, Logger: log, RequireAuth: s.auth.mode != "", AuthMode: string(s.auth.mode), DNS: s.auth.dns, TrustedAuthServ: s.trustedAuthServ, DKIM: signer,
-		Lobby: lobby, PlayerList: playerList, MaxStrangerAnswers: strangerCap(s.maxStrangerAnswers)})
+		Lobby: lobby, PlayerList: playerList, MaxStrangerAnswers: strangerCap(s.maxStrangerAnswers), VariantsFile: s.variantFile})
 	if err != nil {
 		fmt.Fprintf(stderr, "referee serve: %v\n", err)
 		return exitFail

@@ -14,44 +14,66 @@ import (
 	"referee/internal/variantfile"
 )
 
-// variantsFlag is --variants: a file of the club's own variants.
+// variantsFlag is --variant-file: a file of the club's own variants.
 func variantsFlag(fs *flag.FlagSet) *string {
-	return fs.String("variants", os.Getenv("REFEREE_VARIANTS"), "a `file` of your own variants in variants.ini syntax, whose names --variant may give (env REFEREE_VARIANTS)")
+	return fs.String("variant-file", os.Getenv("REFEREE_VARIANT_FILE"), "a `file` of your own variants in variants.ini syntax, whose names --variant may give (env REFEREE_VARIANT_FILE)")
 }
 
 // lookupVariant finds name among the variants of file (when given), then
-// among the referee's own.
+// among the referee's own; a variant of the file that cannot be played
+// says why.
 func lookupVariant(name, file string) (rules.Variant, error) {
-	if file != "" {
-		f, err := readVariantFile(file)
-		if err != nil {
-			return nil, err
+	if file == "" {
+		return rules.Lookup(name)
+	}
+	f, err := readVariantFile(file)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range f.Sections {
+		if s.Name != name {
+			continue
 		}
-		for _, s := range f.Sections {
-			if s.Name != name {
-				continue
-			}
-			d, err := f.Lookup(name)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", file, err)
-			}
-			v, err := variantfile.Build(d)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", file, err)
-			}
-			return v, nil
-		}
-		v, err := rules.Lookup(name)
+		d, err := f.Lookup(name)
 		if err != nil {
-			var names []string
-			for _, s := range f.Sections {
-				names = append(names, s.Name)
-			}
-			return nil, fmt.Errorf("%w; %s defines %s", err, file, strings.Join(names, ", "))
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		v, err := variantfile.Build(d)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
 		}
 		return v, nil
 	}
-	return rules.Lookup(name)
+	v, err := rules.Lookup(name)
+	if err != nil {
+		var names []string
+		for _, s := range f.Sections {
+			names = append(names, s.Name)
+		}
+		return nil, fmt.Errorf("%w; %s defines %s", err, file, strings.Join(names, ", "))
+	}
+	return v, nil
+}
+
+// catalogFromFile is the referee's own variants and the playable ones of
+// the variants file at path ("": none).
+func catalogFromFile(path string) (*rules.Catalog, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := readVariantFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var vs []rules.Variant
+	for _, s := range f.Sections {
+		if d, err := f.Lookup(s.Name); err == nil {
+			if v, err := variantfile.Build(d); err == nil {
+				vs = append(vs, v)
+			}
+		}
+	}
+	return rules.NewCatalog(vs...)
 }
 
 // readVariantFile reads and parses a variants.ini file; an error outside

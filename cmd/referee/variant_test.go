@@ -78,13 +78,13 @@ castlingKingsidefile = g
 	}
 
 	// perft and moves read the file's variants with --variants.
-	if code, out, errs := cli(t, "perft", "--variants", good, "--variant", "capa", "--depth", "2"); code != exitOK || strings.TrimSpace(out) != "784" {
+	if code, out, errs := cli(t, "perft", "--variant-file", good, "--variant", "capa", "--depth", "2"); code != exitOK || strings.TrimSpace(out) != "784" {
 		t.Errorf("perft --variants: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
-	if code, out, errs := cli(t, "moves", "--variants", good, "--variant", "capa", "--moves", "Nc3 Ad6", "--format", "san"); code != exitOK || !strings.Contains(out, "Ad3\n") {
+	if code, out, errs := cli(t, "moves", "--variant-file", good, "--variant", "capa", "--moves", "Nc3 Ad6", "--format", "san"); code != exitOK || !strings.Contains(out, "Ad3\n") {
 		t.Errorf("moves --variants: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
-	if code, _, errs := cli(t, "perft", "--variants", good, "--variant", "gothic"); code != exitUsage || !strings.Contains(errs, "defines capa") {
+	if code, _, errs := cli(t, "perft", "--variant-file", good, "--variant", "gothic"); code != exitUsage || !strings.Contains(errs, "defines capa") {
 		t.Errorf("perft of a variant neither the file nor the referee has: exit %d, stderr %q", code, errs)
 	}
 }
@@ -96,7 +96,7 @@ func TestVariantRefusalArticle(t *testing.T) {
 	if err := os.WriteFile(p, []byte("[capa:chess]\nmaxFile = 10\narchbishop = a\nchancellor = c\nstartFen = rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, _, errs := cli(t, "moves", "--variants", p, "--variant", "capa", "--moves", "Nc3 Ah6")
+	_, _, errs := cli(t, "moves", "--variant-file", p, "--variant", "capa", "--moves", "Nc3 Ah6")
 	if !strings.Contains(errs, "an archbishop does not move that way") {
 		t.Errorf("stderr %q", errs)
 	}

@@ -68,6 +68,10 @@ type Options struct {
 	// PositionCache is how many games' positions are kept between mails
 	// (positions.go); 0 means DefaultPositionCache.
 	PositionCache int
+	// VariantsFile is a file of the organiser's own variants in
+	// variants.ini syntax (README, "Your own variant"), or "". Its
+	// variants join those the database keeps from earlier files.
+	VariantsFile string
 	// PictureBytes is how many bytes of board pictures the mail writer
 	// keeps, to put a picture it drew before into another mail without
 	// drawing it again (render.Painter.Keep); 0 means DefaultPictureBytes,
@@ -133,8 +137,13 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		}
 		checker = dkimcheck.New(res)
 	}
+	variants, err := loadCatalog(ctx, st, o.VariantsFile)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
 	ref := referee.New(referee.Config{Address: o.Address, Key: key, IDSalt: salt, RequireAuth: o.RequireAuth, TrustedAuthServ: o.TrustedAuthServ,
-		AuthMode: o.AuthMode, Lobby: o.Lobby})
+		AuthMode: o.AuthMode, Lobby: o.Lobby, Variants: variants})
 	return &App{st: st, key: key, ref: ref, letters: letters.Writer{From: ref.Config().Address, Name: ref.Config().Name, Pictures: &render.Painter{Keep: pictureBytes(o.PictureBytes)}}, opts: o, log: o.Logger, limits: o.Limits,
 		dkim: checker, positions: newPositions(o.PositionCache)}, nil
 }
@@ -276,10 +285,10 @@ func (a *App) NewGameWith(ctx context.Context, variant, white, black string, see
 
 // prepareGame checks a new game's settings and draws its secrets and seed.
 func (a *App) prepareGame(variant, white, black string, seed *dice.Seed, timeControl string) (*referee.Game, error) {
-	v, err := rules.Lookup(variant)
+	v, err := a.Variants().Lookup(variant)
 	if err != nil {
 		if variant == "" {
-			return nil, fmt.Errorf("%w: no --variant given; choose one of %s", ErrInput, names())
+			return nil, fmt.Errorf("%w: no --variant given; choose one of %s", ErrInput, a.names())
 		}
 		return nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
@@ -388,9 +397,13 @@ func (a *App) opening(tx *store.Tx, g *referee.Game, bulk bool) ([]referee.Mail,
 	return mails, tx.Audit(&g.ID, "created", fmt.Sprintf("%s: %s (White) v %s (Black)", g.Variant.Name(), g.Players[0].Address, g.Players[1].Address))
 }
 
-func names() string {
+// Variants are the variants this referee hosts: its own and the file
+// variants its database keeps.
+func (a *App) Variants() *rules.Catalog { return a.ref.Config().Variants }
+
+func (a *App) names() string {
 	var out []string
-	for _, v := range rules.Variants() {
+	for _, v := range a.Variants().Variants() {
 		out = append(out, v.Name())
 	}
 	return strings.Join(out, ", ")
@@ -615,13 +628,14 @@ func (a *App) Export(ctx context.Context, id int64) (*game.Record, error) {
 	return a.ref.Record(g)
 }
 
-// ReplayRecord re-validates a record move by move.
-func ReplayRecord(rec *game.Record) (*game.Replay, error) {
+// ReplayRecord re-validates a record move by move; variants are the
+// variants it may name beyond the referee's own (nil: none).
+func ReplayRecord(rec *game.Record, variants *rules.Catalog) (*game.Replay, error) {
 	name := rec.Tag("Variant")
 	if name == "" {
 		name = rules.Orthodox
 	}
-	v, err := rules.Lookup(name)
+	v, err := variants.Lookup(name)
 	if err != nil {
 		return nil, fmt.Errorf("the record's Variant tag: %w", err)
 	}

@@ -58,8 +58,8 @@ func toStoreAction(gameID int64, a referee.Action, inboundID int64, now time.Tim
 }
 
 // fromStore builds the core's view of a game from its rows.
-func fromStore(sg *store.Game, acts []store.Action, rolls []store.Roll) (*referee.Game, error) {
-	v, err := rules.Lookup(sg.Variant)
+func fromStore(sg *store.Game, acts []store.Action, rolls []store.Roll, variants *rules.Catalog) (*referee.Game, error) {
+	v, err := variants.Lookup(sg.Variant)
 	if err != nil {
 		return nil, fmt.Errorf("game #%d: %w", sg.ID, err)
 	}
@@ -108,7 +108,7 @@ func (a *App) loadTx(tx *store.Tx, sg *store.Game) (*referee.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := fromStore(sg, acts, rolls)
+	g, err := fromStore(sg, acts, rolls, a.Variants())
 	if err != nil {
 		return nil, err
 	}

@@ -101,9 +101,9 @@ func (a *App) CreateEvent(ctx context.Context, s EventSpec) (*referee.Event, err
 		return nil, fmt.Errorf("%w: event name %q: use one word of up to 32 letters, digits, - or _ (players write it in mails: \"join %s\")",
 			ErrInput, s.Name, "autumn26")
 	}
-	v, err := rules.Lookup(s.Variant)
+	v, err := a.Variants().Lookup(s.Variant)
 	if err != nil {
-		return nil, fmt.Errorf("%w: --variant %q: %v; choose one of %s", ErrInput, s.Variant, err, names())
+		return nil, fmt.Errorf("%w: --variant %q: %v; choose one of %s", ErrInput, s.Variant, err, a.names())
 	}
 	format, err := referee.LookupFormat(s.Format)
 	if err != nil {

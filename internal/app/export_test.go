@@ -47,7 +47,7 @@ func TestExportReplays(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := ReplayRecord(back)
+			rep, err := ReplayRecord(back, nil)
 			if err != nil {
 				t.Fatalf("the export does not replay: %v\n%s", err, b.String())
 			}

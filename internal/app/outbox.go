@@ -47,7 +47,7 @@ func (a *App) Render(o store.Outgoing) ([]byte, error) {
 		}
 		return o.Raw, nil
 	}
-	m, err := letters.DecodeIn(o.Data, a.ref.Catalog())
+	m, err := letters.DecodeFor(o.Data, a.ref.Catalog(), a.Variants())
 	if err != nil {
 		return nil, fmt.Errorf("outbox mail #%d to %s: %w", o.ID, o.To, err)
 	}

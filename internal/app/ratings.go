@@ -4,16 +4,15 @@ import (
 	"context"
 	"fmt"
 
-	"referee/internal/rules"
 	"referee/internal/store"
 )
 
 // Ratings lists the ratings of variant ("" for all variants), best first.
 func (a *App) Ratings(ctx context.Context, variant string) ([]store.PlayerRating, error) {
 	if variant != "" {
-		v, err := rules.Lookup(variant)
+		v, err := a.Variants().Lookup(variant)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %q is not a variant; use one of %s", ErrInput, variant, names())
+			return nil, fmt.Errorf("%w: %q is not a variant; use one of %s", ErrInput, variant, a.names())
 		}
 		variant = v.Name()
 	}

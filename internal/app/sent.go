@@ -42,7 +42,7 @@ func (a *App) answering(tx *store.Tx, m *mailreader.Mail, g *referee.Game) (*mai
 	}
 	var texts []string
 	for _, d := range datas {
-		sent, err := letters.DecodeIn(d, a.ref.Catalog())
+		sent, err := letters.DecodeFor(d, a.ref.Catalog(), a.Variants())
 		if err != nil {
 			continue // a mail this referee cannot write: nothing to compare with
 		}

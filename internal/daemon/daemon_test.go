@@ -431,7 +431,7 @@ func TestChecToeGameWithFixedSeed(t *testing.T) {
 	if !check(text) {
 		t.Fatalf("the honest record does not verify:\n%s", text)
 	}
-	if _, err := app.ReplayRecord(mustParse(t, text)); err != nil {
+	if _, err := app.ReplayRecord(mustParse(t, text), nil); err != nil {
 		t.Errorf("the record does not replay: %v", err)
 	}
 	first := g.Rolls[0]

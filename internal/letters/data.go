@@ -106,7 +106,11 @@ func Decode(raw []byte) (referee.Mail, error) { return DecodeIn(raw, nil) }
 
 // DecodeIn turns the data Encode wrote back into the mail, its words in
 // the reader's language from cat.
-func DecodeIn(raw []byte, cat *lang.Catalog) (referee.Mail, error) {
+func DecodeIn(raw []byte, cat *lang.Catalog) (referee.Mail, error) { return DecodeFor(raw, cat, nil) }
+
+// DecodeFor is DecodeIn for a referee that hosts variants beyond its own
+// (a board mail of a file variant names it).
+func DecodeFor(raw []byte, cat *lang.Catalog, variants *rules.Catalog) (referee.Mail, error) {
 	var d data
 	if err := json.Unmarshal(raw, &d); err != nil {
 		return referee.Mail{}, fmt.Errorf("reading a queued mail's data: %w", err)
@@ -118,7 +122,7 @@ func DecodeIn(raw []byte, cat *lang.Catalog) (referee.Mail, error) {
 		MessageID: d.MessageID, InReplyTo: d.InReplyTo, References: d.References, Date: d.Date, Text: d.Text,
 		HTML: d.HTML, LastMove: d.LastMove}
 	if bd := d.Board; bd != nil {
-		v, err := rules.Lookup(bd.Variant)
+		v, err := variants.Lookup(bd.Variant)
 		if err != nil {
 			return referee.Mail{}, fmt.Errorf("the queued mail to %s: %w", d.To, err)
 		}

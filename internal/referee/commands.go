@@ -125,7 +125,7 @@ type Command struct {
 	// needs adds what the command's own arguments name to what the app
 	// loads (Needs): the ratings of "rating ADDRESS", the table of "top
 	// VARIANT", the holder of the name "name NAME" asks for (nil: nothing).
-	needs func(n *Needs, m *reader.Mail, args []string)
+	needs func(n *Needs, m *reader.Mail, args []string, variants *rules.Catalog)
 	// rated: the organiser's rating limits apply to whoever sends it (a
 	// challenge, a rematch, an acceptance), so the app loads the sender's
 	// ratings when there are limits.
@@ -315,11 +315,15 @@ func commandTable() []Command {
 		{Words: []string{"rating", "ratings"}, Args: "[ADDRESS] [VARIANT]", Where: Both, When: Anytime,
 			Help: "a player's ratings (yours without ADDRESS), each variant or one: rating, deviation, games, wins/draws/losses, reliability",
 			load: LoadLobby | LoadRatings, answer: true, run: (*Referee).ratingAnswer,
-			needs: func(n *Needs, m *reader.Mail, args []string) { n.RatingsOf = readRatingArgs(args, m.From).address }},
+			needs: func(n *Needs, m *reader.Mail, args []string, variants *rules.Catalog) {
+				n.RatingsOf = readRatingArgs(args, m.From, variants).address
+			}},
 		{Words: []string{"top"}, Args: "VARIANT", Where: Both, When: Anytime,
 			Help: "the table of a variant's established players (rating not provisional), best first",
 			load: LoadLobby | LoadRatings, answer: true, run: (*Referee).topAnswer,
-			needs: func(n *Needs, m *reader.Mail, args []string) { n.Top = readRatingArgs(args, m.From).variant }},
+			needs: func(n *Needs, m *reader.Mail, args []string, variants *rules.Catalog) {
+				n.Top = readRatingArgs(args, m.From, variants).variant
+			}},
 		{Words: []string{"mail"}, Args: "digest HH:MM", Where: Both, When: Anytime,
 			Help:  "one mail a day at HH:MM (your time zone) listing every game where it is your move, each with its board, clock and reply address, instead of a mail per move; a game's start and its end, and reminders, still come at once",
 			match: func(args []string) bool { return len(args) > 0 && args[0] == "digest" },
@@ -340,7 +344,9 @@ func commandTable() []Command {
 				"e.g. \"name Ann Smith\": %d to %d letters, digits, spaces, . - ' _; no address; one player per name here. "+
 				"\"name\" alone shows yours, \"name clear\" removes it. The name your mail program sends is never taken on its own", MinNameLength, MaxNameLength),
 			load: LoadLobby, run: (*Referee).setName,
-			needs: func(n *Needs, m *reader.Mail, args []string) { n.Name = nameNeed(m.Action, args) }},
+			needs: func(n *Needs, m *reader.Mail, args []string, variants *rules.Catalog) {
+				n.Name = nameNeed(m.Action, args)
+			}},
 		{Words: []string{"variants", "variant"}, Where: Both, When: Anytime,
 			Help: "the games offered here, one paragraph each",
 			load: LoadLobby, answer: true, noAuth: true,
@@ -376,7 +382,7 @@ func commandTable() []Command {
 			load: LoadLobby | LoadEvent, run: (*Referee).eventJoin,
 			// An event may limit who joins by rating, and a join from an
 			// address never seen waits for its proof.
-			needs: func(n *Needs, m *reader.Mail, _ []string) { n.RatingsOf, n.Seen = m.From, true }},
+			needs: func(n *Needs, m *reader.Mail, _ []string, _ *rules.Catalog) { n.RatingsOf, n.Seen = m.From, true }},
 		{Words: []string{"leave"}, Args: "EVENT", Where: Both,
 			Help: "leave an event you entered, before it starts",
 			load: LoadLobby | LoadEvent, run: (*Referee).eventLeave},
@@ -528,7 +534,7 @@ func (r *Referee) Needs(m *reader.Mail, g *Game) Needs {
 		n.Opponent = p.cmd.opponent(p.args, g, m)
 	}
 	if p.cmd.needs != nil {
-		p.cmd.needs(&n, m, p.args)
+		p.cmd.needs(&n, m, p.args, r.cfg.Variants)
 	}
 	return n
 }

@@ -132,14 +132,15 @@ func (r *Referee) lobbyCfg() LobbyConfig {
 	return c
 }
 
-// Offered returns the variants offered by mail, in rules.Variants() order.
+// Offered returns the variants offered by mail, in the order of
+// Config.Variants (the referee's own, then a file's).
 func (r *Referee) Offered() []rules.Variant {
 	names := r.cfg.Lobby.Variants
 	if len(names) == 0 {
-		return rules.Variants()
+		return r.cfg.Variants.Variants()
 	}
 	var out []rules.Variant
-	for _, v := range rules.Variants() {
+	for _, v := range r.cfg.Variants.Variants() {
 		for _, n := range names {
 			if strings.EqualFold(strings.TrimSpace(n), v.Name()) {
 				out = append(out, v)

@@ -106,7 +106,7 @@ func (r *Referee) challenge(c *call) Outcome {
 	if len(args) == 0 {
 		return no("no variant", "it names no game.", "Write "+challengeSyntax+". The games: "+r.offeredNames()+".")
 	}
-	v, err := rules.Lookup(args[0])
+	v, err := r.cfg.Variants.Lookup(args[0])
 	if err != nil || !r.offers(v) {
 		return no("variant "+args[0]+" not offered",
 			fmt.Sprintf("%q is not a game offered here.", args[0]),
@@ -266,7 +266,7 @@ func (r *Referee) invitation(c *call, word string) Outcome {
 	if out, ok := r.lobbyAuth(m, env); !ok {
 		return out
 	}
-	v, err := rules.Lookup(ch.Variant)
+	v, err := r.cfg.Variants.Lookup(ch.Variant)
 	if err != nil {
 		return Outcome{Verdict: Ignored, Detail: fmt.Sprintf("challenge %d: %v", ch.ID, err)}
 	}
@@ -541,7 +541,7 @@ func (r *Referee) stopInvites(c *call, ch *Challenge, isChallenger bool) Outcome
 	lc := &LobbyChange{Stop: &StopChange{Address: mb, Stop: true, ChallengeID: ch.ID}}
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("challenge %d: %s asks for no more invitations", ch.ID, mb), Lobby: lc}
 	title := ch.Variant
-	if v, err := rules.Lookup(ch.Variant); err == nil {
+	if v, err := r.cfg.Variants.Lookup(ch.Variant); err == nil {
 		title = v.Title()
 	}
 	if ch.Status == ChallengeOpen && now.Before(ch.Expires) {

@@ -171,7 +171,7 @@ func (r *Referee) ChallengeStarted(ch Challenge, g *Game, now time.Time, opening
 // unanswered at now.
 func (r *Referee) ExpireChallenge(ch Challenge, now time.Time) []Mail {
 	title := ch.Variant
-	if v, err := rules.Lookup(ch.Variant); err == nil {
+	if v, err := r.cfg.Variants.Lookup(ch.Variant); err == nil {
 		title = v.Title()
 	}
 	text := fmt.Sprintf("Nobody accepted your open challenge %d to a game of %s before it expired on %s. "+
@@ -376,7 +376,7 @@ func (r *Referee) openText(from, zone string, open []Challenge) string {
 	var b strings.Builder
 	for _, ch := range open {
 		title := ch.Variant
-		if v, err := rules.Lookup(ch.Variant); err == nil {
+		if v, err := r.cfg.Variants.Lookup(ch.Variant); err == nil {
 			title = v.Title()
 		}
 		fmt.Fprintf(&b, "%s\n", wrap(fmt.Sprintf("Challenge %d: %s, %s, by %s (who plays %s), open until %s.", ch.ID, title,

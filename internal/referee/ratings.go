@@ -101,7 +101,7 @@ type ratingArgs struct {
 	named   bool   // an address was named
 }
 
-func readRatingArgs(args []string, from string) ratingArgs {
+func readRatingArgs(args []string, from string, variants *rules.Catalog) ratingArgs {
 	q := ratingArgs{address: from}
 	for _, a := range args {
 		if strings.Contains(a, "@") {
@@ -113,7 +113,7 @@ func readRatingArgs(args []string, from string) ratingArgs {
 			q.address, q.named = ca, true
 			continue
 		}
-		v, err := rules.Lookup(a)
+		v, err := variants.Lookup(a)
 		if err != nil || q.variant != "" {
 			q.bad = a
 			return q
@@ -126,7 +126,7 @@ func readRatingArgs(args []string, from string) ratingArgs {
 // ratingAnswer answers "rating [ADDRESS] [VARIANT]".
 func (r *Referee) ratingAnswer(c *call) Outcome {
 	m, env := c.m, c.env
-	q := readRatingArgs(c.args, m.From)
+	q := readRatingArgs(c.args, m.From, r.cfg.Variants)
 	if q.bad != "" {
 		return r.refuse(env, m, "rating: unknown word "+q.bad,
 			fmt.Sprintf("In %q, the word %q is neither one mail address nor one game.", firstWords(m.Action, 6), q.bad),
@@ -143,7 +143,7 @@ func (r *Referee) ratingAnswer(c *call) Outcome {
 			continue
 		}
 		title := s.Variant
-		if v, err := rules.Lookup(s.Variant); err == nil {
+		if v, err := r.cfg.Variants.Lookup(s.Variant); err == nil {
 			title = v.Title()
 		}
 		fmt.Fprintf(&b, "%s: %s (deviation %.0f, volatility %.4f)\n", title, s.Rating, s.RD, s.Sigma)
@@ -154,7 +154,7 @@ func (r *Referee) ratingAnswer(c *call) Outcome {
 	}
 	in := ""
 	if q.variant != "" {
-		if v, err := rules.Lookup(q.variant); err == nil {
+		if v, err := r.cfg.Variants.Lookup(q.variant); err == nil {
 			in = " of " + v.Title()
 		}
 	}
@@ -181,13 +181,13 @@ const topLength = 20
 // topAnswer answers "top VARIANT": the variant's established players.
 func (r *Referee) topAnswer(c *call) Outcome {
 	m, env := c.m, c.env
-	q := readRatingArgs(c.args, m.From)
+	q := readRatingArgs(c.args, m.From, r.cfg.Variants)
 	if q.bad != "" || q.variant == "" || q.named {
 		return r.refuse(env, m, "top: no variant",
 			fmt.Sprintf("%q names no game.", firstWords(m.Action, 6)),
 			"Write \"top\" and one game, e.g. \"top chess\". The games: "+r.offeredNames()+".")
 	}
-	v, _ := rules.Lookup(q.variant)
+	v, _ := r.cfg.Variants.Lookup(q.variant)
 	var b strings.Builder
 	n := 0
 	for _, s := range env.Lobby.Top {

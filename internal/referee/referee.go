@@ -42,6 +42,9 @@ type Config struct {
 	// game in an hour: an out-of-office bot answering every board mail
 	// gets this many and no more. 0 means 3.
 	MaxGameRefusalsPerHour int
+	// Variants are the variants hosted: the referee's own and those of an
+	// organiser's file (nil: the referee's own).
+	Variants *rules.Catalog
 	// Key signs die rolls.
 	Key dice.Key
 	// IDSalt is a random value of this deployment (made once per database)

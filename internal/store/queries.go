@@ -522,6 +522,37 @@ func (t *Tx) Setting(key string) ([]byte, error) {
 	return v, nil
 }
 
+// SettingsWithPrefix reads the settings whose keys start with prefix.
+func (t *Tx) SettingsWithPrefix(prefix string) (map[string][]byte, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT key, value FROM settings WHERE substr(key, 1, ?) = ?`, len(prefix), prefix)
+	if err != nil {
+		return nil, fmt.Errorf("reading settings %s*: %w", prefix, err)
+	}
+	defer rows.Close()
+	out := map[string][]byte{}
+	for rows.Next() {
+		var k string
+		var v []byte
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, fmt.Errorf("reading settings %s*: %w", prefix, err)
+		}
+		out[k] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading settings %s*: %w", prefix, err)
+	}
+	return out, nil
+}
+
+// GamesOfVariant counts the games of a variant, whatever their state.
+func (t *Tx) GamesOfVariant(variant string) (int, error) {
+	var n int
+	if err := t.tx.QueryRowContext(t.ctx, `SELECT COUNT(*) FROM games WHERE variant = ?`, variant).Scan(&n); err != nil {
+		return 0, fmt.Errorf("counting the games of %s: %w", variant, err)
+	}
+	return n, nil
+}
+
 // SetSetting writes a setting.
 func (t *Tx) SetSetting(key string, value []byte) error {
 	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO settings (key, value) VALUES (?, ?)

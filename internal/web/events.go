@@ -74,7 +74,7 @@ func (s *Site) eventSet(ctx context.Context) (*eventSet, error) {
 		return s.events, nil
 	}
 	set := &eventSet{version: version, byName: map[string]*eventPage{}, public: map[int64]bool{}}
-	if set.variants, err = s.st.WebVariants(ctx, s.statuses(), variantNames()); err != nil {
+	if set.variants, err = s.st.WebVariants(ctx, s.statuses(), s.variantNames()); err != nil {
 		return nil, err
 	}
 	es, ok := s.src.(EventSource)

@@ -149,10 +149,10 @@ func (s *Site) listStatuses(l listSpec) []string {
 	return []string{}
 }
 
-// variantNames are the names of every variant the referee knows.
-func variantNames() []string {
+// variantNames are the names of every variant the referee hosts.
+func (s *Site) variantNames() []string {
 	var out []string
-	for _, v := range rules.Variants() {
+	for _, v := range s.variants().Variants() {
 		out = append(out, v.Name())
 	}
 	return out
@@ -230,6 +230,9 @@ func (s *Site) listGames(ctx context.Context, l listSpec, addresses []string) ([
 	}
 	return items, older, nil
 }
+
+// variants are the variants the referee hosts: its own and a file's.
+func (s *Site) variants() *rules.Catalog { return s.opts.Referee.Config().Variants }
 
 // itemOf is a list's line of g; before is the position before its last
 // shown action.

@@ -238,7 +238,7 @@ func (s *Site) index(ctx context.Context, l listSpec) (listOut, error) {
 	variants := set.variants
 	title := ""
 	for _, name := range variants {
-		v, err := rules.Lookup(name)
+		v, err := s.variants().Lookup(name)
 		if err != nil {
 			continue
 		}
@@ -293,7 +293,7 @@ func (s *Site) playerPage(ctx context.Context, l listSpec) (listOut, error) {
 		return listOut{}, ErrNotFound // no public game
 	}
 	if l.variant != "" {
-		if _, err := rules.Lookup(l.variant); err != nil {
+		if _, err := s.variants().Lookup(l.variant); err != nil {
 			return listOut{}, ErrNotFound
 		}
 	}

@@ -1,0 +1,177 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"image/png"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/mail"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"referee/internal/referee"
+	"referee/internal/rules"
+)
+
+const clubFile = `# The club's variants
+[capa:chess]
+maxFile = 10
+archbishop = a
+chancellor = c
+startFen = rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1
+promotionPieceTypes = qrbnac
+castlingKingsideFile = i
+castlingQueensideFile = c
+`
+
+func openWithVariants(t *testing.T, db, file string) (*App, error) {
+	t.Helper()
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	return Open(context.Background(), Options{DB: db, Address: "referee@example.test", VariantsFile: file,
+		Now: func() time.Time { now = now.Add(time.Minute); return now }})
+}
+
+// pngOf returns the picture of a rendered board mail.
+func pngOf(t *testing.T, raw []byte) []byte {
+	t.Helper()
+	msg, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var find func(r io.Reader, ct string) []byte
+	find = func(r io.Reader, ct string) []byte {
+		mt, params, err := mime.ParseMediaType(ct)
+		if err != nil || !strings.HasPrefix(mt, "multipart/") {
+			return nil
+		}
+		mr := multipart.NewReader(r, params["boundary"])
+		for {
+			p, err := mr.NextPart()
+			if err != nil {
+				return nil
+			}
+			pct := p.Header.Get("Content-Type")
+			if strings.HasPrefix(pct, "image/png") {
+				b, _ := io.ReadAll(p) // multipart decodes no transfer encoding: base64 below
+				return b
+			}
+			if b := find(p, pct); b != nil {
+				return b
+			}
+		}
+	}
+	return find(msg.Body, msg.Header.Get("Content-Type"))
+}
+
+// TestFileVariantGameByMail: a variant of the organiser's file is played
+// by mail like the referee's own (moves read with its letters, the board
+// mail with its ten files and a picture), its game outlives the file (the
+// database keeps the definition), and a changed definition of a variant
+// with games is refused, as is a file with a variant that cannot be played.
+func TestFileVariantGameByMail(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "club.ini")
+	if err := os.WriteFile(file, []byte(clubFile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "r.db")
+	a, err := openWithVariants(t, db, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := a.NewGame(ctx, "capa", "alice@example.org", "bob@example.org", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, mv := range []string{"e4", "e5", "Ad3"} {
+		p, err := a.Process(ctx, moveMail(a, g, rules.Color(i%2), "Mon, 23 Nov 2026 10:00:00 +0000", mv), uint32(10+i), 1)
+		if err != nil || p.Verdict != referee.Applied {
+			t.Fatalf("%s: %+v, %v", mv, p, err)
+		}
+		g, _ = a.Game(ctx, g.ID)
+	}
+	out, err := renderedOutbox(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := out[len(out)-1]
+	text := string(last.Raw)
+	for _, want := range []string{"[capa #1]", "White played Ad3.", "j   i   h   g   f   e   d   c   b   a", "A archbishop"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the board mail after Ad3 lacks %q:\n%s", want, text)
+		}
+	}
+	if pic := pngOf(t, last.Raw); pic == nil {
+		t.Error("the board mail has no picture")
+	} else if img, err := png.Decode(base64Reader(pic)); err != nil {
+		t.Errorf("the picture does not decode: %v", err)
+	} else if w := img.Bounds().Dx(); w < 10*40 {
+		t.Errorf("the picture of ten files is %d pixels wide", w)
+	} else if dump := os.Getenv("REFEREE_DUMP_PNG"); dump != "" {
+		_ = os.WriteFile(dump, mustDecode(t, pic), 0o600)
+	}
+	rec, err := a.Export(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Tag("Variant") != "capa" {
+		t.Errorf("the record's Variant tag is %q", rec.Tag("Variant"))
+	}
+	if _, err := ReplayRecord(rec, a.Variants()); err != nil {
+		t.Errorf("replay of the record: %v", err)
+	}
+	a.Close()
+
+	// Without the file: the database keeps the definition.
+	a, err = openWithVariants(t, db, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g2, err := a.Game(ctx, g.ID); err != nil || g2.Ply() != 3 || g2.Variant.Name() != "capa" {
+		t.Fatalf("the game without the file: %v, %v", g2, err)
+	}
+	a.Close()
+
+	// A changed definition of a variant with games is refused; the game
+	// is still there under the old one.
+	changed := strings.Replace(clubFile, "castlingQueensideFile = c", "castlingQueensideFile = b", 1)
+	if err := os.WriteFile(file, []byte(changed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := openWithVariants(t, db, file); err == nil || !strings.Contains(err.Error(), "differs from the definition its 1 game(s)") {
+		if a != nil {
+			a.Close()
+		}
+		t.Errorf("a changed capa: %v", err)
+	}
+	// A file with a variant the engine cannot play is refused as a whole.
+	if err := os.WriteFile(file, []byte(clubFile+"\n[zh:crazyhouse]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := openWithVariants(t, db, file); err == nil || !strings.Contains(err.Error(), "drops and pockets") || !strings.Contains(err.Error(), "referee variant check") {
+		if a != nil {
+			a.Close()
+		}
+		t.Errorf("a file with crazyhouse: %v", err)
+	}
+}
+
+// base64Reader decodes a base64 part body (with its line breaks).
+func base64Reader(b []byte) io.Reader {
+	return base64.NewDecoder(base64.StdEncoding, bytes.NewReader(bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r"), nil), []byte("\n"), nil)))
+}
+
+func mustDecode(t *testing.T, b []byte) []byte {
+	out, err := io.ReadAll(base64Reader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
