@@ -21,6 +21,7 @@ import (
 
 const clubFile = `# The club's variants
 [capa:chess]
+description = Capablanca's chess (1920s): chess on 10x8 with the archbishop and the chancellor.
 maxFile = 10
 archbishop = a
 chancellor = c
@@ -100,6 +101,10 @@ func TestFileVariantGameByMail(t *testing.T) {
 	out, err := renderedOutbox(a)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The opening mail's rules come from the definition.
+	if first := string(out[0].Raw); !strings.Contains(first, "Capablanca's chess (1920s)") || !strings.Contains(first, "archbishop") {
+		t.Errorf("the opening mail does not give the variant's rules:\n%s", first)
 	}
 	last := out[len(out)-1]
 	text := string(last.Raw)

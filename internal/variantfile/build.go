@@ -117,6 +117,10 @@ func Build(d *Definition) (rules.Variant, error) {
 		AutoDrawPlies: 2 * d.NMoveRule, Repetition: d.NFoldRule > 0,
 	}
 	spec.RulesText = describeRules(d)
+	if d.Description != "" {
+		spec.RulesText = d.Description + " " + spec.RulesText
+		spec.Summary = d.Description
+	}
 	if pawn != 0 {
 		pp := d.Piece(pawn)
 		spec.EnPassant = d.DoubleStep && strings.ContainsRune(d.EnPassantTypes[0], rune(pawn)) && (pp.Key == "pawn" || pp.Betza.EnPassant)

@@ -62,6 +62,10 @@ type Definition struct {
 	NFoldValue         Value
 	NFoldValueAbsolute bool // NFoldValue is White's result, not the mover's
 
+	// Description is the rules in the players' words (the key
+	// description), or "": the opening mail then describes the definition.
+	Description string
+
 	// The referee's own keys, which Fairy-Stockfish ignores.
 	WrapFiles bool   // referee_wrapFiles: file a is next to the last file
 	WrapRanks bool   // referee_wrapRanks: rank 1 is next to the last rank

@@ -11,6 +11,9 @@ import (
 func (d *Definition) Describe() []string {
 	var out []string
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	if d.Description != "" {
+		add("Description: %s", d.Description)
+	}
 
 	board := fmt.Sprintf("Board: %d files × %d ranks (a1 to %c%d)", d.Width, d.Height, 'a'+d.Width-1, d.Height)
 	if d.WrapFiles {

@@ -1,6 +1,9 @@
 package variantfile
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // keyDef is one key the reader takes, with how it changes the definition.
 type keyDef struct {
@@ -263,8 +266,20 @@ func keyTable() []keyDef {
 			b.d.Holes = r
 			return err
 		}},
+		// The rules in the players' words, for the opening mail and the
+		// help (Fairy-Stockfish ignores the key).
+		{"description", func(b *builder, v string) error {
+			if len(v) > MaxDescriptionBytes {
+				return fmt.Errorf("%d bytes; a description has at most %d (one line: what players need to know beyond the board and the pieces)", len(v), MaxDescriptionBytes)
+			}
+			b.d.Description = strings.TrimSpace(v)
+			return nil
+		}},
 	}
 }
+
+// MaxDescriptionBytes bounds a variant's description.
+const MaxDescriptionBytes = 1000
 
 // fsfUnsupported lists keys of Fairy-Stockfish's variants.ini the referee
 // does not support yet: a file using them is refused, with that reason.
