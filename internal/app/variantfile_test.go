@@ -180,3 +180,44 @@ func mustDecode(t *testing.T, b []byte) []byte {
 	}
 	return out
 }
+
+// TestFileVariantChallengeByMail: a file variant is offered by mail: a
+// challenge names it, the invitation gives its title, the acceptance
+// starts its game, and "variants" lists it.
+func TestFileVariantChallengeByMail(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "club.ini")
+	if err := os.WriteFile(file, []byte(clubFile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := &clock{now: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)}
+	a, err := Open(ctx, Options{DB: filepath.Join(dir, "r.db"), Address: "referee@example.test", Now: c.Now, VariantsFile: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if _, err := a.SetPlayer(ctx, "carol@example.org", true); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	if p := send(t, a, &n, "carol@example.org", "", "variants"); p.Verdict == referee.Rejected {
+		t.Fatalf("variants: %+v", p)
+	}
+	_, list := lastTo(t, a, "carol@example.org")
+	says(t, "the list of variants", list, "capa", "Capablanca's chess (1920s)")
+	if p := send(t, a, &n, "carol@example.org", "", "challenge capa bob@example.org"); p.Verdict != referee.Applied {
+		t.Fatalf("challenge: %+v", p)
+	}
+	inv, invText := lastTo(t, a, "bob@example.org")
+	says(t, "the invitation", invText, "carol@example.org invites you to a game of capa")
+	c.now = c.now.Add(time.Hour)
+	p := send(t, a, &n, "bob@example.org", replyAddress(t, inv), "accept", "In-Reply-To: "+inv.MessageID+"\r\n")
+	if p.Verdict != referee.Applied || p.GameID == 0 {
+		t.Fatalf("accept: %+v", p)
+	}
+	g, err := a.Game(ctx, p.GameID)
+	if err != nil || g.Variant.Name() != "capa" {
+		t.Fatalf("the game: %v, %v", g, err)
+	}
+}
