@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -54,6 +55,51 @@ type stdRules struct {
 	// perftLeaves is the largest estimated count perft accepts (see
 	// PerftLimit), from the speed measured for the variant.
 	perftLeaves float64
+	// checkmate and stalemate: the outcome for the side mated or
+	// stalemated (OutcomeDefault: loss and draw); extinction: a rule on
+	// material (variant files), or nil.
+	checkmate, stalemate Outcome
+	extinction           *Extinction
+}
+
+// outcome is the result of a game that ends with o for side c.
+func outcome(o Outcome, c Color, reason string) Result {
+	switch o {
+	case OutcomeWin:
+		return Result{Over: true, Winner: c, Reason: reason}
+	case OutcomeDraw:
+		return Result{Over: true, Draw: true, Reason: reason}
+	}
+	return Result{Over: true, Winner: c.Other(), Reason: reason}
+}
+
+// extinct applies the extinction rule, if any.
+func (p *stdPos) extinct() Result {
+	e := p.r.extinction
+	if e == nil {
+		return Result{}
+	}
+	count := func(c Color, t byte) int {
+		n := 0
+		for _, s := range p.r.board.squares {
+			if pc := p.sq[s]; pc != NoPiece && pc.Color() == c && (t == '*' || pc.Letter() == t) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, c := range []Color{p.turn.Other(), p.turn} {
+		extra := 0
+		if e.Claim && c == p.turn {
+			extra = 1
+		}
+		for _, t := range e.Types {
+			if count(c, t) <= e.Count && count(c.Other(), t) >= e.OpponentCount+extra {
+				return outcome(e.Outcome, c, e.Reason)
+			}
+		}
+	}
+	return Result{}
 }
 
 func (r *stdRules) HasCheck() bool { return true }
@@ -517,11 +563,14 @@ func (p *stdPos) Result() Result {
 // autoResult is Result for a position whose side to act has no move by
 // how pieces move (stuck) or has one.
 func (p *stdPos) autoResult(stuck bool) Result {
+	if r := p.extinct(); r.Over {
+		return r
+	}
 	if stuck {
 		if p.InCheck() {
-			return Result{Over: true, Winner: p.turn.Other(), Reason: "checkmate"}
+			return outcome(cmp.Or(p.r.checkmate, OutcomeLoss), p.turn, "checkmate")
 		}
-		return Result{Over: true, Draw: true, Reason: "stalemate"}
+		return outcome(cmp.Or(p.r.stalemate, OutcomeDraw), p.turn, "stalemate")
 	}
 	if p.r.autoPlies > 0 && p.half >= p.r.autoPlies {
 		return Result{Over: true, Draw: true, Reason: fmt.Sprintf("%d-move rule", p.r.autoPlies/2)}

@@ -37,6 +37,39 @@ type ChessFamilySpec struct {
 	Repetition bool
 	// PerftLeaves bounds perft's estimated work (see PerftLimit); 0: 1e9.
 	PerftLeaves float64
+	// Checkmate and Stalemate are the outcomes for the side to move that
+	// is checkmated or stalemated; zero means chess's (a loss, a draw).
+	Checkmate, Stalemate Outcome
+	// Extinction, when set, ends the game when a side has too few pieces
+	// left (Shatranj's bare king).
+	Extinction *Extinction
+}
+
+// Outcome is how a rule ends the game for one side.
+type Outcome uint8
+
+// The outcomes; OutcomeDefault is the rule's usual one.
+const (
+	OutcomeDefault Outcome = iota
+	OutcomeLoss
+	OutcomeDraw
+	OutcomeWin
+)
+
+// Extinction is a rule that ends the game on material, as Fairy-Stockfish
+// defines it: a side with at most Count pieces of one of Types (the
+// letter '*' counting every piece, king included) while the opponent has
+// at least OpponentCount of them gets Outcome. With Claim the rule waits a
+// move for the side to move (it needs OpponentCount+1 against it), so that
+// a bare king that can bare the other king at once is not lost yet. The
+// rule is looked at before mate and stalemate, the side not to move first.
+type Extinction struct {
+	Types         []byte
+	Count         int
+	OpponentCount int
+	Claim         bool
+	Outcome       Outcome
+	Reason        string // e.g. "bare king"
 }
 
 // CastleSpec is one castling move along a rank: the king and the rook
@@ -84,7 +117,15 @@ func NewChessFamily(s ChessFamilySpec) (Variant, error) {
 	},
 		start: s.Start, pawn: s.Pawn, enPassant: s.EnPassant && s.Pawn != 0,
 		autoPlies: s.AutoDrawPlies, resetOnPawn: true, repetition: s.Repetition,
-		perftLeaves: leaves,
+		perftLeaves: leaves, checkmate: s.Checkmate, stalemate: s.Stalemate,
+	}
+	if e := s.Extinction; e != nil {
+		if len(e.Types) == 0 {
+			return nil, errors.New("an extinction rule needs the piece letters it counts ('*' for every piece)")
+		}
+		x := *e
+		x.Types = slices.Clone(e.Types)
+		r.extinction = &x
 	}
 	if s.Pawn != 0 {
 		ds := [2][]Square{slices.Clone(s.DoubleStep[0]), slices.Clone(s.DoubleStep[1])}

@@ -98,6 +98,9 @@ func (p *stdPos) finished() bool {
 	if r.insufficient != nil && r.insufficient(p) {
 		return true
 	}
+	if r.extinction != nil && p.extinct().Over {
+		return true
+	}
 	return r.repetition && p.half >= 16 && p.repetitions() >= 5
 }
 

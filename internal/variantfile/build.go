@@ -47,14 +47,31 @@ func Build(d *Definition) (rules.Variant, error) {
 	if r.FlagRegion[0].Len()+r.FlagRegion[1].Len() > 0 {
 		no("flagRegion (capture the flag) is not played by the engine yet")
 	}
-	if r.ExtinctionValue != ValueNone {
-		no("extinctionValue (extinction, bare king) is not played by the engine yet")
+	outcomeOf := func(key string, v Value) rules.Outcome {
+		switch v {
+		case ValueWin:
+			return rules.OutcomeWin
+		case ValueLoss:
+			return rules.OutcomeLoss
+		case ValueDraw:
+			return rules.OutcomeDraw
+		}
+		no("%s = %s: the game must end somehow; write win, loss or draw", key, v)
+		return rules.OutcomeDefault
 	}
-	if r.CheckmateValue != ValueLoss {
-		no("checkmateValue = %s: the engine only knows checkmate as a loss for the mated side", r.CheckmateValue)
-	}
-	if r.StalemateValue != ValueDraw {
-		no("stalemateValue = %s: the engine only knows stalemate as a draw", r.StalemateValue)
+	checkmate, stalemate := outcomeOf("checkmateValue", r.CheckmateValue), outcomeOf("stalemateValue", r.StalemateValue)
+	var extinction *rules.Extinction
+	if r.ExtinctionValue != ValueNone && r.ExtinctionPieceTypes != "" {
+		if r.ExtinctionPseudoRoyal {
+			no("extinctionPseudoRoyal is not played by the engine yet")
+		}
+		reason := "extinction"
+		if r.ExtinctionPieceTypes == "*" && r.ExtinctionPieceCount == 1 {
+			reason = "bare king"
+		}
+		extinction = &rules.Extinction{Types: []byte(r.ExtinctionPieceTypes), Count: r.ExtinctionPieceCount,
+			OpponentCount: r.ExtinctionOpponentPieceCount, Claim: r.ExtinctionClaim,
+			Outcome: outcomeOf("extinctionValue", r.ExtinctionValue), Reason: reason}
 	}
 	if !d.Checking {
 		no("checking = false is not played by the engine yet")
@@ -115,6 +132,7 @@ func Build(d *Definition) (rules.Variant, error) {
 		Board: board, Pieces: pieces, Start: padFEN(d.StartFEN), Pawn: pawn,
 		PromotionChoices: []byte(d.PromotionPieceTypes[0]), PromotionOptional: !d.MandatoryPawnPromotion,
 		AutoDrawPlies: 2 * d.NMoveRule, Repetition: d.NFoldRule > 0,
+		Checkmate: checkmate, Stalemate: stalemate, Extinction: extinction,
 	}
 	spec.RulesText = describeRules(d)
 	if d.Description != "" {

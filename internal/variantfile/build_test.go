@@ -2,6 +2,7 @@ package variantfile
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -122,18 +123,58 @@ customPiece1 = h:nN
 knight = -
 startFen = rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR w KQkq - 0 1
 promotionPieceTypes = qrbh
-stalemateValue = loss
+checking = false
 `
 	_, err := Build(mustDef(t, src, "x"))
 	if !errors.Is(err, ErrUnsupported) {
 		t.Fatalf("got %v, want unsupported", err)
 	}
-	for _, want := range []string{"lame leap", "stalemateValue = loss"} {
+	for _, want := range []string{"lame leap", "checking = false"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("%q does not say %q", err, want)
 		}
 	}
 	if _, err := Build(mustDef(t, "[zh:crazyhouse]\n", "zh")); err == nil || !strings.Contains(err.Error(), "drops") {
 		t.Errorf("crazyhouse: %v", err)
+	}
+}
+
+// TestShatranjEndings: the bare-king rule as Fairy-Stockfish 11.1 applies
+// it (extinction with claim: the side to move, bare, may still bare the
+// other king), and a stalemated side losing.
+func TestShatranjEndings(t *testing.T) {
+	src, err := os.ReadFile("testdata/fsf.ini")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := mustBuild(t, string(src), "xshatranj")
+	for _, tc := range []struct{ fen, want string }{
+		{"8/8/8/8/8/3k4/8/R3K3 w - - 0 1", "White wins (bare king)"},  // Black bare, White to move
+		{"8/8/8/8/8/3k4/8/R3K3 b - - 0 1", "game in progress"},        // Black to move may still take the rook
+		{"8/8/8/8/8/3k4/8/RN2K3 b - - 0 1", "White wins (bare king)"}, // two pieces against it: no rescue
+		{"8/8/8/8/8/8/2k5/3R2K1 b - - 0 1", "game in progress"},        // the king takes the rook...
+		{"k7/8/K7/8/8/8/8/1R6 b - - 0 1", "White wins (stalemate)"},  // stalemated: Black loses
+		{"r3k3/8/8/8/8/8/8/4K3 b - - 0 1", "Black wins (bare king)"},  // White bare, not to move
+	} {
+		p, err := v.ParsePosition(tc.fen)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.fen, err)
+		}
+		if got := p.Result().String(); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.fen, got, tc.want)
+		}
+	}
+	// ...and then both kings are bare: no one wins by it.
+	p, _ := v.ParsePosition("8/8/8/8/8/8/2k5/3R2K1 b - - 0 1")
+	for _, m := range p.Legal() {
+		if v.Board().SquareName(m.To) == "d1" {
+			q, err := p.Play(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q.Result().Over && q.Result().Reason == "bare king" {
+				t.Errorf("K v K after Kxd1: %s", q.Result())
+			}
+		}
 	}
 }
