@@ -221,3 +221,48 @@ func TestFileVariantChallengeByMail(t *testing.T) {
 		t.Fatalf("the game: %v, %v", g, err)
 	}
 }
+
+// TestFileVariantRatedGame: a rated game of a file variant ends by
+// resignation, and both players get a rating in that variant (and none in
+// chess); rebuilding the ratings from the records gives the same.
+func TestFileVariantRatedGame(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "club.ini")
+	if err := os.WriteFile(file, []byte(clubFile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, err := openWithVariants(t, filepath.Join(dir, "r.db"), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	g, err := a.NewRatedGame(ctx, "capa", "alice@example.org", "bob@example.org", nil, "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (A game resigned before both sides moved would be made casual.)
+	for i, mv := range []string{"e4", "e5", "Ad3", "resign", "confirm"} {
+		if p, err := a.Process(ctx, moveMail(a, g, rules.Color(min(i%2+i/3, 1)), "Mon, 23 Nov 2026 10:00:00 +0000", mv), uint32(10+i), 1); err != nil || p.Verdict != referee.Applied {
+			t.Fatalf("%s: %+v, %v", mv, p, err)
+		}
+		g, _ = a.Game(ctx, g.ID)
+	}
+	if g.Status != referee.StatusFinished || !g.Rated {
+		t.Fatalf("the game: %s, rated %v", g.Status, g.Rated)
+	}
+	rs, err := a.Ratings(ctx, "capa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 2 || rs[0].Address != "alice@example.org" || rs[0].R <= rs[1].R || rs[0].Games != 1 {
+		t.Fatalf("capa ratings after Black resigned: %+v", rs)
+	}
+	if chess, err := a.Ratings(ctx, "chess"); err != nil || len(chess) != 0 {
+		t.Errorf("chess ratings: %+v, %v", chess, err)
+	}
+	rep, err := a.RebuildRatings(ctx)
+	if err != nil || rep.Games != 1 || len(rep.Differ) != 0 {
+		t.Errorf("rebuild: %+v, %v", rep, err)
+	}
+}
