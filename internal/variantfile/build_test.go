@@ -152,8 +152,8 @@ func TestShatranjEndings(t *testing.T) {
 		{"8/8/8/8/8/3k4/8/R3K3 w - - 0 1", "White wins (bare king)"},  // Black bare, White to move
 		{"8/8/8/8/8/3k4/8/R3K3 b - - 0 1", "game in progress"},        // Black to move may still take the rook
 		{"8/8/8/8/8/3k4/8/RN2K3 b - - 0 1", "White wins (bare king)"}, // two pieces against it: no rescue
-		{"8/8/8/8/8/8/2k5/3R2K1 b - - 0 1", "game in progress"},        // the king takes the rook...
-		{"k7/8/K7/8/8/8/8/1R6 b - - 0 1", "White wins (stalemate)"},  // stalemated: Black loses
+		{"8/8/8/8/8/8/2k5/3R2K1 b - - 0 1", "game in progress"},       // the king takes the rook...
+		{"k7/8/K7/8/8/8/8/1R6 b - - 0 1", "White wins (stalemate)"},   // stalemated: Black loses
 		{"r3k3/8/8/8/8/8/8/4K3 b - - 0 1", "Black wins (bare king)"},  // White bare, not to move
 	} {
 		p, err := v.ParsePosition(tc.fen)
