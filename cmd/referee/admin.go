@@ -189,11 +189,17 @@ func runKey(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func runVariants(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("variants", "", "Lists the games the referee hosts: name and one line each.", stderr)
+	fs := newFlags("variants", "[--variant-file FILE]", "Lists the games the referee hosts: name and one line each (with --variant-file, the file's playable variants after them).", stderr)
+	variantFile := variantsFlag(fs)
 	if code, ok := parseFlagsOnly(fs, args); !ok {
 		return code
 	}
-	for _, v := range rules.Variants() {
+	cat, err := catalogFromFile(*variantFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "referee variants: --variant-file: %v\n", err)
+		return exitUsage
+	}
+	for _, v := range cat.Variants() {
 		fmt.Fprintf(stdout, "%-12s %s\n", v.Name(), v.Summary())
 	}
 	return exitOK

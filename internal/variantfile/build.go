@@ -128,7 +128,7 @@ func Build(d *Definition) (rules.Variant, error) {
 		return out
 	}
 	spec := rules.ChessFamilySpec{
-		Name: d.Name, Title: d.Name, Summary: fmt.Sprintf("a %dx%d variant defined in a variants file", d.Width, d.Height),
+		Name: d.Name, Title: d.Name, Summary: fmt.Sprintf("%s %dx%d variant defined in a variants file", article(d.Width), d.Width, d.Height),
 		Board: board, Pieces: pieces, Start: padFEN(d.StartFEN), Pawn: pawn,
 		PromotionChoices: []byte(d.PromotionPieceTypes[0]), PromotionOptional: !d.MandatoryPawnPromotion,
 		AutoDrawPlies: 2 * d.NMoveRule, Repetition: d.NFoldRule > 0,
@@ -312,7 +312,7 @@ func pieceName(p Piece) string {
 // describeRules says what the definition's rules are, in one paragraph.
 func describeRules(d *Definition) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "A %dx%d board", d.Width, d.Height)
+	fmt.Fprintf(&b, "%s %dx%d board", strings.ToUpper(article(d.Width)[:1])+article(d.Width)[1:], d.Width, d.Height)
 	if d.WrapFiles {
 		b.WriteString(", files wrap")
 	}
@@ -330,4 +330,13 @@ func describeRules(d *Definition) string {
 		fmt.Fprintf(&b, "%c (%s) %s. ", p.Letter, pieceName(p), p.Betza.Words())
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// article is the indefinite article before the number n said aloud: "an"
+// before eight and eleven.
+func article(n int) string {
+	if n == 8 || n == 11 {
+		return "an"
+	}
+	return "a"
 }
