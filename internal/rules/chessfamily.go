@@ -60,6 +60,32 @@ type stdRules struct {
 	// material (variant files), or nil.
 	checkmate, stalemate Outcome
 	extinction           *Extinction
+	// nFold > 0: the nFold-th occurrence of a position ends the game with
+	// nFoldOutcome for the side to move (for White when nFoldAbsolute).
+	nFold         int
+	nFoldOutcome  Outcome
+	nFoldAbsolute bool
+}
+
+// nFolded is the result of the n-fold repetition rule, if it applies.
+func (p *stdPos) nFolded() Result {
+	r := p.r
+	if r.nFold == 0 || p.half < 4*(r.nFold-1) || p.repetitions() < r.nFold {
+		return Result{}
+	}
+	c := p.turn
+	if r.nFoldAbsolute {
+		c = White
+	}
+	return outcome(cmp.Or(r.nFoldOutcome, OutcomeDraw), c, fmt.Sprintf("%s repetition", nth(r.nFold)))
+}
+
+// nth names the n-th occurrence: "threefold", "fourfold", or "6-fold".
+func nth(n int) string {
+	if n >= 2 && n <= 5 {
+		return []string{"twofold", "threefold", "fourfold", "fivefold"}[n-2]
+	}
+	return fmt.Sprintf("%d-fold", n)
 }
 
 // outcome is the result of a game that ends with o for side c.
@@ -577,6 +603,9 @@ func (p *stdPos) autoResult(stuck bool) Result {
 	}
 	if p.r.repetition && p.half >= 8 && p.repetitions() >= 5 {
 		return Result{Over: true, Draw: true, Reason: "fivefold repetition"}
+	}
+	if r := p.nFolded(); r.Over {
+		return r
 	}
 	if p.r.insufficient != nil && p.r.insufficient(p) {
 		return Result{Over: true, Draw: true, Reason: "insufficient material"}

@@ -43,6 +43,13 @@ type ChessFamilySpec struct {
 	// Extinction, when set, ends the game when a side has too few pieces
 	// left (Shatranj's bare king).
 	Extinction *Extinction
+	// NFold, when above 0, ends the game at once on the NFold-th
+	// occurrence of a position (Fairy-Stockfish's nFoldRule) with
+	// NFoldOutcome (zero: a draw) for the side to move, or for White when
+	// NFoldAbsolute; Repetition's claim is then not offered.
+	NFold         int
+	NFoldOutcome  Outcome
+	NFoldAbsolute bool
 }
 
 // Outcome is how a rule ends the game for one side.
@@ -118,6 +125,13 @@ func NewChessFamily(s ChessFamilySpec) (Variant, error) {
 		start: s.Start, pawn: s.Pawn, enPassant: s.EnPassant && s.Pawn != 0,
 		autoPlies: s.AutoDrawPlies, resetOnPawn: true, repetition: s.Repetition,
 		perftLeaves: leaves, checkmate: s.Checkmate, stalemate: s.Stalemate,
+		nFold: s.NFold, nFoldOutcome: s.NFoldOutcome, nFoldAbsolute: s.NFoldAbsolute,
+	}
+	if s.NFold > 0 {
+		if s.NFold < 2 {
+			return nil, fmt.Errorf("an n-fold repetition rule needs n of 2 or more, not %d", s.NFold)
+		}
+		r.repetition = false
 	}
 	if e := s.Extinction; e != nil {
 		if len(e.Types) == 0 {

@@ -101,6 +101,9 @@ func (p *stdPos) finished() bool {
 	if r.extinction != nil && p.extinct().Over {
 		return true
 	}
+	if r.nFold > 0 && p.nFolded().Over {
+		return true
+	}
 	return r.repetition && p.half >= 16 && p.repetitions() >= 5
 }
 

@@ -15,10 +15,9 @@ import (
 // castling along a rank), checkmate winning and stalemate drawing. It
 // refuses the rest, saying every reason.
 //
-// Two draw rules are approximated: the n-move rule ends the game
-// automatically after n moves by each side without a capture or a pawn
-// move (as Fairy-Stockfish does), and an n-fold repetition rule becomes the
-// engine's threefold claim and fivefold automatic draw.
+// The n-move rule ends the game automatically after n moves by each side
+// without a capture or a pawn move, and the n-fold repetition rule at the
+// n-th occurrence of a position, as Fairy-Stockfish does (no claim).
 func Build(d *Definition) (rules.Variant, error) {
 	var why []string
 	no := func(format string, args ...any) { why = append(why, fmt.Sprintf(format, args...)) }
@@ -79,9 +78,7 @@ func Build(d *Definition) (rules.Variant, error) {
 	if d.MustCapture {
 		no("mustCapture is not played by the engine yet")
 	}
-	if d.NFoldRule > 0 && d.NFoldValue != ValueDraw {
-		no("nFoldValue = %s: the engine only knows repetition as a draw", d.NFoldValue)
-	}
+
 	if d.TripleStepRegion[0].Len()+d.TripleStepRegion[1].Len() > 0 {
 		no("triple steps are not played by the engine yet")
 	}
@@ -131,8 +128,11 @@ func Build(d *Definition) (rules.Variant, error) {
 		Name: d.Name, Title: d.Name, Summary: fmt.Sprintf("%s %dx%d variant defined in a variants file", article(d.Width), d.Width, d.Height),
 		Board: board, Pieces: pieces, Start: padFEN(d.StartFEN), Pawn: pawn,
 		PromotionChoices: []byte(d.PromotionPieceTypes[0]), PromotionOptional: !d.MandatoryPawnPromotion,
-		AutoDrawPlies: 2 * d.NMoveRule, Repetition: d.NFoldRule > 0,
+		AutoDrawPlies: 2 * d.NMoveRule, NFold: d.NFoldRule, NFoldAbsolute: d.NFoldValueAbsolute,
 		Checkmate: checkmate, Stalemate: stalemate, Extinction: extinction,
+	}
+	if d.NFoldRule > 0 {
+		spec.NFoldOutcome = outcomeOf("nFoldValue", d.NFoldValue)
 	}
 	spec.RulesText = describeRules(d)
 	if d.Description != "" {

@@ -178,3 +178,64 @@ func TestShatranjEndings(t *testing.T) {
 		}
 	}
 }
+
+// TestNFoldRule: a file's nFoldRule ends the game at once on that
+// occurrence (no claim), with nFoldValue for the side to move, or for
+// White with nFoldValueAbsolute.
+func TestNFoldRule(t *testing.T) {
+	src := `
+[three:chess]
+[fourloss:chess]
+nFoldRule = 4
+nFoldValue = loss
+[blackwins:chess]
+nFoldValue = win
+[whitewins:chess]
+nFoldValue = win
+nFoldValueAbsolute = true
+`
+	// After 1. e3 the knights shuffle: the position after e3 (Black to
+	// move) comes again after plies 5, 9, 13.
+	moves := []string{"e2e3", "g8f6", "g1f3", "f6g8", "f3g1"}
+	play := func(v rules.Variant, n int) rules.Position {
+		p := v.Start()
+		for i := range n {
+			want := moves[0]
+			if i > 0 {
+				want = moves[1+(i-1)%4]
+			}
+			var next rules.Position
+			for _, m := range p.Legal() {
+				if uci(v.Board(), m) == want {
+					next, _ = p.Play(m)
+				}
+			}
+			if next == nil {
+				t.Fatalf("%s: ply %d (%s) not legal in %s (%s)", v.Name(), i+1, want, p, p.Result())
+			}
+			p = next
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name  string
+		plies int
+		want  string
+	}{
+		{"three", 8, "game in progress"},
+		{"three", 9, "draw (threefold repetition)"},
+		{"fourloss", 9, "game in progress"},
+		{"fourloss", 13, "White wins (fourfold repetition)"}, // Black, to move, loses
+		{"blackwins", 9, "Black wins (threefold repetition)"},
+		{"whitewins", 9, "White wins (threefold repetition)"}, // White's value, though Black is to move
+	} {
+		v := mustBuild(t, src, tc.name)
+		p := play(v, tc.plies)
+		if got := p.Result().String(); got != tc.want {
+			t.Errorf("%s after %d plies: %s, want %s", tc.name, tc.plies, got, tc.want)
+		}
+		if c, ok := p.(interface{ Claimable() string }); ok && !p.Result().Over && c.Claimable() != "" {
+			t.Errorf("%s after %d plies: a claim of %s is offered; the rule is automatic", tc.name, tc.plies, c.Claimable())
+		}
+	}
+}

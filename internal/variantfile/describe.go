@@ -101,8 +101,15 @@ func (d *Definition) Describe() []string {
 		ends = append(ends, fmt.Sprintf("a draw after %d moves by each side without a capture or a move of %s", d.NMoveRule, letterList(d.NMoveRuleTypes[0])))
 	}
 	if d.NFoldRule > 0 {
-		// Build plays any n-fold rule as FIDE's repetition rules.
-		ends = append(ends, fmt.Sprintf("repetition as in chess: the third occurrence of a position may be claimed a draw and the fifth is one (the file's %s-occurrence rule is played so)", ordinal(d.NFoldRule)))
+		whose := "the side to move"
+		if d.NFoldValueAbsolute {
+			whose = "White"
+		}
+		if d.NFoldValue == ValueDraw {
+			ends = append(ends, fmt.Sprintf("the %s occurrence of a position ends the game drawn", ordinal(d.NFoldRule)))
+		} else {
+			ends = append(ends, fmt.Sprintf("the %s occurrence of a position ends the game: a %s for %s", ordinal(d.NFoldRule), d.NFoldValue, whose))
+		}
 	}
 	add("Results: %s.", strings.Join(ends, "; "))
 	for _, n := range d.Notes {
