@@ -104,6 +104,11 @@ func NewChessFamily(s ChessFamilySpec) (Variant, error) {
 		if pt == nil || pt.Letter < 'A' || pt.Letter > 'Z' {
 			return nil, errors.New("every piece type needs an upper-case letter")
 		}
+		for _, m := range pt.Moves {
+			if m.Kind == LameLeap && len(m.Paths) != len(m.Vecs) {
+				return nil, fmt.Errorf("piece %c: a lame leap needs a path for each of its vectors", pt.Letter)
+			}
+		}
 		if pt.Royal {
 			royal++
 			if pt.Letter != 'K' {

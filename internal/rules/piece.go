@@ -32,6 +32,10 @@ const (
 	// JumpOver leaps by 2×Vec onto an empty square when the square at Vec
 	// holds any piece (Toe-to-Toe's pawn leap). Never captures.
 	JumpOver
+	// LameLeap leaps by one of Vecs when every square of its path (Paths,
+	// the offsets passed on the way, in order) is empty: the Xiangqi horse
+	// and elephant (Betza n).
+	LameLeap
 )
 
 // Prim is one movement primitive of a piece.
@@ -43,6 +47,9 @@ type Prim struct {
 	// Forward marks Vecs as written for a piece moving toward higher ranks;
 	// they are turned for a piece moving down.
 	Forward bool
+	// Paths[i] are the squares LameLeap's Vecs[i] passes, as offsets
+	// from the start (unused by the other kinds).
+	Paths [][]Vec
 }
 
 // PieceType is a piece of a variant: a letter, a name, and its movements.
@@ -132,7 +139,7 @@ func (o occupancy) canLand(to Square, me Color, mode Mode) bool {
 // down turns Forward vectors.
 func (o occupancy) targets(from Square, p Piece, prim *Prim, down bool, emit func(Square)) {
 	me := p.Color()
-	for _, v0 := range prim.Vecs {
+	for i, v0 := range prim.Vecs {
 		v := v0
 		if prim.Forward {
 			v = turn(v, down)
@@ -159,6 +166,9 @@ func (o occupancy) targets(from Square, p Piece, prim *Prim, down bool, emit fun
 				}
 			}
 		case Hop:
+			// Over exactly one piece (the screen): without capturing to
+			// any empty square beyond it (MoveOnly), capturing the first
+			// piece beyond it when an enemy (CaptureOnly).
 			vi := uint8(vecIndex(v))
 			at, screen := from, false
 			for {
@@ -168,16 +178,37 @@ func (o occupancy) targets(from Square, p Piece, prim *Prim, down bool, emit fun
 				}
 				at, vi = r.to, r.vec
 				if o.sq[at] == NoPiece {
+					if screen && prim.Mode&MoveOnly != 0 {
+						emit(at)
+					}
 					continue
 				}
 				if !screen {
 					screen = true
 					continue
 				}
-				if o.sq[at].Color() != me {
+				if o.sq[at].Color() != me && prim.Mode&CaptureOnly != 0 {
 					emit(at)
 				}
 				break
+			}
+		case LameLeap:
+			to, ok := o.b.Leap(from, v)
+			if !ok || to == from || !o.canLand(to, me, prim.Mode) {
+				continue
+			}
+			free := true
+			for _, pv := range prim.Paths[i] {
+				if prim.Forward {
+					pv = turn(pv, down)
+				}
+				if at, ok := o.b.Leap(from, pv); !ok || o.sq[at] != NoPiece {
+					free = false
+					break
+				}
+			}
+			if free {
+				emit(to)
 			}
 		case LineJump:
 			vi := uint8(vecIndex(v))

@@ -403,16 +403,15 @@ func (b *Betza) Prims() (prims []rules.Prim, gaps []string) {
 			}
 			prims = append(prims, rules.Prim{Kind: rules.Ride, Vecs: vecs, Max: m.Range, Mode: m.Mode, Forward: forward})
 		case KindHop:
-			if m.Mode&rules.CaptureOnly != 0 {
-				prims = append(prims, rules.Prim{Kind: rules.Hop, Vecs: vecs, Mode: rules.CaptureOnly, Forward: forward})
-			}
-			if m.Mode&rules.MoveOnly != 0 {
-				gaps = append(gaps, fmt.Sprintf("%s: moving without capture by hopping over a screen has no engine primitive (the engine's Hop only captures)", m.Text))
-			}
+			prims = append(prims, rules.Prim{Kind: rules.Hop, Vecs: vecs, Mode: m.Mode, Forward: forward})
 		case KindGrasshop:
 			gaps = append(gaps, fmt.Sprintf("%s: the grasshopper (land just beyond the screen) has no engine primitive", m.Text))
 		case KindLame:
-			gaps = append(gaps, fmt.Sprintf("%s: a lame leap (blocked by a piece on its path) has no engine primitive", m.Text))
+			paths := make([][]rules.Vec, len(vecs))
+			for i, v := range vecs {
+				paths[i] = LamePath(v)
+			}
+			prims = append(prims, rules.Prim{Kind: rules.LameLeap, Vecs: vecs, Paths: paths, Mode: m.Mode, Forward: forward})
 		case KindJump:
 			if m.Mode&rules.MoveOnly != 0 {
 				half := make([]rules.Vec, len(vecs))

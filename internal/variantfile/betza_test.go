@@ -96,11 +96,16 @@ func TestBetzaPrims(t *testing.T) {
 			{Kind: rules.Ride, Vecs: orth, Mode: rules.MoveOnly},
 			{Kind: rules.Hop, Vecs: orth, Mode: rules.CaptureOnly},
 		}, 0},
-		{"pR", []rules.Prim{{Kind: rules.Hop, Vecs: orth, Mode: rules.CaptureOnly}}, 1},
+		// The Janggi cannon's kind: over a screen, moving or capturing.
+		{"pR", []rules.Prim{{Kind: rules.Hop, Vecs: orth, Mode: rules.Both}}, 0},
+		{"mpB", []rules.Prim{{Kind: rules.Hop, Vecs: diag, Mode: rules.MoveOnly}}, 0},
 		// Toe-to-Toe's pawn leap over a piece.
 		{"mjD", []rules.Prim{{Kind: rules.JumpOver, Vecs: orth, Mode: rules.MoveOnly}}, 0},
 		{"fmjD", []rules.Prim{{Kind: rules.JumpOver, Vecs: vecs(0, 1), Mode: rules.MoveOnly, Forward: true}}, 0},
-		{"nN", nil, 1},
+		// The Xiangqi horse: each leap passes the orthogonally adjacent square.
+		{"nN", []rules.Prim{{Kind: rules.LameLeap, Vecs: knig, Mode: rules.Both, Paths: [][]rules.Vec{
+			{{DX: 0, DY: 1}}, {{DX: 0, DY: -1}}, {{DX: 1, DY: 0}}, {{DX: -1, DY: 0}},
+			{{DX: 1, DY: 0}}, {{DX: -1, DY: 0}}, {{DX: 0, DY: -1}}, {{DX: 0, DY: 1}}}}}, 0},
 		{"gR", nil, 1},
 		{"ifmW", nil, 1},
 		{"lW", nil, 1}, // one side only: Black turns it by half a turn

@@ -29,6 +29,10 @@ func Build(d *Definition) (rules.Variant, error) {
 	})
 	var pieces []*rules.PieceType
 	for _, p := range d.Pieces {
+		if p.Key == "janggiCannon" {
+			// Fairy-Stockfish's janggiCannon is more than its Betza pR.
+			no("the janggiCannon (%c): Janggi's cannon neither hops over nor captures another cannon, a rule the engine lacks; for a plain hopping rook write customPiece1 = %c:pR", p.Letter, p.Letter|0x20)
+		}
 		prims, gaps := p.Betza.Prims()
 		for _, g := range gaps {
 			no("the %s (%c, %q): %s", p.Key, p.Letter, p.Betza.Text, g)

@@ -119,7 +119,7 @@ startFen = 8/8/8/8/4k3/8/8/8/8/R3K2R w - - 0 1
 func TestBuildRefusesWhatTheEngineLacks(t *testing.T) {
 	src := `
 [x:chess]
-customPiece1 = h:nN
+customPiece1 = h:gQ
 knight = -
 startFen = rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR w KQkq - 0 1
 promotionPieceTypes = qrbh
@@ -129,7 +129,7 @@ checking = false
 	if !errors.Is(err, ErrUnsupported) {
 		t.Fatalf("got %v, want unsupported", err)
 	}
-	for _, want := range []string{"lame leap", "checking = false"} {
+	for _, want := range []string{"grasshopper", "checking = false"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("%q does not say %q", err, want)
 		}
