@@ -272,7 +272,7 @@ func TestAgainstFairyStockfish(t *testing.T) {
 				depth int
 			}
 			probes := []probe{{v.Start(), fsfDepth(v)}}
-			for j, p := range randomPositions(v, uint64(i), 6) {
+			for j, p := range randomPositions(v, uint64(i), 4) {
 				probes = append(probes, probe{p, 2 + j%2})
 			}
 			for _, pr := range probes {
