@@ -65,14 +65,7 @@ func catalogFromFile(path string) (*rules.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	var vs []rules.Variant
-	for _, s := range f.Sections {
-		if d, err := f.Lookup(s.Name); err == nil {
-			if v, err := variantfile.Build(d); err == nil {
-				vs = append(vs, v)
-			}
-		}
-	}
+	vs, _ := f.Variants() // a variant that cannot be played is not found, and lookupVariant says why
 	return rules.NewCatalog(vs...)
 }
 

@@ -43,41 +43,33 @@ func loadCatalog(ctx context.Context, st *store.Store, path string) (*rules.Cata
 	if path != "" {
 		src, err := os.ReadFile(path)
 		if err != nil {
-			return nil, fmt.Errorf("%w: --variants: %v", ErrInput, err)
+			return nil, fmt.Errorf("%w: --variant-file: %v", ErrInput, err)
 		}
 		f := variantfile.Parse(src)
-		var why []error
-		why = append(why, f.Errors...)
-		for _, s := range f.Sections {
-			d, err := f.Lookup(s.Name)
-			if err == nil {
-				_, err = variantfile.Build(d)
-			}
+		vs, why := f.Variants()
+		for _, v := range vs {
+			name := v.Name()
+			text, err := f.Source(name)
 			if err != nil {
 				why = append(why, err)
 				continue
 			}
-			text, err := f.Source(s.Name)
-			if err != nil {
-				why = append(why, err)
-				continue
-			}
-			key := strings.ToLower(s.Name)
+			key := strings.ToLower(name)
 			if old, ok := sources[key]; ok && old != text {
 				n := 0
-				if err := st.View(ctx, func(tx *store.Tx) (err error) { n, err = tx.GamesOfVariant(s.Name); return err }); err != nil {
+				if err := st.View(ctx, func(tx *store.Tx) (err error) { n, err = tx.GamesOfVariant(name); return err }); err != nil {
 					return nil, err
 				}
 				if n > 0 {
-					why = append(why, fmt.Errorf("variant %s differs from the definition its %d game(s) in this database were played with; keep the old section as it was and give the changed one a new name", s.Name, n))
+					why = append(why, fmt.Errorf("variant %s differs from the definition its %d game(s) in this database were played with; keep the old section as it was and give the changed one a new name", name, n))
 					continue
 				}
 			}
-			sources[key], names[key] = text, s.Name
+			sources[key], names[key] = text, name
 			fresh = append(fresh, key)
 		}
 		if len(why) > 0 {
-			return nil, fmt.Errorf("%w: --variants %s: %w (\"referee variant check %s\" says what was understood)", ErrInput, path, errors.Join(why...), path)
+			return nil, fmt.Errorf("%w: --variant-file %s: %w (\"referee variant check %s\" says what was understood)", ErrInput, path, errors.Join(why...), path)
 		}
 		if err := st.Update(ctx, func(tx *store.Tx) error {
 			for _, key := range fresh {
@@ -125,7 +117,7 @@ func loadCatalog(ctx context.Context, st *store.Store, path string) (*rules.Cata
 	}
 	c, err := rules.NewCatalog(vs...)
 	if err != nil {
-		return nil, fmt.Errorf("%w: --variants %s: %w", ErrInput, path, err)
+		return nil, fmt.Errorf("%w: --variant-file %s: %w", ErrInput, path, err)
 	}
 	return c, nil
 }

@@ -228,6 +228,28 @@ func Build(d *Definition) (rules.Variant, error) {
 	return v, nil
 }
 
+// Variants builds each variant of the file the engine can play, in file
+// order, and says why each of the others cannot be played (refused, or
+// beyond the engine); the file's own errors come first.
+func (f *File) Variants() ([]rules.Variant, []error) {
+	var vs []rules.Variant
+	errs := slices.Clone(f.Errors)
+	for _, s := range f.Sections {
+		d, err := f.Lookup(s.Name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		v, err := Build(d)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		vs = append(vs, v)
+	}
+	return vs, errs
+}
+
 func wrapAll(why []string) []error {
 	out := make([]error, len(why))
 	for i, w := range why {
