@@ -51,7 +51,7 @@ castlingQueensideFile = c
 	mixed := write("mixed.ini", `[ok:chess]
 [typo:chess]
 castlingKingsidefile = g
-[zh:crazyhouse]
+[koth:kingofthehill]
 `)
 	code, out, _ = cli(t, "variant", "check", mixed, "--depth", "1")
 	for _, want := range []string{
@@ -59,8 +59,8 @@ castlingKingsidefile = g
 		"Perft from the start: 20\n",
 		"[typo] (line 2, from chess): refused",
 		"line 3: [typo] castlingKingsidefile is not a key of variants.ini; did you mean castlingKingsideFile?",
-		"[zh] (line 4, from crazyhouse): understood, but not playable yet",
-		"drops and pockets are not played by the engine yet",
+		"[koth] (line 4, from kingofthehill): understood, but not playable yet",
+		"flagRegion (capture the flag) is not played by the engine yet",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("check of a mixed file does not say %q:\n%s", want, out)

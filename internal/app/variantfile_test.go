@@ -157,14 +157,14 @@ func TestFileVariantGameByMail(t *testing.T) {
 		t.Errorf("a changed capa: %v", err)
 	}
 	// A file with a variant the engine cannot play is refused as a whole.
-	if err := os.WriteFile(file, []byte(clubFile+"\n[zh:crazyhouse]\n"), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte(clubFile+"\n[koth:kingofthehill]\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if a, err := openWithVariants(t, db, file); err == nil || !strings.Contains(err.Error(), "drops and pockets") || !strings.Contains(err.Error(), "referee variant check") {
+	if a, err := openWithVariants(t, db, file); err == nil || !strings.Contains(err.Error(), "capture the flag") || !strings.Contains(err.Error(), "referee variant check") {
 		if a != nil {
 			a.Close()
 		}
-		t.Errorf("a file with crazyhouse: %v", err)
+		t.Errorf("a file with king of the hill: %v", err)
 	}
 }
 

@@ -39,16 +39,19 @@ const NoSquare Square = -1
 
 // Piece is one piece on a square or in a hand. The zero value is an empty
 // square. The low byte is the piece letter in upper case ('K', 'Q', 'P', 'V',
-// ...), bit 8 is set for Black, and bit 9 marks a pawn that moves toward lower
-// ranks whatever its colour (the downward pawns of docs/rules/wrapped.md, written P').
+// ...), bit 8 is set for Black, bit 9 marks a pawn that moves toward lower
+// ranks whatever its colour (the downward pawns of docs/rules/wrapped.md, written P'),
+// and bit 10 a promoted piece in a game whose captures go to hand (written
+// Q~: captured, it goes to hand as a pawn).
 type Piece uint16
 
 // NoPiece is an empty square.
 const NoPiece Piece = 0
 
 const (
-	pieceBlack Piece = 1 << 8
-	pieceDown  Piece = 1 << 9
+	pieceBlack    Piece = 1 << 8
+	pieceDown     Piece = 1 << 9
+	piecePromoted Piece = 1 << 10
 )
 
 // MakePiece returns the piece with the given upper-case letter and colour.
@@ -83,6 +86,19 @@ func (p Piece) Color() Color {
 // its own direction (docs/rules/wrapped.md pawns written P'); ordinary Black pieces
 // are not marked Down.
 func (p Piece) Down() bool { return p&pieceDown != 0 }
+
+// Promoted reports whether the piece is a promoted pawn in a game whose
+// captures go to hand (written Q~ in the position string): captured, it
+// goes to the capturer's hand as a pawn. Elsewhere no piece is marked.
+func (p Piece) Promoted() bool { return p&piecePromoted != 0 }
+
+// withPromoted returns p marked as promoted (or not).
+func (p Piece) withPromoted(promoted bool) Piece {
+	if promoted {
+		return p | piecePromoted
+	}
+	return p &^ piecePromoted
+}
 
 // FENLetter returns the letter as a position string writes it: upper case for
 // White, lower case for Black (the ' of a downward pawn is not included).

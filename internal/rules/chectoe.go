@@ -425,7 +425,7 @@ func (v *checToe) ParsePosition(s string) (Position, error) {
 	if err != nil {
 		return nil, err
 	}
-	sq, err := parseBoard(v.board, boardField, v.known, false)
+	sq, err := parseBoard(v.board, boardField, v.known, false, false)
 	if err != nil {
 		return nil, err
 	}

@@ -65,12 +65,23 @@ type stdRules struct {
 	nFold         int
 	nFoldOutcome  Outcome
 	nFoldAbsolute bool
+	// Drops and pockets (ChessFamilySpec.Drops): each side holds pieces in
+	// hand, written board[hands], and drops one on an empty square of
+	// dropAt[side][letter-'A'] as its move; toHand: a captured piece goes
+	// to the capturer's hand (a promoted one, marked ~, as the pawn);
+	// noDropChecks: a drop may not give check. handOrder is the order
+	// hands are written in: the piece table's, reversed (Fairy-Stockfish
+	// writes its hands from the king down to the pawn).
+	drops, toHand, noDropChecks bool
+	dropAt                      [2][26][]Square
+	dropRegion                  [2][]Square // where any piece but the pawn may go
+	handOrder                   []byte
 }
 
 // nFolded is the result of the n-fold repetition rule, if it applies.
 func (p *stdPos) nFolded() Result {
 	r := p.r
-	if r.nFold == 0 || p.half < 4*(r.nFold-1) || p.repetitions() < r.nFold {
+	if r.nFold == 0 || p.since < 4*(r.nFold-1) || p.repetitions() < r.nFold {
 		return Result{}
 	}
 	c := p.turn
@@ -110,6 +121,11 @@ func (p *stdPos) extinct() Result {
 		for _, s := range p.r.board.squares {
 			if pc := p.sq[s]; pc != NoPiece && pc.Color() == c && (t == '*' || pc.Letter() == t) {
 				n++
+			}
+		}
+		for i, k := range p.hand[c] { // Fairy-Stockfish counts the pieces in hand too
+			if t == '*' || int(t)-'A' == i {
+				n += int(k)
 			}
 		}
 		return n
@@ -170,14 +186,20 @@ type stdPos struct {
 	epVictim Square // where that pawn stands
 	half     int
 	kings    [2]Square // each side's royal piece (exactly one: ParsePosition checks)
-	// zkey is the Zobrist key of the pieces, the side to act and the
-	// castling rights (zobrist.go), kept by playInto; repKey adds the en
-	// passant square when a capture there is legal.
+	// hand counts each side's pieces in hand by letter-'A' (variants
+	// with drops; zero elsewhere).
+	hand [2][26]uint8
+	// zkey is the Zobrist key of the pieces, the side to act, the
+	// castling rights and the hands (zobrist.go), kept by playInto; repKey
+	// adds the en passant square when a capture there is legal.
 	zkey uint64
 	// prev is the position before the last move, back to the last
 	// irreversible one (repetition looks no further): a capture, a pawn
-	// move or a promotion cuts the link.
-	prev *stdPos
+	// move or a promotion cuts the link, except where captures go to
+	// hand (a captured piece may come back: Fairy-Stockfish then looks
+	// back over the whole game). since is the number of links.
+	prev  *stdPos
+	since int
 	// The legal moves and the result are computed on first use (see
 	// legalCache), not when the position is made: that keeps Play cheap
 	// for positions nobody asks about (perft's leaves, a game record's
@@ -186,8 +208,23 @@ type stdPos struct {
 	cache legalCache
 }
 
-func (p *stdPos) Variant() Variant  { return p.r }
-func (p *stdPos) Hand(Color) []byte { return nil }
+func (p *stdPos) Variant() Variant { return p.r }
+
+// Hand returns the letters in c's hand, each as many times as it is held,
+// in the order the position string writes them; nil in variants without
+// drops.
+func (p *stdPos) Hand(c Color) []byte {
+	var out []byte
+	for _, l := range p.r.handOrder {
+		for range p.hand[c][l-'A'] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// HasHands reports whether the players hold pieces in hand and drop them.
+func (r *stdRules) HasHands() bool { return r.drops }
 
 // index returns the variant's attack index, built on first use.
 func (r *stdRules) index() *attackIndex {
@@ -306,12 +343,32 @@ func (p *stdPos) pseudo(out []Move) []Move {
 			}
 		}
 	}
+	if r.drops {
+		out = p.dropMoves(out)
+	}
 	for i, c := range r.castles {
 		if p.castle&(1<<i) == 0 || c.color != p.turn {
 			continue
 		}
 		if p.castleOpen(c) {
 			out = append(out, Move{Kind: Castle, From: c.kingFrom, To: c.kingTo})
+		}
+	}
+	return out
+}
+
+// dropMoves appends a drop of every letter in the mover's hand on every
+// empty square where it may be dropped (stdRules.dropAt), before the
+// check test.
+func (p *stdPos) dropMoves(out []Move) []Move {
+	for _, l := range p.r.letters {
+		if p.hand[p.turn][l-'A'] == 0 {
+			continue
+		}
+		for _, s := range p.r.dropAt[p.turn][l-'A'] {
+			if p.sq[s] == NoPiece {
+				out = append(out, Move{Kind: Drop, From: NoSquare, To: s, Piece: l})
+			}
 		}
 	}
 	return out
@@ -363,9 +420,12 @@ func (p *stdPos) playInto(m Move, n *stdPos) {
 	r := p.r
 	copy(n.sq, p.sq)
 	n.r, n.turn, n.castle, n.kings = r, p.turn.Other(), p.castle, p.kings
-	n.ep, n.epVictim, n.half, n.full, n.prev = NoSquare, NoSquare, p.half+1, p.full, p
+	n.ep, n.epVictim, n.half, n.full, n.prev, n.since = NoSquare, NoSquare, p.half+1, p.full, p, p.since+1
 	if p.turn == Black {
 		n.full++
+	}
+	if r.drops {
+		n.hand = p.hand
 	}
 	switch m.Kind {
 	case Castle:
@@ -391,6 +451,17 @@ func (p *stdPos) playInto(m Move, n *stdPos) {
 			}
 		}
 		return
+	case Drop:
+		pc, i := MakePiece(m.Piece, p.turn), int(m.Piece-'A')
+		k := p.hand[p.turn][i]
+		n.sq[m.To] = pc
+		n.hand[p.turn][i] = k - 1
+		n.zkey = p.zkey ^ zBlack ^ zPiece(m.To, pc) ^ zHand(p.turn, i, k) ^ zHand(p.turn, i, k-1)
+		if m.Piece == r.pawn && r.resetOnPawn { // as Fairy-Stockfish: a pawn drop resets the clock
+			n.half = 0
+		}
+		n.cut()
+		return
 	case Normal:
 	default:
 		panic(fmt.Sprintf("rules: %s cannot play a move of kind %d", r.name, m.Kind))
@@ -406,7 +477,7 @@ func (p *stdPos) playInto(m Move, n *stdPos) {
 		n.kings[p.turn] = m.To
 	}
 	if m.Promo != 0 {
-		n.sq[m.To] = MakePiece(m.Promo, p.turn)
+		n.sq[m.To] = MakePiece(m.Promo, p.turn).withPromoted(r.toHand)
 	} else {
 		n.sq[m.To] = pc
 	}
@@ -431,8 +502,25 @@ func (p *stdPos) playInto(m Move, n *stdPos) {
 	if v := p.epVictim; v != NoSquare && v != m.From && v != m.To { // taken en passant (or still there)
 		n.zkey ^= zSquare(p.epVictim, p.sq[p.epVictim], n.sq[p.epVictim])
 	}
-	if n.half == 0 {
-		n.prev = nil // nothing before an irreversible move can repeat
+	if victim != NoPiece && r.toHand {
+		l := victim.Letter()
+		if victim.Promoted() && r.pawn != 0 {
+			l = r.pawn
+		}
+		i := int(l - 'A')
+		k := n.hand[p.turn][i]
+		n.hand[p.turn][i] = k + 1
+		n.zkey ^= zHand(p.turn, i, k) ^ zHand(p.turn, i, k+1)
+	}
+	n.cut()
+}
+
+// cut ends the history repetition looks at after an irreversible move
+// (the clock back at 0): nothing before it can repeat, except where
+// captures go to hand.
+func (n *stdPos) cut() {
+	if n.half == 0 && !n.r.toHand {
+		n.prev, n.since = nil, 0
 	}
 }
 
@@ -480,7 +568,8 @@ func (p *stdPos) legalMoves(buf []Move, scratch []Piece) []Move {
 	if king == NoSquare {
 		out := ps[:0]
 		for _, m := range ps {
-			if !r.royalAttacked(p.play(m).sq, p.turn) {
+			n := p.play(m)
+			if !r.royalAttacked(n.sq, p.turn) && (m.Kind != Drop || !r.noDropChecks || !r.royalAttacked(n.sq, p.turn.Other())) {
 				out = append(out, m)
 			}
 		}
@@ -500,6 +589,22 @@ func (p *stdPos) legalMoves(buf []Move, scratch []Piece) []Move {
 	quiet := len(ix.slow) == 0 && !r.attacked(sq, king, enemy)
 	out := ps[:0]
 	for _, m := range ps {
+		if m.Kind == Drop {
+			// Out of check a drop cannot expose the king (it adds a piece;
+			// hop captures aside, which make quiet false); in check it must
+			// block. Without dropChecks it may not attack the other king.
+			if quiet && !r.noDropChecks {
+				out = append(out, m)
+				continue
+			}
+			sq[m.To] = MakePiece(m.Piece, p.turn)
+			ok := (quiet || !r.attacked(sq, king, enemy)) && (!r.noDropChecks || !p.checks(sq))
+			sq[m.To] = NoPiece
+			if ok {
+				out = append(out, m)
+			}
+			continue
+		}
 		if quiet && m.Kind == Normal && m.From != king && !ix.mayPin(king, m.From) &&
 			(m.To != p.ep || p.epVictim == NoSquare || sq[m.From].Letter() != r.pawn) {
 			out = append(out, m)
@@ -541,6 +646,16 @@ func (p *stdPos) legalMoves(buf []Move, scratch []Piece) []Move {
 	return out
 }
 
+// checks reports whether the side to move attacks the other side's royal
+// piece on board sq.
+func (p *stdPos) checks(sq []Piece) bool {
+	them := p.turn.Other()
+	if k := p.kings[them]; k != NoSquare {
+		return p.r.attacked(sq, k, p.turn)
+	}
+	return p.r.royalAttacked(sq, them)
+}
+
 // castleFor returns the castling rule of side c that m plays.
 func (r *stdRules) castleFor(c Color, m Move) castleRule {
 	for _, cr := range r.castles {
@@ -559,6 +674,9 @@ func (p *stdPos) Play(m Move) (Position, error) {
 }
 
 func (r *stdRules) coord(m Move) string {
+	if m.Kind == Drop {
+		return string(m.Piece) + "@" + r.board.SquareName(m.To)
+	}
 	s := r.board.SquareName(m.From) + r.board.SquareName(m.To)
 	if m.Promo != 0 {
 		s += strings.ToLower(string(m.Promo))
@@ -601,7 +719,7 @@ func (p *stdPos) autoResult(stuck bool) Result {
 	if p.r.autoPlies > 0 && p.half >= p.r.autoPlies {
 		return Result{Over: true, Draw: true, Reason: fmt.Sprintf("%d-move rule", p.r.autoPlies/2)}
 	}
-	if p.r.repetition && p.half >= 8 && p.repetitions() >= 5 {
+	if p.r.repetition && p.since >= 8 && p.repetitions() >= 5 {
 		return Result{Over: true, Draw: true, Reason: "fivefold repetition"}
 	}
 	if r := p.nFolded(); r.Over {
@@ -617,7 +735,7 @@ func (p *stdPos) Claimable() string {
 	if p.Result().Over {
 		return ""
 	}
-	if p.r.repetition && p.half >= 4 && p.repetitions() >= 3 {
+	if p.r.repetition && p.since >= 4 && p.repetitions() >= 3 {
 		return "threefold repetition"
 	}
 	if p.r.claimPlies > 0 && p.half >= p.r.claimPlies {
@@ -638,7 +756,7 @@ func (p *stdPos) zEPTerm() uint64 {
 		return 0
 	}
 	for _, m := range p.legalMoves(nil, nil) { // not Legal(): perft recycles positions
-		if m.To == p.ep && p.sq[m.From].Letter() == p.r.pawn {
+		if m.Kind == Normal && m.To == p.ep && p.sq[m.From].Letter() == p.r.pawn {
 			return zEP(p.ep)
 		}
 	}
@@ -648,11 +766,18 @@ func (p *stdPos) zEPTerm() uint64 {
 // fullKey recomputes zkey from the whole position: the check of the
 // incremental key (zobrist.go).
 func (p *stdPos) fullKey() uint64 {
-	return zBoard(p.sq) ^ zSide(p.turn) ^ zCastle(p.castle)
+	k := zBoard(p.sq) ^ zSide(p.turn) ^ zCastle(p.castle)
+	for c := range p.hand {
+		for i, n := range p.hand[c] {
+			k ^= zHand(Color(c), i, n)
+		}
+	}
+	return k
 }
 
 // repetitions counts the occurrences of this position since the last
-// irreversible move, this one included. The positions an even number of
+// irreversible move (where captures go to hand, since the game's start or
+// the position it was read from), this one included. The positions an even number of
 // plies back are compared by their incremental keys; the en passant term,
 // which needs the legal moves, is computed only for those whose other
 // features are equal.
@@ -661,7 +786,7 @@ func (p *stdPos) repetitions() int {
 	var k uint64
 	kDone := false
 	q := p.prev
-	for back := 1; q != nil && back <= p.half; back++ {
+	for back := 1; q != nil; back++ {
 		if back%2 == 0 && q.zkey == p.zkey {
 			if !kDone {
 				k, kDone = p.repKey(), true
@@ -675,11 +800,15 @@ func (p *stdPos) repetitions() int {
 	return n
 }
 
-// String writes the position string: board, side, castling, en passant,
-// halfmove clock, move number.
+// String writes the position string: board (with the hands in brackets
+// in variants with drops, as Fairy-Stockfish writes them: White's, then
+// Black's), side, castling, en passant, halfmove clock, move number.
 func (p *stdPos) String() string {
 	var b strings.Builder
 	b.WriteString(p.r.boardString(p.sq))
+	if p.r.drops {
+		b.WriteString(handsField(p.Hand(White), p.Hand(Black)))
+	}
 	b.WriteString(" ")
 	b.WriteString(sideField(p.turn))
 	b.WriteString(" ")
@@ -704,12 +833,16 @@ func (p *stdPos) String() string {
 }
 
 // boardString writes field 1 (docs/rules/chess.md#position-string): ranks high to low, existing
-// squares only, digits for runs of empty squares, ' after a downward pawn.
+// squares only, digits for runs of empty squares, ' after a downward pawn,
+// ~ after a promoted piece (where captures go to hand).
 func (r *stdRules) boardString(sq []Piece) string {
 	return writeBoard(r.board, sq, func(pc Piece) string {
 		s := string(pc.FENLetter())
 		if r.explicitDir && pc.Letter() == r.pawn && pc.Down() {
 			s += "'"
+		}
+		if pc.Promoted() {
+			s += "~"
 		}
 		return s
 	})
@@ -745,8 +878,9 @@ func writeBoard(b *Board, sq []Piece, letter func(Piece) string) string {
 }
 
 // parseBoard reads field 1 into a board array. letters says which piece
-// letters exist; downMark allows the ' of downward pawns.
-func parseBoard(b *Board, field string, known func(byte) bool, downMark bool) ([]Piece, error) {
+// letters exist; downMark allows the ' of downward pawns, promotedMark
+// the ~ of promoted pieces.
+func parseBoard(b *Board, field string, known func(byte) bool, downMark, promotedMark bool) ([]Piece, error) {
 	sq := make([]Piece, b.Size())
 	ranks := strings.Split(field, "/")
 	if len(ranks) != b.h {
@@ -776,6 +910,14 @@ func parseBoard(b *Board, field string, known func(byte) bool, downMark bool) ([
 					return nil, fmt.Errorf("rank %d: a ' must follow a pawn", rank+1)
 				}
 				sq[cells[k-1]] = sq[cells[k-1]].WithDown(true)
+			case c == '~':
+				if !promotedMark {
+					return nil, fmt.Errorf("rank %d: ~ marks a promoted piece only in games whose captures go to hand", rank+1)
+				}
+				if l := row[max(j-1, 0)] &^ 0x20; j == 0 || l < 'A' || l > 'Z' {
+					return nil, fmt.Errorf("rank %d: a ~ (promoted) must follow a piece letter, e.g. Q~", rank+1)
+				}
+				sq[cells[k-1]] = sq[cells[k-1]].withPromoted(true)
 			default:
 				up := c &^ 0x20
 				if !known(up) {
@@ -805,7 +947,13 @@ func (r *stdRules) ParsePosition(s string) (Position, error) {
 	if err != nil {
 		return nil, err
 	}
-	sq, err := parseBoard(r.board, f[0], r.known, r.explicitDir)
+	field, hands := f[0], ""
+	if r.drops {
+		if field, hands, err = cutHands(f[0], "[] or [Nn]"); err != nil {
+			return nil, err
+		}
+	}
+	sq, err := parseBoard(r.board, field, r.known, r.explicitDir, r.toHand)
 	if err != nil {
 		return nil, err
 	}
@@ -820,6 +968,11 @@ func (r *stdRules) ParsePosition(s string) (Position, error) {
 		}
 	}
 	p := &stdPos{r: r, cells: cells{sq: sq}, ep: NoSquare, epVictim: NoSquare}
+	if r.drops {
+		if err := p.readHands(hands); err != nil {
+			return nil, err
+		}
+	}
 	if p.turn, err = parseSide(f[1], "move"); err != nil {
 		return nil, err
 	}
@@ -877,6 +1030,42 @@ func (r *stdRules) ParsePosition(s string) (Position, error) {
 	}
 	p.zkey = p.fullKey()
 	return p, nil
+}
+
+// maxPieces bounds the pieces of a position with hands, so that no count
+// in hand overflows.
+const maxPieces = 255
+
+// readHands reads the hands of a position string (the letters between the
+// brackets; Fairy-Stockfish writes "-" for none in some variants).
+func (p *stdPos) readHands(hands string) error {
+	total := len(hands)
+	for _, pc := range p.sq {
+		if pc != NoPiece {
+			total++
+		}
+	}
+	if total > maxPieces {
+		return fmt.Errorf("the board and the hands [%s] hold more than %d pieces, the most a game with drops may have", hands, maxPieces)
+	}
+	for _, c := range []byte(hands) {
+		if c == '-' {
+			continue
+		}
+		up := c &^ 0x20
+		if !p.r.known(up) || c < 'A' {
+			return fmt.Errorf("the hands [%s]: %q is not a piece of %s", hands, c, p.r.name)
+		}
+		if p.r.piece(MakePiece(up, White)).Royal {
+			return fmt.Errorf("the hands [%s]: a king (%c) cannot be held in hand", hands, c)
+		}
+		color := White
+		if c >= 'a' {
+			color = Black
+		}
+		p.hand[color][up-'A']++
+	}
+	return nil
 }
 
 // fewPieces returns the squares of each side's pieces other than kings
@@ -974,6 +1163,41 @@ func (p *stdPos) WhyNoCastle(san string) string {
 			return fmt.Sprintf("your king would land on %s, which %s attacks", b.SquareName(s), c.color.Other())
 		}
 		return fmt.Sprintf("your king would pass through %s, which %s attacks", b.SquareName(s), c.color.Other())
+	}
+	return ""
+}
+
+// WhyNot says why the drop m is not legal now (ActionExplain): a pawn
+// on its first rank or where it would promote, a square outside the drop
+// region, a check where drops may not give one, a king left in check. It
+// is "" for other actions, for a legal drop, and where the reader's own
+// words serve (no such piece in hand, an occupied square).
+func (p *stdPos) WhyNot(m Move) string {
+	r := p.r
+	l := m.Piece
+	if m.Kind != Drop || !r.drops || l < 'A' || l > 'Z' || m.To < 0 || int(m.To) >= len(p.sq) || !r.board.Exists(m.To) ||
+		p.hand[p.turn][l-'A'] == 0 || p.sq[m.To] != NoPiece || p.Result().Over || slices.Contains(p.Legal(), m) {
+		return ""
+	}
+	name, sq := r.PieceName(l), r.board.SquareName(m.To)
+	if !slices.Contains(r.dropAt[p.turn][l-'A'], m.To) {
+		if l == r.pawn && slices.Contains(r.dropRegion[p.turn], m.To) {
+			if rank := r.board.Rank(m.To); rank == 0 && p.turn == White || rank == r.board.h-1 && p.turn == Black {
+				return fmt.Sprintf("a %s may not be dropped on your first rank", name)
+			}
+			return fmt.Sprintf("a %s may not be dropped where it would promote (%s)", name, sq)
+		}
+		return fmt.Sprintf("%s is not a square where you may drop a %s", sq, name)
+	}
+	n := p.play(m)
+	if r.royalAttacked(n.sq, p.turn) {
+		if p.InCheck() {
+			return fmt.Sprintf("you are in check, and a %s on %s does not block it", name, sq)
+		}
+		return "it would leave your king in check"
+	}
+	if r.noDropChecks && r.royalAttacked(n.sq, p.turn.Other()) {
+		return "a drop may not give check in this game"
 	}
 	return ""
 }

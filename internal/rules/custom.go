@@ -9,8 +9,8 @@ import (
 // ChessFamilySpec describes, as plain data, a chess-like variant the
 // engine can already play: a board, a piece table, a start position and
 // the chess-family rules (a pawn's double step, en passant, promotion,
-// castling, an automatic n-move draw, repetition). Variant files
-// (internal/variantfile) are built through it.
+// castling, an automatic n-move draw, repetition, drops from hand as in
+// crazyhouse). Variant files (internal/variantfile) are built through it.
 type ChessFamilySpec struct {
 	Name, Title, Summary, RulesText string
 	Board                           *Board
@@ -41,7 +41,7 @@ type ChessFamilySpec struct {
 	// is checkmated or stalemated; zero means chess's (a loss, a draw).
 	Checkmate, Stalemate Outcome
 	// Extinction, when set, ends the game when a side has too few pieces
-	// left (Shatranj's bare king).
+	// left (Shatranj's bare king). Pieces in hand count as the side's.
 	Extinction *Extinction
 	// NFold, when above 0, ends the game at once on the NFold-th
 	// occurrence of a position (Fairy-Stockfish's nFoldRule) with
@@ -50,6 +50,31 @@ type ChessFamilySpec struct {
 	NFold         int
 	NFoldOutcome  Outcome
 	NFoldAbsolute bool
+
+	// Drops and pockets, as Fairy-Stockfish 11.1 defines them.
+	//
+	// Drops: each side holds pieces in hand, written after the board in
+	// the position string as Fairy-Stockfish writes its FEN (White's
+	// letters, then Black's in lower case, from the last piece type of
+	// Pieces to the first: "RNBQKBNR[QPnp]", "[]" for none), and may, as
+	// its move, drop one on an empty square of its DropRegion. A drop may
+	// block a check; it may never leave its own king attacked. The royal
+	// piece is never held in hand.
+	Drops bool
+	// CapturesToHand (with Drops): a captured piece goes to the
+	// capturer's hand, changing colour; a promoted one (marked ~ after
+	// its letter in the position string: "Q~") goes as the Pawn.
+	CapturesToHand bool
+	// DropRegion[c]: the squares where side c may drop; nil for the whole
+	// board.
+	DropRegion [2][]Square
+	// The Pawn is never dropped on its side's first rank (rank 1 for
+	// White, the last rank for Black) unless FirstRankPawnDrops, nor on its
+	// Promotion squares unless PromotionZonePawnDrops.
+	FirstRankPawnDrops, PromotionZonePawnDrops bool
+	// NoDropChecks: a drop may not give check (Fairy-Stockfish's
+	// dropChecks = false).
+	NoDropChecks bool
 }
 
 // Outcome is how a rule ends the game for one side.
@@ -146,6 +171,14 @@ func NewChessFamily(s ChessFamilySpec) (Variant, error) {
 		x.Types = slices.Clone(e.Types)
 		r.extinction = &x
 	}
+	if s.CapturesToHand && !s.Drops {
+		return nil, errors.New("captures go to hand (CapturesToHand) only in a game with drops (Drops)")
+	}
+	if s.Drops {
+		if err := r.setDrops(s); err != nil {
+			return nil, err
+		}
+	}
 	if s.Pawn != 0 {
 		ds := [2][]Square{slices.Clone(s.DoubleStep[0]), slices.Clone(s.DoubleStep[1])}
 		if len(ds[0])+len(ds[1]) > 0 {
@@ -194,4 +227,47 @@ func NewChessFamily(s ChessFamilySpec) (Variant, error) {
 		return nil, fmt.Errorf("the start position: %w", err)
 	}
 	return r, nil
+}
+
+// setDrops sets the drop rules of s: the squares where each letter may be
+// dropped, and the order hands are written in.
+func (r *stdRules) setDrops(s ChessFamilySpec) error {
+	b := r.board
+	r.drops, r.toHand, r.noDropChecks = true, s.CapturesToHand, s.NoDropChecks
+	for i := len(s.Pieces) - 1; i >= 0; i-- {
+		if pt := s.Pieces[i]; !pt.Royal {
+			r.handOrder = append(r.handOrder, pt.Letter)
+		}
+	}
+	for c := range 2 {
+		region := s.DropRegion[c]
+		if region == nil {
+			region = b.squares
+		}
+		for _, sq := range region {
+			if !b.Exists(sq) {
+				return fmt.Errorf("the drop region of %s holds a square that is not on the board (%d)", Color(c), sq)
+			}
+		}
+		r.dropRegion[c] = slices.Clone(region)
+		firstRank := 0
+		if c == int(Black) {
+			firstRank = b.h - 1
+		}
+		for _, l := range r.handOrder {
+			var at []Square
+			for _, sq := range b.squares { // in board order, whatever the region's
+				if !slices.Contains(region, sq) {
+					continue
+				}
+				if l == s.Pawn && (!s.FirstRankPawnDrops && b.Rank(sq) == firstRank ||
+					!s.PromotionZonePawnDrops && slices.Contains(s.Promotion[c], sq)) {
+					continue
+				}
+				at = append(at, sq)
+			}
+			r.dropAt[c][l-'A'] = at
+		}
+	}
+	return nil
 }

@@ -104,7 +104,7 @@ func (p *stdPos) finished() bool {
 	if r.nFold > 0 && p.nFolded().Over {
 		return true
 	}
-	return r.repetition && p.half >= 16 && p.repetitions() >= 5
+	return r.repetition && p.since >= 16 && p.repetitions() >= 5
 }
 
 // stdPerft is what perft reuses at every node: bufs[d] holds the moves at

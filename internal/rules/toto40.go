@@ -110,7 +110,7 @@ func (v *toto40) ParsePosition(s string) (Position, error) {
 	if err != nil {
 		return nil, err
 	}
-	sq, err := parseBoard(v.board, f[0], v.known, false)
+	sq, err := parseBoard(v.board, f[0], v.known, false, false)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ package rules
 //
 // The values come from a fixed mixing function (splitmix64's finalizer)
 // rather than a table: pieces are 16-bit values (letter, colour, the
-// direction mark) on boards of up to 8×14 squares, and keys are only ever
+// direction mark, the promoted mark) on boards of up to 8×14 squares, and keys are only ever
 // compared within one game, never stored.
 
 // The domains of the values, so that no two features share one.

@@ -12,8 +12,8 @@ import (
 // Build turns a definition into a variant the engine plays, when the engine
 // can express all of it (ENGINE.md says what it cannot yet): every piece's
 // moves, the chess-family rules (double step, en passant, promotion,
-// castling along a rank), checkmate winning and stalemate drawing. It
-// refuses the rest, saying every reason.
+// castling along a rank, drops from hand as in crazyhouse), checkmate
+// winning and stalemate drawing. It refuses the rest, saying every reason.
 //
 // The n-move rule ends the game automatically after n moves by each side
 // without a capture or a pawn move, and the n-fold repetition rule at the
@@ -40,10 +40,26 @@ func Build(d *Definition) (rules.Variant, error) {
 		pieces = append(pieces, &rules.PieceType{Letter: p.Letter, Name: pieceName(p), Royal: p.Royal, Moves: prims})
 	}
 	r := d.Results
+	start := padFEN(d.StartFEN)
+	fields := strings.Fields(start)
+	placement, hands, hasHands := strings.Cut(fields[0], "[")
+	hands = strings.Trim(strings.TrimSuffix(hands, "]"), "-")
 	switch {
-	case d.PieceDrops || strings.Contains(strings.Fields(d.StartFEN + " x")[0], "["):
-		no("drops and pockets are not played by the engine yet")
+	case d.CapturesToHand && !d.PieceDrops:
+		no("capturesToHand = true without pieceDrops: captured pieces would go to a hand that is never played; write pieceDrops = true, or capturesToHand = false")
+	case hands != "" && !d.PieceDrops:
+		no("the start position holds pieces in hand ([%s]) but pieceDrops is false, so they could never be played; write pieceDrops = true, or empty the brackets", hands)
+	case d.PieceDrops:
+		// Fairy-Stockfish reads a start position without brackets as
+		// empty hands; the engine's position strings always have them.
+		fields[0] = placement + "[" + hands + "]"
+		if pp := pawnPiece(d); pp != nil && string(pp.Letter) != d.PromotionPawnTypes[0] {
+			no("pieceDrops with the pawn (%c) not the one pawn type that promotes (%q): Fairy-Stockfish 11.1's rules for pawn drops and for captured promoted pieces are the pawn's", pp.Letter, d.PromotionPawnTypes[0])
+		}
+	case hasHands: // empty hands without drops: Fairy-Stockfish ignores them
+		fields[0] = placement
 	}
+	start = strings.Join(fields, " ")
 	if r.CheckCounting {
 		no("checkCounting (n-check) is not played by the engine yet")
 	}
@@ -130,13 +146,23 @@ func Build(d *Definition) (rules.Variant, error) {
 	}
 	spec := rules.ChessFamilySpec{
 		Name: d.Name, Title: d.Name, Summary: fmt.Sprintf("%s %dx%d variant defined in a variants file", article(d.Width), d.Width, d.Height),
-		Board: board, Pieces: pieces, Start: padFEN(d.StartFEN), Pawn: pawn,
+		Board: board, Pieces: pieces, Start: start, Pawn: pawn,
 		PromotionChoices: []byte(d.PromotionPieceTypes[0]), PromotionOptional: !d.MandatoryPawnPromotion,
 		AutoDrawPlies: 2 * d.NMoveRule, NFold: d.NFoldRule, NFoldAbsolute: d.NFoldValueAbsolute,
 		Checkmate: checkmate, Stalemate: stalemate, Extinction: extinction,
 	}
 	if d.NFoldRule > 0 {
 		spec.NFoldOutcome = outcomeOf("nFoldValue", d.NFoldValue)
+	}
+	if d.PieceDrops {
+		spec.Drops, spec.CapturesToHand = true, d.CapturesToHand
+		spec.FirstRankPawnDrops, spec.PromotionZonePawnDrops = d.FirstRankPawnDrops, d.PromotionZonePawnDrops
+		spec.NoDropChecks = !d.DropChecks
+		for c := range 2 {
+			if !d.DropRegion[c].covers(all) {
+				spec.DropRegion[c] = squares(d.DropRegion[c])
+			}
+		}
 	}
 	spec.RulesText = describeRules(d)
 	if d.Description != "" {
@@ -326,6 +352,17 @@ func padFEN(s string) string {
 	return strings.Join(f, " ")
 }
 
+// pawnPiece returns the piece of Fairy-Stockfish's pawn type (the key
+// pawn), or nil.
+func pawnPiece(d *Definition) *Piece {
+	for i := range d.Pieces {
+		if d.Pieces[i].Key == "pawn" {
+			return &d.Pieces[i]
+		}
+	}
+	return nil
+}
+
 // pieceName is the name a player reads: the type's key, or "piece X" for
 // a custom piece.
 func pieceName(p Piece) string {
@@ -355,6 +392,9 @@ func describeRules(d *Definition) string {
 	for _, p := range d.Pieces {
 		fmt.Fprintf(&b, "%c (%s) %s. ", p.Letter, pieceName(p), p.Betza.Words())
 	}
+	if d.PieceDrops {
+		b.WriteString(dropRules(d))
+	}
 	return strings.TrimSpace(b.String())
 }
 
@@ -365,4 +405,35 @@ func article(n int) string {
 		return "an"
 	}
 	return "a"
+}
+
+// dropRules says how drops are played, in sentences for players.
+func dropRules(d *Definition) string {
+	var b strings.Builder
+	if d.CapturesToHand {
+		b.WriteString("A captured piece goes to the capturer's hand (a promoted one as a pawn). ")
+	}
+	b.WriteString("Instead of moving, a player may drop a piece from hand on an empty square")
+	all := Ranks(d.Width, 0, d.Height-1)
+	if !d.DropRegion[0].covers(all) || !d.DropRegion[1].covers(all) {
+		fmt.Fprintf(&b, " of %s (White) or %s (Black)", d.DropRegion[0].Describe(d.Width, d.Height), d.DropRegion[1].Describe(d.Width, d.Height))
+	}
+	b.WriteString(" (written N@f3)")
+	var not []string
+	if pp := pawnPiece(d); pp != nil {
+		if !d.FirstRankPawnDrops {
+			not = append(not, "on its own first rank")
+		}
+		if !d.PromotionZonePawnDrops && d.PromotionRegion[0].Len() > 0 {
+			not = append(not, "where it would promote")
+		}
+		if len(not) > 0 {
+			fmt.Fprintf(&b, "; a pawn not %s", strings.Join(not, " nor "))
+		}
+	}
+	if !d.DropChecks {
+		b.WriteString("; a drop may not give check")
+	}
+	b.WriteString(". ")
+	return b.String()
 }

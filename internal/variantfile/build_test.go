@@ -134,8 +134,55 @@ checking = false
 			t.Errorf("%q does not say %q", err, want)
 		}
 	}
-	if _, err := Build(mustDef(t, "[zh:crazyhouse]\n", "zh")); err == nil || !strings.Contains(err.Error(), "drops") {
-		t.Errorf("crazyhouse: %v", err)
+	for src, want := range map[string]string{
+		"[x:chess]\ncapturesToHand = true\n":                                                   "capturesToHand = true without pieceDrops",
+		"[x:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1\n": "holds pieces in hand ([Nn]) but pieceDrops is false",
+		"[x:crazyhouse]\npawn = -\ncustomPiece1 = p:fmWfcF\n":                                  "",
+	} {
+		_, err := Build(mustDef(t, src, "x"))
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", src, err)
+		case want != "" && (!errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), want)):
+			t.Errorf("%s: %v, want %q", src, err, want)
+		}
+	}
+	// Drop rules the engine does not play are refused when read.
+	f := Parse([]byte("[x:crazyhouse]\ndropLoop = true\n"))
+	if _, err := f.Lookup("x"); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "dropLoop") {
+		t.Errorf("dropLoop: %v", err)
+	}
+}
+
+// TestBuildDrops: crazyhouse (the built-in section) and pocket knight
+// are played with hands, and count Fairy-Stockfish 11.1's perft; empty
+// hands without drops are left out of the position string, as
+// Fairy-Stockfish writes it; a start position without brackets has empty
+// hands.
+func TestBuildDrops(t *testing.T) {
+	zh := mustBuild(t, "[zh:crazyhouse]\n", "zh")
+	if h, ok := zh.(rules.VariantHands); !ok || !h.HasHands() {
+		t.Error("crazyhouse has no hands")
+	}
+	if s := zh.Start().String(); s != "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1" {
+		t.Errorf("crazyhouse starts at %s", s)
+	}
+	checkPerft(t, zh, 20, 400, 8902, 197281)
+	if !strings.Contains(zh.(rules.VariantRulesText).RulesText(), "goes to the capturer's hand") {
+		t.Errorf("rules text: %s", zh.(rules.VariantRulesText).RulesText())
+	}
+	pk := mustBuild(t, "[pk:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1\npieceDrops = true\n", "pk")
+	checkPerft(t, pk, 52, 2565, 88617) // Fairy-Stockfish 11.1, UCI_Variant pocketknight
+	plain := mustBuild(t, "[x:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1\n", "x")
+	if h, ok := plain.(rules.VariantHands); ok && h.HasHands() {
+		t.Error("chess with empty brackets has hands")
+	}
+	if s := plain.Start().String(); s != "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" {
+		t.Errorf("chess with empty brackets starts at %s", s)
+	}
+	bare := mustBuild(t, "[x:chess]\npieceDrops = true\n", "x")
+	if s := bare.Start().String(); s != "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1" {
+		t.Errorf("drops without brackets start at %s", s)
 	}
 }
 

@@ -68,7 +68,7 @@ func (d *Definition) Describe() []string {
 		add("Castling: none.")
 	}
 	if d.PieceDrops {
-		add("Drops: pieces in hand are placed on %s (White) and %s (Black).", d.DropRegion[0].Describe(d.Width, d.Height), d.DropRegion[1].Describe(d.Width, d.Height))
+		add("Drops: %s", strings.TrimSpace(dropRules(d)))
 	}
 
 	r := d.Results

@@ -155,8 +155,11 @@ func (e *fsfEngine) firstDifference(variant string, p rules.Position, depth int)
 }
 
 // uci writes a move as UCI does: from, to and the promotion letter; castling
-// is the king's move.
+// is the king's move; a drop is the piece's letter, @ and the square (P@e4).
 func uci(b *rules.Board, m rules.Move) string {
+	if m.Kind == rules.Drop {
+		return string(m.Piece) + "@" + b.SquareName(m.To)
+	}
 	s := b.SquareName(m.From) + b.SquareName(m.To)
 	if m.Promo != 0 {
 		s += strings.ToLower(string(m.Promo))
@@ -234,10 +237,30 @@ func fsfDepth(v rules.Variant) int {
 	return 3
 }
 
+// fsfPositions are positions counted besides the start and the random
+// games, where those seldom go: for the drop variants, a promoted piece
+// to capture (it goes to hand as a pawn), drops that block a check or
+// cannot, full hands.
+var fsfPositions = map[string][]string{
+	"xcrazyhouse": {
+		"r1Q~1k3/8/8/8/8/8/8/4K3[Pn] b - - 0 1",
+		"4k3/8/8/8/8/8/8/r3K3[QRBNPqrbnp] w - - 0 1",
+		"4k3/8/8/8/8/8/8/r3K2q[QRBNPqrbnp] w - - 0 1",
+		"4k3/8/8/8/8/8/3n4/r3K3[QRBNPqrbnp] w - - 0 1",
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R[QRBNPqrbnp] w KQkq - 0 1",
+	},
+	"xdropzones": {
+		"r1Q~1k3/8/8/8/8/8/8/4K3[Pn] b - - 0 1",
+		"4k3/8/8/8/8/8/8/r3K3[QRBNPqrbnp] w - - 0 1",
+		"4k3/8/8/8/b7/8/8/4K3[QRBNPPPqrbnppp] w - - 0 1",
+	},
+}
+
 // TestAgainstFairyStockfish: every section of testdata/fsf.ini, read by the
 // referee and by Fairy-Stockfish 11.1 from the same file, counts the same
-// perft from the start (depth 3, or 4 on small boards) and from positions
-// of random games (depth 2 and 3), move by move.
+// perft from the start (depth 3, or 4 on small boards), from positions
+// of random games (depth 2 and 3) and from fsfPositions (depth 2), move by
+// move.
 func TestAgainstFairyStockfish(t *testing.T) {
 	bin := fsfBinary(t)
 	path, err := filepath.Abs("testdata/fsf.ini")
@@ -274,6 +297,13 @@ func TestAgainstFairyStockfish(t *testing.T) {
 			probes := []probe{{v.Start(), fsfDepth(v)}}
 			for j, p := range randomPositions(v, uint64(i), 4) {
 				probes = append(probes, probe{p, 2 + j%2})
+			}
+			for _, fen := range fsfPositions[s.Name] {
+				p, err := v.ParsePosition(fen)
+				if err != nil {
+					t.Fatalf("%s: %v", fen, err)
+				}
+				probes = append(probes, probe{p, 2})
 			}
 			for _, pr := range probes {
 				fen := pr.pos.String()
