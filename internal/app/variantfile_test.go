@@ -266,3 +266,42 @@ func TestFileVariantRatedGame(t *testing.T) {
 		t.Errorf("rebuild: %+v, %v", rep, err)
 	}
 }
+
+// TestFileCrazyhouseByMail: a crazyhouse defined in a file is played by
+// mail: captures go to hand, a drop is read as written (P@e6), and the
+// board mail shows what each side holds.
+func TestFileCrazyhouseByMail(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "club.ini")
+	if err := os.WriteFile(file, []byte("[zh:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1\npieceDrops = true\ncapturesToHand = true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a, err := openWithVariants(t, filepath.Join(dir, "r.db"), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	g, err := a.NewGame(ctx, "zh", "alice@example.org", "bob@example.org", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, mv := range []string{"e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "P@e6"} {
+		if p, err := a.Process(ctx, moveMail(a, g, rules.Color(i%2), "Mon, 23 Nov 2026 10:00:00 +0000", mv), uint32(10+i), 1); err != nil || p.Verdict != referee.Applied {
+			t.Fatalf("%s: %+v, %v", mv, p, err)
+		}
+		g, _ = a.Game(ctx, g.ID)
+	}
+	pos, err := g.Position()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pos := pos.String(); !strings.HasPrefix(pos, "rnb1kbnr/ppp1pppp/4P3/q7/8/2N5/PPPP1PPP/R1BQKBNR[p] b KQkq") {
+		t.Errorf("the position after P@e6: %s", pos)
+	}
+	_, text := lastTo(t, a, "bob@example.org")
+	says(t, "Black's board mail", text, "White played P@e6.")
+	if !strings.Contains(text.Text, "hand") {
+		t.Errorf("the board mail does not say what is in hand:\n%s", text.Text)
+	}
+}
