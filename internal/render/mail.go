@@ -296,7 +296,7 @@ func (m Mail) HTML() string {
 	b.WriteString(`<!DOCTYPE html><html><head><meta charset="utf-8">` +
 		`<meta name="viewport" content="width=device-width, initial-scale=1"><title>` + e(m.Status) + `</title></head>` +
 		`<body style="margin:0; padding:8px; font-family: Helvetica, Arial, sans-serif; font-size: 15px; line-height: 1.4; color: #222; overflow-wrap: anywhere; word-break: break-word;">` +
-		`<div style="max-width: 760px;">`)
+		fmt.Sprintf(`<div style="max-width: %dpx;">`, mailMaxWidth))
 	if m.Status != "" {
 		fmt.Fprintf(&b, `<p style="color:#555">%s</p>`, e(m.Status))
 	}
@@ -330,6 +330,11 @@ func (m Mail) HTML() string {
 	b.WriteString("</div></body></html>\n")
 	return b.String()
 }
+
+// mailMaxWidth is the widest the HTML mail's column grows, in CSS pixels:
+// a line of text stays readable on a wide screen, and a picture wider than
+// that (a 16-file board) is shrunk to it.
+const mailMaxWidth = 760
 
 // Summary is a short rules summary for the opening mail (from RULES.md):
 // the variant's own RulesText, or its one-line Summary when it has none.

@@ -20,9 +20,51 @@ import (
 	"referee/internal/browsertest"
 	"referee/internal/notation"
 	"referee/internal/rules"
+	"referee/internal/variantfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files and screenshots")
+
+// fileVariantsSrc are variants of an organiser's file (issue 43) that the
+// mail must show as well as the referee's own: a 10x8 board whose new
+// pieces have no drawing (letters on discs), the largest board a file may
+// ask for, and hands.
+const fileVariantsSrc = `
+[capa:chess]
+maxFile = 10
+archbishop = a
+chancellor = c
+startFen = rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1
+promotionPieceTypes = qrbnac
+castlingKingsideFile = i
+castlingQueensideFile = c
+
+[big16:chess]
+maxFile = 16
+maxRank = 16
+archbishop = a
+chancellor = c
+amazon = m
+castling = false
+startFen = rnbqkbnrmmrnbcar/pppppppppppppppp/16/16/16/16/16/16/16/16/16/16/16/16/PPPPPPPPPPPPPPPP/RNBQKBNRMMRNBCAR w - - 0 1
+promotionRank = 16
+promotionPieceTypes = qrbnacm
+
+[zh:chess]
+startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1
+pieceDrops = true
+capturesToHand = true
+`
+
+// mailVariants are the referee's own variants and those of fileVariantsSrc.
+func mailVariants(t *testing.T) []rules.Variant {
+	t.Helper()
+	vs, errs := variantfile.Parse([]byte(fileVariantsSrc)).Variants()
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return append(rules.Variants(), vs...)
+}
 
 // midGame plays a fixed walk of n actions (die values fixed for Chec Toe).
 func midGame(t *testing.T, v rules.Variant, n int) (rules.Position, []string) {
@@ -525,6 +567,7 @@ var screenWidths = []int{360, 900}
 func TestHTMLMailInChromium(t *testing.T) {
 	bin := browsertest.Bin(t)
 	dir := t.TempDir()
+	variants := mailVariants(t)
 	hex := strings.Repeat("3f9a0c57e1d2b48a", 8)
 	pages := map[string]string{} // by variant
 	var harness strings.Builder
@@ -532,7 +575,7 @@ func TestHTMLMailInChromium(t *testing.T) {
 	frame := func(id string, w int, page string) {
 		fmt.Fprintf(&harness, `<iframe id="%s" style="border:0;display:block" width="%d" height="600" srcdoc="%s"></iframe>`, id, w, html.EscapeString(page))
 	}
-	for _, v := range rules.Variants() {
+	for _, v := range variants {
 		p, sans, last := midGameLast(t, v, 6)
 		m := mailFor(v, p, sans, rules.White)
 		m.Sections = append(m.Sections, Section{Title: "The die witness",
@@ -604,7 +647,7 @@ window.addEventListener("load", function () {
 	if err := json.Unmarshal([]byte(html.UnescapeString(dom[i+len(`<pre id="result">`):j])), &got); err != nil {
 		t.Fatalf("reading the measurements: %v", err)
 	}
-	for _, v := range rules.Variants() {
+	for _, v := range variants {
 		for _, w := range screenWidths {
 			id := fmt.Sprintf("%s-%d", v.Name(), w)
 			t.Run(id, func(t *testing.T) {
@@ -624,7 +667,7 @@ window.addEventListener("load", function () {
 				if ratio, want := g.ImgH/g.ImgW, float64(g.NatH)/float64(g.NatW); ratio < want*0.99 || ratio > want*1.01 {
 					t.Errorf("the picture is shown %.0fx%.0f, drawn %dx%d: it is stretched", g.ImgW, g.ImgH, g.NatW, g.NatH)
 				}
-				if room := float64(g.ClientW - 16); g.ImgW < min(float64(g.NatW), room)-1 {
+				if room := float64(min(g.ClientW-16, mailMaxWidth)); g.ImgW < min(float64(g.NatW), room)-1 {
 					t.Errorf("the picture is shown %.0f pixels wide, drawn %d, with %.0f available: shrunk for nothing", g.ImgW, g.NatW, room)
 				}
 				if g.PreShown != 0 {
@@ -647,7 +690,7 @@ window.addEventListener("load", function () {
 	if *update {
 		os.RemoveAll(filepath.Join("testdata", "screens"))
 		os.MkdirAll(filepath.Join("testdata", "screens"), 0o755)
-		for _, v := range rules.Variants() {
+		for _, v := range variants {
 			page := filepath.Join(dir, v.Name()+".html")
 			os.WriteFile(page, []byte(pages[v.Name()]), 0o644)
 			for _, w := range screenWidths {
