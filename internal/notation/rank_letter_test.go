@@ -54,6 +54,9 @@ func TestRankDisambiguationInLowerCaseOrSpaced(t *testing.T) {
 		{camel, "c4d5", "", "the piece on c4 is not yours"}, // c is a file: never the Camel on the fourth rank
 		{camel, "g4d5", "Cd5+", ""},
 		{rooks, "s5a6", "", "starts from s5, which is not a square of this board (files a-h, ranks 1-8)"},
+		// R is past Cuarenta's files and the letter of none of its pieces.
+		{camel, "r5a6", "", "starts from r5, which is not a square of this board (files a-i, ranks 1-9)"},
+		{camel, "R5A6", "", "starts from r5, which is not a square of this board (files a-i, ranks 1-9)"},
 	} {
 		r, err := Read(tt.pos, tt.in)
 		if tt.want != "" {
