@@ -31,10 +31,10 @@ func lookupVariant(name, file string) (rules.Variant, error) {
 		return nil, err
 	}
 	for _, s := range f.Sections {
-		if s.Name != name {
+		if !strings.EqualFold(s.Name, strings.TrimSpace(name)) { // as rules.Catalog looks names up
 			continue
 		}
-		d, err := f.Lookup(name)
+		d, err := f.Lookup(s.Name)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
@@ -65,7 +65,7 @@ func catalogFromFile(path string) (*rules.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	vs, _ := f.Variants() // a variant that cannot be played is not found, and lookupVariant says why
+	vs, _ := f.Variants() // a variant that cannot be played is left out: "referee variant check" says why
 	return rules.NewCatalog(vs...)
 }
 

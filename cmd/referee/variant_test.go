@@ -78,7 +78,7 @@ castlingKingsidefile = g
 	}
 
 	// perft and moves read the file's variants with --variants.
-	if code, out, errs := cli(t, "perft", "--variant-file", good, "--variant", "capa", "--depth", "2"); code != exitOK || strings.TrimSpace(out) != "784" {
+	if code, out, errs := cli(t, "perft", "--variant-file", good, "--variant", "Capa", "--depth", "2"); code != exitOK || strings.TrimSpace(out) != "784" {
 		t.Errorf("perft --variants: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	if code, out, errs := cli(t, "moves", "--variant-file", good, "--variant", "capa", "--moves", "Nc3 Ad6", "--format", "san"); code != exitOK || !strings.Contains(out, "Ad3\n") {

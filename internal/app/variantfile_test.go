@@ -119,8 +119,6 @@ func TestFileVariantGameByMail(t *testing.T) {
 		t.Errorf("the picture does not decode: %v", err)
 	} else if w := img.Bounds().Dx(); w < 10*40 {
 		t.Errorf("the picture of ten files is %d pixels wide", w)
-	} else if dump := os.Getenv("REFEREE_DUMP_PNG"); dump != "" {
-		_ = os.WriteFile(dump, mustDecode(t, pic), 0o600)
 	}
 	rec, err := a.Export(ctx, g.ID)
 	if err != nil {
@@ -171,14 +169,6 @@ func TestFileVariantGameByMail(t *testing.T) {
 // base64Reader decodes a base64 part body (with its line breaks).
 func base64Reader(b []byte) io.Reader {
 	return base64.NewDecoder(base64.StdEncoding, bytes.NewReader(bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r"), nil), []byte("\n"), nil)))
-}
-
-func mustDecode(t *testing.T, b []byte) []byte {
-	out, err := io.ReadAll(base64Reader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // TestFileVariantChallengeByMail: a file variant is offered by mail: a
