@@ -93,7 +93,11 @@ func (a *App) expireChallenges(ctx context.Context) (int, error) {
 			} else if err != nil {
 				return err
 			}
-			if err := a.queue(tx, 0, a.ref.ExpireChallenge(ch, now)); err != nil {
+			code, err := tx.Language(ch.Challenger) // the notice is in the challenger's language
+			if err != nil {
+				return err
+			}
+			if err := a.queue(tx, 0, a.ref.ExpireChallenge(ch, code, now)); err != nil {
 				return err
 			}
 			return tx.Audit(nil, "challenge", fmt.Sprintf("challenge %d: expired", ch.ID))

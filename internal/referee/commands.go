@@ -6,10 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"referee/internal/lang"
 	"referee/internal/mail/addr"
 	"referee/internal/mail/reader"
 	"referee/internal/rules"
-	"referee/internal/timecontrol"
 )
 
 // The command table: every mail command is one row, and everything the
@@ -89,8 +89,9 @@ type Command struct {
 	// Only says in words where else the command is limited (a variant, a
 	// clock); "" when it is not.
 	Only string
-	// Help is the command's line in the help mails and the README.
-	Help string
+	// Help is the command's line in the help mails, written in each
+	// reader's language, and in the README (in English).
+	Help lang.Text
 
 	// shown: the in-game help lists the command in g (nil: always).
 	shown func(g *Game, pos rules.Position) bool
@@ -192,32 +193,32 @@ func commandTable() []Command {
 	return []Command{
 		// In a game: the move (no words: a line that is no command).
 		{Where: InGame, When: Playing,
-			Help:       "plays it, if legal (\"e4\", \"Nf3\", \"Ng1-f3\", \"g1f3\", \"O-O\", \"N@b3\"); \"Nc3 draw\" also offers a draw; the reply says how it was read",
+			Help:       lang.M("plays it, if legal (\"e4\", \"Nf3\", \"Ng1-f3\", \"g1f3\", \"O-O\", \"N@b3\"); \"Nc3 draw\" also offers a draw; the reply says how it was read"),
 			conditions: true, run: move},
 
 		// In a game, in the order of the footers: what the body of a mail
 		// may ask for, the die, the game's actions, then the answers.
 		{Words: []string{"accept"}, Where: InGame, When: Playing,
-			Help: "accept your opponent's takeback or draw offer",
+			Help: lang.M("accept your opponent's takeback or draw offer"),
 			footer: func(f *footerView) bool {
 				o := f.c.Other()
 				return f.active() && (f.g.State.TakebackBy != nil && *f.g.State.TakebackBy == o || f.g.DrawOffer != nil && f.g.DrawOffer.By == o)
 			},
 			run: (*Referee).accept},
 		{Words: []string{"confirm", "confirm resign", "yes"}, Where: InGame, When: Playing,
-			Help: "confirm your resignation",
+			Help: lang.M("confirm your resignation"),
 			footer: func(f *footerView) bool {
 				return f.active() && f.g.State.ResignPending != nil && *f.g.State.ResignPending == f.c
 			},
 			run: (*Referee).confirm},
 		{Words: []string{"reroll", "re-roll"}, Where: InGame, When: Playing, Only: "Chec Toe, when legal",
-			Help: "replace the turn's first roll, once a turn", shown: roller, footer: legal(rules.Reroll), conditions: true, run: move},
+			Help: lang.M("replace the turn's first roll, once a turn"), shown: roller, footer: legal(rules.Reroll), conditions: true, run: move},
 		{Words: []string{"roll", "apocalypse", "666"}, Where: InGame, When: Playing, Only: "Chec Toe, when legal",
-			Help: "the apocalypse roll, after a double six", shown: roller, footer: legal(rules.Roll), conditions: true, run: move},
+			Help: lang.M("the apocalypse roll, after a double six"), shown: roller, footer: legal(rules.Roll), conditions: true, run: move},
 		{Words: []string{"pass", "-", "--"}, Where: InGame, When: Playing, Only: "Chec Toe, when legal",
-			Help: "end your turn without moving", shown: roller, footer: legal(rules.Pass), conditions: true, run: move},
+			Help: lang.M("end your turn without moving"), shown: roller, footer: legal(rules.Pass), conditions: true, run: move},
 		{Words: []string{"draw", "draw?", "offer draw", "accept draw", "claim draw", "claim"}, Where: InGame, When: Playing,
-			Help: "offer, accept or claim a draw; \"e4 draw\" moves and offers", footer: active,
+			Help: lang.M("offer, accept or claim a draw; \"e4 draw\" moves and offers"), footer: active,
 			run: func(r *Referee, c *call) Outcome {
 				if strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.m.Action)), "accept") {
 					return r.acceptDraw(c) // "accept draw" accepts, and never offers one
@@ -225,122 +226,125 @@ func commandTable() []Command {
 				return r.draw(c.g, c.color, c.pos, c.m, c.env)
 			}},
 		{Words: []string{"resign"}, Where: InGame, When: Playing,
-			Help: "resign; \"confirm\" then resigns, anything else cancels", footer: active, run: (*Referee).resign},
+			Help: lang.M("resign; \"confirm\" then resigns, anything else cancels"), footer: active, run: (*Referee).resign},
 		{Words: []string{"takeback", "take back", "undo"}, Where: InGame, When: Playing,
-			Help: "ask to take back the last move (never after a die roll)",
+			Help: lang.M("ask to take back the last move (never after a die roll)"),
 			run:  func(r *Referee, c *call) Outcome { return r.takeback(c.g, c.color, c.pos, c.m, c.env) }},
 		{Words: []string{"vacation"}, Args: "from DATE DAYS", Where: Both, When: Anytime,
-			Help:  fmt.Sprintf("book leave ahead, e.g. \"vacation from 2026-12-20 10\": the clocks of all your timed games stop on their own for DAYS days from DATE (in your time zone); at most %d booked, within the yearly allowance; opponents are told", MaxBookings),
+			Help:  lang.M("book leave ahead, e.g. \"vacation from 2026-12-20 10\": the clocks of all your timed games stop on their own for DAYS days from DATE (in your time zone); at most %d booked, within the yearly allowance; opponents are told", MaxBookings),
 			match: func(args []string) bool { return len(args) > 0 && args[0] == "from" },
 			load:  LoadLobby | LoadGames, run: (*Referee).bookVacation},
 		{Words: []string{"vacation"}, Args: "list", Where: Both, When: Anytime,
-			Help:  "your booked and running vacations, and the days taken this year",
+			Help:  lang.M("your booked and running vacations, and the days taken this year"),
 			match: func(args []string) bool { return len(args) == 1 && args[0] == "list" },
 			load:  LoadLobby, run: (*Referee).listBookings},
 		{Words: []string{"vacation"}, Args: "cancel ID", Where: Both, When: Anytime,
-			Help:  "cancel a booked vacation before it begins",
+			Help:  lang.M("cancel a booked vacation before it begins"),
 			match: func(args []string) bool { return len(args) == 2 && args[0] == "cancel" }, // "vacation cancel" alone ends the running vacation (vacationAll)
 			load:  LoadLobby, run: (*Referee).cancelBooking},
 		{Words: []string{"vacation"}, Args: "N", Where: InGame, When: Playing, Only: "in a game with a clock",
-			Help: fmt.Sprintf("stop your clock for N days; %d days a year, all games", VacationAllowance),
+			Help: lang.M("stop your clock for N days; %d days a year, all games", VacationAllowance),
 			run: func(r *Referee, c *call) Outcome {
 				return r.vacation(c.g, c.color, c.pos, c.m, append([]string{"vacation"}, c.args...), c.env)
 			}},
 		{Words: []string{"if"}, Args: "MOVE ANSWER ...", Where: InGame, When: Playing, Only: "not in Chec Toe",
-			Help: "conditional moves: \"if Nc6 Bb5 if a6 Ba4\" answers Nc6 with Bb5, then a6 with Ba4, at once and unseen; " +
-				"under your move or alone on your opponent's turn, one line each, at most 30 lines of 30 moves",
+			Help: lang.M("conditional moves: \"if Nc6 Bb5 if a6 Ba4\" answers Nc6 with Bb5, then a6 with Ba4, at once and unseen; " +
+				"under your move or alone on your opponent's turn, one line each, at most 30 lines of 30 moves"),
 			shown: noRoller, conditions: true, run: (*Referee).conditionsAlone},
 		{Words: []string{"conditions", "conditional"}, Where: InGame, When: Anytime, Only: "not in Chec Toe",
-			Help: "your standing conditional moves and their commitment", shown: noRoller, run: (*Referee).showConditions},
+			Help: lang.M("your standing conditional moves and their commitment"), shown: noRoller, run: (*Referee).showConditions},
 		{Words: []string{"cancel"}, Where: InGame, When: Playing, Only: "not in Chec Toe",
-			Help: "clear your conditional moves", shown: noRoller, run: (*Referee).cancelConditions},
+			Help: lang.M("clear your conditional moves"), shown: noRoller, run: (*Referee).cancelConditions},
 		{Words: []string{"board", "show", "status"}, Where: InGame, When: Anytime,
-			Help: "the board again", footer: always,
+			Help: lang.M("the board again"), footer: always,
 			run: func(r *Referee, c *call) Outcome {
 				return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, KindBoard, "Here is the board of your game.", nil)
 			}},
 		{Words: []string{"moves", "legal", "list"}, Where: InGame, When: Anytime,
-			Help: "your legal moves", footer: active,
+			Help: lang.M("your legal moves"), footer: active,
 			run: func(r *Referee, c *call) Outcome {
 				return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, KindMoves, "Here are the moves you can make now.", movesSection(c.pos, c.color))
 			}},
 		{Words: []string{"record", "pgn", "export"}, Where: InGame, When: Anytime,
-			Help: "the record: dated moves, signed rolls, seed at the end", footer: func(f *footerView) bool { return !f.active() },
+			Help: lang.M("the record: dated moves, signed rolls, seed at the end"), footer: func(f *footerView) bool { return !f.active() },
 			run: (*Referee).gameRecord},
 		{Words: []string{"rematch"}, Where: InGame, When: Finished,
-			Help:     "after the game: invite your opponent, colours swapped",
+			Help:     lang.M("after the game: invite your opponent, colours swapped"),
 			footer:   func(f *footerView) bool { return f.g.Status == StatusFinished },
 			load:     LoadLobby | LoadChallenge,
 			opponent: rematchOpponent, rated: true,
 			run: (*Referee).rematch},
 		{Words: []string{"observers"}, Where: InGame, When: Anytime,
-			Help: "who observes this game", run: (*Referee).observers},
+			Help: lang.M("who observes this game"), run: (*Referee).observers},
 		{Words: []string{"help", "?"}, Where: InGame, When: Anytime,
-			Help: "this help", footer: always,
+			Help: lang.M("this help"), footer: always,
 			run: func(r *Referee, c *call) Outcome {
-				return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, KindHelp, "Here is how to play by mail.", r.helpSection(c.g, c.pos))
+				p := r.printer(c.g.Players[c.color].Language)
+				return r.answerIn(c.g, c.color, c.pos, c.m, c.env.Now, KindHelp, lang.M("Here is how to play by mail."), lang.M("Help"), r.helpSection(p, c.g, c.pos))
 			}},
 
 		// In a game and outside: the lobby's commands.
 		{Words: []string{"challenge"}, Args: "VARIANT ADDRESS [TIME] [COLOUR] [private] [rated|casual]", Where: Both, When: Anytime,
-			Help: "invite ADDRESS to a game; TIME is " + timecontrol.Syntax + "; COLOUR random (the default), " +
-				"white or black is yours; \"private\": no one may observe the game; rated or casual (the organiser's default otherwise). " +
-				"Without ADDRESS, an open challenge: the first player to accept it gets the game",
+			Help: lang.M("invite ADDRESS to a game; TIME is %s; COLOUR random (the default), "+
+				"white or black is yours; \"private\": no one may observe the game; rated or casual (the organiser's default otherwise). "+
+				"Without ADDRESS, an open challenge: the first player to accept it gets the game", timeSyntax()),
 			load: LoadLobby | LoadChallenge, opponent: challengeOpponent, rated: true, run: (*Referee).challenge},
 		{Words: []string{"open"}, Where: Both, When: Anytime,
-			Help: "the open challenges, each with the address that accepts it",
+			Help: lang.M("the open challenges, each with the address that accepts it"),
 			load: LoadLobby | LoadOpen, answer: true, run: (*Referee).openList},
 		{Words: []string{"games", "mygames"}, Where: Both, When: Anytime,
-			Help: "your games, with whose move it is and a reply address for each (good for your next action; \"board\" to it always works)",
+			Help: lang.M("your games, with whose move it is and a reply address for each (good for your next action; \"board\" to it always works)"),
 			load: LoadLobby | LoadGames, answer: true,
 			run: func(r *Referee, c *call) Outcome {
-				return r.lobbyAnswer(c.m, c.env, "games", "Your games", r.gamesText(c.m.From, c.env.Lobby.Games, c.env.Now))
+				p := r.senderPrinter(c.env)
+				return r.lobbyAnswerIn(p, c.m, c.env, "games", p.Sprintf("Your games"), r.gamesText(p, c.m.From, c.env.Lobby.Games, c.env.Now))
 			}},
 		{Words: []string{"record", "pgn", "export"}, Args: "GAME", Where: Both, When: Anytime,
-			Help: "the record of one of your games, e.g. \"record 17\" (with the die seed once a Chec Toe game is over)",
+			Help: lang.M("the record of one of your games, e.g. \"record 17\" (with the die seed once a Chec Toe game is over)"),
 			load: LoadLobby | LoadNamed, answer: true,
 			inGameArgs: func(args []string) bool { return gameArg(args) != 0 },
 			run:        (*Referee).lobbyRecord},
 		{Words: []string{"observe", "watch", "follow"}, Args: "GAME|EVENT", Where: Both, When: Anytime,
-			Help: "get the board mails of a running game as a spectator, e.g. \"observe 17\", or of every game of an event, " +
-				"those to come too, e.g. \"observe autumn\" (if the organiser allows it; never a private game)",
+			Help: lang.M("get the board mails of a running game as a spectator, e.g. \"observe 17\", or of every game of an event, " +
+				"those to come too, e.g. \"observe autumn\" (if the organiser allows it; never a private game)"),
 			load:       LoadLobby | LoadNamed | LoadEvent,
 			inGameArgs: func(args []string) bool { return gameArg(args) != 0 },
 			run:        (*Referee).observe},
 		{Words: []string{"unobserve", "unwatch", "unfollow"}, Args: "GAME|EVENT", Where: Both, When: Anytime,
-			Help:       "stop the spectator mails of a game or an event, e.g. \"unobserve 17\", \"unobserve autumn\"",
+			Help:       lang.M("stop the spectator mails of a game or an event, e.g. \"unobserve 17\", \"unobserve autumn\""),
 			load:       LoadLobby | LoadNamed | LoadEvent,
 			inGameArgs: func(args []string) bool { return gameArg(args) != 0 },
 			run:        (*Referee).unobserve},
 		{Words: []string{"rating", "ratings"}, Args: "[ADDRESS] [VARIANT]", Where: Both, When: Anytime,
-			Help: "a player's ratings (yours without ADDRESS), each variant or one: rating, deviation, games, wins/draws/losses, reliability",
+			Help: lang.M("a player's ratings (yours without ADDRESS), each variant or one: rating, deviation, games, wins/draws/losses, reliability"),
 			load: LoadLobby | LoadRatings, answer: true, run: (*Referee).ratingAnswer,
 			needs: func(n *Needs, m *reader.Mail, args []string, variants *rules.Catalog) {
 				n.RatingsOf = readRatingArgs(args, m.From, variants).address
 			}},
 		{Words: []string{"top"}, Args: "VARIANT", Where: Both, When: Anytime,
-			Help: "the table of a variant's established players (rating not provisional), best first",
+			Help: lang.M("the table of a variant's established players (rating not provisional), best first"),
 			load: LoadLobby | LoadRatings, answer: true, run: (*Referee).topAnswer,
 			needs: func(n *Needs, m *reader.Mail, args []string, variants *rules.Catalog) {
 				n.Top = readRatingArgs(args, m.From, variants).variant
 			}},
 		{Words: []string{"mail"}, Args: "digest HH:MM", Where: Both, When: Anytime,
-			Help:  "one mail a day at HH:MM (your time zone) listing every game where it is your move, each with its board, clock and reply address, instead of a mail per move; a game's start and its end, and reminders, still come at once",
+			Help:  lang.M("one mail a day at HH:MM (your time zone) listing every game where it is your move, each with its board, clock and reply address, instead of a mail per move; a game's start and its end, and reminders, still come at once"),
 			match: func(args []string) bool { return len(args) > 0 && args[0] == "digest" },
 			run:   (*Referee).mailSetting},
 		{Words: []string{"mail"}, Args: "each", Where: Both, When: Anytime,
-			Help:  "a mail for every move again (the default)",
+			Help:  lang.M("a mail for every move again (the default)"),
 			match: func(args []string) bool { return len(args) > 0 && args[0] != "digest" },
 			run:   (*Referee).mailSetting},
 		{Words: []string{"timezone", "time zone", "tz"}, Args: "ZONE", Where: Both, When: Anytime,
-			Help: "show deadlines, reminders and dates in your mails in ZONE, e.g. \"timezone Europe/Berlin\" (UTC until set); for all your games",
+			Help: lang.M("show deadlines, reminders and dates in your mails in ZONE, e.g. \"timezone Europe/Berlin\" (UTC until set); for all your games"),
 			run:  (*Referee).timezone},
 		{Words: []string{"language", "lang"}, Args: "[CODE]", Where: Both, When: Anytime,
-			Help: "read the piece letters of your language in your moves, e.g. \"language de\" for Sf3, Lb5, Dd1, Tfe1: " + languageCodes() +
-				" (or the language's name); \"language\" alone shows yours. English until set; for all your games",
+			Help: lang.M("write the referee's mails to you in your language, and read its piece letters in your moves, "+
+				"e.g. \"language de\" for Sf3, Lb5, Dd1, Tfe1: %s (or the language's name); \"language\" alone shows yours. "+
+				"English until set; for all your games", codesText{}),
 			run: (*Referee).language},
 		{Words: []string{"name"}, Args: "[NAME]", Where: Both, When: Anytime,
-			Help: fmt.Sprintf("the name others see instead of your masked address (web pages, crosstables, opponents' and spectators' mails), "+
+			Help: lang.M("the name others see instead of your masked address (web pages, crosstables, opponents' and spectators' mails), "+
 				"e.g. \"name Ann Smith\": %d to %d letters, digits, spaces, . - ' _; no address; one player per name here. "+
 				"\"name\" alone shows yours, \"name clear\" removes it. The name your mail program sends is never taken on its own", MinNameLength, MaxNameLength),
 			load: LoadLobby, run: (*Referee).setName,
@@ -348,63 +352,65 @@ func commandTable() []Command {
 				n.Name = nameNeed(m.Action, args)
 			}},
 		{Words: []string{"variants", "variant"}, Where: Both, When: Anytime,
-			Help: "the games offered here, one paragraph each",
+			Help: lang.M("the games offered here, one paragraph each"),
 			load: LoadLobby, answer: true, noAuth: true,
 			run: func(r *Referee, c *call) Outcome {
-				return r.lobbyAnswer(c.m, c.env, "variants", "The games you can play here", r.variantsText())
+				p := r.senderPrinter(c.env)
+				return r.lobbyAnswerIn(p, c.m, c.env, "variants", p.Sprintf("The games you can play here"), r.variantsText(p))
 			}},
 
 		// Outside a game.
 		{Words: []string{"accept", "yes", "accepted", "ok"}, Where: Outside,
-			Help: "in a reply to an invitation: take it, and the game starts", inReply: true, noAuth: true, rated: true, run: (*Referee).invitationAnswer},
+			Help: lang.M("in a reply to an invitation: take it, and the game starts"), inReply: true, noAuth: true, rated: true, run: (*Referee).invitationAnswer},
 		{Words: []string{"decline", "no", "declined", "refuse"}, Where: Outside,
-			Help: "in a reply to an invitation: say no", inReply: true, noAuth: true, run: (*Referee).invitationAnswer},
+			Help: lang.M("in a reply to an invitation: say no"), inReply: true, noAuth: true, run: (*Referee).invitationAnswer},
 		{Words: []string{"withdraw", "cancel", "withdrawn"}, Where: Outside,
-			Help: "in a reply to the referee's mail about your challenge: take it back", inReply: true, noAuth: true, run: (*Referee).invitationAnswer,
+			Help: lang.M("in a reply to the referee's mail about your challenge: take it back"), inReply: true, noAuth: true, run: (*Referee).invitationAnswer,
 			outsideArgs: func(args []string) bool { return len(args) == 0 }},
 		{Words: []string{"stop", "unsubscribe"}, Where: Outside,
-			Help:    "in a reply to an invitation: receive no more invitations through this referee, from anyone (\"start\" undoes it)",
+			Help:    lang.M("in a reply to an invitation: receive no more invitations through this referee, from anyone (\"start\" undoes it)"),
 			inReply: true, noAuth: true, run: (*Referee).invitationAnswer},
 		{Words: []string{"start"}, Where: Outside,
-			Help: "receive invitations again after a \"stop\", sent from the same address; the referee asks that address to reply \"start\" to its answer, so that no one else can undo your stop",
+			Help: lang.M("receive invitations again after a \"stop\", sent from the same address; the referee asks that address to reply \"start\" to its answer, so that no one else can undo your stop"),
 			load: LoadLobby, answer: true, run: (*Referee).startInvites},
 		{Words: []string{"vacation"}, Args: "DAYS", Where: Outside,
-			Help: "stop the clocks of all your timed games for DAYS days; every opponent is told; \"vacation cancel\" ends it, giving back the days not yet begun " +
-				"(with no vacation running, it cancels your only booked one, or names each booking with its \"vacation cancel ID\")",
+			Help: lang.M("stop the clocks of all your timed games for DAYS days; every opponent is told; \"vacation cancel\" ends it, giving back the days not yet begun " +
+				"(with no vacation running, it cancels your only booked one, or names each booking with its \"vacation cancel ID\")"),
 			load: LoadLobby | LoadGames, run: (*Referee).vacationAll},
 		{Words: []string{"events"}, Where: Both,
-			Help: "the events you may join (variant, format, time, rated or casual, places left, rating limits) and your own",
+			Help: lang.M("the events you may join (variant, format, time, rated or casual, places left, rating limits) and your own"),
 			load: LoadLobby | LoadEvents, answer: true, run: (*Referee).eventsList},
 		{Words: []string{"join"}, Args: "EVENT", Where: Both,
-			Help: "enter an open event; its games start when it is full or on its start date; an event may take only players within its rating limits in its game. " +
+			Help: lang.M("enter an open event; its games start when it is full or on its start date; an event may take only players within its rating limits in its game. " +
 				"From an address that has not played here, the entry counts once you reply \"join EVENT\" to the referee's answer. " +
-				"A team event: \"join EVENT TEAM\" asks to play for TEAM, and the organiser approves",
+				"A team event: \"join EVENT TEAM\" asks to play for TEAM, and the organiser approves"),
 			load: LoadLobby | LoadEvent, run: (*Referee).eventJoin,
 			// An event may limit who joins by rating, and a join from an
 			// address never seen waits for its proof.
 			needs: func(n *Needs, m *reader.Mail, _ []string, _ *rules.Catalog) { n.RatingsOf, n.Seen = m.From, true }},
 		{Words: []string{"leave"}, Args: "EVENT", Where: Both,
-			Help: "leave an event you entered, before it starts",
+			Help: lang.M("leave an event you entered, before it starts"),
 			load: LoadLobby | LoadEvent, run: (*Referee).eventLeave},
 		{Words: []string{"ladder"}, Args: "EVENT ADDRESS|accept", Where: Both,
-			Help: "on a ladder: challenge the player at ADDRESS, at most the ladder's reach above you; \"ladder EVENT accept\" takes the oldest challenge to you (not accepted in time, it is lost)",
+			Help: lang.M("on a ladder: challenge the player at ADDRESS, at most the ladder's reach above you; \"ladder EVENT accept\" takes the oldest challenge to you (not accepted in time, it is lost)"),
 			load: LoadLobby | LoadEvent, run: (*Referee).ladderCommand},
 		{Words: []string{"replace"}, Args: "EVENT OLD NEW", Where: Both,
-			Help: "a team captain: NEW takes the board of OLD, a player of the team who has not made a move yet",
+			Help: lang.M("a team captain: NEW takes the board of OLD, a player of the team who has not made a move yet"),
 			load: LoadLobby | LoadEvent, run: (*Referee).captainReplace},
 		{Words: []string{"standings", "crosstable"}, Args: "EVENT", Where: Both,
-			Help: "the crosstable of an event you play in (or may join)",
+			Help: lang.M("the crosstable of an event you play in (or may join)"),
 			load: LoadLobby | LoadEvent, answer: true, run: (*Referee).eventStandings},
 		{Words: []string{"withdraw"}, Args: "EVENT", Where: Outside,
-			Help: "withdraw from an event under way; \"withdraw EVENT confirm\" then does it (ICCF's rule: with half your games " +
-				"completed the unfinished ones are lost, otherwise all are annulled)",
+			Help: lang.M("withdraw from an event under way; \"withdraw EVENT confirm\" then does it (ICCF's rule: with half your games " +
+				"completed the unfinished ones are lost, otherwise all are annulled)"),
 			load: LoadLobby | LoadEvent, run: (*Referee).eventWithdraw,
 			outsideArgs: func(args []string) bool { return len(args) > 0 }},
 		{Words: []string{"help", "?"}, Where: Outside,
-			Help: "how to start and join games by mail, and these commands",
+			Help: lang.M("how to start and join games by mail, and these commands"),
 			load: LoadLobby, answer: true, noAuth: true,
 			run: func(r *Referee, c *call) Outcome {
-				return r.lobbyAnswer(c.m, c.env, "help", "How to play by mail", r.lobbyHelp())
+				p := r.senderPrinter(c.env)
+				return r.lobbyAnswerIn(p, c.m, c.env, "help", p.Sprintf("How to play by mail"), r.lobbyHelp(p))
 			}},
 	}
 }
@@ -607,15 +613,16 @@ func (r *Referee) footer(g *Game, pos rules.Position, c rules.Color, legal []rul
 	return out
 }
 
-// helpRows are the in-game help's lines for g: the game's own commands.
-func (r *Referee) helpRows(g *Game, pos rules.Position) [][2]string {
+// helpRows are the in-game help's lines for g: the game's own commands,
+// their help in p's language.
+func (r *Referee) helpRows(p *lang.Printer, g *Game, pos rules.Position) [][2]string {
 	var out [][2]string
 	for i := range r.cmds {
 		c := &r.cmds[i]
 		if c.Where != InGame || len(c.Words) == 0 || (c.shown != nil && !c.shown(g, pos)) {
 			continue
 		}
-		out = append(out, [2]string{c.Name(), c.Help})
+		out = append(out, [2]string{c.Name(), c.Help.In(p)})
 	}
 	return out
 }
@@ -635,6 +642,7 @@ func (r *Referee) names(where Where, keep func(c *Command) bool) []string {
 // CommandsMarkdown is the README's table of the commands valid where: the
 // command, its other words, and its help line.
 func CommandsMarkdown(where Where) string {
+	en := lang.MustLoad().Printer(lang.English)
 	cell := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 	var b strings.Builder
 	b.WriteString("| command | also | what it does |\n|---|---|---|\n")
@@ -659,7 +667,7 @@ func CommandsMarkdown(where Where) string {
 		} else if c.Where == Both {
 			notes = append(notes, "also in a reply to a game's mail")
 		}
-		help := c.Help
+		help := c.Help.In(en)
 		if len(notes) > 0 {
 			help += " (" + strings.Join(notes, "; ") + ")"
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"referee/internal/lang"
 	"referee/internal/mail/addr"
@@ -90,19 +91,27 @@ func (r *Referee) subject(g *Game, text string) string {
 // refuse answers mail that could not be tied to a player, briefly and at
 // most MaxRefusalsPerHour times an hour per sender.
 func (r *Referee) refuse(env Env, m *reader.Mail, detail, what, todo string) Outcome {
+	return r.refuseIn(env, m, detail, lang.Raw(what), lang.Raw(todo))
+}
+
+// refuseIn is refuse with what and todo written in the sender's language
+// (Env.Language), as the mail's frame is; detail is the log's, in
+// English.
+func (r *Referee) refuseIn(env Env, m *reader.Mail, detail string, what, todo lang.Text) Outcome {
 	if env.RecentRefusals >= r.cfg.MaxRefusalsPerHour {
 		return Outcome{Verdict: Ignored, Detail: fmt.Sprintf("%s (not answered: %d refusals to %s in the last hour, the limit is %d)",
 			detail, env.RecentRefusals, m.From, r.cfg.MaxRefusalsPerHour)}
 	}
+	p := r.senderPrinter(env)
 	subj := m.Subject
 	if subj == "" {
-		subj = "your mail"
+		subj = p.Sprintf("your mail")
 	}
 	if !strings.HasPrefix(strings.ToLower(subj), "re:") {
 		subj = "Re: " + subj
 	}
-	text := wrap(what) + "\n\n" + wrap(todo) + "\n\n" +
-		"(This is an automatic reply from the referee at " + r.cfg.Address + ".)\n"
+	text := wrap(what.In(p)) + "\n\n" + wrap(todo.In(p)) + "\n\n" +
+		p.Sprintf("(This is an automatic reply from the referee at %s.)", r.cfg.Address) + "\n"
 	l := Mail{Kind: KindRefusal, To: m.From, Subject: subj, MessageID: r.messageID("refuse", m.MessageID, m.From, detail),
 		InReplyTo: m.MessageID, Text: text, Date: env.Now}
 	if m.MessageID != "" {
@@ -274,8 +283,14 @@ func ordinal(n int) string {
 
 // answer replies to a command that changes nothing.
 func (r *Referee) answer(g *Game, c rules.Color, pos rules.Position, m *reader.Mail, now time.Time, kind MailKind, headline string, sections []render.Section) Outcome {
-	body := render.Mail{Headline: headline, Sections: sections}
-	mail := r.boardMail(g, pos, c, body, lang.Raw(capital(string(kind))), m, kind, "", now)
+	return r.answerIn(g, c, pos, m, now, kind, lang.Raw(headline), lang.Raw(capital(string(kind))), sections)
+}
+
+// answerIn is answer with the headline and the subject's text written in
+// the player's language (sections come written in it).
+func (r *Referee) answerIn(g *Game, c rules.Color, pos rules.Position, m *reader.Mail, now time.Time, kind MailKind, headline, subject lang.Text, sections []render.Section) Outcome {
+	body := render.Mail{Headline: headline.In(r.printer(g.Players[c].Language)), Sections: sections}
+	mail := r.boardMail(g, pos, c, body, subject, m, kind, "", now)
 	return Outcome{Verdict: Answered, Detail: fmt.Sprintf("game #%d: %s sent %q", g.ID, c, kind), Mails: []Mail{mail}}
 }
 
@@ -652,12 +667,14 @@ func firstWords(s string, n int) string {
 // wrap folds a paragraph at 72 columns.
 func wrap(s string) string { return wrapAt(s, 72) }
 
-// wrapAt folds a paragraph at width columns.
+// wrapAt folds a paragraph at width columns (characters, not bytes: a
+// translation's letters outside ASCII take one column each).
 func wrapAt(s string, width int) string {
 	var b strings.Builder
 	line := 0
 	for _, w := range strings.Fields(s) {
-		if line > 0 && line+1+len(w) > width {
+		n := utf8.RuneCountInString(w)
+		if line > 0 && line+1+n > width {
 			b.WriteString("\n")
 			line = 0
 		} else if line > 0 {
@@ -665,7 +682,7 @@ func wrapAt(s string, width int) string {
 			line++
 		}
 		b.WriteString(w)
-		line += len(w)
+		line += n
 	}
 	return b.String()
 }

@@ -4,14 +4,17 @@ import (
 	"fmt"
 	"strings"
 
+	"referee/internal/lang"
 	"referee/internal/notation"
 	"referee/internal/render"
 )
 
 // A player's language (the "language" command, issue 42), over all their
-// games, stored like their time zone: the piece letters of that language
-// are read in their moves (notation.ReadFor). The mails themselves are
-// still written in English.
+// games, stored like their time zone: the referee's mails to them are
+// written in it (the texts its catalog has: internal/lang), their record
+// in a mail has its piece letters (notation.WriteIn), and those letters
+// are read in their moves (notation.ReadFor). The command's own answers
+// are in the language it sets, or shows.
 
 // LanguageChange sets a player's language.
 type LanguageChange struct {
@@ -19,45 +22,71 @@ type LanguageChange struct {
 	Code    string // a code of notation.Languages
 }
 
-// languageCodes lists the codes the command takes, with the languages'
-// names in English: "en English, de German, ...".
-func languageCodes() string {
-	var s []string
-	for _, l := range notation.Languages() {
-		s = append(s, l.Code+" "+l.Name)
-	}
-	return strings.Join(s, ", ")
+// lettersText says which letters a language reads, with the pieces' names
+// in p's language: "K D T L S (king, queen, rook, bishop, knight)".
+func lettersText(p *lang.Printer, l notation.Language) string {
+	return strings.Join(l.Letters[:], " ") + " (" + strings.Join([]string{p.Sprintf("king"), p.Sprintf("queen"),
+		p.Sprintf("rook"), p.Sprintf("bishop"), p.Sprintf("knight")}, ", ") + ")"
 }
 
-// lettersText says which letters a language reads: "K D T L S (king,
-// queen, rook, bishop, knight)".
-func lettersText(l notation.Language) string {
-	return strings.Join(l.Letters[:], " ") + " (king, queen, rook, bishop, knight)"
+// languageName is l's name for a reader of p: English's name for it in
+// English ("German"); otherwise its own name, lower case where the
+// language writes its name so in a sentence ("français", "русский").
+func languageName(p *lang.Printer, l notation.Language) string {
+	if p.Code() == lang.English {
+		return l.Name
+	}
+	switch l.Code {
+	case "fr", "es", "it", "pt", "pl", "ru":
+		return strings.ToLower(l.Native)
+	}
+	return l.Native
 }
 
 // languageLine is the player's language as the answers show it:
 // "German (de)", or "none".
-func languageLine(code string) string {
+func languageLine(p *lang.Printer, code string) string {
 	if l, ok := notation.LookupLanguage(code); ok && code != "" {
-		return l.Name + " (" + l.Code + ")"
+		return languageName(p, l) + " (" + l.Code + ")"
 	}
-	return "none"
+	return p.Sprintf("none")
+}
+
+// latin reports whether the language writes its piece letters in the
+// Latin alphabet (the mails write a Russian reader's moves in figurines).
+func latin(l notation.Language) bool {
+	for _, x := range l.Letters {
+		for _, c := range x {
+			if c > 'Z' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // language sets the sender's language for all their games ("language
-// de", "language Deutsch"), or shows it ("language").
+// de", "language Deutsch"), or shows it ("language"). The answer is in
+// the language set, or shown.
 func (r *Referee) language(c *call) Outcome {
 	m, env := c.m, c.env
-	const shared = "Whatever the language, the letters that English does not use for a piece are read as the one piece they mean in every language that writes them (S and C the knight, L, A, F and G the bishop, D and H the queen, T and W the rook, and the Russian letters), where the game has that piece."
+	shared := func(p *lang.Printer) string {
+		return p.Sprintf("Whatever the language, the letters that English does not use for a piece are read as the one piece they " +
+			"mean in every language that writes them (S and C the knight, L, A, F and G the bishop, D and H the queen, T and W the " +
+			"rook, and the Russian letters), where the game has that piece.")
+	}
 	if len(c.args) == 0 {
-		text := fmt.Sprintf("Your language: %s.", languageLine(env.Language))
+		p := r.senderPrinter(env)
+		text := p.Sprintf("Your language: %s.", languageLine(p, env.Language))
 		if l, ok := notation.LookupLanguage(env.Language); ok && env.Language != "" {
-			text += fmt.Sprintf(" The referee reads the %s piece letters %s in your moves.", l.Name, lettersText(l))
+			text += " " + p.Sprintf("The referee reads the %s piece letters %s in your moves.", languageName(p, l), lettersText(p, l))
 		} else {
-			text += " The referee reads your moves with the English piece letters K Q R B N; a letter that English and another language give two pieces (R, the French king; P, the Dutch knight) is English's."
+			text += " " + p.Sprintf("The referee reads your moves with the English piece letters K Q R B N; a letter that English and another "+
+				"language give two pieces (R, the French king; P, the Dutch knight) is English's.")
 		}
-		text = wrap(text+" "+shared) + "\n\n" + wrap(fmt.Sprintf("To set yours, send \"language\" and its code or name, e.g. \"language de\" or \"language Deutsch\". The codes: %s.", languageCodes())) + "\n"
-		return r.lobbyAnswer(m, env, "language", "Your language: "+languageLine(env.Language), text)
+		text = wrap(text+" "+shared(p)) + "\n\n" + wrap(p.Sprintf("To set yours, send \"language\" and its code or name, "+
+			"e.g. \"language de\" or \"language Deutsch\". The codes: %s.", codesText{}.In(p))) + "\n"
+		return r.lobbyAnswerIn(p, m, env, "language", p.Sprintf("Your language: %s", languageLine(p, env.Language)), text)
 	}
 	// The arguments come lower case; the original spelling is on the line.
 	arg := strings.Join(c.args, " ")
@@ -66,17 +95,29 @@ func (r *Referee) language(c *call) Outcome {
 	}
 	l, ok := notation.LookupLanguage(arg)
 	if !ok {
-		return r.refuse(env, m, "language: unknown "+arg,
-			fmt.Sprintf("%q is not a language whose piece letters the referee reads. It reads these, by code: %s.", arg, languageCodes()),
-			"Send \"language\" and one of those codes (or the language's name), e.g. \"language de\".")
+		return r.refuseIn(env, m, "language: unknown "+arg,
+			lang.M("%q is not a language whose piece letters the referee reads. It reads these, by code: %s.", arg, codesText{}),
+			lang.M("Send \"language\" and one of those codes (or the language's name), e.g. \"language de\"."))
 	}
-	text := fmt.Sprintf("Your language is now %s (%s): in all your games the referee reads its piece letters, %s, in your moves, and each confirmation says how it read a letter, e.g. %q for the knight's move to f3. ",
-		l.Name, l.Code, lettersText(l), l.Letters[4]+"f3")
-	if l.Code != "en" {
-		text += "A letter that English gives another piece is read as yours first, as English's where only that move is legal, and where both are legal the referee asks. "
+	// The answer is in the language just set.
+	p := r.printer(l.Code)
+	text := p.Sprintf("Your language is now %s (%s): the referee writes its mails to you in it, and in all your games reads its "+
+		"piece letters, %s, in your moves; each confirmation says how it read a letter, e.g. %q for the knight's move to f3.",
+		languageName(p, l), l.Code, lettersText(p, l), l.Letters[4]+"f3")
+	if l.Code != lang.English {
+		text += " " + p.Sprintf("A letter that English gives another piece is read as yours first, as English's where only that move "+
+			"is legal, and where both are legal the referee asks.")
 	}
-	text += shared + " The referee's mails still write moves with the English letters K Q R B N."
-	out := r.lobbyAnswer(m, env, "language", "Your language: "+languageLine(l.Code), wrap(text)+"\n")
+	text += " " + shared(p)
+	if l.Code != lang.English {
+		if latin(l) {
+			text += " " + p.Sprintf("The referee's mails to you write the moves with these letters too; a game's record (\"record\", PGN) keeps the English ones.")
+		} else {
+			text += " " + p.Sprintf("The referee's mails to you write the moves with figurines (%s); a game's record (\"record\", PGN) keeps the English letters.",
+				"♔ ♕ ♖ ♗ ♘")
+		}
+	}
+	out := r.lobbyAnswerIn(p, m, env, "language", p.Sprintf("Your language: %s", languageLine(p, l.Code)), wrap(text)+"\n")
 	out.Verdict = Applied
 	out.Detail = fmt.Sprintf("%s set the language %s", m.From, l.Code)
 	out.Lobby = &LobbyChange{Language: &LanguageChange{Address: m.From, Code: l.Code}}

@@ -28,11 +28,12 @@ func actIn(t *testing.T, r *Referee, g *Game, c rules.Color, action, lang string
 func TestLanguageCommand(t *testing.T) {
 	r, g := newGame(t, rules.Chess())
 	for _, tc := range []struct{ line, code, says string }{
-		{"language de", "de", "Your language is now German (de)"},
-		{"language DE", "de", "K D T L S (king, queen, rook, bishop, knight)"},
-		{"language Deutsch", "de", `e.g. "Sf3" for the knight's move`},
-		{"lang français", "fr", "R D T F C"},
-		{"language Russian", "ru", "Кр Ф Л С К"},
+		// The answer is in the language just set (issue 42).
+		{"language de", "de", "Ihre Sprache ist jetzt Deutsch (de)"},
+		{"language DE", "de", "K D T L S (König, Dame, Turm, Läufer, Springer)"},
+		{"language Deutsch", "de", `z. B. "Sf3" für den Springerzug nach f3`},
+		{"lang français", "fr", "R D T F C (roi, dame, tour, fou, cavalier)"},
+		{"language Russian", "ru", "Кр Ф Л С К (король, ферзь, ладья, слон, конь)"},
 		{"language en", "en", "Your language is now English (en)"},
 	} {
 		out := act(t, r, g, rules.Black, tc.line)
@@ -50,7 +51,8 @@ func TestLanguageCommand(t *testing.T) {
 		!strings.Contains(norm(out.Mails[0].Text), "en English, de German, fr French, es Spanish, it Italian, pt Portuguese, nl Dutch, pl Polish, ru Russian") {
 		t.Errorf("an unknown language: %v %+v", out.Verdict, out.Mails)
 	}
-	for lang, says := range map[string]string{"": "Your language: none.", "de": "Your language: German (de). The referee reads the German piece letters K D T L S"} {
+	for lang, says := range map[string]string{"": "Your language: none.",
+		"de": "Ihre Sprache: Deutsch (de). Der Schiedsrichter liest in Ihren Zügen die Figurenbuchstaben der Sprache Deutsch: K D T L S"} {
 		out := actIn(t, r, g, rules.Black, "language", lang)
 		if out.Verdict != Answered || out.Lobby != nil || len(out.Mails) != 1 || !strings.Contains(norm(out.Mails[0].Text), says) {
 			t.Errorf("\"language\" with %q set: %v %+v; want it to say %q", lang, out.Verdict, out.Mails, says)

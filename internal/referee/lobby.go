@@ -272,6 +272,13 @@ type Lobby struct {
 	// OpponentZone is the time zone of the opponent a new challenge
 	// names ("" for UTC): their invitation's dates are in it.
 	OpponentZone string
+	// Languages are the language codes of the other players the lobby's
+	// mails go to, by addr.Mailbox: the opponent a new challenge names
+	// (their invitation), the challenger and the opponent of the challenge
+	// the mail's invitation token names (the notice that it was declined
+	// or withdrawn). A player missing, or without a language, reads
+	// English.
+	Languages map[string]string
 	// SenderStopped: the sender is on the stop list, since
 	// SenderStoppedSince.
 	SenderStopped      bool

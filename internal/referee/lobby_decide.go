@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/lang"
 	"referee/internal/mail/addr"
 	"referee/internal/mail/reader"
 	"referee/internal/render"
@@ -62,16 +63,16 @@ func (r *Referee) invitationAnswer(c *call) Outcome {
 // command (word ""), or an invitation's answer without an invitation.
 func (r *Referee) notACommand(c *call, word string) Outcome {
 	m := c.m
-	what := fmt.Sprintf("Your mail to the referee was read as %q, which is not a command the referee knows.", firstWords(m.Action, 8))
+	what := lang.M("Your mail to the referee was read as %q, which is not a command the referee knows.", firstWords(m.Action, 8))
 	if strings.TrimSpace(m.Action) == "" {
-		what = "Your mail to the referee had no command on its first line."
+		what = lang.M("Your mail to the referee had no command on its first line.")
 	}
 	if word != "" {
-		what = fmt.Sprintf("Your mail said %q, but it is not a reply to an invitation: there is nothing to %s.", word, word)
+		what = lang.M("Your mail said %q, but it is not a reply to an invitation: there is nothing to %s.", word, word)
 	}
-	return r.refuse(c.env, m, "lobby: no command: "+firstWords(m.Action, 6), what,
-		"To play in a game, reply to the referee's latest mail for it with your move. Outside a game, send one of: "+
-			strings.Join(r.names(Outside, func(c *Command) bool { return !c.inReply }), ", ")+".")
+	return r.refuseIn(c.env, m, "lobby: no command: "+firstWords(m.Action, 6), what,
+		lang.M("To play in a game, reply to the referee's latest mail for it with your move. Outside a game, send one of: %s.",
+			strings.Join(r.names(Outside, func(c *Command) bool { return !c.inReply }), ", ")))
 }
 
 // lobbyAuth applies --require-auth to a lobby command, which acts on From
@@ -81,15 +82,23 @@ func (r *Referee) lobbyAuth(m *reader.Mail, env Env) (Outcome, bool) {
 		return Outcome{}, true
 	}
 	if ok, why := r.authVerdict(m, env); !ok {
-		return r.refuse(env, m, "lobby: authentication failed: "+why,
-			"Your mail was not accepted because the mail server could not confirm it really comes from "+m.From+" ("+why+").",
-			"Send it again from your usual mail account (the one that signs its mail with DKIM)."), false
+		return r.refuseIn(env, m, "lobby: authentication failed: "+why,
+			lang.M("Your mail was not accepted because the mail server could not confirm it really comes from %s (%s).", m.From, why),
+			lang.M("Send it again from your usual mail account (the one that signs its mail with DKIM).")), false
 	}
 	return Outcome{}, true
 }
 
-const challengeSyntax = "challenge VARIANT ADDRESS [TIME] [random|white|black] [private] [rated|casual], e.g. \"challenge toto40 bob@example.org 3d\"; " +
-	"leave out the ADDRESS for an open challenge that anyone may take"
+// challengeSyntax is how a challenge is written, in the reader's
+// language (the command's words stay English).
+func challengeSyntax() lang.Text {
+	return lang.M("%s, e.g. %q; leave out the ADDRESS for an open challenge that anyone may take",
+		"challenge VARIANT ADDRESS [TIME] [random|white|black] [private] [rated|casual]", "challenge toto40 bob@example.org 3d")
+}
+
+// refusal refuses a lobby command: detail is the log's, what and todo
+// the sender reads.
+type refusal func(detail string, what, todo lang.Text) Outcome
 
 // challenge makes a challenge: an invitation mailed to the opponent, or an
 // open challenge listed by "open".
@@ -97,20 +106,20 @@ func (r *Referee) challenge(c *call) Outcome {
 	m, env, args := c.m, c.env, c.args
 	lc, lb, now := r.lobbyCfg(), env.Lobby, env.Now
 	line := firstWords(m.Action, 8)
-	no := func(detail, what, todo string) Outcome {
-		return r.refuse(env, m, "challenge: "+detail, fmt.Sprintf("Your challenge %q was not sent: %s", line, what), todo)
+	no := func(detail string, what, todo lang.Text) Outcome {
+		return r.refuseIn(env, m, "challenge: "+detail, lang.M("Your challenge %q was not sent: %s", line, what), todo)
 	}
 	if !lb.Allowed {
 		return no("sender not allowed under --players "+string(lc.Players), r.policyText(m.From), r.policyTodo())
 	}
 	if len(args) == 0 {
-		return no("no variant", "it names no game.", "Write "+challengeSyntax+". The games: "+r.offeredNames()+".")
+		return no("no variant", lang.M("it names no game."), lang.M("Write %s. The games: %s.", challengeSyntax(), r.offeredNames()))
 	}
 	v, err := r.cfg.Variants.Lookup(args[0])
 	if err != nil || !r.offers(v) {
 		return no("variant "+args[0]+" not offered",
-			fmt.Sprintf("%q is not a game offered here.", args[0]),
-			"Choose one of "+r.offeredNames()+" (send \"variants\" for what each is), and write "+challengeSyntax+".")
+			lang.M("%q is not a game offered here.", args[0]),
+			lang.M("Choose one of %s (send \"variants\" for what each is), and write %s.", r.offeredNames(), challengeSyntax()))
 	}
 	ch := Challenge{ID: lb.NextChallengeID, Challenger: m.From, Variant: v.Name(), TimeControl: lc.DefaultTime, Rated: lc.Rated,
 		Color: "random", Secret: lb.NewSecret, Seed: lb.NewSeed, Status: ChallengeOpen, Created: now, Expires: now.Add(lc.InviteTTL)}
@@ -118,17 +127,18 @@ func (r *Referee) challenge(c *call) Outcome {
 		switch {
 		case strings.Contains(a, "@"):
 			if ch.Opponent != "" {
-				return no("two addresses", "it names two opponents.", "Challenge one player a mail: "+challengeSyntax+".")
+				return no("two addresses", lang.M("it names two opponents."), lang.M("Challenge one player a mail: %s.", challengeSyntax()))
 			}
 			o, err := addr.Player(strings.Trim(a, "<>,;"))
 			if err != nil {
-				return no("bad address "+a, fmt.Sprintf("%q is not a mail address the referee sends invitations to: %s.", a, err), "Write the opponent's address like bob@example.org: "+challengeSyntax+".")
+				return no("bad address "+a, lang.M("%q is not a mail address the referee sends invitations to: %s.", a, err.Error()),
+					lang.M("Write the opponent's address like bob@example.org: %s.", challengeSyntax()))
 			}
 			ch.Opponent = o
 		case timecontrol.LooksLike(a):
 			c, err := ParseTimeControl(a)
 			if err != nil {
-				return no("bad time "+a, sentence(err.Error()), "Write the time as "+timecontrol.Syntax+".")
+				return no("bad time "+a, lang.Raw(sentence(err.Error())), lang.M("Write the time as %s.", timeSyntax()))
 			}
 			ch.TimeControl = c.Control
 		case a == "random" || a == "white" || a == "black":
@@ -138,8 +148,8 @@ func (r *Referee) challenge(c *call) Outcome {
 		case a == "rated" || a == "casual":
 			ch.Rated = a == "rated"
 		default:
-			return no("unknown word "+a, fmt.Sprintf("the word %q is neither an address, a colour (random, white, black), \"private\", rated or casual, nor a time: %s.", a, timecontrol.Syntax),
-				"Write "+challengeSyntax+".")
+			return no("unknown word "+a, lang.M("the word %q is neither an address, a colour (random, white, black), \"private\", rated or casual, nor a time: %s.", a, timeSyntax()),
+				lang.M("Write %s.", challengeSyntax()))
 		}
 	}
 	return r.offer(c, ch, v, no, nil)
@@ -149,44 +159,45 @@ func (r *Referee) challenge(c *call) Outcome {
 // an invitation to its opponent, or an open challenge. no refuses; lead,
 // when not nil, opens the invitation mail (a rematch says which game it
 // follows).
-func (r *Referee) offer(c *call, ch Challenge, v rules.Variant, no func(detail, what, todo string) Outcome, lead []string) Outcome {
+func (r *Referee) offer(c *call, ch Challenge, v rules.Variant, no refusal, lead []lang.Text) Outcome {
 	m, lc, lb, now := c.m, r.lobbyCfg(), c.env.Lobby, c.env.Now
+	date := func(t time.Time) lang.Text { return dateAt{t, zoneLocation(c.env.Zone)} }
 	if why := lc.outsideLimits(lb.Ratings, ch.Variant); why != "" {
-		return no("challenger outside the rating limits", why+".", "\"rating\" shows your ratings; the organiser sets these limits.")
+		return no("challenger outside the rating limits", lang.Raw(why+"."), lang.M("\"rating\" shows your ratings; the organiser sets these limits."))
 	}
 	switch {
 	case ch.Opponent != "" && addr.SameMailbox(ch.Opponent, m.From):
-		return no("self", "you cannot challenge yourself.", "Name another player's address, or leave it out for an open challenge.")
+		return no("self", lang.M("you cannot challenge yourself."), lang.M("Name another player's address, or leave it out for an open challenge."))
 	case ch.Opponent != "" && addr.SameMailbox(ch.Opponent, r.cfg.Address):
-		return no("the referee", "the referee does not play.", "Name another player's address, or leave it out for an open challenge.")
+		return no("the referee", lang.M("the referee does not play."), lang.M("Name another player's address, or leave it out for an open challenge."))
 	case ch.Opponent != "" && lb.OpponentBarred:
-		return no("opponent barred", ch.Opponent+" cannot be invited by mail here.", "Challenge someone else, or ask the organiser.")
+		return no("opponent barred", lang.M("%s cannot be invited by mail here.", ch.Opponent), lang.M("Challenge someone else, or ask the organiser."))
 	case ch.Opponent != "" && lb.OpponentStopped:
-		return no("opponent stopped invitations", ch.Opponent+" asked the referee to pass on no invitations to them.",
-			"Ask them in person: they can send \"start\" to "+r.cfg.Address+" from their address to receive invitations again.")
+		return no("opponent stopped invitations", lang.M("%s asked the referee to pass on no invitations to them.", ch.Opponent),
+			lang.M("Ask them in person: they can send \"start\" to %s from their address to receive invitations again.", r.cfg.Address))
 	case ch.Opponent != "" && lb.OpponentInvites >= lc.MaxInvitesPerAddress:
 		since := lb.OpponentInvitesSince
 		if since.IsZero() {
 			since = now
 		}
-		return no("opponent invitation cap", fmt.Sprintf("%s was sent %d invitations in the last 24 hours, the most the referee sends one address in a day.",
-			ch.Opponent, lb.OpponentInvites), fmt.Sprintf("You can invite them after %s.", dateIn(c.env.Zone, since.Add(Day))))
+		return no("opponent invitation cap", lang.M("%s was sent %d invitations in the last 24 hours, the most the referee sends one address in a day.",
+			ch.Opponent, lb.OpponentInvites), lang.M("You can invite them after %s.", date(since.Add(Day))))
 	}
 	if n := lb.Active[addr.Mailbox(m.From)]; n >= lc.MaxGames {
-		return no("sender at max games", fmt.Sprintf("you already play %d games, the most the organiser allows at once.", n),
-			"Finish a game first; \"games\" lists yours.")
+		return no("sender at max games", lang.M("you already play %d games, the most the organiser allows at once.", n),
+			lang.M("Finish a game first; \"games\" lists yours."))
 	}
 	if ch.Opponent != "" && lb.Active[addr.Mailbox(ch.Opponent)] >= lc.MaxGames {
-		return no("opponent at max games", ch.Opponent+" already plays the most games the organiser allows at once.",
-			"Challenge them again when one of their games is over.")
+		return no("opponent at max games", lang.M("%s already plays the most games the organiser allows at once.", ch.Opponent),
+			lang.M("Challenge them again when one of their games is over."))
 	}
 	open, today := 0, 0
 	for _, s := range lb.Sent {
 		if s.Status == ChallengeOpen && now.Before(s.Expires) {
 			open++
 			if ch.Opponent != "" && addr.SameMailbox(s.Opponent, ch.Opponent) {
-				return no("already invited", fmt.Sprintf("your invitation to %s (challenge %d) is still open, until %s.", s.Opponent, s.ID, dateIn(c.env.Zone, s.Expires)),
-					"Wait for their answer; \"withdraw\" in a reply to the referee's mail about it takes it back.")
+				return no("already invited", lang.M("your invitation to %s (challenge %d) is still open, until %s.", s.Opponent, s.ID, date(s.Expires)),
+					lang.M("Wait for their answer; \"withdraw\" in a reply to the referee's mail about it takes it back."))
 			}
 		}
 		if !s.Created.Before(now.Add(-Day)) {
@@ -194,21 +205,21 @@ func (r *Referee) offer(c *call, ch Challenge, v rules.Variant, no func(detail, 
 		}
 		if ch.Opponent != "" && addr.SameMailbox(s.Opponent, ch.Opponent) && !s.Closed.IsZero() && s.Closed.After(now.Add(-Day)) &&
 			(s.Status == ChallengeDeclined || s.Status == ChallengeExpired) {
-			how := "declined"
+			what := lang.M("%s declined your invitation of %s.", ch.Opponent, date(s.Created))
 			if s.Status == ChallengeExpired {
-				how = "did not answer"
+				what = lang.M("%s did not answer your invitation of %s.", ch.Opponent, date(s.Created))
 			}
-			return no("opponent refused within a day", fmt.Sprintf("%s %s your invitation of %s.", ch.Opponent, how, dateIn(c.env.Zone, s.Created)),
-				fmt.Sprintf("You can invite %s again after %s.", ch.Opponent, dateIn(c.env.Zone, s.Closed.Add(Day))))
+			return no("opponent refused within a day", what,
+				lang.M("You can invite %s again after %s.", ch.Opponent, date(s.Closed.Add(Day))))
 		}
 	}
 	if open >= lc.MaxOpenInvites {
-		return no("too many open invitations", fmt.Sprintf("you have %d open invitations, the most allowed at once.", open),
-			"Wait for answers, or withdraw one by replying \"withdraw\" to the referee's mail about it.")
+		return no("too many open invitations", lang.M("you have %d open invitations, the most allowed at once.", open),
+			lang.M("Wait for answers, or withdraw one by replying \"withdraw\" to the referee's mail about it."))
 	}
 	if today >= lc.MaxChallengesPerDay {
-		return no("too many challenges today", fmt.Sprintf("you made %d challenges in the last 24 hours, the most allowed.", today),
-			"Try again tomorrow.")
+		return no("too many challenges today", lang.M("you made %d challenges in the last 24 hours, the most allowed.", today),
+			lang.M("Try again tomorrow."))
 	}
 	if ch.ID <= 0 || !ch.secretOK() {
 		return Outcome{Verdict: Ignored, Detail: "challenge: the app gave no challenge id or secret"}
@@ -222,11 +233,11 @@ func (r *Referee) offer(c *call, ch Challenge, v rules.Variant, no func(detail, 
 	out := Outcome{Verdict: Applied, Lobby: &LobbyChange{NewChallenge: &ch}}
 	if ch.Opponent != "" {
 		out.Detail = fmt.Sprintf("challenge %d: %s invites %s to %s", ch.ID, ch.Challenger, ch.Opponent, ch.Variant)
-		out.Mails = append(out.Mails, r.invitationMail(&ch, v, now, c.env.Lobby.OpponentZone, lead...))
+		out.Mails = append(out.Mails, r.invitationMail(r.printerOf(c.env, ch.Opponent), &ch, v, now, c.env.Lobby.OpponentZone, lead...))
 	} else {
 		out.Detail = fmt.Sprintf("challenge %d: %s opens a challenge to %s", ch.ID, ch.Challenger, ch.Variant)
 	}
-	out.Mails = append(out.Mails, r.challengeSentLetter(m, &ch, v, now, c.env.Zone))
+	out.Mails = append(out.Mails, r.challengeSentLetter(r.senderPrinter(c.env), m, &ch, v, now, c.env.Zone))
 	return out
 }
 
@@ -243,10 +254,10 @@ func (r *Referee) invitation(c *call, word string) Outcome {
 	ch := lb.Challenge
 	// Whatever is wrong with the invitation, a stranger learns nothing.
 	unknown := func(detail string) Outcome {
-		return r.refuse(env, m, "invitation: "+detail,
-			"Your mail could not be tied to an invitation for you. The referee acts only on a reply to its "+
-				"invitation, sent from the address the invitation was sent to.",
-			"Reply to the invitation mail itself (your mail program keeps the reference). Send \"help\" to "+r.cfg.Address+" for how to play.")
+		return r.refuseIn(env, m, "invitation: "+detail,
+			lang.M("Your mail could not be tied to an invitation for you. The referee acts only on a reply to its "+
+				"invitation, sent from the address the invitation was sent to."),
+			lang.M("Reply to the invitation mail itself (your mail program keeps the reference). Send \"help\" to %s for how to play.", r.cfg.Address))
 	}
 	if ch == nil || ch.ID != m.Invite.ChallengeID {
 		return unknown(fmt.Sprintf("unknown challenge %d", m.Invite.ChallengeID))
@@ -270,65 +281,64 @@ func (r *Referee) invitation(c *call, word string) Outcome {
 	if err != nil {
 		return Outcome{Verdict: Ignored, Detail: fmt.Sprintf("challenge %d: %v", ch.ID, err)}
 	}
-	no := func(detail, what, todo string) Outcome {
-		return r.refuse(env, m, fmt.Sprintf("challenge %d: %s", ch.ID, detail), what, todo)
+	no := func(detail string, what, todo lang.Text) Outcome {
+		return r.refuseIn(env, m, fmt.Sprintf("challenge %d: %s", ch.ID, detail), what, todo)
 	}
+	title := titleText{v}
+	expires := dateAt{ch.Expires, zoneLocation(c.env.Zone)}
 	if ch.Status != ChallengeOpen {
-		what := fmt.Sprintf("Challenge %d (%s, from %s) is no longer open: it was %s", ch.ID, v.Title(), ch.Challenger, ch.Status)
-		if ch.Status == ChallengeAccepted && ch.GameID != 0 && (isChallenger || addr.SameMailbox(m.From, ch.ClosedBy)) {
-			what += fmt.Sprintf(" and is game #%d", ch.GameID)
-		}
-		return no("not open: "+string(ch.Status), what+".", "Send \"open\" for the open challenges, or \"games\" for your games.")
+		return no("not open: "+string(ch.Status), closedText(ch, title, isChallenger || addr.SameMailbox(m.From, ch.ClosedBy)),
+			lang.M("Send \"open\" for the open challenges, or \"games\" for your games."))
 	}
 	if !now.Before(ch.Expires) {
-		return no("expired", fmt.Sprintf("Challenge %d (%s, from %s) expired on %s.", ch.ID, v.Title(), ch.Challenger, dateIn(c.env.Zone, ch.Expires)),
-			"Send a challenge of your own: "+challengeSyntax+".")
+		return no("expired", lang.M("Challenge %d (%s, from %s) expired on %s.", ch.ID, title, ch.Challenger, expires),
+			lang.M("Send a challenge of your own: %s.", challengeSyntax()))
 	}
 	if word == "" {
-		what := fmt.Sprintf("Your reply to the invitation to %s was read as %q, which is neither \"accept\" nor \"decline\".", v.Title(), firstWords(m.Action, 6))
+		what := lang.M("Your reply to the invitation to %s was read as %q, which is neither \"accept\" nor \"decline\".", title, firstWords(m.Action, 6))
 		if strings.TrimSpace(m.Action) == "" {
-			what = fmt.Sprintf("Your reply to the invitation to %s had no answer on its first line.", v.Title())
+			what = lang.M("Your reply to the invitation to %s had no answer on its first line.", title)
 		}
-		return no("no answer: "+firstWords(m.Action, 6), what, "Reply \"accept\" or \"decline\" on the first line.")
+		return no("no answer: "+firstWords(m.Action, 6), what, lang.M("Reply \"accept\" or \"decline\" on the first line."))
 	}
 	if isChallenger {
 		if word != "withdraw" {
-			return no("own challenge", fmt.Sprintf("Challenge %d is your own: you cannot %s it.", ch.ID, word),
-				"Wait for an answer, or reply \"withdraw\" to take it back.")
+			return no("own challenge", lang.M("Challenge %d is your own: you cannot %s it.", ch.ID, word),
+				lang.M("Wait for an answer, or reply \"withdraw\" to take it back."))
 		}
 		out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("challenge %d: withdrawn by %s", ch.ID, m.From),
 			Lobby: &LobbyChange{Close: &ChallengeClose{ID: ch.ID, Status: ChallengeWithdrawn, By: m.From}}}
-		out.Mails = r.withdrawnMails(m, ch, v, now)
+		out.Mails = r.withdrawnMails(r.senderPrinter(env), r.printerOf(env, ch.Opponent), m, ch, v, now)
 		return out
 	}
 	if ch.Opponent == "" && !lb.Allowed {
-		return no("taker not allowed under --players "+string(lc.Players), fmt.Sprintf("You could not take challenge %d: %s", ch.ID, r.policyText(m.From)), r.policyTodo())
+		return no("taker not allowed under --players "+string(lc.Players), lang.M("You could not take challenge %d: %s", ch.ID, r.policyText(m.From)), r.policyTodo())
 	}
 	switch word {
 	case "withdraw":
-		return no("withdraw by the opponent", "Only the challenger can withdraw a challenge.", "Reply \"accept\" or \"decline\".")
+		return no("withdraw by the opponent", lang.M("Only the challenger can withdraw a challenge."), lang.M("Reply \"accept\" or \"decline\"."))
 	case "decline":
 		if ch.Opponent == "" {
-			return no("decline an open challenge", fmt.Sprintf("Challenge %d is open to everyone: there is nothing to decline.", ch.ID),
-				"Just leave it; it expires on its own.")
+			return no("decline an open challenge", lang.M("Challenge %d is open to everyone: there is nothing to decline.", ch.ID),
+				lang.M("Just leave it; it expires on its own."))
 		}
 		out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("challenge %d: declined by %s", ch.ID, m.From),
 			Lobby: &LobbyChange{Close: &ChallengeClose{ID: ch.ID, Status: ChallengeDeclined, By: m.From}}}
-		out.Mails = r.declinedMails(m, ch, v, now)
+		out.Mails = r.declinedMails(r.senderPrinter(env), r.printerOf(env, ch.Challenger), m, ch, v, now)
 		return out
 	}
 	// accept
 	if why := lc.outsideLimits(lb.Ratings, ch.Variant); why != "" {
-		return no("taker outside the rating limits", fmt.Sprintf("You could not take challenge %d: %s.", ch.ID, why),
-			"\"rating\" shows your ratings; challenges in another game may be open to you (\"open\" lists them).")
+		return no("taker outside the rating limits", lang.M("You could not take challenge %d: %s.", ch.ID, why),
+			lang.M("\"rating\" shows your ratings; challenges in another game may be open to you (\"open\" lists them)."))
 	}
 	if n := lb.Active[addr.Mailbox(m.From)]; n >= lc.MaxGames {
-		return no("taker at max games", fmt.Sprintf("You already play %d games, the most the organiser allows at once.", n),
-			"Finish a game first, then accept (the invitation is open until "+dateIn(c.env.Zone, ch.Expires)+").")
+		return no("taker at max games", lang.M("You already play %d games, the most the organiser allows at once.", n),
+			lang.M("Finish a game first, then accept (the invitation is open until %s).", expires))
 	}
 	if lb.Active[addr.Mailbox(ch.Challenger)] >= lc.MaxGames {
-		return no("challenger at max games", ch.Challenger+" plays the most games the organiser allows at once right now.",
-			"Accept again when one of their games is over (the invitation is open until "+dateIn(c.env.Zone, ch.Expires)+").")
+		return no("challenger at max games", lang.M("%s plays the most games the organiser allows at once right now.", ch.Challenger),
+			lang.M("Accept again when one of their games is over (the invitation is open until %s).", expires))
 	}
 	white, black := ch.Challenger, m.From
 	if ch.ChallengerColor() == rules.Black {
@@ -352,15 +362,16 @@ func (r *Referee) vacationAll(c *call) Outcome {
 	}
 	used := env.VacationUsed
 	if len(args) != 1 || err != nil || n < 1 || n > VacationAllowance {
-		return r.refuse(env, m, "vacation: bad days "+strings.Join(args, " "),
-			fmt.Sprintf("\"vacation\" needs a number of days from 1 to %d, e.g. \"vacation 5\"; you have %d days left this year.", VacationAllowance, max(VacationAllowance-used, 0)),
-			"Send e.g. \"vacation 5\": it stops the clocks of all your timed games for 5 days (\"vacation cancel\" ends a vacation).")
+		return r.refuseIn(env, m, "vacation: bad days "+strings.Join(args, " "),
+			lang.M("\"vacation\" needs a number of days from 1 to %d, e.g. \"vacation 5\"; you have %d days left this year.", VacationAllowance, max(VacationAllowance-used, 0)),
+			lang.M("Send e.g. \"vacation 5\": it stops the clocks of all your timed games for 5 days (\"vacation cancel\" ends a vacation)."))
 	}
 	if used+n > VacationAllowance {
-		return r.refuse(env, m, "vacation: allowance",
-			fmt.Sprintf("You asked for %d vacation days, but only %d of your %d this year are left.", n, max(VacationAllowance-used, 0), VacationAllowance),
-			"Ask for fewer days.")
+		return r.refuseIn(env, m, "vacation: allowance",
+			lang.M("You asked for %d vacation days, but only %d of your %d this year are left.", n, max(VacationAllowance-used, 0), VacationAllowance),
+			lang.M("Ask for fewer days."))
 	}
+	p := r.senderPrinter(env)
 	var changed []*Game
 	var mails []Mail
 	var list strings.Builder
@@ -379,19 +390,19 @@ func (r *Referee) vacationAll(c *call) Outcome {
 		ng := g.clone()
 		until := ng.applyVacation(color, n, pos, now)
 		changed = append(changed, ng)
-		headline := fmt.Sprintf("%s is on vacation until %s: their clock is stopped.", color, until.UTC().Format("Mon 2 Jan"))
-		body := render.Mail{Headline: headline}
+		headline := onVacation{color, until}
+		body := render.Mail{Headline: headline.In(r.printer(ng.Players[color.Other()].Language))}
 		mails = append(mails, r.boardMail(ng, pos, color.Other(), body, nil, m, KindVacationAll, fmt.Sprint(n), now))
-		mails = append(mails, r.spectatorMails(ng, pos, headline, now)...)
-		fmt.Fprintf(&list, "  #%-5d %s against %s\n", g.ID, g.Variant.Title(), g.Players[color.Other()].Address)
+		mails = append(mails, r.spectatorMails(ng, pos, headline.In(r.english()), now)...)
+		fmt.Fprintf(&list, "  #%-5d %s\n", g.ID, p.Sprintf("%s against %s", variantTitle(p, g.Variant), g.Players[color.Other()].Address))
 	}
 	if len(changed) == 0 {
-		return r.refuse(env, m, "vacation: no timed game",
-			"You have no game with a clock running, so there is no clock to stop (and no vacation day was counted).",
-			"Play on at your own pace.")
+		return r.refuseIn(env, m, "vacation: no timed game",
+			lang.M("You have no game with a clock running, so there is no clock to stop (and no vacation day was counted)."),
+			lang.M("Play on at your own pace."))
 	}
 	year := now.UTC().Year()
-	mails = append([]Mail{r.vacationLetter(m, now, n, used, len(changed), list.String())}, mails...)
+	mails = append([]Mail{r.vacationLetter(p, m, now, n, used, len(changed), list.String())}, mails...)
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("vacation: %s takes %d days in %d games", m.From, n, len(changed)), Mails: mails,
 		Lobby: &LobbyChange{Games: changed, Vacation: &VacationUse{Address: addr.Mailbox(m.From), Year: year, Days: n}}}
 }
@@ -403,6 +414,7 @@ func (r *Referee) vacationAll(c *call) Outcome {
 func (r *Referee) vacationCancel(c *call) Outcome {
 	m, env := c.m, c.env
 	now, lb := env.Now, env.Lobby
+	p := r.senderPrinter(env)
 	var changed []*Game
 	var mails []Mail
 	var list strings.Builder
@@ -423,17 +435,18 @@ func (r *Referee) vacationCancel(c *call) Outcome {
 		left := ng.cancelVacation(color, rep.Final, now)
 		refund = max(refund, int(left/Day))
 		changed = append(changed, ng)
-		headline := fmt.Sprintf("%s's vacation is cancelled: their clock runs again.", color)
-		mails = append(mails, r.boardMail(ng, rep.Final, color.Other(), render.Mail{Headline: headline}, nil, m, KindVacationCancel, "", now))
-		mails = append(mails, r.spectatorMails(ng, rep.Final, headline, now)...)
-		fmt.Fprintf(&list, "  #%-5d %s against %s\n", g.ID, g.Variant.Title(), g.Players[color.Other()].Address)
+		headline := vacationOver(color)
+		mails = append(mails, r.boardMail(ng, rep.Final, color.Other(), render.Mail{Headline: headline.In(r.printer(ng.Players[color.Other()].Language))},
+			nil, m, KindVacationCancel, "", now))
+		mails = append(mails, r.spectatorMails(ng, rep.Final, headline.In(r.english()), now)...)
+		fmt.Fprintf(&list, "  #%-5d %s\n", g.ID, p.Sprintf("%s against %s", variantTitle(p, g.Variant), g.Players[color.Other()].Address))
 	}
 	if len(changed) == 0 {
 		return r.cancelBooked(c)
 	}
-	text := wrap("Your vacation is cancelled: your clocks run again from now in these games; each opponent is told:") + "\n\n" +
-		list.String() + "\n" + wrap(fmt.Sprintf("%s not yet begun went back to your allowance for %d.", plural(refund, "vacation day"), now.UTC().Year())) + "\n"
-	mails = append([]Mail{r.lobbyLetter(m, now, "vacation-cancel", fmt.Sprintf("Vacation cancelled in %s", plural(len(changed), "game")), text, "", "")}, mails...)
+	text := wrap(p.Sprintf("Your vacation is cancelled: your clocks run again from now in these games; each opponent is told:")) + "\n\n" +
+		list.String() + "\n" + wrap(p.Sprintf("%d vacation days not yet begun went back to your allowance for %d.", refund, now.UTC().Year())) + "\n"
+	mails = append([]Mail{r.lobbyLetterIn(p, m, now, "vacation-cancel", p.Sprintf("Vacation cancelled in %s", gamesCount(p, len(changed))), text, "", "")}, mails...)
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("vacation: %s cancels it in %d games", m.From, len(changed)), Mails: mails,
 		Lobby: &LobbyChange{Games: changed}}
 	if refund > 0 {
@@ -486,9 +499,9 @@ func (r *Referee) lobbyRecord(c *call) Outcome {
 	m, env, id := c.m, c.env, gameArg(c.args)
 	g := env.Lobby.Named
 	if id == 0 {
-		return r.refuse(env, m, "record: no game id",
-			fmt.Sprintf("%q names no game.", firstWords(m.Action, 6)),
-			"Write \"record\" and the game's number, e.g. \"record 17\"; \"games\" lists yours.")
+		return r.refuseIn(env, m, "record: no game id",
+			lang.M("%q names no game.", firstWords(m.Action, 6)),
+			lang.M("Write \"record\" and the game's number, e.g. \"record 17\"; \"games\" lists yours."))
 	}
 	if g == nil || g.ID != id {
 		g = nil
@@ -500,15 +513,16 @@ func (r *Referee) lobbyRecord(c *call) Outcome {
 	}
 	if g == nil {
 		// The same answer whether the game exists or not.
-		return r.refuse(env, m, fmt.Sprintf("record: game #%d is not %s's", id, m.From),
-			fmt.Sprintf("Game #%d is not one of your games: the referee sends a record only to the game's players, at their own address.", id),
-			"Send \"games\" for the list of your games.")
+		return r.refuseIn(env, m, fmt.Sprintf("record: game #%d is not %s's", id, m.From),
+			lang.M("Game #%d is not one of your games: the referee sends a record only to the game's players, at their own address.", id),
+			lang.M("Send \"games\" for the list of your games."))
 	}
-	text, err := r.recordText(g)
+	p := r.senderPrinter(env)
+	text, err := r.recordText(p, g)
 	if err != nil {
 		return Outcome{Verdict: Ignored, Detail: err.Error()}
 	}
-	return r.lobbyAnswer(m, env, "record", fmt.Sprintf("[%s #%d] Record", g.Variant.Name(), g.ID), text)
+	return r.lobbyAnswerIn(p, m, env, "record", fmt.Sprintf("[%s #%d] %s", g.Variant.Name(), g.ID, p.Sprintf("Record")), text)
 }
 
 // openList lists the open challenges with their accept addresses.
@@ -516,7 +530,7 @@ func (r *Referee) openList(c *call) Outcome {
 	m, env := c.m, c.env
 	lb := env.Lobby
 	if !lb.Allowed {
-		return r.refuse(env, m, "open: sender not allowed", "The open challenges are shown only to players who may take them: "+r.policyText(m.From), r.policyTodo())
+		return r.refuseIn(env, m, "open: sender not allowed", lang.M("The open challenges are shown only to players who may take them: %s", r.policyText(m.From)), r.policyTodo())
 	}
 	var open []Challenge
 	for _, ch := range lb.Open {
@@ -524,7 +538,8 @@ func (r *Referee) openList(c *call) Outcome {
 			open = append(open, ch)
 		}
 	}
-	return r.lobbyAnswer(m, env, "open", fmt.Sprintf("Open challenges (%d)", len(open)), r.openText(m.From, env.Zone, open))
+	p := r.senderPrinter(env)
+	return r.lobbyAnswerIn(p, m, env, "open", p.Sprintf("Open challenges (%d)", len(open)), r.openText(p, m.From, env.Zone, open))
 }
 
 // stopInvites answers "stop" in a reply to an invitation: the invited
@@ -533,51 +548,54 @@ func (r *Referee) openList(c *call) Outcome {
 func (r *Referee) stopInvites(c *call, ch *Challenge, isChallenger bool) Outcome {
 	m, env, now := c.m, c.env, c.env.Now
 	if isChallenger || ch.Opponent == "" {
-		return r.refuse(env, m, fmt.Sprintf("challenge %d: stop from %s, not the invited", ch.ID, m.From),
-			"\"stop\" answers an invitation sent to you: it stops the referee sending you invitations. This mail replies to a challenge of your own, or to an open one.",
-			"To take back your own challenge, reply \"withdraw\".")
+		return r.refuseIn(env, m, fmt.Sprintf("challenge %d: stop from %s, not the invited", ch.ID, m.From),
+			lang.M("\"stop\" answers an invitation sent to you: it stops the referee sending you invitations. This mail replies to a challenge of your own, or to an open one."),
+			lang.M("To take back your own challenge, reply \"withdraw\"."))
 	}
 	mb := addr.Mailbox(m.From)
 	lc := &LobbyChange{Stop: &StopChange{Address: mb, Stop: true, ChallengeID: ch.ID}}
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("challenge %d: %s asks for no more invitations", ch.ID, mb), Lobby: lc}
-	title := ch.Variant
+	var title lang.Text = lang.Raw(ch.Variant)
 	if v, err := r.cfg.Variants.Lookup(ch.Variant); err == nil {
-		title = v.Title()
+		title = titleText{v}
 	}
 	if ch.Status == ChallengeOpen && now.Before(ch.Expires) {
 		lc.Close = &ChallengeClose{ID: ch.ID, Status: ChallengeDeclined, By: m.From}
 		out.Detail += ", and declines it"
-		out.Mails = append(out.Mails, r.noticeMail(ch.Challenger, now, fmt.Sprintf("declined-%d", ch.ID),
-			fmt.Sprintf("%s declined your challenge to %s", ch.Opponent, title),
-			fmt.Sprintf("%s declined your challenge %d to a game of %s.", ch.Opponent, ch.ID, title)))
+		chp := r.printerOf(env, ch.Challenger)
+		out.Mails = append(out.Mails, r.noticeMailIn(chp, ch.Challenger, now, fmt.Sprintf("declined-%d", ch.ID),
+			chp.Sprintf("%s declined your challenge to %s", ch.Opponent, title),
+			chp.Sprintf("%s declined your challenge %d to a game of %s.", ch.Opponent, ch.ID, title)))
 	}
-	text := wrap(fmt.Sprintf("The referee at %s will pass on no more invitations to %s, from anyone; the invitation you "+
+	p := r.senderPrinter(env)
+	text := wrap(p.Sprintf("The referee at %s will pass on no more invitations to %s, from anyone; the invitation you "+
 		"replied to is declined.", r.cfg.Address, mb)) + "\n\n" +
-		wrap(fmt.Sprintf("To receive invitations again, send \"start\" to %s from this address, then reply \"start\" to the referee's answer.", r.cfg.Address)) + "\n"
-	out.Mails = append([]Mail{r.lobbyLetter(m, now, "stop", "No more invitations", text, "", "")}, out.Mails...)
+		wrap(p.Sprintf("To receive invitations again, send \"start\" to %s from this address, then reply \"start\" to the referee's answer.", r.cfg.Address)) + "\n"
+	out.Mails = append([]Mail{r.lobbyLetterIn(p, m, now, "stop", p.Sprintf("No more invitations"), text, "", "")}, out.Mails...)
 	return out
 }
 
 // startInvites answers "start": the sender is taken off the stop list.
 func (r *Referee) startInvites(c *call) Outcome {
 	m, env, lb := c.m, c.env, c.env.Lobby
+	p := r.senderPrinter(env)
 	mb := addr.Mailbox(m.From)
 	if !lb.SenderStopped {
-		return r.lobbyAnswer(m, env, "start", "Invitations reach you",
-			wrap(fmt.Sprintf("%s is not on the referee's stop list: invitations from players here already reach you. "+
+		return r.lobbyAnswerIn(p, m, env, "start", p.Sprintf("Invitations reach you"),
+			wrap(p.Sprintf("%s is not on the referee's stop list: invitations from players here already reach you. "+
 				"Reply \"stop\" to an invitation to receive none.", mb))+"\n")
 	}
 	if !r.proved(m, startProof(lb.SenderStoppedSince)...) {
 		// A forged "start" must not undo the stop: the address itself
 		// confirms, by replying to the referee's mail (proof.go).
-		return r.askProof(c, "start", fmt.Sprintf("lobby: %s sent \"start\": waits for its proof", mb),
-			"Confirm: receive invitations again",
-			fmt.Sprintf("The referee at %s received \"start\" from this address, which asked on %s to receive no invitations.",
-				r.cfg.Address, dateText(lb.SenderStoppedSince)),
-			"start", "nothing happens, and no invitation reaches you.", startProof(lb.SenderStoppedSince)...)
+		return r.askProofIn(p, c, "start", fmt.Sprintf("lobby: %s sent \"start\": waits for its proof", mb),
+			p.Sprintf("Confirm: receive invitations again"),
+			p.Sprintf("The referee at %s received \"start\" from this address, which asked on %s to receive no invitations.",
+				r.cfg.Address, dateFor(p, lb.SenderStoppedSince, time.UTC)),
+			"start", p.Sprintf("nothing happens, and no invitation reaches you."), startProof(lb.SenderStoppedSince)...)
 	}
-	out := r.lobbyAnswer(m, env, "start", "Invitations reach you again",
-		wrap(fmt.Sprintf("The referee at %s passes on invitations to %s again. Reply \"stop\" to any of them to receive none.", r.cfg.Address, mb))+"\n")
+	out := r.lobbyAnswerIn(p, m, env, "start", p.Sprintf("Invitations reach you again"),
+		wrap(p.Sprintf("The referee at %s passes on invitations to %s again. Reply \"stop\" to any of them to receive none.", r.cfg.Address, mb))+"\n")
 	out.Verdict = Applied
 	out.Detail = fmt.Sprintf("lobby: %s takes back their stop: invitations reach them again", mb)
 	out.Lobby = &LobbyChange{Stop: &StopChange{Address: mb}}

@@ -57,7 +57,7 @@ func TestOpenChallengeSaysWhatAFriendNeeds(t *testing.T) {
 func TestGamesAddressIsForTheNextAction(t *testing.T) {
 	r := lobbyReferee(t, LobbyConfig{})
 	g := carolsGame(t, 5, "bob@example.org", true)
-	text := norm(r.gamesText("carol@example.org", []*Game{g}, lobbyNow))
+	text := norm(r.gamesText(r.english(), "carol@example.org", []*Game{g}, lobbyNow))
 	for _, want := range []string{"reply to: referee+5.cccccccccc.0@example.test",
 		"Each reply address is good for your next action only",
 		"\"board\" sent to it always works, and brings the current board with the address for your next move"} {

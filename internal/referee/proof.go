@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/lang"
 	"referee/internal/mail/addr"
 	"referee/internal/mail/reader"
 )
@@ -54,6 +55,12 @@ func startProof(since time.Time) []string { return []string{"start", fmt.Sprint(
 // served as an answer to a stranger (KindProof): the hourly cap on those,
 // across all senders, bounds what forged mail can make the referee send.
 func (r *Referee) askProof(c *call, kind, detail, subject, lead, line, ignore string, what ...string) Outcome {
+	return r.askProofIn(r.english(), c, kind, detail, subject, lead, line, ignore, what...)
+}
+
+// askProofIn is askProof with the mail's own sentences in p's language
+// (subject, lead and ignore come written in it).
+func (r *Referee) askProofIn(p *lang.Printer, c *call, kind, detail, subject, lead, line, ignore string, what ...string) Outcome {
 	m, env, lc := c.m, c.env, r.lobbyCfg()
 	if env.Lobby != nil && env.Lobby.RecentAnswers >= lc.MaxAnswersPerHour {
 		return Outcome{Verdict: Ignored, Detail: fmt.Sprintf("%s (not asked for proof: %d answers to %s in the last hour, the limit is %d)",
@@ -61,13 +68,13 @@ func (r *Referee) askProof(c *call, kind, detail, subject, lead, line, ignore st
 	}
 	secret := r.proofSecret(m.From, what...)
 	text := wrap(lead) + "\n\n" +
-		wrap(fmt.Sprintf("Anyone can put another's address on a mail, so the referee acts only on a reply to this mail, "+
+		wrap(p.Sprintf("Anyone can put another's address on a mail, so the referee acts only on a reply to this mail, "+
 			"which came to you alone: to go ahead, reply to it with %q on the first line (your mail program keeps the "+
 			"referee's reply address, which carries the proof).", line)) + "\n\n" +
-		wrap("If you did not ask for this, ignore this mail: "+ignore) + "\n"
+		wrap(p.Sprintf("If you did not ask for this, ignore this mail: %s", ignore)) + "\n"
 	l := Mail{Kind: KindProof, To: m.From, Subject: subject, ReplyTo: addr.Plus(r.cfg.Address, reader.ProofToken(secret)),
 		InReplyTo: m.MessageID, MessageID: reader.ProofMessageID(secret, r.nonce("proof", kind, m.MessageID, env.Now.UTC().Format(time.RFC3339)), r.domain()),
-		Text: text + lobbyFooter(r.cfg.Address), Date: env.Now}
+		Text: text + lobbyFooterIn(p, r.cfg.Address), Date: env.Now}
 	if m.MessageID != "" {
 		l.References = []string{m.MessageID}
 	}

@@ -593,7 +593,7 @@ func TestHelpCommandLinesAreNotRewrapped(t *testing.T) {
 	r, g := newGame(t, rules.ChecToe())
 	g.State.Clock = &Clock{Control: "3d"}
 	rep, _ := g.Replay()
-	for _, c := range r.helpRows(g, rep.Final) {
+	for _, c := range r.helpRows(r.english(), g, rep.Final) {
 		if n := len(fmt.Sprintf("  %-12s %s", c[0], c[1])); n > 72 {
 			t.Errorf("%s: a %d-column line", c[0], n)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/lang"
 	"referee/internal/notation"
 	"referee/internal/render"
 	"referee/internal/rules"
@@ -14,19 +15,19 @@ import (
 
 func notationSAN(pos rules.Position, m rules.Move) string { return notation.SAN(pos, m) }
 
-// helpSection is the in-game help: how to reply, the game's commands from
-// the table, the lobby's commands that also work here, and the rules.
-func (r *Referee) helpSection(g *Game, pos rules.Position) []render.Section {
+// helpSection is the in-game help in p's language: how to reply, the
+// game's commands from the table, the lobby's commands that also work
+// here, and the rules (render.Summary, English this round).
+func (r *Referee) helpSection(p *lang.Printer, g *Game, pos rules.Position) []render.Section {
 	var b strings.Builder
-	b.WriteString("Reply to the referee's latest mail. The FIRST line of your reply is your action; ")
-	b.WriteString("anything on the lines after it is passed on to your opponent. Quoted text and ")
-	b.WriteString("signatures are ignored.\n\n")
-	b.WriteString("Moves: algebraic notation, e.g. \"Nf3\", \"Ng1-f3\", \"g1f3\", \"exd5\", \"e8=Q\", \"O-O\".")
+	b.WriteString(p.Sprintf("Reply to the referee's latest mail. The FIRST line of your reply is your action; "+
+		"anything on the lines after it is passed on to your opponent. Quoted text and signatures are ignored.") + "\n\n")
+	moves := p.Sprintf("Moves: algebraic notation, e.g. %s.", `"Nf3", "Ng1-f3", "g1f3", "exd5", "e8=Q", "O-O"`)
 	if h, ok := g.Variant.(rules.VariantHands); (ok && h.HasHands()) || len(pos.Hand(rules.White))+len(pos.Hand(rules.Black)) > 0 {
-		b.WriteString(" Drops and placements: \"N@b3\".")
+		moves += " " + p.Sprintf("Drops and placements: %s.", `"N@b3"`)
 	}
-	b.WriteString("\n\nCommands (alone on the first line):\n")
-	for _, c := range r.helpRows(g, pos) {
+	b.WriteString(moves + "\n\n" + p.Sprintf("Commands (alone on the first line):") + "\n")
+	for _, c := range r.helpRows(p, g, pos) {
 		b.WriteString(helpRow(c[0], c[1]))
 	}
 	// Each command stays whole on one line ("standings EVENT", never
@@ -35,11 +36,11 @@ func (r *Referee) helpSection(g *Game, pos rules.Position) []render.Section {
 	for i, n := range names {
 		names[i] = strings.ReplaceAll(n, " ", "\x00")
 	}
-	b.WriteString("\n" + strings.ReplaceAll(wrap("Also in a reply here, as in a mail to "+r.cfg.Address+" (\"help\" to it says more): "+
-		strings.Join(names, ", ")+"."), "\x00", " ") + "\n")
+	b.WriteString("\n" + strings.ReplaceAll(wrap(p.Sprintf("Also in a reply here, as in a mail to %s (\"help\" to it says more): %s.",
+		r.cfg.Address, strings.Join(names, ", "))), "\x00", " ") + "\n")
 	return []render.Section{
-		{Title: "How to play by mail", Body: b.String()},
-		{Title: "The rules in short", Body: render.Summary(g.Variant)},
+		{Title: p.Sprintf("How to play by mail"), Body: b.String()},
+		{Title: p.Sprintf("The rules in short"), Body: render.Summary(g.Variant)},
 	}
 }
 
