@@ -157,6 +157,33 @@ type titleText struct{ v rules.Variant }
 // In is the title in p's language.
 func (t titleText) In(p *lang.Printer) string { return variantTitle(p, t.v) }
 
+// ofGame is a variant's name as "a game of Chess" has it, after "a game"
+// in p's language, with the preposition the language needs there: German
+// "Schach" (eine Partie Schach), French "d'échecs", Russian "в шахматы"
+// (партия в шахматы). Where the sentence names the variant alone, it
+// has its title (variantTitle).
+func ofGame(p *lang.Printer, v rules.Variant) string {
+	if v.Title() == "Chess" {
+		return p.Sprintf("of Chess")
+	}
+	return p.Sprintf("of %s", v.Title())
+}
+
+// ofVariant is ofGame of the variant named name, or of the name itself
+// when the catalog has no such variant.
+func (r *Referee) ofVariant(p *lang.Printer, name string) string {
+	if v, err := r.cfg.Variants.Lookup(name); err == nil {
+		return ofGame(p, v)
+	}
+	return p.Sprintf("of %s", name)
+}
+
+// ofGameText is ofGame written later in the reader's language.
+type ofGameText struct{ v rules.Variant }
+
+// In is the name in p's language.
+func (t ofGameText) In(p *lang.Printer) string { return ofGame(p, t.v) }
+
 // closedText says that the challenge ch, a game of title, is closed and
 // how; showGame adds the game it became (to its two players).
 func closedText(ch *Challenge, title lang.Text, showGame bool) lang.Text {

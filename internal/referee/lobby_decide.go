@@ -555,17 +555,17 @@ func (r *Referee) stopInvites(c *call, ch *Challenge, isChallenger bool) Outcome
 	mb := addr.Mailbox(m.From)
 	lc := &LobbyChange{Stop: &StopChange{Address: mb, Stop: true, ChallengeID: ch.ID}}
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("challenge %d: %s asks for no more invitations", ch.ID, mb), Lobby: lc}
-	var title lang.Text = lang.Raw(ch.Variant)
-	if v, err := r.cfg.Variants.Lookup(ch.Variant); err == nil {
-		title = titleText{v}
-	}
 	if ch.Status == ChallengeOpen && now.Before(ch.Expires) {
 		lc.Close = &ChallengeClose{ID: ch.ID, Status: ChallengeDeclined, By: m.From}
 		out.Detail += ", and declines it"
 		chp := r.printerOf(env, ch.Challenger)
+		title := ch.Variant
+		if v, err := r.cfg.Variants.Lookup(ch.Variant); err == nil {
+			title = variantTitle(chp, v)
+		}
 		out.Mails = append(out.Mails, r.noticeMailIn(chp, ch.Challenger, now, fmt.Sprintf("declined-%d", ch.ID),
 			chp.Sprintf("%s declined your challenge to %s", ch.Opponent, title),
-			chp.Sprintf("%s declined your challenge %d to a game of %s.", ch.Opponent, ch.ID, title)))
+			chp.Sprintf("%s declined your challenge %d to a game %s.", ch.Opponent, ch.ID, r.ofVariant(chp, ch.Variant))))
 	}
 	p := r.senderPrinter(env)
 	text := wrap(p.Sprintf("The referee at %s will pass on no more invitations to %s, from anyone; the invitation you "+

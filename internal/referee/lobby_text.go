@@ -25,12 +25,12 @@ func (r *Referee) challengeSentLetter(p *lang.Printer, m *reader.Mail, ch *Chall
 	title, control := variantTitle(p, v), controlFor(p, ch.TimeControl)
 	var b strings.Builder
 	if ch.Opponent != "" {
-		fmt.Fprintf(&b, "%s\n\n", wrap(p.Sprintf("Your challenge %d is on its way: %s is invited to a game of %s (%s) against you.",
-			ch.ID, ch.Opponent, title, control)+" "+youPlay(p, ch.Color)))
+		fmt.Fprintf(&b, "%s\n\n", wrap(p.Sprintf("Your challenge %d is on its way: %s is invited to a game %s (%s) against you.",
+			ch.ID, ch.Opponent, ofGame(p, v), control)+" "+youPlay(p, ch.Color)))
 		fmt.Fprintf(&b, "%s\n\n", wrap(p.Sprintf("The referee will tell you when %s accepts or declines. The invitation expires on %s.",
 			ch.Opponent, dateInFor(p, zone, ch.Expires))))
 	} else {
-		fmt.Fprintf(&b, "%s\n\n", wrap(openListed(p, ch, title, control)+" "+
+		fmt.Fprintf(&b, "%s\n\n", wrap(openListed(p, ch, ofGame(p, v), control)+" "+
 			p.Sprintf("The first player who accepts it gets the game. It stays open until %s.", dateInFor(p, zone, ch.Expires))))
 		// The translator breaks this one line in two, as the English does.
 		fmt.Fprintf(&b, "%s\n\n    %s\n\n", p.Sprintf("Players who send \"open\" to %s see it. To invite a friend,\n"+
@@ -58,15 +58,15 @@ func youPlay(p *lang.Printer, c string) string {
 }
 
 // openListed is the first sentence of an open challenge's letter, with
-// the challenger's colour.
-func openListed(p *lang.Printer, ch *Challenge, title, control string) string {
+// the challenger's colour; of is the game's name as ofGame writes it.
+func openListed(p *lang.Printer, ch *Challenge, of, control string) string {
 	switch ch.Color {
 	case "white":
-		return p.Sprintf("Your open challenge %d is listed: a game of %s (%s); you play White.", ch.ID, title, control)
+		return p.Sprintf("Your open challenge %d is listed: a game %s (%s); you play White.", ch.ID, of, control)
 	case "black":
-		return p.Sprintf("Your open challenge %d is listed: a game of %s (%s); you play Black.", ch.ID, title, control)
+		return p.Sprintf("Your open challenge %d is listed: a game %s (%s); you play Black.", ch.ID, of, control)
 	}
-	return p.Sprintf("Your open challenge %d is listed: a game of %s (%s); you play a colour drawn at random.", ch.ID, title, control)
+	return p.Sprintf("Your open challenge %d is listed: a game %s (%s); you play a colour drawn at random.", ch.ID, of, control)
 }
 
 // withdrawnMails tell the challenger (in p's language) that ch is
@@ -76,10 +76,9 @@ func (r *Referee) withdrawnMails(p, opp *lang.Printer, m *reader.Mail, ch *Chall
 	out := []Mail{r.lobbyLetterIn(p, m, now, "withdrawn", p.Sprintf("Challenge %d withdrawn", ch.ID),
 		wrap(p.Sprintf("Your challenge %d (%s) is withdrawn; nobody can accept it any more.", ch.ID, variantTitle(p, v)))+"\n", "", "")}
 	if ch.Opponent != "" {
-		title := variantTitle(opp, v)
 		out = append(out, r.noticeMailIn(opp, ch.Opponent, now, fmt.Sprintf("withdrawn-%d", ch.ID),
-			opp.Sprintf("%s withdrew the invitation to %s", ch.Challenger, title),
-			opp.Sprintf("%s withdrew their invitation to a game of %s: there is nothing to answer.", ch.Challenger, title)))
+			opp.Sprintf("%s withdrew the invitation to %s", ch.Challenger, variantTitle(opp, v)),
+			opp.Sprintf("%s withdrew their invitation to a game %s: there is nothing to answer.", ch.Challenger, ofGame(opp, v))))
 	}
 	return out
 }
@@ -88,15 +87,14 @@ func (r *Referee) withdrawnMails(p, opp *lang.Printer, m *reader.Mail, ch *Chall
 // declined ch, and the challenger (in theirs, chp) when they may invite
 // them again.
 func (r *Referee) declinedMails(p, chp *lang.Printer, m *reader.Mail, ch *Challenge, v rules.Variant, now time.Time) []Mail {
-	title, chTitle := variantTitle(p, v), variantTitle(chp, v)
 	return []Mail{
-		r.lobbyLetterIn(p, m, now, "declined", p.Sprintf("You declined the game of %s", title),
-			wrap(p.Sprintf("You declined %s's invitation to a game of %s. %s is told, and cannot invite you again for a day.",
-				ch.Challenger, title, ch.Challenger))+"\n", "", ""),
+		r.lobbyLetterIn(p, m, now, "declined", p.Sprintf("You declined the game %s", ofGame(p, v)),
+			wrap(p.Sprintf("You declined %s's invitation to a game %s. %s is told, and cannot invite you again for a day.",
+				ch.Challenger, ofGame(p, v), ch.Challenger))+"\n", "", ""),
 		r.noticeMailIn(chp, ch.Challenger, now, fmt.Sprintf("declined-%d", ch.ID),
-			chp.Sprintf("%s declined your challenge to %s", ch.Opponent, chTitle),
-			chp.Sprintf("%s declined your challenge %d to a game of %s. You can invite them again after %s.",
-				ch.Opponent, ch.ID, chTitle, dateFor(chp, now.Add(Day), time.UTC))),
+			chp.Sprintf("%s declined your challenge to %s", ch.Opponent, variantTitle(chp, v)),
+			chp.Sprintf("%s declined your challenge %d to a game %s. You can invite them again after %s.",
+				ch.Opponent, ch.ID, ofGame(chp, v), dateFor(chp, now.Add(Day), time.UTC))),
 	}
 }
 
@@ -104,13 +102,12 @@ func (r *Referee) declinedMails(p, chp *lang.Printer, m *reader.Mail, ch *Challe
 // address and Message-ID carry the invitation token. The lead paragraphs
 // come first (a rematch says which game it follows).
 func (r *Referee) invitationMail(p *lang.Printer, ch *Challenge, v rules.Variant, now time.Time, zone string, lead ...lang.Text) Mail {
-	title := variantTitle(p, v)
 	var b strings.Builder
 	for _, l := range lead {
 		b.WriteString(wrap(l.In(p)) + "\n\n")
 	}
-	fmt.Fprintf(&b, "%s\n\n", wrap(p.Sprintf("%s invites you to a game of %s by mail, refereed by %s. Time control: %s.",
-		ch.Challenger, title, r.cfg.Address, controlFor(p, ch.TimeControl))+" "+challengerPlays(p, ch)+" "+ratedSentence(p, ch.Rated)))
+	fmt.Fprintf(&b, "%s\n\n", wrap(p.Sprintf("%s invites you to a game %s by mail, refereed by %s. Time control: %s.",
+		ch.Challenger, ofGame(p, v), r.cfg.Address, controlFor(p, ch.TimeControl))+" "+challengerPlays(p, ch)+" "+ratedSentence(p, ch.Rated)))
 	b.WriteString(colourDraw(p, ch))
 	// The translator breaks the first sentence in two lines, as the
 	// English does.
@@ -125,7 +122,7 @@ func (r *Referee) invitationMail(p *lang.Printer, ch *Challenge, v rules.Variant
 	return Mail{
 		Kind:      KindInvitation,
 		To:        ch.Opponent,
-		Subject:   p.Sprintf("%s invites you to a game of %s", ch.Challenger, title),
+		Subject:   p.Sprintf("%s invites you to a game %s", ch.Challenger, ofGame(p, v)),
 		ReplyTo:   addr.Plus(r.cfg.Address, inv.String()),
 		MessageID: inv.MessageID(r.nonce("invite", fmt.Sprint(ch.ID)), r.domain()),
 		Text:      b.String() + lobbyFooterIn(p, r.cfg.Address),
@@ -228,15 +225,12 @@ func (r *Referee) ChallengeStarted(ch Challenge, g *Game, now time.Time, opening
 // English).
 func (r *Referee) ExpireChallenge(ch Challenge, language string, now time.Time) []Mail {
 	p := r.printer(language)
-	title := ch.Variant
-	if v, err := r.cfg.Variants.Lookup(ch.Variant); err == nil {
-		title = variantTitle(p, v)
-	}
-	text := p.Sprintf("Nobody accepted your open challenge %d to a game of %s before it expired on %s. "+
-		"Send the challenge again to open a new one.", ch.ID, title, dateFor(p, ch.Expires, time.UTC))
+	of := r.ofVariant(p, ch.Variant)
+	text := p.Sprintf("Nobody accepted your open challenge %d to a game %s before it expired on %s. "+
+		"Send the challenge again to open a new one.", ch.ID, of, dateFor(p, ch.Expires, time.UTC))
 	if ch.Opponent != "" {
-		text = p.Sprintf("%s did not answer your challenge %d to a game of %s before it expired on %s. "+
-			"You can invite them again after %s, or challenge someone else.", ch.Opponent, ch.ID, title,
+		text = p.Sprintf("%s did not answer your challenge %d to a game %s before it expired on %s. "+
+			"You can invite them again after %s, or challenge someone else.", ch.Opponent, ch.ID, of,
 			dateFor(p, ch.Expires, time.UTC), dateFor(p, now.Add(Day), time.UTC))
 	}
 	return []Mail{r.noticeMailIn(p, ch.Challenger, now, fmt.Sprintf("expired-%d", ch.ID), p.Sprintf("Your challenge %d expired", ch.ID), text)}

@@ -32,8 +32,8 @@ func (r *Referee) rematch(c *call) Outcome {
 	if g.State.Clock != nil {
 		ch.TimeControl = g.State.Clock.Control
 	}
-	lead := lang.M("After game #%d of %s (%s), %s asks you for a rematch with the colours swapped.",
-		g.ID, titleText{g.Variant}, resultWordsOf{g}, me.Address)
+	lead := lang.M("After game #%d %s (%s), %s asks you for a rematch with the colours swapped.",
+		g.ID, ofGameText{g.Variant}, resultWordsOf{g}, me.Address)
 	return r.offer(c, ch, g.Variant, no, []lang.Text{lead})
 }
 
