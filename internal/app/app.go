@@ -378,6 +378,9 @@ func (a *App) opening(tx *store.Tx, g *referee.Game, bulk bool) ([]referee.Mail,
 	if err := loadRatings(tx, g); err != nil {
 		return nil, err
 	}
+	if err := loadLanguages(tx, g); err != nil {
+		return nil, err
+	}
 	ng, rolls, mails, err := a.ref.Start(g, a.opts.Now().UTC().Truncate(time.Second))
 	if err != nil {
 		return nil, err

@@ -155,6 +155,24 @@ func loadRatings(tx *store.Tx, g *referee.Game) error {
 	return nil
 }
 
+// loadLanguages gives the players of a game being started the languages
+// they set (the "language" command): its opening mails, and the notice to
+// a challenger that their challenge became the game, are in them. A
+// stored game has them from the store already.
+func loadLanguages(tx *store.Tx, g *referee.Game) error {
+	for c := range g.Players {
+		if g.Players[c].Language != "" {
+			continue
+		}
+		code, err := tx.Language(g.Players[c].Address)
+		if err != nil {
+			return err
+		}
+		g.Players[c].Language = code
+	}
+	return nil
+}
+
 func (a *App) saveRolls(tx *store.Tx, gameID int64, rolls []referee.Roll) error {
 	for _, r := range rolls {
 		if err := tx.AppendRoll(store.Roll{GameID: gameID, N: r.N, Ply: r.Ply, Value: r.Value, Signature: r.Sig, Created: a.opts.Now().UTC()}); err != nil {

@@ -196,6 +196,9 @@ func (a *App) loadOpponent(l *loading) error {
 	if lb.OpponentZone, err = tx.TimeZone(omb); err != nil {
 		return err
 	}
+	if err := l.loadLanguage(omb); err != nil { // the invitation is in the opponent's language
+		return err
+	}
 	lb.OpponentInvites, lb.OpponentInvitesSince, err = tx.InvitationsTo(omb, l.now.Add(-referee.Day))
 	return err
 }
@@ -264,6 +267,33 @@ func (a *App) loadInvitation(l *loading) error {
 	c := fromStoreChallenge(ch)
 	l.lb.Challenge = &c
 	cmb := addr.Mailbox(c.Challenger)
-	l.lb.Active[cmb], err = l.tx.ActiveGamesOf(cmb)
-	return err
+	if l.lb.Active[cmb], err = l.tx.ActiveGamesOf(cmb); err != nil {
+		return err
+	}
+	// A decline or a withdrawal is told to the other player of the
+	// challenge, in their language.
+	for _, a := range []string{c.Challenger, c.Opponent} {
+		if a == "" {
+			continue
+		}
+		if err := l.loadLanguage(addr.Mailbox(a)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadLanguage adds the language of the player at the mailbox mb to the
+// view's Languages (the lobby's mails to a player other than the sender
+// are in that player's language).
+func (l *loading) loadLanguage(mb string) error {
+	code, err := l.tx.Language(mb)
+	if err != nil {
+		return err
+	}
+	if l.lb.Languages == nil {
+		l.lb.Languages = map[string]string{}
+	}
+	l.lb.Languages[mb] = code
+	return nil
 }
