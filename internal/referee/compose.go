@@ -668,11 +668,21 @@ func firstWords(s string, n int) string {
 func wrap(s string) string { return wrapAt(s, 72) }
 
 // wrapAt folds a paragraph at width columns (characters, not bytes: a
-// translation's letters outside ASCII take one column each).
+// translation's letters outside ASCII take one column each). A mark that
+// French sets apart with a space (" :", " ;", " ?", " !") stays on the
+// line of the word before it.
 func wrapAt(s string, width int) string {
 	var b strings.Builder
 	line := 0
+	var words []string
 	for _, w := range strings.Fields(s) {
+		if n := len(words); n > 0 && (w == ":" || w == ";" || w == "?" || w == "!") {
+			words[n-1] += " " + w
+			continue
+		}
+		words = append(words, w)
+	}
+	for _, w := range words {
 		n := utf8.RuneCountInString(w)
 		if line > 0 && line+1+n > width {
 			b.WriteString("\n")

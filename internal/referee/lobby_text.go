@@ -32,9 +32,8 @@ func (r *Referee) challengeSentLetter(p *lang.Printer, m *reader.Mail, ch *Chall
 	} else {
 		fmt.Fprintf(&b, "%s\n\n", wrap(openListed(p, ch, ofGame(p, v), control)+" "+
 			p.Sprintf("The first player who accepts it gets the game. It stays open until %s.", dateInFor(p, zone, ch.Expires))))
-		// The translator breaks this one line in two, as the English does.
-		fmt.Fprintf(&b, "%s\n\n    %s\n\n", p.Sprintf("Players who send \"open\" to %s see it. To invite a friend,\n"+
-			"give them this address: a mail to it saying \"accept\" takes the challenge.", r.cfg.Address), reply)
+		fmt.Fprintf(&b, "%s\n\n    %s\n\n", wrap(p.Sprintf("Players who send \"open\" to %s see it. To invite a friend, "+
+			"give them this address: a mail to it saying \"accept\" takes the challenge.", r.cfg.Address)), reply)
 		if need := r.takerNeeds(p); need != "" {
 			b.WriteString(wrap(need) + "\n\n")
 		}
