@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"referee/internal/lang"
 	"referee/internal/mail/addr"
 	"referee/internal/rating"
 	"referee/internal/render"
@@ -55,20 +56,20 @@ func signed(d int) string {
 
 // openingRatingSection tells both players whether the game is rated, and
 // with it their ratings in the variant.
-func openingRatingSection(g *Game) (render.Section, bool) {
+func openingRatingSection(p *lang.Printer, g *Game) (render.Section, bool) {
 	if !g.Rated {
-		return render.Section{Title: "Casual game", Body: "This game is casual: its result changes no rating."}, true
+		return render.Section{Title: p.Sprintf("Casual game"), Body: p.Sprintf("This game is casual: its result changes no rating.")}, true
 	}
 	if g.Ratings[0] == nil || g.Ratings[1] == nil {
 		return render.Section{}, false
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "This game is rated (%s). Ratings now:\n", g.Variant.Title())
-	for c, p := range g.Players {
-		fmt.Fprintf(&b, "%s %s: %s\n", colorName(c), p.Address, g.Ratings[c].Before)
+	b.WriteString(p.Sprintf("This game is rated (%s). Ratings now:", variantTitle(p, g.Variant)) + "\n")
+	for c, pl := range g.Players {
+		fmt.Fprintf(&b, "%s %s: %s\n", sideName(p, rules.Color(c)), pl.Address, g.Ratings[c].Before)
 	}
-	b.WriteString(fmt.Sprintf("A \"?\" marks a provisional rating (deviation above %d). Reply \"rating\" for yours in full.", rating.ProvisionalRD))
-	return render.Section{Title: "Ratings", Body: b.String()}, true
+	b.WriteString(p.Sprintf("A \"?\" marks a provisional rating (deviation above %d). Reply \"rating\" for yours in full.", rating.ProvisionalRD))
+	return render.Section{Title: p.Sprintf("Ratings"), Body: b.String()}, true
 }
 
 // finalRatingSection tells both players what a rated game did to each

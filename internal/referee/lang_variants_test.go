@@ -1,0 +1,91 @@
+package referee
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"referee/internal/dice"
+	"referee/internal/lang"
+	"referee/internal/notation"
+	"referee/internal/rules"
+)
+
+// TestGoldenOpeningPerLanguageAndVariant (issue 42: "the golden mails
+// exist per language for one game of each variant"): for each language,
+// one timed game of each of the referee's variants, its White player
+// reading that language: the opening mail (the headline, the short rules
+// in the language where it has them, the time control with its days off,
+// the die's commitment where the game has a die) and the board mail after
+// White's first action, in testdata/mails/variants-<code>.txt. Black reads
+// the next language, and their opening mail says so in its headline. The
+// referee's key and the die's seed are fixed, so that the mails are the
+// same on every run.
+func TestGoldenOpeningPerLanguageAndVariant(t *testing.T) {
+	codes := lang.Codes()
+	start := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+	key, err := dice.KeyFromBytes(bytes.Repeat([]byte{7}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed, err := dice.ParseSeed(strings.Repeat("5a", 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, code := range codes {
+		t.Run(code, func(t *testing.T) {
+			other := codes[(i+1)%len(codes)]
+			var mails []Mail
+			for _, v := range rules.Variants() {
+				r, g := newGame(t, v)
+				r.cfg.Key = key
+				g.Players[rules.White].Language, g.Players[rules.Black].Language = code, other
+				c, err := ParseTimeControl("10/50d off sat,sun")
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.TurnStart = start
+				g.State.Clock = c
+				g.Seed = seed
+				if _, ok := v.Start().(rules.Roller); ok {
+					g.Commitment = seed.Commitment()
+				}
+				ng, _, opening, err := r.Start(g, start)
+				if err != nil {
+					t.Fatalf("%s: %v", v.Name(), err)
+				}
+				*g = *ng
+				black := openingHeadline(r.printer(other), g, rules.Black, g.Players[rules.White].named())
+				if !strings.Contains(strings.Join(strings.Fields(textOf(t, opening[1])), " "), black) {
+					t.Errorf("%s: Black's opening mail does not start %q (Black reads %s)", v.Name(), black, other)
+				}
+				rep, err := g.Replay()
+				if err != nil {
+					t.Fatal(err)
+				}
+				legal := rep.Final.Legal()
+				if len(legal) == 0 {
+					t.Fatalf("%s: no legal first action", v.Name())
+				}
+				// A pawn's move where there is one: a piece letter may
+				// be read two ways ("Pc3" in Dutch), and then the referee
+				// asks (TestGoldenMailsPerLanguage).
+				san := notation.SAN(rep.Final, legal[0])
+				for _, m := range legal {
+					if s := notation.SAN(rep.Final, m); s[0] >= 'a' && s[0] <= 'z' {
+						san = s
+						break
+					}
+				}
+				first := notation.WriteIn(v, san, code)
+				out := actAt(t, r, g, rules.White, first, start.Add(time.Hour))
+				if out.Verdict != Applied {
+					t.Fatalf("%s: White's %q: %v %s", v.Name(), first, out.Verdict, out.Detail)
+				}
+				mails = append(mails, opening[0], out.Mails[0])
+			}
+			mailGolden(t, "variants-"+code, mails...)
+		})
+	}
+}
