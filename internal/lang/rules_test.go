@@ -1,4 +1,4 @@
-package lang
+package lang_test
 
 import (
 	"maps"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"referee/internal/lang"
 	"referee/internal/rules"
 )
 
@@ -17,7 +18,7 @@ import (
 // player acts on: every number and square of the English text, and every
 // command and move in quotes, unchanged.
 func TestRulesTexts(t *testing.T) {
-	c, err := Load()
+	c, err := lang.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,17 +30,17 @@ func TestRulesTexts(t *testing.T) {
 		}
 		english[v.Name()] = text
 	}
-	files, err := locales.ReadDir("rules")
+	files, err := lang.RulesLocales.ReadDir("rules")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range files {
 		code := strings.TrimSuffix(f.Name(), ".json")
-		if !slices.Contains(c.Codes(), code) || code == English {
+		if !slices.Contains(c.Codes(), code) || code == lang.English {
 			t.Errorf("rules/%s: not a language with a catalog other than English", f.Name())
 			continue
 		}
-		m, err := readRules(code)
+		m, err := lang.ReadRules(code)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,10 +85,10 @@ func TestRulesTexts(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := c.Printer(English).Rules("chess"); ok {
+	if _, ok := c.Printer(lang.English).Rules("chess"); ok {
 		t.Error("English has short rules of its own; want the variants' texts")
 	}
-	if _, ok := (*Printer)(nil).Rules("chess"); ok {
+	if _, ok := (*lang.Printer)(nil).Rules("chess"); ok {
 		t.Error("a nil printer has short rules")
 	}
 }

@@ -308,10 +308,10 @@ func (r *Referee) boardMailsIn(g *Game, pos rules.Position, moverHeadlineText, h
 			body.RelayFrom = g.Players[mover].displayName(mover)
 		}
 		if len(rolls) > 0 {
-			body.Sections = append(body.Sections, r.rollSection(g, rolls))
+			body.Sections = append(body.Sections, r.rollSection(p, rolls))
 		}
 		if g.Status == StatusFinished && g.Commitment != "" {
-			body.Sections = append(body.Sections, r.revealSection(g))
+			body.Sections = append(body.Sections, r.revealSection(p, g))
 		}
 		if s, ok := finalRatingSection(g); ok {
 			body.Sections = append(body.Sections, s)
@@ -471,7 +471,7 @@ func (r *Referee) statusLine(p *lang.Printer, g *Game, pos rules.Position, now t
 	switch g.Status {
 	case StatusActive:
 		s += bySide(pos.Turn(), p.Sprintf(" - White to play"), p.Sprintf(" - Black to play"))
-		if d := dieWords(pos); d != "" {
+		if d := dieWords(p, pos); d != "" {
 			s += p.Sprintf(" - die %s", d)
 		}
 		if c := g.clock(); c != nil {
@@ -509,17 +509,17 @@ func (r *Referee) turnSubject(p *lang.Printer, g *Game, pos rules.Position, c ru
 	} else {
 		s = p.Sprintf("Move %d: Black to play (%s)", pos.MoveNumber(), sideName(p, c))
 	}
-	if d := dieWords(pos); d != "" && pos.Turn() == c {
+	if d := dieWords(p, pos); d != "" && pos.Turn() == c {
 		s += p.Sprintf(", die %s", d)
 	}
 	return s
 }
 
 // dieWords is what the die stands at, in the words the prompt uses ("shows
-// 4 (after a void 6)"), or "" in a game without a die.
-func dieWords(pos rules.Position) string {
+// 4 (after a void 6)") in p's language, or "" in a game without a die.
+func dieWords(p *lang.Printer, pos rules.Position) string {
 	if d, ok := pos.(rules.DieDescriber); ok {
-		return d.DieText()
+		return d.DieWords().In(p)
 	}
 	if roller, ok := pos.(rules.Roller); ok {
 		return roller.DieState()
@@ -533,7 +533,7 @@ func (r *Referee) howToReply(lp *lang.Printer, g *Game, pos rules.Position, c ru
 	var legal []rules.Move
 	if pos.Turn() == c {
 		if p, ok := pos.(rules.Prompter); ok {
-			prompt = p.Prompt() // the variant's own words: English this round
+			prompt = p.PromptText().In(lp)
 		} else {
 			prompt = lp.Sprintf("It is your move.")
 		}

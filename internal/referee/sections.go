@@ -95,17 +95,18 @@ func movesSection(pos rules.Position, c rules.Color) []render.Section {
 // referee's key) is one "record" away: the opening mail gives the
 // commitment and the key once, and "record" lists every roll with its
 // signature, so a mail read on a phone is not mostly hex.
-func (r *Referee) rollSection(g *Game, rolls []Roll) render.Section {
+func (r *Referee) rollSection(p *lang.Printer, rolls []Roll) render.Section {
 	var b strings.Builder
 	for _, x := range rolls {
-		fmt.Fprintf(&b, "Roll %d: %d\n", x.N, x.Value)
+		b.WriteString(p.Sprintf("Roll %d: %d", x.N, x.Value) + "\n")
 	}
-	b.WriteString("Every roll is signed by the referee: reply \"record\" for the signatures, the seed's commitment and the key.")
-	return render.Section{Title: "The die", Body: b.String()}
+	b.WriteString(p.Sprintf("Every roll is signed by the referee: reply \"record\" for the signatures, the seed's commitment and the key."))
+	return render.Section{Title: p.Sprintf("The die"), Body: b.String()}
 }
 
-func (r *Referee) revealSection(g *Game) render.Section {
-	return render.Section{Title: "The die seed, revealed", Body: fmt.Sprintf(
+// revealSection tells the seed of a game that ended, in p's language.
+func (r *Referee) revealSection(p *lang.Printer, g *Game) render.Section {
+	return render.Section{Title: p.Sprintf("The die seed, revealed"), Body: p.Sprintf(
 		"Seed: %s\nCommitment (SHA-256 of the seed): %s\nReferee key: %s\n"+
 			"Roll n is recomputed as HMAC-SHA256(seed, \"%d:<n>:<c>\") for c = 0, 1, ...: the first byte b "+
 			"below 252 gives b mod 6 + 1. `referee verify` does this for you.",
@@ -183,9 +184,11 @@ func (r *Referee) Abort(g *Game, reason string, now time.Time) (*Game, []Mail, e
 	ng.SeedRevealed = true
 	var out []Mail
 	for _, c := range []rules.Color{rules.White, rules.Black} {
-		body := render.Mail{Headline: "The organiser aborted this game: " + reason + ". It ends without a result."}
+		p := r.printer(ng.Players[c].Language)
+		// The organiser's reason is quoted as the organiser wrote it.
+		body := render.Mail{Headline: p.Sprintf("The organiser aborted this game: %s. It ends without a result.", reason)}
 		if ng.Commitment != "" {
-			body.Sections = append(body.Sections, r.revealSection(ng))
+			body.Sections = append(body.Sections, r.revealSection(p, ng))
 		}
 		out = append(out, r.boardMail(ng, rep.Final, c, body, nil, nil, KindAbort, reason, now))
 	}

@@ -135,7 +135,11 @@ func legend(lp *lang.Printer, p rules.Position) []string {
 		out = append(out, lp.Sprintf("P' p' pawns move down (toward rank 1); P p pawns move up."))
 	}
 	if m, ok := v.(Marker); ok {
-		out = append(out, wrapLine(m.MarkLegend(), 76)...)
+		legend := m.MarkLegend()
+		if t, ok := v.(interface{ MarkLegendText() lang.Text }); ok {
+			legend = t.MarkLegendText().In(lp)
+		}
+		out = append(out, wrapLine(legend, 76)...)
 	}
 	last := string(rune('a' + b.Width() - 1))
 	switch {
@@ -164,25 +168,9 @@ func handVariant(p rules.Position) bool {
 	return ok && h.HasHands()
 }
 
-// pieceName is the orthodox piece's name in lp's language; another
-// piece's name stays as the variant gives it (not translated yet).
-func pieceName(lp *lang.Printer, name string) string {
-	switch name {
-	case "king":
-		return lp.Sprintf("king")
-	case "queen":
-		return lp.Sprintf("queen")
-	case "rook":
-		return lp.Sprintf("rook")
-	case "bishop":
-		return lp.Sprintf("bishop")
-	case "knight":
-		return lp.Sprintf("knight")
-	case "pawn":
-		return lp.Sprintf("pawn")
-	}
-	return name
-}
+// pieceName is the piece's name in lp's language (rules.PieceWord: the
+// pieces of the referee's own variants; a variant file's as it gives it).
+func pieceName(lp *lang.Printer, name string) string { return rules.PieceWord(name).In(lp) }
 
 func handString(lp *lang.Printer, h []byte) string {
 	if len(h) == 0 {
