@@ -332,7 +332,7 @@ func (r *Referee) boardMailsIn(g *Game, pos rules.Position, moverHeadlineText, h
 		}
 		out = append(out, mail)
 	}
-	return append(out, r.spectatorMails(g, pos, headline, now)...)
+	return append(out, r.spectatorMailsIn(g, pos, headlineText, now)...)
 }
 
 // spectatorMails send watchers the board, with no Reply-To: nothing they
@@ -340,6 +340,12 @@ func (r *Referee) boardMailsIn(g *Game, pos rules.Position, moverHeadlineText, h
 // they get the position of Shown() actions, and only when an action was
 // just played: a draw offer or a takeback tells them nothing.
 func (r *Referee) spectatorMails(g *Game, pos rules.Position, headline string, now time.Time) []Mail {
+	return r.spectatorMailsIn(g, pos, lang.Raw(headline), now)
+}
+
+// spectatorMailsIn is spectatorMails with the headline written in each
+// spectator's language.
+func (r *Referee) spectatorMailsIn(g *Game, pos rules.Position, headline lang.Text, now time.Time) []Mail {
 	if len(g.Watchers) == 0 || g.State.Private {
 		return nil
 	}
@@ -354,29 +360,33 @@ func (r *Referee) spectatorMails(g *Game, pos rules.Position, headline string, n
 		}
 		last := view.Actions[n-1]
 		pos = p
-		headline = fmt.Sprintf("%s played %s. This game is shown %s late.", last.Color, last.SAN, plural(g.State.WatchDelay, "move"))
+		headline = bySideText(last.Color,
+			lang.M("White played %s. This game is shown %s late.", sanText{g.Variant, last.SAN}, lang.M("%d moves", g.State.WatchDelay)),
+			lang.M("Black played %s. This game is shown %s late.", sanText{g.Variant, last.SAN}, lang.M("%d moves", g.State.WatchDelay)))
 	}
 	return r.spectatorMailsOf(g, view, pos, headline, now)
 }
 
-// spectatorMailsOf writes the spectator mails of view (g as spectators may
-// see it, pos its position) to g's watchers.
-func (r *Referee) spectatorMailsOf(g, view *Game, pos rules.Position, headline string, now time.Time) []Mail {
+// spectatorMailsOf writes the spectator mails of view (g as spectators
+// see it), each in its spectator's language (Game.WatcherLanguages).
+func (r *Referee) spectatorMailsOf(g, view *Game, pos rules.Position, headline lang.Text, now time.Time) []Mail {
 	var out []Mail
+	english := headline.In(r.english())
 	for _, w := range g.Watchers {
 		if _, plays := g.colorOf(w); plays {
 			continue // a player of the event who observes it gets their own games' mails
 		}
-		body := render.Mail{GameID: g.ID, Variant: g.Variant, Pos: pos, Viewer: rules.White, Spectator: true,
-			Status: r.statusLine(r.english(), view, pos, now), Headline: headline, MoveList: played(view), MoveNote: notation.MarksNote(sans(view)),
-			Footer: fmt.Sprintf("You are watching game #%d (%s v %s). To stop, send \"%s\" to %s.",
+		p := r.printer(g.WatcherLanguages[w])
+		body := render.Mail{GameID: g.ID, Variant: g.Variant, Pos: pos, Viewer: rules.White, Spectator: true, Lang: p,
+			Status: r.statusLine(p, view, pos, now), Headline: headline.In(p), MoveList: played(view), MoveNote: notation.MarksNote(sans(view)),
+			Footer: p.Sprintf("You are watching game #%d (%s v %s). To stop, send \"%s\" to %s.",
 				g.ID, PublicName(g.Players[0]), PublicName(g.Players[1]), g.unobserveWord(w), r.cfg.Address)}
 		if g.watchesViaEvent(w) {
-			body.Footer = fmt.Sprintf("You are watching game #%d (%s v %s) as a game of the event %s. To stop the mails of all its games, send \"%s\" to %s.",
+			body.Footer = p.Sprintf("You are watching game #%d (%s v %s) as a game of the event %s. To stop the mails of all its games, send \"%s\" to %s.",
 				g.ID, PublicName(g.Players[0]), PublicName(g.Players[1]), g.Event.Name, g.unobserveWord(w), r.cfg.Address)
 		}
-		out = append(out, Mail{Kind: KindSpectator, To: w, Subject: r.subject(g, headline+" (watching)"),
-			MessageID: r.messageID("watch", fmt.Sprint(g.ID), fmt.Sprint(view.Ply()), w, headline),
+		out = append(out, Mail{Kind: KindSpectator, To: w, Subject: r.subject(g, p.Sprintf("%s (watching)", headline.In(p))),
+			MessageID: r.messageID("watch", fmt.Sprint(g.ID), fmt.Sprint(view.Ply()), w, english),
 			InReplyTo: r.watchThreadID(g), References: []string{r.watchThreadID(g)},
 			Board: &body, LastMove: lastSquares(view), Date: now})
 	}

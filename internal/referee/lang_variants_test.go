@@ -89,3 +89,48 @@ func TestGoldenOpeningPerLanguageAndVariant(t *testing.T) {
 		})
 	}
 }
+
+// TestSpectatorInTheirLanguage: a spectator who set German gets the board
+// mails of a game between a French and an English player in German (the
+// status line, the headline, the legend, the footer and the subject),
+// each player in their own language; a spectator who set none, English.
+func TestSpectatorInTheirLanguage(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	g.Players[rules.White].Language = "fr"
+	g.Watchers = []string{"carol@example.test", "dave@example.test"}
+	g.WatcherLanguages = map[string]string{"carol@example.test": "de"}
+	out := act(t, r, g, rules.White, "e4")
+	if out.Verdict != Applied {
+		t.Fatalf("e4: %v %s", out.Verdict, out.Detail)
+	}
+	to := map[string]Mail{}
+	for _, m := range out.Mails {
+		to[m.To] = m
+	}
+	for _, tc := range []struct {
+		addr    string
+		subject string
+		says    []string
+	}{
+		{"carol@example.test", "(Zuschauer)", []string{"Partie #5 - Schach - Zug 1 - Schwarz am Zug", "Weiß zog e4.",
+			"Figuren: K König", `Sie verfolgen die Partie #5 (al…@example.test - bo…@example.test). Zum Abbestellen senden Sie "unobserve 5" an referee@example.test.`}},
+		{"dave@example.test", "(watching)", []string{"Game #5 - Chess - move 1 - Black to play", "White played e4.", `You are watching game #5`}},
+		{"alice@example.test", "", []string{"Partie #5 - Échecs"}},
+		{"bob@example.test", "", []string{"Game #5 - Chess"}},
+	} {
+		m, ok := to[tc.addr]
+		if !ok {
+			t.Errorf("no mail to %s", tc.addr)
+			continue
+		}
+		text := strings.Join(strings.Fields(textOf(t, m)), " ")
+		if !strings.Contains(m.Subject, tc.subject) {
+			t.Errorf("%s: subject %q, want it to say %q", tc.addr, m.Subject, tc.subject)
+		}
+		for _, s := range tc.says {
+			if !strings.Contains(text, s) {
+				t.Errorf("%s: the mail does not say %q:\n%s", tc.addr, s, text)
+			}
+		}
+	}
+}
