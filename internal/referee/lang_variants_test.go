@@ -134,3 +134,37 @@ func TestSpectatorInTheirLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestDigestInTheReadersLanguage: the daily digest of a player who set
+// German is German (its heading, the game's lines, the clock with the
+// control in words and the deadline, the reply address's line, the
+// subject with the count's plural), and the board's legend too; the
+// opponent's move is in German letters.
+func TestDigestInTheReadersLanguage(t *testing.T) {
+	r, g := seasonGame(t)
+	monday := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	act2 := func(c rules.Color, line string) {
+		t.Helper()
+		if out := actAt(t, r, g, c, line, monday); out.Verdict != Applied {
+			t.Fatalf("%s: %v %s", line, out.Verdict, out.Detail)
+		}
+	}
+	act2(rules.White, "Nf3")
+	g.Players[rules.Black].Language = "de"
+	d, ok := r.Digest(g.Players[rules.Black].Address, "", []*Game{g}, monday.Add(time.Hour))
+	if !ok {
+		t.Fatal("no digest")
+	}
+	text := strings.Join(strings.Fields(d.Text), " ")
+	if d.Subject != "Sie sind am Zug in 1 Partie (tägliche Übersicht)" {
+		t.Errorf("subject %q", d.Subject)
+	}
+	for _, want := range []string{"Ihre tägliche Übersicht vom Mo, 7. Dez. 13:00 UTC: Sie sind am Zug in 1 Partie.",
+		"=== Partie #4 - Schach - Zug 1 ===", "Sie spielen Schwarz gegen alice@example.test.", "alice@example.test zog Sf3.",
+		"Figuren: K König", "Ihre Uhr (10 Züge in 50 Tagen, nicht verbrauchte Zeit wird übertragen (10/50d); die Uhr steht samstags und sonntags still",
+		"Um in Partie #4 zu spielen, schreiben Sie Ihren Zug in die erste Zeile einer Mail an"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the digest does not say %q:\n%s", want, d.Text)
+		}
+	}
+}

@@ -74,6 +74,9 @@ func cell(p rules.Position, sq rules.Square, marker Marker) string {
 // and a legend under it.
 func Text(p rules.Position, viewer rules.Color) string { return textIn(nil, p, viewer) }
 
+// TextIn is Text with the legend in lp's language.
+func TextIn(lp *lang.Printer, p rules.Position, viewer rules.Color) string { return textIn(lp, p, viewer) }
+
 // textIn is Text with the legend in lp's language.
 func textIn(lp *lang.Printer, p rules.Position, viewer rules.Color) string {
 	b := p.Variant().Board()
