@@ -75,7 +75,9 @@ func cell(p rules.Position, sq rules.Square, marker Marker) string {
 func Text(p rules.Position, viewer rules.Color) string { return textIn(nil, p, viewer) }
 
 // TextIn is Text with the legend in lp's language.
-func TextIn(lp *lang.Printer, p rules.Position, viewer rules.Color) string { return textIn(lp, p, viewer) }
+func TextIn(lp *lang.Printer, p rules.Position, viewer rules.Color) string {
+	return textIn(lp, p, viewer)
+}
 
 // textIn is Text with the legend in lp's language.
 func textIn(lp *lang.Printer, p rules.Position, viewer rules.Color) string {
