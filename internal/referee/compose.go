@@ -313,7 +313,7 @@ func (r *Referee) boardMailsIn(g *Game, pos rules.Position, moverHeadlineText, h
 		if g.Status == StatusFinished && g.Commitment != "" {
 			body.Sections = append(body.Sections, r.revealSection(p, g))
 		}
-		if s, ok := finalRatingSection(g); ok {
+		if s, ok := finalRatingSection(p, g); ok {
 			body.Sections = append(body.Sections, s)
 		}
 		if s, ok := condRevealSection(g); ok {
