@@ -78,11 +78,14 @@ func (r *Referee) messageID(parts ...string) string {
 
 // subject builds "[variant #id] text". It never carries a player's secret:
 // subjects leak (forwards, notifications, screenshots, digests).
-func (r *Referee) subject(g *Game, text string) string {
+func (r *Referee) subject(g *Game, text string) string { return r.subjectIn(nil, g, text) }
+
+// subjectIn is subject with the event's place in p's language.
+func (r *Referee) subjectIn(p *lang.Printer, g *Game, text string) string {
 	if g.Event != nil {
 		// The event's game: its place first, so that a season's mails
 		// sort and read apart.
-		return fmt.Sprintf("[%s #%d] %s - %s", g.Variant.Name(), g.ID, g.Event.Place(), text)
+		return fmt.Sprintf("[%s #%d] %s - %s", g.Variant.Name(), g.ID, g.Event.PlaceText().In(p), text)
 	}
 	return fmt.Sprintf("[%s #%d] %s", g.Variant.Name(), g.ID, text)
 }
@@ -385,7 +388,7 @@ func (r *Referee) spectatorMailsOf(g, view *Game, pos rules.Position, headline l
 			body.Footer = p.Sprintf("You are watching game #%d (%s v %s) as a game of the event %s. To stop the mails of all its games, send \"%s\" to %s.",
 				g.ID, PublicName(g.Players[0]), PublicName(g.Players[1]), g.Event.Name, g.unobserveWord(w), r.cfg.Address)
 		}
-		out = append(out, Mail{Kind: KindSpectator, To: w, Subject: r.subject(g, p.Sprintf("%s (watching)", headline.In(p))),
+		out = append(out, Mail{Kind: KindSpectator, To: w, Subject: r.subjectIn(p, g, p.Sprintf("%s (watching)", headline.In(p))),
 			MessageID: r.messageID("watch", fmt.Sprint(g.ID), fmt.Sprint(view.Ply()), w, english),
 			InReplyTo: r.watchThreadID(g), References: []string{r.watchThreadID(g)},
 			Board: &body, LastMove: lastSquares(view), Date: now})
@@ -455,7 +458,7 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 		Kind:    kind,
 		To:      g.Players[c].Address,
 		ToName:  g.Players[c].Name,
-		Subject: r.subject(g, subjectText),
+		Subject: r.subjectIn(p, g, subjectText),
 		// Finished and aborted games keep a reply address too: "board",
 		// "help" and "record" work on them.
 		ReplyTo: r.ReplyAddress(g, c),
@@ -476,7 +479,7 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 func (r *Referee) statusLine(p *lang.Printer, g *Game, pos rules.Position, now time.Time) string {
 	s := p.Sprintf("Game #%d - %s - move %d", g.ID, variantTitle(p, g.Variant), pos.MoveNumber())
 	if g.Event != nil {
-		s = p.Sprintf("Game #%d (%s) - %s - move %d", g.ID, g.Event.Place(), variantTitle(p, g.Variant), pos.MoveNumber())
+		s = p.Sprintf("Game #%d (%s) - %s - move %d", g.ID, g.Event.PlaceText(), variantTitle(p, g.Variant), pos.MoveNumber())
 	}
 	switch g.Status {
 	case StatusActive:

@@ -201,9 +201,9 @@ func openingHeadline(p *lang.Printer, g *Game, c rules.Color, opponent string) s
 	title := variantTitle(p, g.Variant)
 	switch {
 	case g.Event != nil && c == rules.White:
-		return p.Sprintf("A new game of %s in the event %s: you play White against %s.", title, g.Event.Place(), opponent)
+		return p.Sprintf("A new game of %s in the event %s: you play White against %s.", title, g.Event.PlaceText(), opponent)
 	case g.Event != nil:
-		return p.Sprintf("A new game of %s in the event %s: you play Black against %s.", title, g.Event.Place(), opponent)
+		return p.Sprintf("A new game of %s in the event %s: you play Black against %s.", title, g.Event.PlaceText(), opponent)
 	case c == rules.White:
 		return p.Sprintf("A new game of %s: you play White against %s.", title, opponent)
 	}
