@@ -115,6 +115,18 @@ func (a *App) loadTx(tx *store.Tx, sg *store.Game) (*referee.Game, error) {
 	if g.Watchers, err = tx.Watchers(sg.ID); err != nil {
 		return nil, err
 	}
+	for _, w := range g.Watchers {
+		code, err := tx.Language(w)
+		if err != nil {
+			return nil, err
+		}
+		if code != "" {
+			if g.WatcherLanguages == nil {
+				g.WatcherLanguages = map[string]string{}
+			}
+			g.WatcherLanguages[w] = code
+		}
+	}
 	place, inEvent, err := tx.PlaceOfGame(sg.ID)
 	if err != nil {
 		return nil, err

@@ -154,3 +154,35 @@ func TestObserveCapCountsTheStore(t *testing.T) {
 		}
 	}
 }
+
+// TestObserveInTheSpectatorsLanguage: a spectator who sent "language de"
+// gets the boards of the game they observe in German (the app loads the
+// spectators' languages with the game), also when the game is shown a
+// move late.
+func TestObserveInTheSpectatorsLanguage(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{Observers: referee.ObserversOpen})
+	g, err := a.NewGameWith(ctx, "chess", "carol@example.org", "bob@example.org", nil, "", GameOptions{WatchDelay: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	const eve = "eve@example.net"
+	for _, line := range []string{"language de", "observe 1"} {
+		if p := send(t, a, &n, eve, "", line); p.Verdict != referee.Applied {
+			t.Fatalf("%s: %+v", line, p)
+		}
+	}
+	if g, _ = a.Game(ctx, g.ID); g.WatcherLanguages[eve] != "de" {
+		t.Fatalf("the game's spectators' languages: %v", g.WatcherLanguages)
+	}
+	for i, mv := range []string{"e4", "e5"} {
+		g, _ = a.Game(ctx, g.ID)
+		if p, err := a.Process(ctx, moveMail(a, g, rules.Color(i%2), "Mon, 23 Nov 2026 12:00:00 +0000", mv), 0, 0); err != nil || p.Verdict != referee.Applied {
+			t.Fatalf("%s: %+v, %v", mv, p, err)
+		}
+	}
+	_, late := lastTo(t, a, eve)
+	says(t, "the delayed spectator mail", late, "Weiß zog e4. Diese Partie wird mit 1 Zug Verzögerung gezeigt.")
+	says(t, "the delayed spectator mail", late, "Sie verfolgen die Partie #1")
+}

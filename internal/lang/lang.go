@@ -20,12 +20,18 @@
 // notation.Languages (its piece letters): the catalog loads every file
 // there, and a test fails while the two lists differ or a file lacks a
 // message the English master list (locales/en.json) has.
+//
+// The variants' short rules (the opening mail's "The rules in short") are
+// paragraphs, not messages: rules/<code>.json holds them by variant name,
+// for the languages that have them (Printer.Rules); a language without
+// them gets the English text.
 package lang
 
 import (
 	"bytes"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -39,7 +45,7 @@ import (
 	"golang.org/x/text/message/catalog"
 )
 
-//go:embed locales/*.json
+//go:embed locales/*.json rules/*.json
 var locales embed.FS
 
 // English is the code of the language the keys are written in.
@@ -164,7 +170,11 @@ func Load() (*Catalog, error) {
 				}
 			}
 		}
-		c.printers[code] = &Printer{code: code, tag: tag, cat: c.cat}
+		rules, err := readRules(code)
+		if err != nil {
+			return nil, err
+		}
+		c.printers[code] = &Printer{code: code, tag: tag, cat: c.cat, rules: rules}
 	}
 	return c, nil
 }
@@ -200,9 +210,40 @@ func (c *Catalog) Printer(code string) *Printer {
 // without the catalog: keys as they are, and no plural forms (use it
 // only where no count is shown).
 type Printer struct {
-	code string
-	tag  language.Tag
-	cat  *catalog.Builder
+	code  string
+	tag   language.Tag
+	cat   *catalog.Builder
+	rules map[string]string // variant name -> its short rules (rules/<code>.json)
+}
+
+// Rules is the short rules of the built-in variant name (rules.Variant's
+// Name) in p's language, as the opening mail and the help give them, or
+// false where the language has no translation of them: the caller writes
+// the variant's own English text.
+func (p *Printer) Rules(variant string) (string, bool) {
+	if p == nil {
+		return "", false
+	}
+	s, ok := p.rules[variant]
+	return s, ok
+}
+
+// readRules reads the short rules of the variants in the language code:
+// rules/<code>.json, a JSON object from variant name to text. A language
+// may have none (English has none: its texts are the variants' own).
+func readRules(code string) (map[string]string, error) {
+	b, err := locales.ReadFile(path.Join("rules", code+".json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the short rules in %q: %w", code, err)
+	}
+	var m map[string]string
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("the short rules rules/%s.json: %w", code, err)
+	}
+	return m, nil
 }
 
 // Code is the printer's language code ("en" for a nil printer).

@@ -17,8 +17,6 @@ import (
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
-
-	"referee/internal/notation"
 )
 
 // mustRead reads every catalog file.
@@ -40,22 +38,6 @@ func mustRead(t *testing.T) map[string]map[string]Entry {
 func TestCatalogLoads(t *testing.T) {
 	if _, err := Load(); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// TestLanguagesAreTheReadersLanguages: a language the "language" command
-// takes has a catalog, and a catalog is of a language the command takes
-// (adding one is a file here and a line in notation.Languages).
-func TestLanguagesAreTheReadersLanguages(t *testing.T) {
-	var want []string
-	for _, l := range notation.Languages() {
-		want = append(want, l.Code)
-	}
-	sort.Strings(want)
-	got := Codes()
-	sort.Strings(got)
-	if !slices.Equal(got, want) {
-		t.Errorf("catalog files for %v, but notation.Languages has %v", got, want)
 	}
 }
 

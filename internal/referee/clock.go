@@ -100,11 +100,14 @@ func (c *Clock) running(a, b time.Time, loc *time.Location) time.Duration {
 
 // Explain is the opening mail's paragraph on the clock: the control, and
 // how time is counted, warned of and stopped.
-func (c *Clock) Explain() string {
-	how := "Your time runs from the mail that gives you the move until your reply is read; the first line of every mail shows " +
-		"the time each side has left, and the mail that asks for your move gives your deadline. " + c.Carry()
-	return c.Describe() + ". " + how + " You are reminded once when a quarter of your time, or a day, is left; " +
-		"whoever runs out of time loses (a draw when the opponent could not win). \"vacation N\" stops your clock for N days."
+func (c *Clock) Explain() string { return c.ExplainIn(nil) }
+
+// ExplainIn is Explain in p's language.
+func (c *Clock) ExplainIn(p *lang.Printer) string {
+	return p.Sprintf("%s. Your time runs from the mail that gives you the move until your reply is read; the first line of every mail shows "+
+		"the time each side has left, and the mail that asks for your move gives your deadline. %s You are reminded once when a quarter of your time, or a day, is left; "+
+		"whoever runs out of time loses (a draw when the opponent could not win). \"vacation N\" stops your clock for N days.",
+		c.DescribeIn(p), c.CarryIn(p))
 }
 
 // allowance is the thinking time of side c for the current turn.

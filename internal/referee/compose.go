@@ -79,11 +79,14 @@ func (r *Referee) messageID(parts ...string) string {
 
 // subject builds "[variant #id] text". It never carries a player's secret:
 // subjects leak (forwards, notifications, screenshots, digests).
-func (r *Referee) subject(g *Game, text string) string {
+func (r *Referee) subject(g *Game, text string) string { return r.subjectIn(nil, g, text) }
+
+// subjectIn is subject with the event's place in p's language.
+func (r *Referee) subjectIn(p *lang.Printer, g *Game, text string) string {
 	if g.Event != nil {
 		// The event's game: its place first, so that a season's mails
 		// sort and read apart.
-		return fmt.Sprintf("[%s #%d] %s - %s", g.Variant.Name(), g.ID, g.Event.Place(), text)
+		return fmt.Sprintf("[%s #%d] %s - %s", g.Variant.Name(), g.ID, g.Event.PlaceText().In(p), text)
 	}
 	return fmt.Sprintf("[%s #%d] %s", g.Variant.Name(), g.ID, text)
 }
@@ -323,12 +326,12 @@ func (r *Referee) boardMailsIn(g *Game, pos rules.Position, moverHeadlineText, h
 			body.RelayFrom = g.Players[mover].displayName(mover)
 		}
 		if len(rolls) > 0 {
-			body.Sections = append(body.Sections, r.rollSection(g, rolls))
+			body.Sections = append(body.Sections, r.rollSection(p, rolls))
 		}
 		if g.Status == StatusFinished && g.Commitment != "" {
-			body.Sections = append(body.Sections, r.revealSection(g))
+			body.Sections = append(body.Sections, r.revealSection(p, g))
 		}
-		if s, ok := finalRatingSection(g); ok {
+		if s, ok := finalRatingSection(p, g); ok {
 			body.Sections = append(body.Sections, s)
 		}
 		if s, ok := condRevealSection(g); ok {
@@ -347,7 +350,7 @@ func (r *Referee) boardMailsIn(g *Game, pos rules.Position, moverHeadlineText, h
 		}
 		out = append(out, mail)
 	}
-	return append(out, r.spectatorMails(g, pos, headline, now)...)
+	return append(out, r.spectatorMailsIn(g, pos, headlineText, now)...)
 }
 
 // spectatorMails send watchers the board, with no Reply-To: nothing they
@@ -355,6 +358,12 @@ func (r *Referee) boardMailsIn(g *Game, pos rules.Position, moverHeadlineText, h
 // they get the position of Shown() actions, and only when an action was
 // just played: a draw offer or a takeback tells them nothing.
 func (r *Referee) spectatorMails(g *Game, pos rules.Position, headline string, now time.Time) []Mail {
+	return r.spectatorMailsIn(g, pos, lang.Raw(headline), now)
+}
+
+// spectatorMailsIn is spectatorMails with the headline written in each
+// spectator's language.
+func (r *Referee) spectatorMailsIn(g *Game, pos rules.Position, headline lang.Text, now time.Time) []Mail {
 	if len(g.Watchers) == 0 || g.State.Private {
 		return nil
 	}
@@ -369,29 +378,33 @@ func (r *Referee) spectatorMails(g *Game, pos rules.Position, headline string, n
 		}
 		last := view.Actions[n-1]
 		pos = p
-		headline = fmt.Sprintf("%s played %s. This game is shown %s late.", last.Color, last.SAN, plural(g.State.WatchDelay, "move"))
+		headline = bySideText(last.Color,
+			lang.M("White played %s. This game is shown %s late.", sanText{g.Variant, last.SAN}, lang.M("%d moves", g.State.WatchDelay)),
+			lang.M("Black played %s. This game is shown %s late.", sanText{g.Variant, last.SAN}, lang.M("%d moves", g.State.WatchDelay)))
 	}
 	return r.spectatorMailsOf(g, view, pos, headline, now)
 }
 
-// spectatorMailsOf writes the spectator mails of view (g as spectators may
-// see it, pos its position) to g's watchers.
-func (r *Referee) spectatorMailsOf(g, view *Game, pos rules.Position, headline string, now time.Time) []Mail {
+// spectatorMailsOf writes the spectator mails of view (g as spectators
+// see it), each in its spectator's language (Game.WatcherLanguages).
+func (r *Referee) spectatorMailsOf(g, view *Game, pos rules.Position, headline lang.Text, now time.Time) []Mail {
 	var out []Mail
+	english := headline.In(r.english())
 	for _, w := range g.Watchers {
 		if _, plays := g.colorOf(w); plays {
 			continue // a player of the event who observes it gets their own games' mails
 		}
-		body := render.Mail{GameID: g.ID, Variant: g.Variant, Pos: pos, Viewer: rules.White, Spectator: true,
-			Status: r.statusLine(r.english(), view, pos, now), Headline: headline, MoveList: played(view), MoveNote: notation.MarksNote(sans(view)),
-			Footer: fmt.Sprintf("You are watching game #%d (%s v %s). To stop, send \"%s\" to %s.",
+		p := r.printer(g.WatcherLanguages[w])
+		body := render.Mail{GameID: g.ID, Variant: g.Variant, Pos: pos, Viewer: rules.White, Spectator: true, Lang: p,
+			Status: r.statusLine(p, view, pos, now), Headline: headline.In(p), MoveList: played(view), MoveNote: notation.MarksNote(sans(view)),
+			Footer: p.Sprintf("You are watching game #%d (%s v %s). To stop, send \"%s\" to %s.",
 				g.ID, PublicName(g.Players[0]), PublicName(g.Players[1]), g.unobserveWord(w), r.cfg.Address)}
 		if g.watchesViaEvent(w) {
-			body.Footer = fmt.Sprintf("You are watching game #%d (%s v %s) as a game of the event %s. To stop the mails of all its games, send \"%s\" to %s.",
+			body.Footer = p.Sprintf("You are watching game #%d (%s v %s) as a game of the event %s. To stop the mails of all its games, send \"%s\" to %s.",
 				g.ID, PublicName(g.Players[0]), PublicName(g.Players[1]), g.Event.Name, g.unobserveWord(w), r.cfg.Address)
 		}
-		out = append(out, Mail{Kind: KindSpectator, To: w, Subject: r.subject(g, headline+" (watching)"),
-			MessageID: r.messageID("watch", fmt.Sprint(g.ID), fmt.Sprint(view.Ply()), w, headline),
+		out = append(out, Mail{Kind: KindSpectator, To: w, Subject: r.subjectIn(p, g, p.Sprintf("%s (watching)", headline.In(p))),
+			MessageID: r.messageID("watch", fmt.Sprint(g.ID), fmt.Sprint(view.Ply()), w, english),
 			InReplyTo: r.watchThreadID(g), References: []string{r.watchThreadID(g)},
 			Board: &body, LastMove: lastSquares(view), Date: now})
 	}
@@ -460,7 +473,7 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 		Kind:    kind,
 		To:      g.Players[c].Address,
 		ToName:  g.Players[c].Name,
-		Subject: r.subject(g, subjectText),
+		Subject: r.subjectIn(p, g, subjectText),
 		// Finished and aborted games keep a reply address too: "board",
 		// "help" and "record" work on them.
 		ReplyTo: r.ReplyAddress(g, c),
@@ -481,12 +494,12 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 func (r *Referee) statusLine(p *lang.Printer, g *Game, pos rules.Position, now time.Time) string {
 	s := p.Sprintf("Game #%d - %s - move %d", g.ID, variantTitle(p, g.Variant), pos.MoveNumber())
 	if g.Event != nil {
-		s = p.Sprintf("Game #%d (%s) - %s - move %d", g.ID, g.Event.Place(), variantTitle(p, g.Variant), pos.MoveNumber())
+		s = p.Sprintf("Game #%d (%s) - %s - move %d", g.ID, g.Event.PlaceText(), variantTitle(p, g.Variant), pos.MoveNumber())
 	}
 	switch g.Status {
 	case StatusActive:
 		s += bySide(pos.Turn(), p.Sprintf(" - White to play"), p.Sprintf(" - Black to play"))
-		if d := dieWords(pos); d != "" {
+		if d := dieWords(p, pos); d != "" {
 			s += p.Sprintf(" - die %s", d)
 		}
 		if c := g.clock(); c != nil {
@@ -524,17 +537,17 @@ func (r *Referee) turnSubject(p *lang.Printer, g *Game, pos rules.Position, c ru
 	} else {
 		s = p.Sprintf("Move %d: Black to play (%s)", pos.MoveNumber(), sideName(p, c))
 	}
-	if d := dieWords(pos); d != "" && pos.Turn() == c {
+	if d := dieWords(p, pos); d != "" && pos.Turn() == c {
 		s += p.Sprintf(", die %s", d)
 	}
 	return s
 }
 
 // dieWords is what the die stands at, in the words the prompt uses ("shows
-// 4 (after a void 6)"), or "" in a game without a die.
-func dieWords(pos rules.Position) string {
+// 4 (after a void 6)") in p's language, or "" in a game without a die.
+func dieWords(p *lang.Printer, pos rules.Position) string {
 	if d, ok := pos.(rules.DieDescriber); ok {
-		return d.DieText()
+		return d.DieWords().In(p)
 	}
 	if roller, ok := pos.(rules.Roller); ok {
 		return roller.DieState()
@@ -548,7 +561,7 @@ func (r *Referee) howToReply(lp *lang.Printer, g *Game, pos rules.Position, c ru
 	var legal []rules.Move
 	if pos.Turn() == c {
 		if p, ok := pos.(rules.Prompter); ok {
-			prompt = p.Prompt() // the variant's own words: English this round
+			prompt = p.PromptText().In(lp)
 		} else {
 			prompt = lp.Sprintf("It is your move.")
 		}

@@ -1,5 +1,7 @@
 package referee
 
+import "referee/internal/lang"
+
 // What an event's format decides, asked of the format (Event.Rules): the
 // core's callers and the app read an event through these, and never
 // compare the format's name.
@@ -54,7 +56,10 @@ func (e *Event) summary() string { return e.summaryAs(e.Rules().Title()) }
 
 // Place is the game's place in its event in words: "autumn, round 2,
 // board 1", or in a knockout "cup, round 2, match 1, game 2".
-func (e *GameEvent) Place() string { return e.rules().Place(e) }
+func (e *GameEvent) Place() string { return e.rules().Place(e).In(nil) }
+
+// PlaceText is Place in the reader's language.
+func (e *GameEvent) PlaceText() lang.Text { return e.rules().Place(e) }
 
 // round is the PGN Round tag (standard §8.1.1.4), as the format numbers
 // its games.

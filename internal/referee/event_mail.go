@@ -103,9 +103,10 @@ func (r *Referee) Forfeit(g *Game, loser rules.Color, reason string, now time.Ti
 	ng.SeedRevealed = true
 	var out []Mail
 	for _, c := range []rules.Color{rules.White, rules.Black} {
-		body := render.Mail{Headline: "This game is over: " + resultText(nil, ng) + "."}
+		p := r.printer(ng.Players[c].Language)
+		body := render.Mail{Headline: p.Sprintf("This game is over: %s.", resultText(p, ng))}
 		if ng.Commitment != "" {
-			body.Sections = append(body.Sections, r.revealSection(ng))
+			body.Sections = append(body.Sections, r.revealSection(p, ng))
 		}
 		out = append(out, r.boardMail(ng, rep.Final, c, body, nil, nil, "abort", reason, now))
 	}

@@ -1,5 +1,7 @@
 package referee
 
+import "referee/internal/lang"
+
 // A Format is an event format (issue 40), a value as a variant is
 // (rules.Variant): how an event's games are paired and when more are
 // due, when it is over and who won, what a withdrawal and silence on the
@@ -52,9 +54,9 @@ type Format interface {
 	// note; Where names one game of that list: "Round 1, board 2".
 	Announce(e *Event, seat int, first EventGame, games int) Announcement
 	Where(g EventGame) string
-	// Place is a game's place in words ("autumn, round 2, board 1") and
-	// PGNRound its PGN Round tag.
-	Place(ge *GameEvent) string
+	// Place is a game's place in words ("autumn, round 2, board 1", in
+	// the reader's language) and PGNRound its PGN Round tag.
+	Place(ge *GameEvent) lang.Text
 	PGNRound(ge *GameEvent) string
 	// ResultNote is what the end of game id means beyond the game (a
 	// knockout's match score), for the mails of that end; "" for none.

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"referee/internal/lang"
 	"slices"
 	"strings"
 
@@ -427,8 +428,8 @@ func (knockout) Where(g EventGame) string {
 	return fmt.Sprintf("Round %d, match %d, game %d", g.Round, g.Board, g.Leg)
 }
 
-func (knockout) Place(ge *GameEvent) string {
-	return fmt.Sprintf("%s, round %d, match %d, game %d", ge.Name, ge.Round, ge.Board, max(ge.Leg, 1))
+func (knockout) Place(ge *GameEvent) lang.Text {
+	return lang.M("%s, round %d, match %d, game %d", ge.Name, ge.Round, ge.Board, max(ge.Leg, 1))
 }
 
 // PGNRound numbers a knockout's games as the FIDE World Cup numbers them,

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"referee/internal/lang"
 	"slices"
 	"strings"
 	"time"
@@ -332,8 +333,8 @@ func (f ladder) Announce(e *Event, seat int, first EventGame, games int) Announc
 
 func (ladder) Where(g EventGame) string { return fmt.Sprintf("Challenge %d, game %d", g.Round, g.Leg) }
 
-func (ladder) Place(ge *GameEvent) string {
-	return fmt.Sprintf("%s, challenge %d, game %d", ge.Name, ge.Round, max(ge.Leg, 1))
+func (ladder) Place(ge *GameEvent) lang.Text {
+	return lang.M("%s, challenge %d, game %d", ge.Name, ge.Round, max(ge.Leg, 1))
 }
 
 // PGNRound is the challenge's number.

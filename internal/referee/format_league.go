@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"referee/internal/lang"
 	"slices"
 	"strings"
 
@@ -497,8 +498,8 @@ func (league) Where(g EventGame) string {
 	return fmt.Sprintf("Season %d, division %d, round %d, board %d", g.Season, g.Division, g.Round, g.Board)
 }
 
-func (league) Place(ge *GameEvent) string {
-	return fmt.Sprintf("%s, season %d, division %d, round %d, board %d", ge.Name, max(ge.Season, 1), max(ge.Division, 1), ge.Round, ge.Board)
+func (league) Place(ge *GameEvent) lang.Text {
+	return lang.M("%s, season %d, division %d, round %d, board %d", ge.Name, max(ge.Season, 1), max(ge.Division, 1), ge.Round, ge.Board)
 }
 
 // PGNRound is SEASON.ROUND: a league's rounds start again each season.

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"referee/internal/lang"
 	"strings"
 
 	"referee/internal/event"
@@ -168,8 +169,8 @@ func (roundRobin) Where(g EventGame) string {
 	return fmt.Sprintf("Round %d, board %d", g.Round, g.Board)
 }
 
-func (roundRobin) Place(ge *GameEvent) string {
-	return fmt.Sprintf("%s, round %d, board %d", ge.Name, ge.Round, ge.Board)
+func (roundRobin) Place(ge *GameEvent) lang.Text {
+	return lang.M("%s, round %d, board %d", ge.Name, ge.Round, ge.Board)
 }
 
 func (roundRobin) PGNRound(ge *GameEvent) string { return fmt.Sprint(ge.Round) }

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"referee/internal/lang"
 	"slices"
 	"strings"
 
@@ -367,8 +368,8 @@ func (teamMatch) Where(g EventGame) string {
 	return fmt.Sprintf("Round %d, match %d, board %d, game %d", g.Round, max(g.Division, 1), g.Board, g.Leg)
 }
 
-func (teamMatch) Place(ge *GameEvent) string {
-	return fmt.Sprintf("%s, round %d, match %d, board %d, game %d", ge.Name, ge.Round, max(ge.Division, 1), ge.Board, max(ge.Leg, 1))
+func (teamMatch) Place(ge *GameEvent) lang.Text {
+	return lang.M("%s, round %d, match %d, board %d, game %d", ge.Name, ge.Round, max(ge.Division, 1), ge.Board, max(ge.Leg, 1))
 }
 
 // PGNRound is ROUND.MATCH; Board is the board.

@@ -375,10 +375,14 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 			addSection(out.Mails, ng, rules.Color(c), render.Section{Title: "Your conditional moves", Body: n})
 		}
 	}
-	if s, ok := languageHint(g.Players[color], env, reading.Languages); ok {
+	codes, mailWhy := reading.Languages, ""
+	if len(codes) == 0 && m != nil {
+		codes, mailWhy = mailLanguages(m)
+	}
+	if s, ok := r.languageHint(g.Players[color], env, codes, mailWhy); ok {
 		addSection(out.Mails, ng, color, s)
-		out.Lobby = &LobbyChange{LanguageHint: &LanguageHintChange{Address: g.Players[color].Address, Codes: reading.Languages}}
-		out.Detail += "; told how to set " + strings.Join(reading.Languages, " or ")
+		out.Lobby = &LobbyChange{LanguageHint: &LanguageHintChange{Address: g.Players[color].Address, Codes: codes}}
+		out.Detail += "; told how to set " + strings.Join(codes, " or ")
 	}
 	return out
 }

@@ -73,10 +73,9 @@ func daysText(p *lang.Printer, n int) string { return p.Sprintf("%d days", n) }
 // gamesCount is "1 game", "3 games" in p's language.
 func gamesCount(p *lang.Printer, n int) string { return p.Sprintf("%d games", n) }
 
-// controlFor is a challenge's time control described as
-// timecontrol.Control.Describe does, in p's language: "3 days per move",
-// "no time limit" for none, the control as written when it does not
-// parse.
+// controlFor is a challenge's time control in words, in p's language
+// (timecontrol.Control.DescribeIn): "3 days per move", "no time limit"
+// for none, the control as written when it does not parse.
 func controlFor(p *lang.Printer, tc string) string {
 	if tc == "" {
 		return p.Sprintf("no time limit")
@@ -85,59 +84,7 @@ func controlFor(p *lang.Printer, tc string) string {
 	if err != nil {
 		return tc
 	}
-	days := func(d time.Duration) string { return daysText(p, int(d/timecontrol.Day)) }
-	bare := c
-	bare.DaysOff = nil
-	written := bare.String()
-	var s string
-	switch {
-	case c.PerMove > 0:
-		s = p.Sprintf("%d days per move", int(c.PerMove/timecontrol.Day))
-	case c.Block > 0:
-		s = p.Sprintf("%s in %s, unused time carried over (%s)", p.Sprintf("%d moves", c.Block), days(c.Initial), written)
-	default:
-		most := c.Initial
-		if c.Cap > 0 {
-			most = c.Cap
-		}
-		s = p.Sprintf("%s + %s a move, at most %s (%s)", days(c.Initial), days(c.Increment), days(most), written)
-	}
-	if len(c.DaysOff) == 0 {
-		return s
-	}
-	names := make([]string, len(c.DaysOff))
-	for i, d := range c.DaysOff {
-		names[i] = weekdays(p, d)
-	}
-	return s + p.Sprintf("; the clock stops on %s (each player's own, in their time zone)", andList(p, names))
-}
-
-// weekdays is a weekday's name in the plural, as "the clock stops on
-// Saturdays" says it.
-func weekdays(p *lang.Printer, d time.Weekday) string {
-	switch d {
-	case time.Monday:
-		return p.Sprintf("Mondays")
-	case time.Tuesday:
-		return p.Sprintf("Tuesdays")
-	case time.Wednesday:
-		return p.Sprintf("Wednesdays")
-	case time.Thursday:
-		return p.Sprintf("Thursdays")
-	case time.Friday:
-		return p.Sprintf("Fridays")
-	case time.Saturday:
-		return p.Sprintf("Saturdays")
-	}
-	return p.Sprintf("Sundays")
-}
-
-// andList joins "a", "a and b", "a, b and c" in p's language.
-func andList(p *lang.Printer, items []string) string {
-	if n := len(items); n > 1 {
-		return p.Sprintf("%s and %s", strings.Join(items[:n-1], ", "), items[n-1])
-	}
-	return strings.Join(items, "")
+	return c.DescribeIn(p)
 }
 
 // dateAt is a date with its year, in the zone loc, written later in the

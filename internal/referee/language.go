@@ -6,7 +6,6 @@ import (
 
 	"referee/internal/lang"
 	"referee/internal/notation"
-	"referee/internal/render"
 )
 
 // A player's language (the "language" command, issue 42), over all their
@@ -140,49 +139,3 @@ type LanguageHintChange struct {
 // maxHintLanguages bounds the languages a hint names: "Dd1" fits six, and
 // says nothing about which one is the player's.
 const maxHintLanguages = 2
-
-// languageHint is the section that tells a player how to set the
-// languages codes, or false when there is nothing to tell: a language set
-// or told before, no letter of another language, or too many languages.
-func languageHint(p Player, env Env, codes []string) (render.Section, bool) {
-	if p.Language != "" || env.Language != "" || env.LanguageHinted || len(codes) == 0 || len(codes) > maxHintLanguages {
-		return render.Section{}, false
-	}
-	var names, sends []string
-	for _, c := range codes {
-		l, _ := notation.LookupLanguage(c)
-		names = append(names, l.Name)
-		sends = append(sends, fmt.Sprintf("\"language %s\" (%s)", l.Code, l.Name))
-	}
-	body := wrap(fmt.Sprintf("Your move was written with the piece letters of %s, and read so. To have the letters of your language read in all your games, and a letter that English gives another piece (such as R, the king in French, or P, the knight in Dutch) read as yours, reply %s. This note is not sent again.",
-		strings.Join(names, " or "), strings.Join(sends, " or ")))
-	for _, c := range codes {
-		if t := hintIn(c); t != "" {
-			body += "\n\n" + wrap(t)
-		}
-	}
-	return render.Section{Title: "Your language", Body: body}, true
-}
-
-// hintIn says in the language code how to have its letters read.
-func hintIn(code string) string {
-	switch code {
-	case "de":
-		return "Damit der Schiedsrichter in allen Ihren Partien die deutschen Figurenbuchstaben (K D T L S) liest, antworten Sie mit \"language de\"."
-	case "fr":
-		return "Pour que l'arbitre lise les lettres françaises des pièces (R D T F C) dans toutes vos parties, répondez \"language fr\"."
-	case "es":
-		return "Para que el árbitro lea las letras españolas de las piezas (R D T A C) en todas sus partidas, responda \"language es\"."
-	case "it":
-		return "Perché l'arbitro legga le lettere italiane dei pezzi (R D T A C) in tutte le sue partite, risponda \"language it\"."
-	case "pt":
-		return "Para que o árbitro leia as letras portuguesas das peças (R D T B C) em todas as suas partidas, responda \"language pt\"."
-	case "nl":
-		return "Antwoord \"language nl\" om de scheidsrechter in al uw partijen de Nederlandse stukletters (K D T L P) te laten lezen."
-	case "pl":
-		return "Aby sędzia odczytywał polskie litery figur (K H W G S) we wszystkich Twoich partiach, odpowiedz \"language pl\"."
-	case "ru":
-		return "Чтобы судья читал русские обозначения фигур (Кр Ф Л С К) во всех ваших партиях, ответьте \"language ru\"."
-	}
-	return ""
-}

@@ -170,3 +170,53 @@ func TestLanguageHintOnce(t *testing.T) {
 		t.Errorf("Fc4: the hint:\n%s", hint)
 	}
 }
+
+// TestLanguageHintFromTheMail: a player who set no language, writes the
+// English letters, and whose mail shows another of the referee's
+// languages (the quote header their client wrote, its Content-Language)
+// is told once, in English and in that language, how to set it; English,
+// a language the referee has no catalog of, or a language set: no hint.
+func TestLanguageHintFromTheMail(t *testing.T) {
+	for _, tc := range []struct {
+		name, quote, content, set string
+		want                      string // the codes hinted, "" for none
+		says                      []string
+	}{
+		{"German quote header", "de", "", "", "de", []string{"Your mail is written in German (the header above the mail you quoted).",
+			`reply "language de" (German)`, `Damit der Schiedsrichter Ihnen auf Deutsch schreibt`, `antworten Sie mit "language de"`}},
+		{"both say French", "fr", "fr", "", "fr", []string{"(the header above the mail you quoted and the language your mail declares, its Content-Language)",
+			`répondez "language fr"`}},
+		{"Russian Content-Language", "en", "ru", "", "ru", []string{`Your mail is written in Russian`, `ответьте "language ru"`}},
+		{"two languages", "nl", "pl", "", "nl pl", []string{`reply "language nl" (Dutch) or "language pl" (Polish)`}},
+		{"English", "en", "en", "", "", nil},
+		{"Czech, which has no catalog", "", "cs", "", "", nil},
+		{"a language set", "de", "de", "de", "", nil},
+	} {
+		r, g := newGame(t, rules.Chess())
+		g.Players[rules.White].Language = tc.set
+		m := &reader.Mail{From: g.Players[rules.White].Address, MessageID: "<q@x>", Action: "Nf3", QuoteLanguage: tc.quote, ContentLanguage: tc.content,
+			Token: &reader.Token{GameID: g.ID, Secret: g.Players[rules.White].Secret, Ply: g.Ply()}}
+		out := r.Handle(Inbound{Mail: m}, g, Env{Now: time.Unix(0, 0), Language: tc.set})
+		if out.Verdict != Applied {
+			t.Fatalf("%s: %v %s", tc.name, out.Verdict, out.Detail)
+		}
+		var hint string
+		for _, s := range out.Mails[0].Board.Sections {
+			if s.Title == "Your language" {
+				hint = norm(s.Body)
+			}
+		}
+		var got string
+		if out.Lobby != nil && out.Lobby.LanguageHint != nil {
+			got = strings.Join(out.Lobby.LanguageHint.Codes, " ")
+		}
+		if got != tc.want || (tc.want == "") != (hint == "") {
+			t.Errorf("%s: hinted %q (section %q), want %q", tc.name, got, hint, tc.want)
+		}
+		for _, s := range tc.says {
+			if !strings.Contains(hint, s) {
+				t.Errorf("%s: the hint does not say %q:\n%s", tc.name, s, hint)
+			}
+		}
+	}
+}

@@ -180,7 +180,7 @@ func TestInvitationToAGermanFromAnEnglishPlayer(t *testing.T) {
 	}
 	inv, conf := onlyMailTo(t, out, "bob@example.org"), onlyMailTo(t, out, "carol@example.org")
 	for _, want := range []string{
-		"Bedenkzeit: 10 Züge je 50 Tage, ungenutzte Zeit wird übertragen (10/50d).",
+		"Bedenkzeit: 10 Züge in 50 Tagen, nicht verbrauchte Zeit wird übertragen (10/50d).",
 		"carol@example.org spielt Weiß. Die Partie wird gewertet",
 		"Die Einladung läuft am Mo, 30. Nov. 2026 11:00 CET ab.",
 		"Der Schiedsrichter unter referee@example.test.",
@@ -199,13 +199,6 @@ func TestInvitationToAGermanFromAnEnglishPlayer(t *testing.T) {
 		t.Errorf("German in the English challenger's confirmation:\n%s", conf.Text)
 	}
 	mailGolden(t, "invitation-de", inv)
-	// A challenge by mail names no days off; an event's control may.
-	de := r.printer("de")
-	if got, want := controlFor(de, "10/50d off sat,sun"), "10 Züge je 50 Tage, ungenutzte Zeit wird übertragen (10/50d); "+
-		"die Uhr steht samstags und sonntags still (für jeden Spieler die eigenen, in seiner Zeitzone)"; got != want {
-		t.Errorf("a control with days off in German: %q, want %q", got, want)
-	}
-
 	rg, g := newGame(t, rules.Chess())
 	g.Players[rules.White].Language = "de"
 	mailGolden(t, "help-in-game-de", act(t, rg, g, rules.White, "help").Mails...)

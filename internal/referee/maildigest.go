@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/notation"
 	"referee/internal/render"
-	"referee/internal/timecontrol"
 )
 
 // DigestChange is a player's new mail setting: At the local time of day
@@ -98,6 +98,16 @@ func (r *Referee) Digest(to, zone string, games []*Game, now time.Time) (Mail, b
 	loc := zoneLocation(zone)
 	games = slices.Clone(games)
 	slices.SortStableFunc(games, func(a, b *Game) int { return compareUrgency(a, b) })
+	// The player's language is theirs in every game (it is stored per
+	// player): the first game of theirs says it.
+	code := ""
+	for _, g := range games {
+		if c, ok := g.colorOf(to); ok {
+			code = g.Players[c].Language
+			break
+		}
+	}
+	p := r.printer(code)
 	var turn, other strings.Builder
 	n := 0
 	for _, g := range games {
@@ -110,53 +120,55 @@ func (r *Referee) Digest(to, zone string, games []*Game, now time.Time) (Mail, b
 			continue
 		}
 		opp := g.Players[c.Other()].shownName()
-		last := "no move yet"
+		title := variantTitle(p, g.Variant)
+		last := p.Sprintf("no move yet")
 		if k := len(g.Actions); k > 0 {
 			a := g.Actions[k-1]
-			last = fmt.Sprintf("%s played %s", opp, a.SAN)
+			san := notation.WriteIn(g.Variant, a.SAN, p.Code())
+			last = p.Sprintf("%s played %s", opp, san)
 			if a.Color == c {
-				last = "your last move was " + a.SAN
+				last = p.Sprintf("your last move was %s", san)
 			}
 		}
 		cl := g.clock()
 		if pos.Turn() != c {
-			line := fmt.Sprintf("#%d %s against %s: their move (%s)", g.ID, g.Variant.Title(), opp, last)
+			line := p.Sprintf("#%d %s against %s: their move (%s)", g.ID, title, opp, last)
 			if cl != nil {
-				line += "; their time runs out " + whenIn(cl.Deadline(c.Other()), loc)
+				line = p.Sprintf("%s; their time runs out %s", line, whenFor(p, cl.Deadline(c.Other()), loc))
 			}
 			other.WriteString("  " + indent(wrapAt(line+".", 68), "    ")[4:] + "\n")
 			continue
 		}
 		n++
-		fmt.Fprintf(&turn, "=== Game #%d - %s - move %d ===\n", g.ID, g.Variant.Title(), pos.MoveNumber())
-		turn.WriteString(wrap(fmt.Sprintf("You play %s against %s.", c, opp)) + "\n\n")
+		turn.WriteString(p.Sprintf("=== Game #%d - %s - move %d ===", g.ID, title, pos.MoveNumber()) + "\n")
+		turn.WriteString(wrap(bySide(c, p.Sprintf("You play White against %s.", opp), p.Sprintf("You play Black against %s.", opp))) + "\n\n")
 		turn.WriteString(wrap(sentence(last)) + "\n")
 		if k := len(g.Actions); k > 0 && g.Actions[k-1].Color != c && strings.TrimSpace(r.relayable(g.Actions[k-1].Message, g)) != "" {
-			fmt.Fprintf(&turn, "%s writes: %q\n", opp, strings.TrimSpace(r.relayable(g.Actions[k-1].Message, g)))
+			turn.WriteString(p.Sprintf("%s writes: \"%s\"", opp, strings.TrimSpace(r.relayable(g.Actions[k-1].Message, g))) + "\n")
 		}
 		if o := g.DrawOffer; o != nil && o.By == c.Other() {
-			turn.WriteString(wrap(fmt.Sprintf("%s offers a draw: reply \"draw\" to accept it; your move declines it.", opp)) + "\n")
+			turn.WriteString(wrap(p.Sprintf("%s offers a draw: reply \"draw\" to accept it; your move declines it.", opp)) + "\n")
 		}
-		turn.WriteString("\n" + render.Text(pos, c) + "\n")
+		turn.WriteString("\n" + render.TextIn(p, pos, c) + "\n")
 		if cl != nil {
-			turn.WriteString(wrap(fmt.Sprintf("Your clock (%s): %s left; your time runs out %s.", controlText(cl.Control), timecontrol.Span(cl.Deadline(c).Sub(now)), whenIn(cl.Deadline(c), loc))) + "\n")
+			turn.WriteString(wrap(p.Sprintf("Your clock (%s): %s left; your time runs out %s.", cl.DescribeIn(p), spanFor(p, cl.Deadline(c).Sub(now)), whenFor(p, cl.Deadline(c), loc))) + "\n")
 		} else {
-			turn.WriteString("No time limit in this game.\n")
+			turn.WriteString(p.Sprintf("No time limit in this game.") + "\n")
 		}
-		fmt.Fprintf(&turn, "To play in game #%d, write your move on the first line of a mail to\n  %s\n\n", g.ID, r.ReplyAddress(g, c))
+		turn.WriteString(p.Sprintf("To play in game #%d, write your move on the first line of a mail to", g.ID) + "\n  " + r.ReplyAddress(g, c) + "\n\n")
 	}
 	if n == 0 {
 		return Mail{}, false
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\n", wrap(fmt.Sprintf("Your daily digest of %s: it is your move in %s.", whenIn(now, loc), plural(n, "game"))))
+	fmt.Fprintf(&b, "%s\n\n", wrap(p.Sprintf("Your daily digest of %s: it is your move in %s.", whenFor(p, now, loc), p.Sprintf("%d games", n))))
 	b.WriteString(turn.String())
 	if other.Len() > 0 {
-		b.WriteString("Your other games:\n" + other.String() + "\n")
+		b.WriteString(p.Sprintf("Your other games:") + "\n" + other.String() + "\n")
 	}
-	b.WriteString(wrap("Each game has its own reply address above: a mail to it acts in that game only. A game's start and its end "+
-		"come in mails of their own, at once. \"mail each\" (to the referee) goes back to a mail per move.") + "\n")
-	subject := fmt.Sprintf("Your move in %s (daily digest)", plural(n, "game"))
+	b.WriteString(wrap(p.Sprintf("Each game has its own reply address above: a mail to it acts in that game only. A game's start and its end "+
+		"come in mails of their own, at once. \"mail each\" (to the referee) goes back to a mail per move.")) + "\n")
+	subject := p.Sprintf("Your move in %s (daily digest)", p.Sprintf("%d games", n))
 	return Mail{Kind: KindDigest, To: to, Subject: subject, Text: b.String() + lobbyFooter(r.cfg.Address),
 		MessageID: r.messageID("digest", to, now.UTC().Format(time.RFC3339)), Date: now}, true
 }

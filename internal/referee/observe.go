@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"referee/internal/lang"
 	"referee/internal/mail/addr"
 	"referee/internal/render"
 	"referee/internal/rules"
@@ -211,7 +212,7 @@ func (r *Referee) observe(c *call) Outcome {
 	}
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s observes", id, m.From),
 		Lobby: &LobbyChange{Watch: &WatchChange{GameID: id, Address: m.From}}}
-	out.Mails = r.spectatorMailsOf(ng, view, pos, headline, env.Now)
+	out.Mails = r.spectatorMailsOf(ng, view, pos, lang.Raw(headline), env.Now)
 	return out
 }
 

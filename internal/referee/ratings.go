@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"referee/internal/lang"
 	"referee/internal/mail/addr"
 	"referee/internal/rating"
 	"referee/internal/render"
@@ -55,41 +56,34 @@ func signed(d int) string {
 
 // openingRatingSection tells both players whether the game is rated, and
 // with it their ratings in the variant.
-func openingRatingSection(g *Game) (render.Section, bool) {
+func openingRatingSection(p *lang.Printer, g *Game) (render.Section, bool) {
 	if !g.Rated {
-		return render.Section{Title: "Casual game", Body: "This game is casual: its result changes no rating."}, true
+		return render.Section{Title: p.Sprintf("Casual game"), Body: p.Sprintf("This game is casual: its result changes no rating.")}, true
 	}
 	if g.Ratings[0] == nil || g.Ratings[1] == nil {
 		return render.Section{}, false
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "This game is rated (%s). Ratings now:\n", g.Variant.Title())
-	for c, p := range g.Players {
-		fmt.Fprintf(&b, "%s %s: %s\n", colorName(c), p.Address, g.Ratings[c].Before)
+	b.WriteString(p.Sprintf("This game is rated (%s). Ratings now:", variantTitle(p, g.Variant)) + "\n")
+	for c, pl := range g.Players {
+		fmt.Fprintf(&b, "%s %s: %s\n", sideName(p, rules.Color(c)), pl.Address, g.Ratings[c].Before)
 	}
-	b.WriteString(fmt.Sprintf("A \"?\" marks a provisional rating (deviation above %d). Reply \"rating\" for yours in full.", rating.ProvisionalRD))
-	return render.Section{Title: "Ratings", Body: b.String()}, true
+	b.WriteString(p.Sprintf("A \"?\" marks a provisional rating (deviation above %d). Reply \"rating\" for yours in full.", rating.ProvisionalRD))
+	return render.Section{Title: p.Sprintf("Ratings"), Body: b.String()}, true
 }
 
 // finalRatingSection tells both players what a rated game did to each
 // player's rating.
-func finalRatingSection(g *Game) (render.Section, bool) {
+func finalRatingSection(p *lang.Printer, g *Game) (render.Section, bool) {
 	before, after, ok := ratingsAfter(g)
 	if !ok {
 		return render.Section{}, false
 	}
 	var b strings.Builder
-	for c, p := range g.Players {
-		fmt.Fprintf(&b, "%s %s: %s -> %s (%s)\n", colorName(c), p.Address, before[c], after[c], signed(rating.Diff(before[c], after[c])))
+	for c, pl := range g.Players {
+		fmt.Fprintf(&b, "%s %s: %s -> %s (%s)\n", sideName(p, rules.Color(c)), pl.Address, before[c], after[c], signed(rating.Diff(before[c], after[c])))
 	}
-	return render.Section{Title: "Ratings", Body: strings.TrimRight(b.String(), "\n")}, true
-}
-
-func colorName(c int) string {
-	if c == 0 {
-		return "White"
-	}
-	return "Black"
+	return render.Section{Title: p.Sprintf("Ratings"), Body: strings.TrimRight(b.String(), "\n")}, true
 }
 
 // ratingArgs are the words of "rating [ADDRESS] [VARIANT]" and "top
@@ -123,7 +117,8 @@ func readRatingArgs(args []string, from string, variants *rules.Catalog) ratingA
 	return q
 }
 
-// ratingAnswer answers "rating [ADDRESS] [VARIANT]".
+// ratingAnswer answers "rating [ADDRESS] [VARIANT]", in the sender's
+// language.
 func (r *Referee) ratingAnswer(c *call) Outcome {
 	m, env := c.m, c.env
 	q := readRatingArgs(c.args, m.From, r.cfg.Variants)
@@ -132,10 +127,11 @@ func (r *Referee) ratingAnswer(c *call) Outcome {
 			fmt.Sprintf("In %q, the word %q is neither one mail address nor one game.", firstWords(m.Action, 6), q.bad),
 			"Write \"rating\", \"rating chess\", \"rating bob@example.org\" or \"rating bob@example.org chess\". The games: "+r.offeredNames()+".")
 	}
+	p := r.printer(env.Language)
 	var b strings.Builder
 	who := q.address
 	if addr.SameMailbox(q.address, m.From) {
-		who = "You (" + m.From + ")"
+		who = p.Sprintf("You (%s)", m.From)
 	}
 	shown := 0
 	for _, s := range env.Lobby.Ratings {
@@ -144,35 +140,40 @@ func (r *Referee) ratingAnswer(c *call) Outcome {
 		}
 		title := s.Variant
 		if v, err := r.cfg.Variants.Lookup(s.Variant); err == nil {
-			title = v.Title()
+			title = variantTitle(p, v)
 		}
-		fmt.Fprintf(&b, "%s: %s (deviation %.0f, volatility %.4f)\n", title, s.Rating, s.RD, s.Sigma)
-		fmt.Fprintf(&b, "  %d rated games: %d won, %d drawn, %d lost\n", s.Games, s.Wins, s.Draws, s.Losses)
-		fmt.Fprintf(&b, "  reliability %.0f%%: %d lost on time, %d abandoned (no move made)\n\n",
-			100*s.Reliability(), s.LostOnTime, s.Abandoned)
+		b.WriteString(p.Sprintf("%s: %s (deviation %.0f, volatility %.4f)", title, s.Rating, s.RD, s.Sigma) + "\n")
+		b.WriteString("  " + p.Sprintf("%s: %d won, %d drawn, %d lost", p.Sprintf("%d rated games", s.Games), s.Wins, s.Draws, s.Losses) + "\n")
+		b.WriteString("  " + p.Sprintf("reliability %.0f%%: %d lost on time, %d abandoned (no move made)",
+			100*s.Reliability(), s.LostOnTime, s.Abandoned) + "\n\n")
 		shown++
 	}
-	in := ""
+	var head string
+	var v rules.Variant
 	if q.variant != "" {
-		if v, err := r.cfg.Variants.Lookup(q.variant); err == nil {
-			in = " of " + v.Title()
-		}
+		v, _ = r.cfg.Variants.Lookup(q.variant)
 	}
-	head := wrap(fmt.Sprintf("%s: ratings%s.", who, in)) + "\n\n"
-	if shown == 0 {
-		head = wrap(fmt.Sprintf("%s: no rated game%s yet. A new player starts at %s.", who, in, rating.Default().Initial)) + "\n\n"
+	switch {
+	case shown == 0 && v != nil:
+		head = p.Sprintf("%s: no rated game of %s yet. A new player starts at %s.", who, variantTitle(p, v), rating.Default().Initial)
+	case shown == 0:
+		head = p.Sprintf("%s: no rated game yet. A new player starts at %s.", who, rating.Default().Initial)
+	case v != nil:
+		head = p.Sprintf("%s: ratings of %s.", who, variantTitle(p, v))
+	default:
+		head = p.Sprintf("%s: ratings.", who)
 	}
-	text := head + b.String() + wrap(fmt.Sprintf("A \"?\" marks a provisional rating (deviation above %d). %s "+
-		"Ratings are Glicko-2, one per game, updated when each rated game ends.", rating.ProvisionalRD, establishWords())) + "\n"
-	return r.lobbyAnswer(m, env, "rating", "Ratings", text)
+	text := wrap(head) + "\n\n" + b.String() + wrap(p.Sprintf("A \"?\" marks a provisional rating (deviation above %d). %s "+
+		"Ratings are Glicko-2, one per game, updated when each rated game ends.", rating.ProvisionalRD, establishWords(p))) + "\n"
+	return r.lobbyAnswer(m, env, "rating", p.Sprintf("Ratings"), text)
 }
 
 // establishWords says when a rating stops being provisional, in games.
-func establishWords() string {
-	p := rating.Default()
-	return fmt.Sprintf("A rating is established, and listed by \"top\", once its deviation is %d or less: "+
+func establishWords(p *lang.Printer) string {
+	pr := rating.Default()
+	return p.Sprintf("A rating is established, and listed by \"top\", once its deviation is %d or less: "+
 		"after about %d rated games against established players, more against new ones (about %d when every opponent is new).",
-		rating.ProvisionalRD, p.GamesToEstablish(60), p.GamesToEstablish(p.Initial.RD))
+		rating.ProvisionalRD, pr.GamesToEstablish(60), pr.GamesToEstablish(pr.Initial.RD))
 }
 
 // topLength is how many players "top" lists.
@@ -187,7 +188,9 @@ func (r *Referee) topAnswer(c *call) Outcome {
 			fmt.Sprintf("%q names no game.", firstWords(m.Action, 6)),
 			"Write \"top\" and one game, e.g. \"top chess\". The games: "+r.offeredNames()+".")
 	}
+	p := r.printer(env.Language)
 	v, _ := r.cfg.Variants.Lookup(q.variant)
+	title := variantTitle(p, v)
 	var b strings.Builder
 	n := 0
 	for _, s := range env.Lobby.Top {
@@ -195,17 +198,17 @@ func (r *Referee) topAnswer(c *call) Outcome {
 			continue
 		}
 		n++
-		fmt.Fprintf(&b, "%2d. %-6s %-4.0f %3d games  %s\n", n, s.Rating, s.RD, s.Games, s.Address)
+		fmt.Fprintf(&b, "%2d. %-6s %-4.0f %3d %s  %s\n", n, s.Rating, s.RD, s.Games, p.Sprintf("games"), s.Address)
 		if n == topLength {
 			break
 		}
 	}
-	text := wrap(fmt.Sprintf("The established players of %s, best first (rating, deviation, rated games):", v.Title())) + "\n\n" + b.String()
+	text := wrap(p.Sprintf("The established players of %s, best first (rating, deviation, rated games):", title)) + "\n\n" + b.String()
 	if n == 0 {
-		text = wrap(fmt.Sprintf("%s has no established player yet. %s \"rating %s\" shows yours.",
-			v.Title(), establishWords(), v.Name())) + "\n"
+		text = wrap(p.Sprintf("%s has no established player yet. %s \"rating %s\" shows yours.",
+			title, establishWords(p), v.Name())) + "\n"
 	}
-	return r.lobbyAnswer(m, env, "top", "Top players of "+v.Title(), text)
+	return r.lobbyAnswer(m, env, "top", p.Sprintf("Top players of %s", title), text)
 }
 
 // RatingLimits bound who may play: the rating in the variant played, and

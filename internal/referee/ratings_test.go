@@ -145,3 +145,39 @@ func TestRatingLimits(t *testing.T) {
 		t.Fatalf("a reliable player's accept: %s (%s)", out.Verdict, out.Detail)
 	}
 }
+
+// TestRatingAndTopInTheSendersLanguage: "rating" and "top" answer a
+// player who set a language in it: the rating's lines, the counts with
+// their plural forms, the note on provisional ratings, and the subject.
+func TestRatingAndTopInTheSendersLanguage(t *testing.T) {
+	carolChess := rating.Standing{Address: "carol@example.org", Variant: "chess", Rating: rating.Rating{R: 1712.4, RD: 64, Sigma: 0.06},
+		Games: 40, Wins: 25, Draws: 5, Losses: 10, LostOnTime: 1, Abandoned: 1}
+	oneGame := rating.Standing{Address: "carol@example.org", Variant: "toto40", Rating: rating.Rating{R: 1490, RD: 250, Sigma: 0.06}, Games: 1, Wins: 1}
+	for _, tt := range []struct {
+		code, line, subject string
+		says                []string
+	}{
+		{"de", "rating", "Wertungszahlen", []string{"Sie (carol@example.org): Wertungszahlen.", "Schach: 1712 (Abweichung 64, Volatilität 0.0600)",
+			"40 gewertete Partien: 25 gewonnen, 5 remis, 10 verloren", "Zuverlässigkeit 95%: 1 durch Zeitüberschreitung verloren",
+			"1 gewertete Partie: 1 gewonnen", `Ein "?" kennzeichnet eine vorläufige Wertungszahl`}},
+		{"ru", "rating", "Рейтинги", []string{"Вы (carol@example.org): рейтинги.", "40 рейтинговых партий: 25 выиграно", "1 рейтинговая партия"}},
+		{"pl", "top chess", "Najlepsi gracze w Szachy", []string{"Gracze z ustalonym rankingiem w Szachy"}},
+	} {
+		r := lobbyReferee(t, LobbyConfig{})
+		m := &reader.Mail{From: "carol@example.org", MessageID: "<c1@example.org>", Subject: "rating", Action: tt.line}
+		lb := &Lobby{Allowed: true, Active: map[string]int{}, Ratings: []rating.Standing{carolChess, oneGame}, Top: []rating.Standing{carolChess}}
+		out := r.Handle(Inbound{Mail: m}, nil, Env{Now: lobbyNow, Lobby: lb, Language: tt.code})
+		if out.Verdict != Answered || len(out.Mails) != 1 {
+			t.Fatalf("%s %q: %s (%s)", tt.code, tt.line, out.Verdict, out.Detail)
+		}
+		text := strings.Join(strings.Fields(out.Mails[0].Text), " ")
+		if !strings.Contains(out.Mails[0].Subject, tt.subject) {
+			t.Errorf("%s %q: subject %q, want %q in it", tt.code, tt.line, out.Mails[0].Subject, tt.subject)
+		}
+		for _, s := range tt.says {
+			if !strings.Contains(text, s) {
+				t.Errorf("%s %q: the answer does not say %q:\n%s", tt.code, tt.line, s, out.Mails[0].Text)
+			}
+		}
+	}
+}

@@ -147,6 +147,10 @@ type Game struct {
 	// Watchers are spectators' addresses: they get the board mails, with no
 	// address that could act.
 	Watchers []string
+	// WatcherLanguages are the languages spectators set ("language"),
+	// by address, when the app loaded them: a spectator's mails are in
+	// their language, English where they set none.
+	WatcherLanguages map[string]string
 	// Event is the game's place in its event, when it is one of an event's
 	// games and the app loaded it (nil otherwise): its mails and its
 	// record say so.

@@ -95,17 +95,18 @@ func movesSection(pos rules.Position, c rules.Color) []render.Section {
 // referee's key) is one "record" away: the opening mail gives the
 // commitment and the key once, and "record" lists every roll with its
 // signature, so a mail read on a phone is not mostly hex.
-func (r *Referee) rollSection(g *Game, rolls []Roll) render.Section {
+func (r *Referee) rollSection(p *lang.Printer, rolls []Roll) render.Section {
 	var b strings.Builder
 	for _, x := range rolls {
-		fmt.Fprintf(&b, "Roll %d: %d\n", x.N, x.Value)
+		b.WriteString(p.Sprintf("Roll %d: %d", x.N, x.Value) + "\n")
 	}
-	b.WriteString("Every roll is signed by the referee: reply \"record\" for the signatures, the seed's commitment and the key.")
-	return render.Section{Title: "The die", Body: b.String()}
+	b.WriteString(p.Sprintf("Every roll is signed by the referee: reply \"record\" for the signatures, the seed's commitment and the key."))
+	return render.Section{Title: p.Sprintf("The die"), Body: b.String()}
 }
 
-func (r *Referee) revealSection(g *Game) render.Section {
-	return render.Section{Title: "The die seed, revealed", Body: fmt.Sprintf(
+// revealSection tells the seed of a game that ended, in p's language.
+func (r *Referee) revealSection(p *lang.Printer, g *Game) render.Section {
+	return render.Section{Title: p.Sprintf("The die seed, revealed"), Body: p.Sprintf(
 		"Seed: %s\nCommitment (SHA-256 of the seed): %s\nReferee key: %s\n"+
 			"Roll n is recomputed as HMAC-SHA256(seed, \"%d:<n>:<c>\") for c = 0, 1, ...: the first byte b "+
 			"below 252 gives b mod 6 + 1. `referee verify` does this for you.",
@@ -128,26 +129,23 @@ func (r *Referee) Start(g *Game, now time.Time) (*Game, []Roll, []Mail, error) {
 	var out []Mail
 	for _, c := range []rules.Color{rules.White, rules.Black} {
 		opp := g.Players[c.Other()]
+		p := r.printer(g.Players[c].Language)
 		body := render.Mail{
-			Headline: fmt.Sprintf("A new game of %s: you play %s against %s.", g.Variant.Title(), c, opp.named()),
-			Sections: []render.Section{{Title: "The rules in short", Body: render.Summary(g.Variant)}},
-		}
-		if g.Event != nil {
-			body.Headline = fmt.Sprintf("A new game of %s in the event %s: you play %s against %s.",
-				g.Variant.Title(), g.Event.Place(), c, opp.named())
+			Headline: openingHeadline(p, g, c, opp.named()),
+			Sections: []render.Section{{Title: p.Sprintf("The rules in short"), Body: rulesIn(p, g.Variant)}},
 		}
 		if cl := g.clock(); cl != nil {
-			body.Sections = append(body.Sections, render.Section{Title: "The time control", Body: cl.Explain()})
+			body.Sections = append(body.Sections, render.Section{Title: p.Sprintf("The time control"), Body: cl.ExplainIn(p)})
 		} else {
-			body.Sections = append(body.Sections, render.Section{Title: "The time control",
-				Body: "None: this game has no clock. Take the time you need, and keep your opponent informed if you must pause."})
+			body.Sections = append(body.Sections, render.Section{Title: p.Sprintf("The time control"),
+				Body: p.Sprintf("None: this game has no clock. Take the time you need, and keep your opponent informed if you must pause.")})
 		}
 		// One section on the die: the commitment and the key, and the
 		// first rolls when the first turn needed them.
 		// The commitment and the key are given here once; later mails
 		// list the rolls and leave the proof to "record".
 		if g.Commitment != "" {
-			text := fmt.Sprintf(
+			text := p.Sprintf(
 				"The referee rolls the die for you. Its secret seed is fixed now; its SHA-256 commitment is\n%s\n"+
 					"Every roll is signed with the referee's Ed25519 key\n%s\n"+
 					"The seed is revealed when the game ends, so that anyone can recompute every roll; "+
@@ -156,13 +154,13 @@ func (r *Referee) Start(g *Game, now time.Time) (*Game, []Roll, []Mail, error) {
 			if len(rolls) > 0 {
 				var b strings.Builder
 				for _, x := range rolls {
-					fmt.Fprintf(&b, "Roll %d: %d\n", x.N, x.Value)
+					b.WriteString(p.Sprintf("Roll %d: %d", x.N, x.Value) + "\n")
 				}
-				text = "The first turn's rolls:\n" + b.String() + "\n" + text
+				text = p.Sprintf("The first turn's rolls:") + "\n" + b.String() + "\n" + text
 			}
-			body.Sections = append(body.Sections, render.Section{Title: "The die", Body: text})
+			body.Sections = append(body.Sections, render.Section{Title: p.Sprintf("The die"), Body: text})
 		}
-		if s, ok := openingRatingSection(g); ok {
+		if s, ok := openingRatingSection(p, g); ok {
 			body.Sections = append(body.Sections, s)
 		}
 		out = append(out, r.boardMail(g, pos, c, body, nil, nil, KindOpening, "", now))
@@ -186,11 +184,40 @@ func (r *Referee) Abort(g *Game, reason string, now time.Time) (*Game, []Mail, e
 	ng.SeedRevealed = true
 	var out []Mail
 	for _, c := range []rules.Color{rules.White, rules.Black} {
-		body := render.Mail{Headline: "The organiser aborted this game: " + reason + ". It ends without a result."}
+		p := r.printer(ng.Players[c].Language)
+		// The organiser's reason is quoted as the organiser wrote it.
+		body := render.Mail{Headline: p.Sprintf("The organiser aborted this game: %s. It ends without a result.", reason)}
 		if ng.Commitment != "" {
-			body.Sections = append(body.Sections, r.revealSection(ng))
+			body.Sections = append(body.Sections, r.revealSection(p, ng))
 		}
 		out = append(out, r.boardMail(ng, rep.Final, c, body, nil, nil, KindAbort, reason, now))
 	}
 	return ng, out, nil
+}
+
+// openingHeadline is the opening mail's first line to the player of side
+// c, in p's language.
+func openingHeadline(p *lang.Printer, g *Game, c rules.Color, opponent string) string {
+	title := variantTitle(p, g.Variant)
+	switch {
+	case g.Event != nil && c == rules.White:
+		return p.Sprintf("A new game of %s in the event %s: you play White against %s.", title, g.Event.PlaceText(), opponent)
+	case g.Event != nil:
+		return p.Sprintf("A new game of %s in the event %s: you play Black against %s.", title, g.Event.PlaceText(), opponent)
+	case c == rules.White:
+		return p.Sprintf("A new game of %s: you play White against %s.", title, opponent)
+	}
+	return p.Sprintf("A new game of %s: you play Black against %s.", title, opponent)
+}
+
+// rulesIn is v's short rules in p's language: the catalog's translation
+// of a variant of the referee's own, else the variant's own text (in
+// English; a variant file's text as its author wrote it).
+func rulesIn(p *lang.Printer, v rules.Variant) string {
+	if s, ok := p.Rules(v.Name()); ok {
+		if own, err := rules.Lookup(v.Name()); err == nil && own == v {
+			return s
+		}
+	}
+	return render.Summary(v)
 }

@@ -74,6 +74,11 @@ func cell(p rules.Position, sq rules.Square, marker Marker) string {
 // and a legend under it.
 func Text(p rules.Position, viewer rules.Color) string { return textIn(nil, p, viewer) }
 
+// TextIn is Text with the legend in lp's language.
+func TextIn(lp *lang.Printer, p rules.Position, viewer rules.Color) string {
+	return textIn(lp, p, viewer)
+}
+
 // textIn is Text with the legend in lp's language.
 func textIn(lp *lang.Printer, p rules.Position, viewer rules.Color) string {
 	b := p.Variant().Board()
@@ -135,7 +140,11 @@ func legend(lp *lang.Printer, p rules.Position) []string {
 		out = append(out, lp.Sprintf("P' p' pawns move down (toward rank 1); P p pawns move up."))
 	}
 	if m, ok := v.(Marker); ok {
-		out = append(out, wrapLine(m.MarkLegend(), 76)...)
+		legend := m.MarkLegend()
+		if t, ok := v.(interface{ MarkLegendText() lang.Text }); ok {
+			legend = t.MarkLegendText().In(lp)
+		}
+		out = append(out, wrapLine(legend, 76)...)
 	}
 	last := string(rune('a' + b.Width() - 1))
 	switch {
@@ -164,25 +173,9 @@ func handVariant(p rules.Position) bool {
 	return ok && h.HasHands()
 }
 
-// pieceName is the orthodox piece's name in lp's language; another
-// piece's name stays as the variant gives it (not translated yet).
-func pieceName(lp *lang.Printer, name string) string {
-	switch name {
-	case "king":
-		return lp.Sprintf("king")
-	case "queen":
-		return lp.Sprintf("queen")
-	case "rook":
-		return lp.Sprintf("rook")
-	case "bishop":
-		return lp.Sprintf("bishop")
-	case "knight":
-		return lp.Sprintf("knight")
-	case "pawn":
-		return lp.Sprintf("pawn")
-	}
-	return name
-}
+// pieceName is the piece's name in lp's language (rules.PieceWord: the
+// pieces of the referee's own variants; a variant file's as it gives it).
+func pieceName(lp *lang.Printer, name string) string { return rules.PieceWord(name).In(lp) }
 
 func handString(lp *lang.Printer, h []byte) string {
 	if len(h) == 0 {

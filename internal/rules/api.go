@@ -7,6 +7,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"referee/internal/lang"
 )
 
 // Color is a side: White acts first in every game (docs/rules/README.md#common-ground).
@@ -379,6 +380,8 @@ type Roller interface {
 type DieDescriber interface {
 	Roller
 	DieText() string
+	// DieWords is DieText in the reader's language.
+	DieWords() lang.Text
 }
 
 // Prompter is a Position that can say in one sentence what the side to
@@ -387,6 +390,8 @@ type DieDescriber interface {
 type Prompter interface {
 	Position
 	Prompt() string
+	// PromptText is Prompt in the reader's language.
+	PromptText() lang.Text
 }
 
 // perftLimiter is a Variant with perft: perftLimit is the PerftLimit of

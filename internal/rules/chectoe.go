@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"referee/internal/lang"
 	"slices"
 	"strconv"
 	"strings"
@@ -376,35 +377,48 @@ func (n *ctPos) endTurn() *ctPos {
 }
 
 // Prompt says what the die allows now.
-func (p *ctPos) Prompt() string {
+func (p *ctPos) Prompt() string { return p.PromptText().In(nil) }
+
+// PromptText is Prompt in the reader's language.
+func (p *ctPos) PromptText() lang.Text {
 	if p.won {
-		return ""
+		return lang.Raw("")
 	}
 	if p.owes {
-		return "The referee rolls the die for you."
+		return lang.M("The referee rolls the die for you.")
 	}
 	v, st := p.standing()
-	s := strings.ToUpper(p.dieText()[:1]) + p.dieText()[1:] + "."
-	if r := p.rolls; st == stNatural && len(r) == 2 && r[0] == 6 {
-		s = fmt.Sprintf("The die shows %d (the 6 before it is void).", r[1])
+	var s []lang.Text
+	switch r := p.rolls; {
+	case st == stCheckerOnly:
+		s = append(s, lang.M("Your re-roll shows %d.", v))
+	case st == stDoubleSix:
+		s = append(s, lang.M("The die shows a double six."))
+	case len(r) == 3:
+		s = append(s, lang.M("The apocalypse roll shows %d.", v))
+	case st == stNatural && len(r) == 2 && r[0] == 6:
+		s = append(s, lang.M("The die shows %d (the 6 before it is void).", r[1]))
+	default:
+		s = append(s, lang.M("The die shows %d.", v))
 	}
 	switch {
 	case st == stCheckerOnly:
-		s += fmt.Sprintf(" After your re-roll, drop your %s or move it as a Checker (two squares, onto an empty square, written with ^%s).", p.v.PieceName(chtOrder[v-1]), p.example(Checker))
+		s = append(s, lang.M("After your re-roll, drop your %s or move it as a Checker (two squares, onto an empty square, written with ^%s).", PieceWord(p.v.PieceName(chtOrder[v-1])), p.example(Checker)))
 	case st == stDoubleSix:
-		s += " Double six: move or drop any piece, or reply \"roll\" for the apocalypse roll (a 6 sends all enemy pieces home)."
+		s = append(s, lang.M("Double six: move or drop any piece, or reply \"roll\" for the apocalypse roll (a 6 sends all enemy pieces home)."))
 	case v == 5:
-		s += fmt.Sprintf(" Drop any piece from your hand, or move any piece as a Wizard (one diagonal step or a (3,1) leap, written with o%s).", p.example(Wizard))
+		s = append(s, lang.M("Drop any piece from your hand, or move any piece as a Wizard (one diagonal step or a (3,1) leap, written with o%s).", p.example(Wizard)))
 	default:
-		s += fmt.Sprintf(" Move your %s, or drop it if it is in your hand.", p.v.PieceName(chtOrder[v-1]))
+		s = append(s, lang.M("Move your %s, or drop it if it is in your hand.", PieceWord(p.v.PieceName(chtOrder[v-1]))))
 	}
 	if !p.rerolled && len(p.rolls) == 1 && p.rolls[0] <= 5 {
-		s += " You may also \"reroll\" once."
+		s = append(s, lang.M("You may also \"reroll\" once."))
 	}
 	if p.hasToe && p.pending != p.turn {
-		s += " Your opponent has a Toe: capture one of its pieces this turn (a Chec), or they win."
+		s = append(s, lang.M("Your opponent has a Toe: capture one of its pieces this turn (a Chec), or they win."))
 	}
-	return s + " Or \"pass\"."
+	s = append(s, lang.M("Or \"pass\"."))
+	return lang.Join(" ", s...)
 }
 
 func (p *ctPos) String() string {
@@ -516,30 +530,32 @@ func (p *ctPos) dieText() string {
 // lines (DieDescriber), as the prompt says it: "shows 4 (after a void 6)"
 // where DieState writes "64", "re-roll shows 2" for "r2" (a re-roll of 1
 // to 4), "double six" for "66", "not rolled yet" for "-".
-func (p *ctPos) DieText() string {
+func (p *ctPos) DieText() string { return p.DieWords().In(nil) }
+
+// DieWords is DieText in the reader's language.
+func (p *ctPos) DieWords() lang.Text {
 	if p.won {
-		return "-"
+		return lang.Raw("-")
 	}
 	if p.owes {
 		if len(p.rolls) == 0 && !p.rerolled {
-			return "not rolled yet"
+			return lang.M("not rolled yet")
 		}
-		return "the referee rolls again"
+		return lang.M("the referee rolls again")
 	}
 	v, st := p.standing()
 	switch {
 	case st == stCheckerOnly:
-		return fmt.Sprintf("re-roll shows %d", v)
+		return lang.M("re-roll shows %d", v)
 	case st == stDoubleSix:
-		return "double six"
+		return lang.M("double six")
 	case len(p.rolls) == 3:
-		return fmt.Sprintf("apocalypse roll shows %d", v)
+		return lang.M("apocalypse roll shows %d", v)
 	}
-	s := fmt.Sprintf("shows %d", v)
 	if len(p.rolls) >= 2 && p.rolls[len(p.rolls)-2] == 6 {
-		s += " (after a void 6)"
+		return lang.M("shows %d (after a void 6)", v)
 	}
-	return s
+	return lang.M("shows %d", v)
 }
 
 // allows says in words what the standing die allows, with an example of
@@ -550,18 +566,18 @@ func (p *ctPos) allows() string {
 	case st == stCheckerOnly:
 		l := chtOrder[v-1]
 		return fmt.Sprintf("only your %s may act: drop it from your hand, or move it as a Checker (a two-square leap onto an empty square, written with ^%s)",
-			p.v.PieceName(l), p.example(Checker))
+			p.v.PieceName(l), p.example(Checker).In(nil))
 	case st == stDoubleSix:
 		return "move or drop any piece, or reply \"roll\" for the apocalypse roll"
 	case v == 5:
 		return fmt.Sprintf("drop any piece from your hand, or move a piece as a Wizard (one diagonal step or a (3,1) leap, written with o%s); natural moves are not allowed",
-			p.example(Wizard))
+			p.example(Wizard).In(nil))
 	}
 	return fmt.Sprintf("only a %s may move or be dropped this turn", p.v.PieceName(chtOrder[v-1]))
 }
 
 // example is `, e.g. "Nc3o"` for a legal move of kind k, or "".
-func (p *ctPos) example(k MoveKind) string {
+func (p *ctPos) example(k MoveKind) lang.Text {
 	for _, m := range p.Legal() {
 		if m.Kind != k {
 			continue
@@ -574,9 +590,9 @@ func (p *ctPos) example(k MoveKind) string {
 		if k == Checker {
 			mark = "^"
 		}
-		return fmt.Sprintf(", e.g. \"%c%s%s%s\"", p.sq[m.From].Letter(), x, p.v.board.SquareName(m.To), mark)
+		return lang.M(", e.g. %q", fmt.Sprintf("%c%s%s%s", p.sq[m.From].Letter(), x, p.v.board.SquareName(m.To), mark))
 	}
-	return ""
+	return lang.Raw("")
 }
 
 // WhyNot says why the action m is not legal now (ActionExplain): what the

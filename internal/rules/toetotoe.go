@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"referee/internal/lang"
 	"slices"
 	"sync"
 )
@@ -116,22 +117,26 @@ func (p *ttPos) InCheck() bool { return p.phase == ttPlay && p.kingAttacked(p.sq
 func (p *ttPos) IsCapture(m Move) bool { return m.Kind == Normal && p.sq[m.To] != NoPiece }
 
 // Prompt says what is expected in the deployment and swap phases.
-func (p *ttPos) Prompt() string {
+func (p *ttPos) Prompt() string { return p.PromptText().In(nil) }
+
+// PromptText is Prompt in the reader's language.
+func (p *ttPos) PromptText() lang.Text {
 	switch {
 	case p.phase < ttDeployTurns:
 		d := ttDeploy[p.phase]
-		zone := "ranks 1-3"
+		example := fmt.Sprintf("%c@%s,%c@%s", d[0], p.exampleSq(0), d[1], p.exampleSq(1))
 		if p.turn == Black {
-			zone = "ranks 6-8"
+			return lang.M("Deployment %d of 8: place your %s and %s on empty squares of ranks 6-8, both in one reply, e.g. %q.",
+				p.phase+1, PieceWord(p.v.PieceName(d[0])), PieceWord(p.v.PieceName(d[1])), example)
 		}
-		return fmt.Sprintf("Deployment %d of 8: place your %s and %s on empty squares of %s, both in one reply, e.g. \"%c@%s,%c@%s\".",
-			p.phase+1, p.v.PieceName(d[0]), p.v.PieceName(d[1]), zone, d[0], p.exampleSq(0), d[1], p.exampleSq(1))
+		return lang.M("Deployment %d of 8: place your %s and %s on empty squares of ranks 1-3, both in one reply, e.g. %q.",
+			p.phase+1, PieceWord(p.v.PieceName(d[0])), PieceWord(p.v.PieceName(d[1])), example)
 	case p.phase < ttPlay:
 		left := (ttPlay - p.phase + 1) / 2
-		return fmt.Sprintf("Swap turn %d of 6: exchange the squares of two of your pieces (pawns included), e.g. \"%s\"; to pass, swap two alike pieces, e.g. \"%s\". You have %d swap(s) left, this one included. Afterwards neither king may be attacked.",
+		return lang.M("Swap turn %d of 6: exchange the squares of two of your pieces (pawns included), e.g. %q; to pass, swap two alike pieces, e.g. %q. You have %d swap(s) left, this one included. Afterwards neither king may be attacked.",
 			p.phase-ttDeployTurns+1, p.swapExample(false), p.swapExample(true), left)
 	}
-	return "Your move."
+	return lang.M("Your move.")
 }
 
 // swapExample is a legal swap as a player writes it ("a4<>b4"): of two

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"referee/internal/lang"
 	"slices"
 	"sync"
 )
@@ -52,8 +53,11 @@ func (v *toto40) perftLimit() float64 { return 1e10 }
 func (v *toto40) MarkedSquare(sq Square) bool { return v.board.Exists(sq) && v.section(sq) == 0 }
 
 // MarkLegend explains the mark.
-func (v *toto40) MarkLegend() string {
-	return "* marks the fighting line (a10 b9 c8 d7 e6 f5 g4 h3): White's section is below it, Black's above."
+func (v *toto40) MarkLegend() string { return v.MarkLegendText().In(nil) }
+
+// MarkLegendText is MarkLegend in the reader's language.
+func (v *toto40) MarkLegendText() lang.Text {
+	return lang.M("* marks the fighting line (%s): White's section is below it, Black's above.", "a10 b9 c8 d7 e6 f5 g4 h3")
 }
 
 // section is -1 for White's section, 0 for the line, +1 for Black's.
@@ -256,23 +260,26 @@ func (v *toto40) onLine(sq []Piece, c Color) int {
 // Prompt says what the side to move must do (Prompter): once the line
 // has been entered, a player who ends the turn with no piece on it loses,
 // so the mail says so whenever that can happen this turn.
-func (p *totoPos) Prompt() string {
+func (p *totoPos) Prompt() string { return p.PromptText().In(nil) }
+
+// PromptText is Prompt in the reader's language.
+func (p *totoPos) PromptText() lang.Text {
 	if !p.line || p.Result().Over {
-		return "It is your move."
+		return lang.M("It is your move.")
 	}
 	b := p.v.board
 	switch p.v.onLine(p.sq, p.turn) {
 	case 0:
-		return "It is your move. You have no piece on the fighting line (marked *): put one on it this turn, or you lose."
+		return lang.M("It is your move. You have no piece on the fighting line (marked *): put one on it this turn, or you lose.")
 	case 1:
 		for _, s := range b.squares {
 			if pc := p.sq[s]; pc != NoPiece && pc.Color() == p.turn && p.v.section(s) == 0 {
-				return fmt.Sprintf("It is your move. Your %s on %s is your only piece on the fighting line (marked *): if it leaves the line and no other piece of yours takes its place, you lose.",
-					p.v.PieceName(pc.Letter()), b.SquareName(s))
+				return lang.M("It is your move. Your %s on %s is your only piece on the fighting line (marked *): if it leaves the line and no other piece of yours takes its place, you lose.",
+					PieceWord(p.v.PieceName(pc.Letter())), b.SquareName(s))
 			}
 		}
 	}
-	return "It is your move."
+	return lang.M("It is your move.")
 }
 
 // leftLine is docs/rules/toto40.md's second ending: once the line has been entered,

@@ -123,6 +123,12 @@ type Mail struct {
 	// truncated at 64 KiB", "unknown charset "x-foo": read as UTF-8").
 	Warnings    []string
 	AuthResults []AuthResult // every Authentication-Results field, in header order
+	// ContentLanguage is the language its client declared
+	// (Content-Language: "de-DE" gives "de"), "" when none; QuoteLanguage
+	// the language of the quote header above the mail it answers
+	// (QuoteLanguage). Both are hints for the referee, never readings.
+	ContentLanguage string
+	QuoteLanguage   string
 
 	head []headField // the top of the header, for AuthVerdict
 }
@@ -202,6 +208,7 @@ func Read(raw []byte, base string, lim Limits) (*Mail, error) {
 	text, warns := bodyText(e, lim)
 	m.Warnings = append(m.Warnings, warns...)
 	m.Text = text
+	m.QuoteLanguage = QuoteLanguage(text)
 	m.Action, m.FullMessage = clean(text, nil)
 	m.Message = CapMessage(m.FullMessage)
 	return m, nil
@@ -358,6 +365,7 @@ func (m *Mail) offerToken(t Token, source string) {
 func readHeaders(m *Mail, h gomail.Header, base string) {
 	readFrom(m, h)
 	m.ReturnPath = strings.Trim(strings.TrimSpace(h.Get("Return-Path")), "<>")
+	m.ContentLanguage = contentLanguage(h.Get("Content-Language"))
 	if s, err := h.Subject(); err == nil {
 		m.Subject = s
 	} else {

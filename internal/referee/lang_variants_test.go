@@ -1,0 +1,170 @@
+package referee
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"referee/internal/dice"
+	"referee/internal/lang"
+	"referee/internal/notation"
+	"referee/internal/rules"
+)
+
+// TestGoldenOpeningPerLanguageAndVariant (issue 42: "the golden mails
+// exist per language for one game of each variant"): for each language,
+// one timed game of each of the referee's variants, its White player
+// reading that language: the opening mail (the headline, the short rules
+// in the language where it has them, the time control with its days off,
+// the die's commitment where the game has a die) and the board mail after
+// White's first action, in testdata/mails/variants-<code>.txt. Black reads
+// the next language, and their opening mail says so in its headline. The
+// referee's key and the die's seed are fixed, so that the mails are the
+// same on every run.
+func TestGoldenOpeningPerLanguageAndVariant(t *testing.T) {
+	codes := lang.Codes()
+	start := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+	key, err := dice.KeyFromBytes(bytes.Repeat([]byte{7}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed, err := dice.ParseSeed(strings.Repeat("5a", 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, code := range codes {
+		t.Run(code, func(t *testing.T) {
+			other := codes[(i+1)%len(codes)]
+			var mails []Mail
+			for _, v := range rules.Variants() {
+				r, g := newGame(t, v)
+				r.cfg.Key = key
+				g.Players[rules.White].Language, g.Players[rules.Black].Language = code, other
+				c, err := ParseTimeControl("10/50d off sat,sun")
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.TurnStart = start
+				g.State.Clock = c
+				g.Seed = seed
+				if _, ok := v.Start().(rules.Roller); ok {
+					g.Commitment = seed.Commitment()
+				}
+				ng, _, opening, err := r.Start(g, start)
+				if err != nil {
+					t.Fatalf("%s: %v", v.Name(), err)
+				}
+				*g = *ng
+				black := openingHeadline(r.printer(other), g, rules.Black, g.Players[rules.White].named())
+				if !strings.Contains(strings.Join(strings.Fields(textOf(t, opening[1])), " "), black) {
+					t.Errorf("%s: Black's opening mail does not start %q (Black reads %s)", v.Name(), black, other)
+				}
+				rep, err := g.Replay()
+				if err != nil {
+					t.Fatal(err)
+				}
+				legal := rep.Final.Legal()
+				if len(legal) == 0 {
+					t.Fatalf("%s: no legal first action", v.Name())
+				}
+				// A pawn's move where there is one: a piece letter may
+				// be read two ways ("Pc3" in Dutch), and then the referee
+				// asks (TestGoldenMailsPerLanguage).
+				san := notation.SAN(rep.Final, legal[0])
+				for _, m := range legal {
+					if s := notation.SAN(rep.Final, m); s[0] >= 'a' && s[0] <= 'z' {
+						san = s
+						break
+					}
+				}
+				first := notation.WriteIn(v, san, code)
+				out := actAt(t, r, g, rules.White, first, start.Add(time.Hour))
+				if out.Verdict != Applied {
+					t.Fatalf("%s: White's %q: %v %s", v.Name(), first, out.Verdict, out.Detail)
+				}
+				mails = append(mails, opening[0], out.Mails[0])
+			}
+			mailGolden(t, "variants-"+code, mails...)
+		})
+	}
+}
+
+// TestSpectatorInTheirLanguage: a spectator who set German gets the board
+// mails of a game between a French and an English player in German (the
+// status line, the headline, the legend, the footer and the subject),
+// each player in their own language; a spectator who set none, English.
+func TestSpectatorInTheirLanguage(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	g.Players[rules.White].Language = "fr"
+	g.Watchers = []string{"carol@example.test", "dave@example.test"}
+	g.WatcherLanguages = map[string]string{"carol@example.test": "de"}
+	out := act(t, r, g, rules.White, "e4")
+	if out.Verdict != Applied {
+		t.Fatalf("e4: %v %s", out.Verdict, out.Detail)
+	}
+	to := map[string]Mail{}
+	for _, m := range out.Mails {
+		to[m.To] = m
+	}
+	for _, tc := range []struct {
+		addr    string
+		subject string
+		says    []string
+	}{
+		{"carol@example.test", "(Zuschauer)", []string{"Partie #5 - Schach - Zug 1 - Schwarz am Zug", "Weiß zog e4.",
+			"Figuren: K König", `Sie verfolgen die Partie #5 (al…@example.test - bo…@example.test). Zum Abbestellen senden Sie "unobserve 5" an referee@example.test.`}},
+		{"dave@example.test", "(watching)", []string{"Game #5 - Chess - move 1 - Black to play", "White played e4.", `You are watching game #5`}},
+		{"alice@example.test", "", []string{"Partie #5 - Échecs"}},
+		{"bob@example.test", "", []string{"Game #5 - Chess"}},
+	} {
+		m, ok := to[tc.addr]
+		if !ok {
+			t.Errorf("no mail to %s", tc.addr)
+			continue
+		}
+		text := strings.Join(strings.Fields(textOf(t, m)), " ")
+		if !strings.Contains(m.Subject, tc.subject) {
+			t.Errorf("%s: subject %q, want it to say %q", tc.addr, m.Subject, tc.subject)
+		}
+		for _, s := range tc.says {
+			if !strings.Contains(text, s) {
+				t.Errorf("%s: the mail does not say %q:\n%s", tc.addr, s, text)
+			}
+		}
+	}
+}
+
+// TestDigestInTheReadersLanguage: the daily digest of a player who set
+// German is German (its heading, the game's lines, the clock with the
+// control in words and the deadline, the reply address's line, the
+// subject with the count's plural), and the board's legend too; the
+// opponent's move is in German letters.
+func TestDigestInTheReadersLanguage(t *testing.T) {
+	r, g := seasonGame(t)
+	monday := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	act2 := func(c rules.Color, line string) {
+		t.Helper()
+		if out := actAt(t, r, g, c, line, monday); out.Verdict != Applied {
+			t.Fatalf("%s: %v %s", line, out.Verdict, out.Detail)
+		}
+	}
+	act2(rules.White, "Nf3")
+	g.Players[rules.Black].Language = "de"
+	d, ok := r.Digest(g.Players[rules.Black].Address, "", []*Game{g}, monday.Add(time.Hour))
+	if !ok {
+		t.Fatal("no digest")
+	}
+	text := strings.Join(strings.Fields(d.Text), " ")
+	if d.Subject != "Sie sind am Zug in 1 Partie (tägliche Übersicht)" {
+		t.Errorf("subject %q", d.Subject)
+	}
+	for _, want := range []string{"Ihre tägliche Übersicht vom Mo, 7. Dez. 13:00 UTC: Sie sind am Zug in 1 Partie.",
+		"=== Partie #4 - Schach - Zug 1 ===", "Sie spielen Schwarz gegen alice@example.test.", "alice@example.test zog Sf3.",
+		"Figuren: K König", "Ihre Uhr (10 Züge in 50 Tagen, nicht verbrauchte Zeit wird übertragen (10/50d); die Uhr steht samstags und sonntags still",
+		"Um in Partie #4 zu spielen, schreiben Sie Ihren Zug in die erste Zeile einer Mail an"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the digest does not say %q:\n%s", want, d.Text)
+		}
+	}
+}
