@@ -109,7 +109,7 @@ func TestRatedAndCasualChallenges(t *testing.T) {
 				t.Fatalf("rating by mail: %+v", p)
 			}
 			_, ans := lastTo(t, a, "carol@example.org")
-			says(t, "the rating answer", ans, "bob@example.org: ratings of Chess", "Chess: "+bob.String(), "1 rated games: 1 won, 0 drawn, 0 lost")
+			says(t, "the rating answer", ans, "bob@example.org: ratings of Chess", "Chess: "+bob.String(), "1 rated game: 1 won, 0 drawn, 0 lost")
 			rep, err := a.RebuildRatings(ctx)
 			if err != nil || rep.Games != 1 || len(rep.Differ) != 0 {
 				t.Fatalf("rebuild: %+v, %v", rep, err)
