@@ -112,7 +112,7 @@ func (r *Referee) invitationMail(p *lang.Printer, ch *Challenge, v rules.Variant
 	// English does.
 	fmt.Fprintf(&b, "%s\n\n%s\n\n", p.Sprintf("To accept, reply to this mail with \"accept\" on the first line;\nto decline, reply \"decline\"."),
 		wrap(p.Sprintf("The invitation expires on %s.", dateInFor(p, zone, ch.Expires))))
-	fmt.Fprintf(&b, "%s\n%s\n\n", p.Sprintf("The rules in short:"), wrap(render.Summary(v)))
+	fmt.Fprintf(&b, "%s\n%s\n\n", p.Sprintf("The rules in short:"), wrap(rulesIn(p, v)))
 	b.WriteString(wrap(p.Sprintf("If you do not know %s, ignore this mail: nothing happens, and "+
 		"the referee will not pass on another invitation from them for a day after this one expires.", ch.Challenger)) + "\n\n")
 	b.WriteString(wrap(p.Sprintf("To receive no more invitations through this referee, from anyone, reply \"stop\" "+

@@ -17,7 +17,7 @@ func notationSAN(pos rules.Position, m rules.Move) string { return notation.SAN(
 
 // helpSection is the in-game help in p's language: how to reply, the
 // game's commands from the table, the lobby's commands that also work
-// here, and the rules (render.Summary, English this round).
+// here, and the rules in short (rulesIn).
 func (r *Referee) helpSection(p *lang.Printer, g *Game, pos rules.Position) []render.Section {
 	var b strings.Builder
 	b.WriteString(p.Sprintf("Reply to the referee's latest mail. The FIRST line of your reply is your action; "+
@@ -40,7 +40,7 @@ func (r *Referee) helpSection(p *lang.Printer, g *Game, pos rules.Position) []re
 		r.cfg.Address, strings.Join(names, ", "))), "\x00", " ") + "\n")
 	return []render.Section{
 		{Title: p.Sprintf("How to play by mail"), Body: b.String()},
-		{Title: p.Sprintf("The rules in short"), Body: render.Summary(g.Variant)},
+		{Title: p.Sprintf("The rules in short"), Body: rulesIn(p, g.Variant)},
 	}
 }
 
