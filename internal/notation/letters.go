@@ -240,12 +240,7 @@ func (lt *letters) piece(v rules.Variant, b *rules.Board, x string, asWritten bo
 				if x == string(y) {
 					return y, note{}
 				}
-				name := rules.PieceNameText(orthodoxName(i))
-				text := lang.M("%s is the %s (%s) in %s", written(x), name, l.Words[i], languageText(*l))
-				if lookalike {
-					text = lang.M("%s is the %s (%s, %s) in %s", written(x), name, l.Letters[i], l.Words[i], languageText(*l))
-				}
-				return y, note{text: text}
+				return y, note{text: ownLetter{x: written(x), i: i, l: *l, lookalike: lookalike}}
 			}
 		}
 	}
@@ -267,6 +262,32 @@ func (lt *letters) piece(v rules.Variant, b *rules.Board, x string, asWritten bo
 		return x[0], note{} // "Sc3" in Cuarenta: no knight there, refused as the letter S as before
 	}
 	return y, n
+}
+
+// ownLetter is the note on a letter read in the player's own language
+// l: the letter x of the piece orthodox[i] ("S is the knight (Springer)
+// in German"), or its Latin lookalike ("C is the bishop (С, слон) in
+// Russian"). In l itself, the mail's language, the piece's name is the
+// word already: it is not repeated ("S steht auf Deutsch für Springer").
+type ownLetter struct {
+	x         string
+	i         int
+	l         Language
+	lookalike bool
+}
+
+// In is the note in p's language.
+func (n ownLetter) In(p *lang.Printer) string {
+	name, in := rules.PieceNameText(orthodoxName(n.i)), languageText(n.l)
+	switch {
+	case p.Code() == n.l.Code && n.lookalike:
+		return p.Sprintf("%s is the %s (%s) in %s", n.x, name, n.l.Letters[n.i], in)
+	case p.Code() == n.l.Code:
+		return p.Sprintf("%s is the %s in %s", n.x, name, in)
+	case n.lookalike:
+		return p.Sprintf("%s is the %s (%s, %s) in %s", n.x, name, n.l.Letters[n.i], n.l.Words[n.i], in)
+	}
+	return p.Sprintf("%s is the %s (%s) in %s", n.x, name, n.l.Words[n.i], in)
 }
 
 // written is a piece letter as a note shows it: Кр, not the upper-cased

@@ -567,12 +567,15 @@ func byteSize(n int64) lang.Text {
 	return lang.M("%d bytes", int(n))
 }
 
+// sentence ends s with a full stop, unless it has one: at its end, or
+// inside the closing bracket of a note that ends it ("... (S is the
+// knight in German.)").
 func sentence(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return s
 	}
-	if !strings.HasSuffix(s, ".") {
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, ".)") {
 		s += "."
 	}
 	return s
