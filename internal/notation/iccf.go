@@ -110,7 +110,7 @@ func iccfRefusal(p rules.Position, in string, pt pattern, got []rules.Move) erro
 		plain := pt
 		plain.promo = 0
 		if ms := match(p, p.Legal(), plain); len(ms) == 1 && ms[0].Promo == 0 {
-			return notPlayed(in, lang.M("%s is no promotion, so it has no fifth digit: write %q.", SAN(p, ms[0]), iccfDigits(b, ms[0])))
+			return notPlayed(in, lang.M("%s is no promotion, so it has no fifth digit: write %q.", moveText{p, ms[0]}, iccfDigits(b, ms[0])))
 		}
 	}
 	return nil
@@ -128,7 +128,7 @@ func iccfElsewhere(p rules.Position, s string) lang.Text {
 	if s[0] >= '1' && s[2] >= '1' && ok1 && ok2 {
 		if ms := match(p, p.Legal(), pattern{kind: rules.Normal, fromFile: b.File(from), fromRank: b.Rank(from), to: to}); len(ms) == 1 {
 			return lang.M("looks like ICCF numeric notation, which the referee reads only in orthodox chess (its 8x8 board and its pieces); in %s write the move in algebraic notation: %s-%s is %q",
-				rules.TitleText(v), b.SquareName(from), b.SquareName(to), SAN(p, ms[0]))
+				rules.TitleText(v), b.SquareName(from), b.SquareName(to), moveText{p, ms[0]})
 		}
 	}
 	return lang.M("looks like ICCF numeric notation, which the referee reads only in orthodox chess (its 8x8 board and its pieces); in %s write the move in algebraic notation, e.g. %q",

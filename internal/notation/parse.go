@@ -257,7 +257,7 @@ func parseText1(p rules.Position, in, s string, ep bool, lt *letters) (m rules.M
 	if ep {
 		defer func() {
 			if err == nil && !isEnPassant(p, m) {
-				err = notPlayed(in, lang.M("%s is not an en passant capture, yet it is marked e.p. Reply %q if that is your move.", SAN(p, m), SAN(p, m)))
+				err = notPlayed(in, lang.M("%s is not an en passant capture, yet it is marked e.p. Reply %q if that is your move.", moveText{p, m}, moveText{p, m}))
 				m = rules.Move{}
 			}
 		}()
@@ -312,7 +312,7 @@ func parseText1(p rules.Position, in, s string, ep bool, lt *letters) (m rules.M
 	switch len(got) {
 	case 1:
 		if claimsCapture(p, legal, pats, got[0]) && !p.IsCapture(got[0]) {
-			san := SAN(p, got[0])
+			san := moveText{p, got[0]}
 			return rules.Move{}, nil, true, notPlayed(in, lang.M("it is written as a capture, but %s captures nothing (%s). Reply %q if that is your move.",
 				san, emptyOrOwn(p, got[0]), san))
 		}
@@ -906,9 +906,9 @@ func explain(p rules.Position, in, s string, pt pattern, lt *letters) error {
 		for _, m := range p.Legal() {
 			if m.To == pt.to && m.Kind == rules.Normal && slices.Contains(mine, m.From) {
 				if pt.special == rules.Wizard {
-					return fail(lang.M("%s is an ordinary move, not a Wizard move: send it as %q, without the mark after the square.", SAN(p, m), SAN(p, m)))
+					return fail(lang.M("%s is an ordinary move, not a Wizard move: send it as %q, without the mark after the square.", moveText{p, m}, moveText{p, m}))
 				}
-				return fail(lang.M("%s is an ordinary move, not a Checker move: send it as %q, without the mark after the square.", SAN(p, m), SAN(p, m)))
+				return fail(lang.M("%s is an ordinary move, not a Checker move: send it as %q, without the mark after the square.", moveText{p, m}, moveText{p, m}))
 			}
 		}
 	}
@@ -1146,14 +1146,25 @@ func deployHint(p rules.Position) lang.Text {
 	return lang.M("reply \"moves\" for the list.")
 }
 
-// example is a legal move of p in canonical notation, for error messages.
-func example(p rules.Position) string {
+// example is a legal move of p for error messages (moveText).
+func example(p rules.Position) lang.Text {
 	legal := p.Legal()
 	if len(legal) == 0 {
-		return "Nf3"
+		return lang.Raw("Nf3")
 	}
-	return SAN(p, legal[len(legal)/2])
+	return moveText{p, legal[len(legal)/2]}
 }
+
+// moveText is the legal move m of p as a refusal suggests it: SAN, in the
+// reader's piece letters where their language reads it back as m
+// (ExampleIn: "Sf3" for a German reader; English SAN in English).
+type moveText struct {
+	p rules.Position
+	m rules.Move
+}
+
+// In is the move for a reader of p's language.
+func (t moveText) In(p *lang.Printer) string { return ExampleIn(t.p, t.m, p.Code()) }
 
 // ParseCoord reads only the coordinate form (docs/rules/README.md#notation), for tools.
 func ParseCoord(p rules.Position, s string) (rules.Move, error) {

@@ -116,9 +116,9 @@ func checkNumber(pos rules.Position, in string, num int, black bool, rest string
 	if num < 0 && !black {
 		return nil
 	}
-	move := strings.TrimSpace(rest)
+	move := lang.Text(lang.Raw(strings.TrimSpace(rest)))
 	if ok {
-		move = SAN(pos, m)
+		move = moveText{pos, m}
 	}
 	want := pos.MoveNumber()
 	dots := ". "
@@ -128,10 +128,10 @@ func checkNumber(pos rules.Position, in string, num int, black bool, rest string
 	if num >= 0 && num != want {
 		if pos.Turn() == rules.Black {
 			return notPlayed(in, lang.M("it is numbered %d, but the game is at move %d (Black to play). Send the move without a number, e.g. %q, or with this move's number, %q.",
-				num, want, move, strconv.Itoa(want)+dots+move))
+				num, want, move, lang.Join("", lang.Raw(strconv.Itoa(want)+dots), move)))
 		}
 		return notPlayed(in, lang.M("it is numbered %d, but the game is at move %d (White to play). Send the move without a number, e.g. %q, or with this move's number, %q.",
-			num, want, move, strconv.Itoa(want)+dots+move))
+			num, want, move, lang.Join("", lang.Raw(strconv.Itoa(want)+dots), move)))
 	}
 	if black && pos.Turn() != rules.Black {
 		return notPlayed(in, lang.M("\"...\" marks a move of Black, but it is White's turn. Send the move without the dots, e.g. %q.", move))
@@ -186,7 +186,7 @@ func figurines(p rules.Position, in, s string) (string, error) {
 			continue
 		}
 		if !knownLetter(p, f.letter) {
-			return "", notPlayed(in, unknownPiece(p, lang.M("%s, which the figurine %c stands for", rules.PieceNameText(f.name), r), ""))
+			return "", notPlayed(in, unknownPiece(p, lang.M("%s, which the figurine %c stands for", rules.PieceNameText(f.name), r), nil))
 		}
 		b.WriteByte(f.letter)
 	}
@@ -284,10 +284,10 @@ func leftover(p rules.Position, in string, sp split, lt *letters) error {
 	n, ep := normalise(sp.read)
 	m, _, _, err := parseText(p, sp.read, n, ep, lt)
 	if err == nil {
-		san := SAN(p, m)
+		san := moveText{p, m}
 		why = append(why, lang.M("Send the move alone on the first line, e.g. %q, and anything else on the lines below it (they are passed on to your opponent).", san))
 		if strings.Contains(strings.ToLower(sp.before+" "+sp.after), "draw") {
-			why = append(why, lang.M("To offer a draw with your move, write %q.", san+" draw"))
+			why = append(why, lang.M("To offer a draw with your move, write %q.", lang.Join("", san, lang.Raw(" draw"))))
 		}
 		return notPlayed(in, lang.Join(" ", why...))
 	}
@@ -314,7 +314,7 @@ func pieceLetters(v rules.Variant) []byte {
 
 // unknownPiece says that the variant has no such piece (what: "piece with
 // the letter C"), lists its pieces' letters and gives an example.
-func unknownPiece(p rules.Position, what lang.Text, eg string) lang.Text {
+func unknownPiece(p rules.Position, what lang.Text, eg lang.Text) lang.Text {
 	v := p.Variant()
 	var ls []string
 	for _, c := range pieceLetters(v) {
@@ -327,10 +327,10 @@ func unknownPiece(p rules.Position, what lang.Text, eg string) lang.Text {
 	if !pawnLetterRequired(v) {
 		pieces = append(pieces, lang.M("; pawn moves are written without a letter"))
 	}
-	if eg == "" && !pawnLetterRequired(v) {
+	if eg == nil && !pawnLetterRequired(v) {
 		eg = exampleOf(p, rules.Normal)
 	}
-	if eg != "" {
+	if eg != nil {
 		pieces = append(pieces, lang.M(", e.g. %q", eg))
 	}
 	return lang.M("%s has no %s (pieces: %s).", rules.TitleText(v), what, lang.Join("", pieces...))
@@ -338,18 +338,18 @@ func unknownPiece(p rules.Position, what lang.Text, eg string) lang.Text {
 
 // foldExample is the legal move s means when read in lower case ("Cc3":
 // c3), or an example of a pawn move.
-func foldExample(p rules.Position, s string, lt *letters) string {
+func foldExample(p rules.Position, s string, lt *letters) lang.Text {
 	if pats, _ := readings(p, strings.ToLower(s), lt); len(pats) > 0 {
 		if got := match(p, p.Legal(), pats[0]); len(got) == 1 {
-			return SAN(p, got[0])
+			return moveText{p, got[0]}
 		}
 	}
 	return exampleOf(p, rules.Normal)
 }
 
 // exampleOf is a legal move of the given kind for error messages (for
-// Normal, a pawn move where pawns are written without a letter), or "".
-func exampleOf(p rules.Position, kind rules.MoveKind) string {
+// Normal, a pawn move where pawns are written without a letter), or nil.
+func exampleOf(p rules.Position, kind rules.MoveKind) lang.Text {
 	for _, m := range p.Legal() {
 		if m.Kind != kind {
 			continue
@@ -357,7 +357,7 @@ func exampleOf(p rules.Position, kind rules.MoveKind) string {
 		if kind == rules.Normal && !pawnLetterRequired(p.Variant()) && p.At(m.From).Letter() != pawnLetter {
 			continue
 		}
-		return SAN(p, m)
+		return moveText{p, m}
 	}
-	return ""
+	return nil
 }
