@@ -71,16 +71,6 @@ func TitleText(v Variant) lang.Text {
 	return lang.M("Chess")
 }
 
-// SideText is the side's name alone ("White") in the reader's language.
-// In a sentence a side has a message of its own, as grammar differs by
-// side ("it is White's turn", "it is Black's turn").
-func SideText(c Color) lang.Text {
-	if c == White {
-		return lang.M("White")
-	}
-	return lang.M("Black")
-}
-
 // AndList is the texts as a list in the reader's language: "a", "a and
 // b", "a, b and c".
 func AndList(items ...lang.Text) lang.Text { return list{items: items, or: false} }
