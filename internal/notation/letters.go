@@ -257,7 +257,7 @@ func (lt *letters) piece(v rules.Variant, b *rules.Board, x string, asWritten bo
 		l, _ := LookupLanguage(c)
 		names = append(names, languageText(l))
 	}
-	n := note{text: lang.M("%s is the %s in %s", written(x), rules.PieceNameText(orthodoxName(sh.piece)), rules.AndList(names...)), langs: sh.codes}
+	n := note{text: lang.M("%s is the %s in %s", written(x), rules.PieceWord(orthodoxName(sh.piece)), rules.AndList(names...)), langs: sh.codes}
 	if latin && (!isOrthodox(v, y) || !hasPiece(v, y)) {
 		return x[0], note{} // "Sc3" in Cuarenta: no knight there, refused as the letter S as before
 	}
@@ -278,7 +278,7 @@ type ownLetter struct {
 
 // In is the note in p's language.
 func (n ownLetter) In(p *lang.Printer) string {
-	name, in := rules.PieceNameText(orthodoxName(n.i)), languageText(n.l)
+	name, in := rules.PieceWord(orthodoxName(n.i)), languageText(n.l)
 	switch {
 	case p.Code() == n.l.Code && n.lookalike:
 		return p.Sprintf("%s is the %s (%s) in %s", n.x, name, n.l.Letters[n.i], in)
@@ -437,7 +437,7 @@ func (lt *letters) english(v rules.Variant, x string, c byte) (byte, note) {
 	if vp, ok := v.(rules.VariantPieces); ok {
 		name = vp.PieceName(x[0])
 	}
-	return x[0], note{text: lang.M("%s is the %s in English", x, rules.PieceNameText(name))}
+	return x[0], note{text: lang.M("%s is the %s in English", x, rules.PieceWord(name))}
 }
 
 // sanFor writes m (legal in p) for a player who reads with lt: SAN, or,

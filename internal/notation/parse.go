@@ -890,7 +890,7 @@ func explain(p rules.Position, in, s string, pt pattern, lt *letters) error {
 		}
 	}
 	if len(mine) == 0 {
-		what := rules.PieceNameText("pawn")
+		what := rules.PieceWord("pawn")
 		if pt.piece != 0 {
 			what = pieceName(p, pt.piece)
 		}
@@ -1123,9 +1123,9 @@ func knownLetter(p rules.Position, c byte) bool {
 }
 
 // pieceName is the name of the piece with letter c in the reader's
-// language (rules.PieceNameText), or the letter.
+// language (rules.PieceWord), or the letter.
 func pieceName(p rules.Position, c byte) lang.Text {
-	return rules.PieceNameText(pieceNameEnglish(p, c))
+	return rules.PieceWord(pieceNameEnglish(p, c))
 }
 
 // pieceNameEnglish is the variant's name of the piece with letter c, or
@@ -1141,7 +1141,7 @@ func pieceNameEnglish(p rules.Position, c byte) string {
 
 func deployHint(p rules.Position) lang.Text {
 	if pr, ok := p.(rules.Prompter); ok {
-		return lang.Raw(pr.Prompt()) // the variant's own words: English this round
+		return pr.PromptText()
 	}
 	return lang.M("reply \"moves\" for the list.")
 }

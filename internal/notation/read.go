@@ -186,7 +186,7 @@ func figurines(p rules.Position, in, s string) (string, error) {
 			continue
 		}
 		if !knownLetter(p, f.letter) {
-			return "", notPlayed(in, unknownPiece(p, lang.M("%s, which the figurine %c stands for", rules.PieceNameText(f.name), r), nil))
+			return "", notPlayed(in, unknownPiece(p, lang.M("%s, which the figurine %c stands for", rules.PieceWord(f.name), r), nil))
 		}
 		b.WriteByte(f.letter)
 	}

@@ -1137,12 +1137,12 @@ func (p *stdPos) WhyNoCastleText(san string) lang.Text {
 		case rk == NoPiece || rk.Color() != c.color:
 			return lang.M("no piece of yours stands on %s to castle with: it has moved or was captured, so this castling is gone for good", b.SquareName(c.rookFrom))
 		}
-		return lang.M("your king or your %s on %s has moved earlier in the game (and came back), so this castling is gone for good", PieceNameText(partner), b.SquareName(c.rookFrom))
+		return lang.M("your king or your %s on %s has moved earlier in the game (and came back), so this castling is gone for good", PieceWord(partner), b.SquareName(c.rookFrom))
 	}
 	var between []lang.Text
 	for _, s := range c.empty {
 		if pc := p.sq[s]; s != c.kingFrom && s != c.rookFrom && pc != NoPiece {
-			name, at := PieceNameText(p.r.PieceName(pc.Letter())), b.SquareName(s)
+			name, at := PieceWord(p.r.PieceName(pc.Letter())), b.SquareName(s)
 			switch {
 			case pc.Color() == c.color:
 				between = append(between, lang.M("your %s stands on %s", name, at))
@@ -1154,7 +1154,7 @@ func (p *stdPos) WhyNoCastleText(san string) lang.Text {
 		}
 	}
 	if len(between) > 0 {
-		return lang.M("the squares between your king and your %s must be empty, but %s", PieceNameText(partner), AndList(between...))
+		return lang.M("the squares between your king and your %s must be empty, but %s", PieceWord(partner), AndList(between...))
 	}
 	if p.r.attacked(p.sq, c.kingFrom, c.color.Other()) {
 		return lang.M("your king is in check, and a king in check may not castle")

@@ -40,28 +40,6 @@ func English(t lang.Text) string {
 	return t.In(nil)
 }
 
-// PieceNameText is a piece's name as the rules give it ("knight") in the
-// reader's language: the orthodox pieces' names are translated (the
-// catalog's "king" ... "pawn", the names the diagram's legend shows);
-// another variant's pieces keep their own names ("frog", "vao").
-func PieceNameText(name string) lang.Text {
-	switch name {
-	case "king":
-		return lang.M("king")
-	case "queen":
-		return lang.M("queen")
-	case "rook":
-		return lang.M("rook")
-	case "bishop":
-		return lang.M("bishop")
-	case "knight":
-		return lang.M("knight")
-	case "pawn":
-		return lang.M("pawn")
-	}
-	return lang.Raw(name)
-}
-
 // TitleText is the variant's title in the reader's language: orthodox
 // chess's is translated, the other variants' names are their own.
 func TitleText(v Variant) lang.Text {
@@ -128,13 +106,13 @@ func (l list) In(p *lang.Printer) string {
 // aPiece is a piece's name after English's article "a" ("a knight"):
 // the article is a message of its own, so that a language without one
 // writes the name alone and its sentence places it.
-func aPiece(name string) lang.Text { return lang.M("a %s", PieceNameText(name)) }
+func aPiece(name string) lang.Text { return lang.M("a %s", PieceWord(name)) }
 
 // anyPiece is aPiece with "an" before a vowel ("an archbishop", "an
 // amazon": a variant file's pieces).
 func anyPiece(name string) lang.Text {
 	if name != "" && strings.ContainsRune("aeio", rune(name[0])) {
-		return lang.M("an %s", PieceNameText(name))
+		return lang.M("an %s", PieceWord(name))
 	}
 	return aPiece(name)
 }
