@@ -32,7 +32,9 @@ type ActionExplainText interface {
 	WhyNotText(m Move) lang.Text
 }
 
-// English writes t in English, "" for nil.
+// English writes t in English, "" for nil, without the catalog (a nil
+// printer): right for the reasons, which have no plural forms; a plural
+// message would be written as its key.
 func English(t lang.Text) string {
 	if t == nil {
 		return ""
