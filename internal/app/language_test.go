@@ -67,7 +67,7 @@ func TestLanguageIsStoredPerPlayer(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Issue 42: Carol reads German, and her letters.
-		if m.Board != nil && strings.Contains(m.Board.Headline, `Ihre Zeile "Sf3" wurde als Sf3 gelesen (S is the knight (Springer) in German).`) {
+		if m.Board != nil && strings.Contains(m.Board.Headline, `Ihre Zeile "Sf3" wurde als Sf3 gelesen (S steht auf Deutsch für Springer).`) {
 			confirmed = true
 		}
 	}

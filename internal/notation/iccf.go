@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"referee/internal/lang"
 	"referee/internal/rules"
 )
 
@@ -49,7 +50,7 @@ func iccfBoard(v rules.Variant) bool {
 
 // iccfReading reads the digits s (four or five) as ICCF numeric notation,
 // or says why it cannot.
-func iccfReading(p rules.Position, s string) ([]pattern, string) {
+func iccfReading(p rules.Position, s string) ([]pattern, lang.Text) {
 	v := p.Variant()
 	b := v.Board()
 	if !iccfBoard(v) {
@@ -57,18 +58,18 @@ func iccfReading(p rules.Position, s string) ([]pattern, string) {
 	}
 	for i := 0; i < 4; i += 2 {
 		if f, r := s[i], s[i+1]; f < '1' || f > '8' || r < '1' || r > '8' {
-			return nil, fmt.Sprintf("reads as ICCF numeric notation, but %s names no square: a square is two digits, its file (1 for a ... 8 for h) and its rank (1 to 8), e.g. \"5254\" for e2-e4", s[i:i+2])
+			return nil, lang.M("reads as ICCF numeric notation, but %s names no square: a square is two digits, its file (1 for a ... 8 for h) and its rank (1 to 8), e.g. \"5254\" for e2-e4", s[i:i+2])
 		}
 	}
 	pt := pattern{kind: rules.Normal, fromFile: int(s[0] - '1'), fromRank: int(s[1] - '1'), to: b.Sq(int(s[2]-'1'), int(s[3]-'1')), iccf: true}
 	if len(s) == 5 {
 		if s[4] < '1' || s[4] > '4' {
-			return nil, fmt.Sprintf("reads as ICCF numeric notation, but its fifth digit, %c, names no piece to promote to: 1 queen, 2 rook, 3 bishop, 4 knight (e.g. \"57581\" for e7-e8=Q)", s[4])
+			return nil, lang.M("reads as ICCF numeric notation, but its fifth digit, %c, names no piece to promote to: 1 queen, 2 rook, 3 bishop, 4 knight (e.g. \"57581\" for e7-e8=Q)", s[4])
 		}
 		pt.promo = iccfPromo[s[4]-'1']
 	}
-	pt.notes = []note{{text: fmt.Sprintf("%s is ICCF numeric notation for %s", s, iccfLong(b, pt))}}
-	return []pattern{pt}, ""
+	pt.notes = []note{{text: lang.M("%s is ICCF numeric notation for %s", s, iccfLong(b, pt))}}
+	return []pattern{pt}, nil
 }
 
 // iccfLong writes what an ICCF pattern says in the long algebraic form:
@@ -102,13 +103,14 @@ func iccfRefusal(p rules.Position, in string, pt pattern, got []rules.Move) erro
 		for i, m := range got {
 			cands[i] = iccfDigits(b, m)
 		}
-		return &Error{Input: in, Reason: "the pawn promotes there, and ICCF numeric notation says to what with a fifth digit: 1 queen, 2 rook, 3 bishop, 4 knight", Candidates: cands}
+		why := lang.M("the pawn promotes there, and ICCF numeric notation says to what with a fifth digit: 1 queen, 2 rook, 3 bishop, 4 knight")
+		return &Error{Input: in, Reason: rules.English(why), Candidates: cands, Kind: Ambiguous, Why: why, said: why}
 	}
 	if len(got) == 0 && pt.promo != 0 {
 		plain := pt
 		plain.promo = 0
 		if ms := match(p, p.Legal(), plain); len(ms) == 1 && ms[0].Promo == 0 {
-			return &Error{Input: in, Reason: fmt.Sprintf("was not played: %s is no promotion, so it has no fifth digit: write %q.", SAN(p, ms[0]), iccfDigits(b, ms[0]))}
+			return notPlayed(in, lang.M("%s is no promotion, so it has no fifth digit: write %q.", moveText{p, ms[0]}, iccfDigits(b, ms[0])))
 		}
 	}
 	return nil
@@ -118,16 +120,17 @@ func iccfRefusal(p rules.Position, in string, pt pattern, got []rules.Move) erro
 // numeric notation does not describe, with the move they would name in
 // algebraic notation when the board has those squares and the move is
 // legal.
-func iccfElsewhere(p rules.Position, s string) string {
+func iccfElsewhere(p rules.Position, s string) lang.Text {
 	v := p.Variant()
 	b := v.Board()
-	why := fmt.Sprintf("looks like ICCF numeric notation, which the referee reads only in orthodox chess (its 8x8 board and its pieces); in %s write the move in algebraic notation", v.Title())
 	from, ok1 := b.ParseSquare(string(rune('a'+s[0]-'1')) + s[1:2])
 	to, ok2 := b.ParseSquare(string(rune('a'+s[2]-'1')) + s[3:4])
 	if s[0] >= '1' && s[2] >= '1' && ok1 && ok2 {
 		if ms := match(p, p.Legal(), pattern{kind: rules.Normal, fromFile: b.File(from), fromRank: b.Rank(from), to: to}); len(ms) == 1 {
-			return why + fmt.Sprintf(": %s-%s is %q", b.SquareName(from), b.SquareName(to), SAN(p, ms[0]))
+			return lang.M("looks like ICCF numeric notation, which the referee reads only in orthodox chess (its 8x8 board and its pieces); in %s write the move in algebraic notation: %s-%s is %q",
+				rules.TitleText(v), b.SquareName(from), b.SquareName(to), moveText{p, ms[0]})
 		}
 	}
-	return why + fmt.Sprintf(", e.g. %q", example(p))
+	return lang.M("looks like ICCF numeric notation, which the referee reads only in orthodox chess (its 8x8 board and its pieces); in %s write the move in algebraic notation, e.g. %q",
+		rules.TitleText(v), example(p))
 }

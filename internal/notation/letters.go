@@ -1,10 +1,10 @@
 package notation
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
+	"referee/internal/lang"
 	"referee/internal/rules"
 )
 
@@ -134,13 +134,18 @@ type sharedLetter struct {
 }
 
 // note says how a letter or digits were read, for the player: text is
-// the sentence ("S is the knight in German and Polish"), langs the codes
-// of the languages that write the letter so, when it was read as a
-// letter no English piece uses (for the hint to set a language).
+// the sentence ("S is the knight in German and Polish") in the reader's
+// language, langs the codes of the languages that write the letter so,
+// when it was read as a letter no English piece uses (for the hint to set
+// a language).
 type note struct {
-	text  string
+	text  lang.Text
 	langs []string
 }
+
+// english is the note's sentence in English ("" for none): notes are
+// told apart by it.
+func (n note) english() string { return rules.English(n.text) }
 
 // newLetters builds the reader of o's language (an unknown code reads as
 // none set).
@@ -235,11 +240,7 @@ func (lt *letters) piece(v rules.Variant, b *rules.Board, x string, asWritten bo
 				if x == string(y) {
 					return y, note{}
 				}
-				text := fmt.Sprintf("%s is the %s (%s) in %s", written(x), orthodoxName(i), l.Words[i], l.Name)
-				if lookalike {
-					text = fmt.Sprintf("%s is the %s (%s, %s) in %s", written(x), orthodoxName(i), l.Letters[i], l.Words[i], l.Name)
-				}
-				return y, note{text: text}
+				return y, note{text: ownLetter{x: written(x), i: i, l: *l, lookalike: lookalike}}
 			}
 		}
 	}
@@ -251,11 +252,42 @@ func (lt *letters) piece(v rules.Variant, b *rules.Board, x string, asWritten bo
 		return x[0], note{}
 	}
 	y := orthodox[sh.piece]
-	n := note{text: fmt.Sprintf("%s is the %s in %s", written(x), orthodoxName(sh.piece), andList(sh.langs)), langs: sh.codes}
+	var names []lang.Text
+	for _, c := range sh.codes {
+		l, _ := LookupLanguage(c)
+		names = append(names, languageText(l))
+	}
+	n := note{text: lang.M("%s is the %s in %s", written(x), rules.PieceWord(orthodoxName(sh.piece)), rules.AndList(names...)), langs: sh.codes}
 	if latin && (!isOrthodox(v, y) || !hasPiece(v, y)) {
 		return x[0], note{} // "Sc3" in Cuarenta: no knight there, refused as the letter S as before
 	}
 	return y, n
+}
+
+// ownLetter is the note on a letter read in the player's own language
+// l: the letter x of the piece orthodox[i] ("S is the knight (Springer)
+// in German"), or its Latin lookalike ("C is the bishop (С, слон) in
+// Russian"). In l itself, the mail's language, the piece's name is the
+// word already: it is not repeated ("S steht auf Deutsch für Springer").
+type ownLetter struct {
+	x         string
+	i         int
+	l         Language
+	lookalike bool
+}
+
+// In is the note in p's language.
+func (n ownLetter) In(p *lang.Printer) string {
+	name, in := rules.PieceWord(orthodoxName(n.i)), languageText(n.l)
+	switch {
+	case p.Code() == n.l.Code && n.lookalike:
+		return p.Sprintf("%s is the %s (%s) in %s", n.x, name, n.l.Letters[n.i], in)
+	case p.Code() == n.l.Code:
+		return p.Sprintf("%s is the %s in %s", n.x, name, in)
+	case n.lookalike:
+		return p.Sprintf("%s is the %s (%s, %s) in %s", n.x, name, n.l.Letters[n.i], n.l.Words[n.i], in)
+	}
+	return p.Sprintf("%s is the %s (%s) in %s", n.x, name, n.l.Words[n.i], in)
 }
 
 // written is a piece letter as a note shows it: Кр, not the upper-cased
@@ -270,12 +302,29 @@ func written(x string) string {
 	return x
 }
 
-// andList joins "German", "Polish" as "German and Polish".
-func andList(xs []string) string {
-	if len(xs) < 2 {
-		return strings.Join(xs, "")
+// languageText is the language's name (Name, in English: "German") in
+// the reader's language. A language added to Languages without a message
+// for its name here is named in English.
+func languageText(l Language) lang.Text {
+	switch l.Code {
+	case "de":
+		return lang.M("German")
+	case "fr":
+		return lang.M("French")
+	case "es":
+		return lang.M("Spanish")
+	case "it":
+		return lang.M("Italian")
+	case "pt":
+		return lang.M("Portuguese")
+	case "nl":
+		return lang.M("Dutch")
+	case "pl":
+		return lang.M("Polish")
+	case "ru":
+		return lang.M("Russian")
 	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+	return lang.Raw(l.Name)
 }
 
 // upperToken upper-cases a piece letter as the reader compares it
@@ -293,21 +342,43 @@ func upperToken(x string) string {
 }
 
 // notesSuffix is the notes of a reading for the end of a refusal's
-// reason: " (S is the knight in German and Polish.)".
-func notesSuffix(notes []note) string {
+// reason: " (S is the knight in German and Polish.)"; nil for none.
+func notesSuffix(notes []note) lang.Text {
 	if len(notes) == 0 {
-		return ""
+		return nil
 	}
-	return " (" + strings.Join(texts(notes), "; ") + ".)"
+	return lang.Join("", lang.Raw(" ("), lang.Join("; ", textsOf(notes)...), lang.Raw(".)"))
 }
 
-// texts are the notes' sentences.
+// texts are the notes' sentences in English.
 func texts(notes []note) []string {
 	var out []string
+	for _, n := range notes {
+		out = append(out, n.english())
+	}
+	return out
+}
+
+// textsOf are the notes' sentences.
+func textsOf(notes []note) []lang.Text {
+	var out []lang.Text
 	for _, n := range notes {
 		out = append(out, n.text)
 	}
 	return out
+}
+
+// andEach joins the notes of two readings: "S is the knight in German
+// and Polish, and S is ..." ("%s, and %s" between each two).
+func andEach(texts []lang.Text) lang.Text {
+	if len(texts) == 0 {
+		return nil
+	}
+	t := texts[0]
+	for _, x := range texts[1:] {
+		t = lang.M("%s, and %s", t, x)
+	}
+	return t
 }
 
 // commonLanguages are the codes of the languages every note with
@@ -330,7 +401,7 @@ func commonLanguages(notes []note) []string {
 
 // addNote appends n to notes unless it says nothing or is there already.
 func addNote(notes []note, n note) []note {
-	if n.text == "" || slices.ContainsFunc(notes, func(x note) bool { return x.text == n.text }) {
+	if n.text == nil || slices.ContainsFunc(notes, func(x note) bool { return x.english() == n.english() }) {
 		return notes
 	}
 	return append(notes, n)
@@ -366,7 +437,7 @@ func (lt *letters) english(v rules.Variant, x string, c byte) (byte, note) {
 	if vp, ok := v.(rules.VariantPieces); ok {
 		name = vp.PieceName(x[0])
 	}
-	return x[0], note{text: fmt.Sprintf("%s is the %s in English", x, name)}
+	return x[0], note{text: lang.M("%s is the %s in English", x, rules.PieceWord(name))}
 }
 
 // sanFor writes m (legal in p) for a player who reads with lt: SAN, or,

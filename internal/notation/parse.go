@@ -8,15 +8,81 @@ import (
 	"strconv"
 	"strings"
 
+	"referee/internal/lang"
 	"referee/internal/rules"
 )
 
 // Error says why a move was not read or not played: what was read, what is
 // wrong, and (for ambiguity) the candidate moves in canonical notation.
+//
+// Reason is in English, after the input quoted (Error): for logs, errors
+// and callers that want English. Why is the same reason for a reader of
+// any language (issue 42), as Kind says; Reason is its English.
 type Error struct {
 	Input      string
 	Reason     string
 	Candidates []string
+	// Kind says what Why is; Why is nil for an Error made without one.
+	Kind ErrorKind
+	Why  lang.Text
+	// said is Reason as a text.
+	said lang.Text
+}
+
+// ErrorKind says how an Error's Why reads.
+type ErrorKind int
+
+const (
+	// Untold: there is no Why, only Reason (an Error made elsewhere).
+	Untold ErrorKind = iota
+	// NotPlayed: the text read as a move that cannot be played now. Why
+	// is the reason, a clause that follows "was not played:" ("there is
+	// no piece on e3."); Reason is "was not played: " and its English.
+	NotPlayed
+	// Unread: the text was not read as a move. Why says what is wrong
+	// with it, a phrase of which the text is the subject ("is not a move
+	// the referee can read: ..."); Reason is its English.
+	Unread
+	// Ambiguous: several legal moves fit (Candidates). Why says what more
+	// the reader found (how a letter was read both ways, what the digits
+	// lack), or is nil.
+	Ambiguous
+)
+
+// notPlayed is the Error of a text that reads as a move that cannot be
+// played now: why, a clause.
+func notPlayed(in string, why lang.Text) *Error {
+	t := lang.M("was not played: %s", why)
+	return &Error{Input: in, Reason: rules.English(t), Kind: NotPlayed, Why: why, said: t}
+}
+
+// unread is the Error of a text not read as a move: what, a phrase of
+// which the text is the subject.
+func unread(in string, what lang.Text) *Error {
+	return &Error{Input: in, Reason: rules.English(what), Kind: Unread, Why: what, said: what}
+}
+
+// ambiguous is the Error of a text that several legal moves fit: cands,
+// written as the player may send them; why says more, or is nil.
+func ambiguous(in string, why lang.Text, cands []string) *Error {
+	t := lang.M("more than one legal move fits")
+	if why != nil {
+		t = lang.M("more than one legal move fits: %s", why)
+	}
+	return &Error{Input: in, Reason: rules.English(t), Candidates: cands, Kind: Ambiguous, Why: why, said: t}
+}
+
+// withNotes is e with the notes of its reading at the end of its reason
+// (notesSuffix).
+func (e *Error) withNotes(notes []note) *Error {
+	e2 := *e
+	suffix := notesSuffix(notes)
+	e2.Reason += rules.English(suffix)
+	if e2.Why != nil {
+		e2.Why = lang.Join("", e2.Why, suffix)
+		e2.said = lang.Join("", e2.said, suffix)
+	}
+	return &e2
 }
 
 func (e *Error) Error() string {
@@ -29,6 +95,25 @@ func (e *Error) Error() string {
 			strings.Join(e.Candidates, ", "), strings.Join(quoted, " or "))
 	}
 	return fmt.Sprintf("%q %s", e.Input, e.Reason)
+}
+
+// Text is Error for a reader of any language: the input quoted and the
+// reason (Why); Error's English where there is no Why.
+func (e *Error) Text() lang.Text {
+	switch {
+	case e.said == nil:
+		return lang.Raw(e.Error())
+	case len(e.Candidates) > 0:
+		quoted := make([]lang.Text, len(e.Candidates))
+		for i, c := range e.Candidates {
+			quoted[i] = lang.Raw(fmt.Sprintf("%q", c))
+		}
+		return lang.M("%q is ambiguous: %s (%s). Reply with one of %s", e.Input, e.said,
+			strings.Join(e.Candidates, ", "), rules.OrEach(quoted...))
+	case e.Kind == NotPlayed:
+		return lang.M("%q was not played: %s", e.Input, e.Why)
+	}
+	return lang.M("%q %s", e.Input, e.said)
 }
 
 // pattern is what a piece of text says about a move; zero fields are open.
@@ -153,9 +238,7 @@ func parseText(p rules.Position, in, s string, ep bool, lt *letters) (m rules.Mo
 		return m, notes, readable, err
 	}
 	if e, ok := err.(*Error); ok && len(e.Candidates) == 0 {
-		e2 := *e
-		e2.Reason += notesSuffix(notes)
-		err = &e2
+		err = e.withNotes(notes)
 	}
 	return m, notes, readable, err
 }
@@ -163,44 +246,44 @@ func parseText(p rules.Position, in, s string, ep bool, lt *letters) (m rules.Mo
 func parseText1(p rules.Position, in, s string, ep bool, lt *letters) (m rules.Move, notes []note, readable bool, err error) {
 	legal := p.Legal()
 	if s == "" {
-		return rules.Move{}, nil, true, &Error{Input: in, Reason: "is empty: write a move such as " + example(p)}
+		return rules.Move{}, nil, true, unread(in, lang.M("is empty: write a move such as %s", example(p)))
 	}
 	if len(legal) == 0 {
 		if r, ok := p.(rules.Roller); ok && r.NeedsRoll() {
-			return rules.Move{}, nil, true, &Error{Input: in, Reason: "cannot be played yet: the referee must roll the die first"}
+			return rules.Move{}, nil, true, unread(in, lang.M("cannot be played yet: the referee must roll the die first"))
 		}
-		return rules.Move{}, nil, true, &Error{Input: in, Reason: "cannot be played: there are no legal moves (the game is over)"}
+		return rules.Move{}, nil, true, unread(in, lang.M("cannot be played: there are no legal moves (the game is over)"))
 	}
 	if ep {
 		defer func() {
 			if err == nil && !isEnPassant(p, m) {
-				err = &Error{Input: in, Reason: fmt.Sprintf("was not played: %s is not an en passant capture, yet it is marked e.p. Reply %q if that is your move.", SAN(p, m), SAN(p, m))}
+				err = notPlayed(in, lang.M("%s is not an en passant capture, yet it is marked e.p. Reply %q if that is your move.", moveText{p, m}, moveText{p, m}))
 				m = rules.Move{}
 			}
 		}()
 	}
 	if kind, ok := commandKind(s); ok {
-		if why := whyNot(p, rules.Move{Kind: kind, From: rules.NoSquare, To: rules.NoSquare}); why != "" {
-			return rules.Move{}, nil, true, &Error{Input: in, Reason: "was not played: " + why}
+		if why := whyNot(p, rules.Move{Kind: kind, From: rules.NoSquare, To: rules.NoSquare}); why != nil {
+			return rules.Move{}, nil, true, notPlayed(in, why)
 		}
 		switch kind {
 		case rules.Reroll:
-			m, err = pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Reroll }, "a re-roll is not allowed now (only once a turn, and only to replace the turn's first roll of 1 to 5)")
+			m, err = pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Reroll }, lang.M("a re-roll is not allowed now (only once a turn, and only to replace the turn's first roll of 1 to 5)"))
 		case rules.Roll:
-			m, err = pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Roll }, "the apocalypse roll is allowed only right after a double six")
+			m, err = pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Roll }, lang.M("the apocalypse roll is allowed only right after a double six"))
 		default:
-			m, err = pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Pass }, "passing is not allowed now")
+			m, err = pick(p, in, legal, func(m rules.Move) bool { return m.Kind == rules.Pass }, lang.M("passing is not allowed now"))
 		}
 		return m, nil, true, err
 	}
 	if c := castleRE.FindStringSubmatch(strings.ToUpper(s)); c != nil {
-		why := "castling is not allowed now"
+		why := lang.M("castling is not allowed now")
 		if ex, ok := p.(rules.CastleExplain); ok {
-			if w := ex.WhyNoCastle(c[1]); w != "" {
-				why += ": " + w
+			if w := whyNoCastle(ex, c[1]); w != nil {
+				why = lang.M("castling is not allowed now: %s", w)
 			}
 		} else {
-			why = "there is no castling in " + p.Variant().Title()
+			why = lang.M("there is no castling in %s", rules.TitleText(p.Variant()))
 		}
 		m, err = pick(p, in, legal, func(mv rules.Move) bool {
 			return mv.Kind == rules.Castle && castlingSAN(p.Variant(), mv) == c[1]
@@ -209,10 +292,10 @@ func parseText1(p rules.Position, in, s string, ep bool, lt *letters) (m rules.M
 	}
 	got, pats, perr := candidates(p, s, legal, lt)
 	if len(pats) == 0 {
-		if perr != "" {
-			return rules.Move{}, nil, true, &Error{Input: in, Reason: perr}
+		if perr != nil {
+			return rules.Move{}, nil, true, unread(in, perr)
 		}
-		return rules.Move{}, nil, false, &Error{Input: in, Reason: "is not a move the referee can read: write it like " + example(p) + " (or \"moves\" for the list)"}
+		return rules.Move{}, nil, false, unread(in, lang.M("is not a move the referee can read: write it like %s (or \"moves\" for the list)", example(p)))
 	}
 	notes = pats[0].notes
 	for _, pt := range pats {
@@ -229,9 +312,9 @@ func parseText1(p rules.Position, in, s string, ep bool, lt *letters) (m rules.M
 	switch len(got) {
 	case 1:
 		if claimsCapture(p, legal, pats, got[0]) && !p.IsCapture(got[0]) {
-			san := SAN(p, got[0])
-			return rules.Move{}, nil, true, &Error{Input: in, Reason: fmt.Sprintf("was not played: it is written as a capture, but %s captures nothing (%s). Reply %q if that is your move.",
-				san, emptyOrOwn(p, got[0]), san)}
+			san := moveText{p, got[0]}
+			return rules.Move{}, nil, true, notPlayed(in, lang.M("it is written as a capture, but %s captures nothing (%s). Reply %q if that is your move.",
+				san, emptyOrOwn(p, got[0]), san))
 		}
 		return got[0], notes, true, nil
 	case 0:
@@ -242,7 +325,6 @@ func parseText1(p rules.Position, in, s string, ep bool, lt *letters) (m rules.M
 		cands[i] = sanFor(p, m, lt)
 	}
 	sort.Strings(cands)
-	reason := "more than one legal move fits"
 	var why []note
 	for _, pt := range pats {
 		for _, m := range got {
@@ -253,10 +335,11 @@ func parseText1(p rules.Position, in, s string, ep bool, lt *letters) (m rules.M
 			}
 		}
 	}
+	var more lang.Text
 	if len(why) > 0 {
-		reason += ": " + strings.Join(texts(why), ", and ")
+		more = andEach(textsOf(why))
 	}
-	return rules.Move{}, notes, true, &Error{Input: in, Reason: reason, Candidates: cands}
+	return rules.Move{}, notes, true, ambiguous(in, more, cands)
 }
 
 // commandKind recognises the Chec Toe commands (docs/rules/README.md#notation).
@@ -282,7 +365,7 @@ func looksLikeMove(p rules.Position, s string, lt *letters) bool {
 	if len(pats) == 0 && iccfRE.MatchString(s) {
 		return false // a number that names no move ("2027"): not taken for one in a sentence
 	}
-	return len(pats) > 0 || perr != ""
+	return len(pats) > 0 || perr != nil
 }
 
 // claimsCapture reports whether every reading of the text that gives m
@@ -302,11 +385,11 @@ func claimsCapture(p rules.Position, legal []rules.Move, pats []pattern, m rules
 }
 
 // emptyOrOwn says why a move written as a capture captures nothing.
-func emptyOrOwn(p rules.Position, m rules.Move) string {
+func emptyOrOwn(p rules.Position, m rules.Move) lang.Text {
 	if m.Kind == rules.Checker {
-		return "a Checker leap never captures"
+		return lang.M("a Checker leap never captures")
 	}
-	return p.Variant().Board().SquareName(m.To) + " is empty"
+	return lang.M("%s is empty", p.Variant().Board().SquareName(m.To))
 }
 
 // isEnPassant reports whether m is a capture onto an empty square.
@@ -323,7 +406,7 @@ func contains(ms []rules.Move, m rules.Move) bool {
 	return false
 }
 
-func pick(p rules.Position, in string, legal []rules.Move, ok func(rules.Move) bool, why string) (rules.Move, error) {
+func pick(p rules.Position, in string, legal []rules.Move, ok func(rules.Move) bool, why lang.Text) (rules.Move, error) {
 	var got []rules.Move
 	for _, m := range legal {
 		if ok(m) {
@@ -334,19 +417,20 @@ func pick(p rules.Position, in string, legal []rules.Move, ok func(rules.Move) b
 		return got[0], nil
 	}
 	if len(got) == 0 {
-		return rules.Move{}, &Error{Input: in, Reason: "was not played: " + why + "."}
+		return rules.Move{}, notPlayed(in, lang.Join("", why, lang.Raw(".")))
 	}
 	cands := make([]string, len(got))
 	for i, m := range got {
 		cands[i] = SAN(p, m)
 	}
-	return rules.Move{}, &Error{Input: in, Reason: "more than one legal move fits", Candidates: cands}
+	return rules.Move{}, ambiguous(in, nil, cands)
 }
 
 // readings turns text into the patterns it may mean, the literal reading
-// first. perr explains a text that looks like a move but names no square.
+// first. perr explains a text that looks like a move but names no square
+// (a phrase of which the text is the subject, as Unread's), or is nil.
 // lt reads other languages' letters (nil: the variant's own only).
-func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr string) {
+func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr lang.Text) {
 	b := p.Variant().Board()
 	v := p.Variant()
 	if iccfRE.MatchString(s) {
@@ -360,22 +444,22 @@ func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr str
 		a, ok1 := sq(m[1])
 		c, ok2 := sq(m[2])
 		if !ok1 || !ok2 {
-			return nil, "names a square that is not on the board"
+			return nil, lang.M("names a square that is not on the board")
 		}
-		return []pattern{{kind: rules.Swap, to: a, from2: c}}, ""
+		return []pattern{{kind: rules.Swap, to: a, from2: c}}, nil
 	}
 	if m := dropRE.FindStringSubmatch(s); m != nil {
 		to, ok := sq(m[2])
 		if !ok {
-			return nil, "drops on " + m[2] + ", which is not a square of this board"
+			return nil, lang.M("drops on %s, which is not a square of this board", m[2])
 		}
 		c, n := lt.piece(v, b, string(upper(m[1][0])), m[1][0] >= 'A' && m[1][0] <= 'Z')
-		return []pattern{{kind: rules.Drop, piece: c, to: to, fromFile: -1, fromRank: -1, notes: addNote(nil, n)}}, ""
+		return []pattern{{kind: rules.Drop, piece: c, to: to, fromFile: -1, fromRank: -1, notes: addNote(nil, n)}}, nil
 	}
 	if m := dropSuffixRE.FindStringSubmatch(s); m != nil {
 		if to, ok := sq(m[2]); ok {
 			c, n := lt.piece(v, b, m[1], true)
-			return []pattern{{kind: rules.Drop, piece: c, to: to, fromFile: -1, fromRank: -1, notes: addNote(nil, n)}}, ""
+			return []pattern{{kind: rules.Drop, piece: c, to: to, fromFile: -1, fromRank: -1, notes: addNote(nil, n)}}, nil
 		}
 	}
 	// Deployments: several placements on one line ("K@e1 G@d1"; "Ke1 Gd1"
@@ -395,11 +479,11 @@ func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr str
 			for _, m := range ms {
 				to, ok := sq(m[2])
 				if !ok {
-					return nil, "places a piece on " + m[2] + ", which is not a square of this board"
+					return nil, lang.M("places a piece on %s, which is not a square of this board", m[2])
 				}
 				places = append(places, rules.Placement{Piece: upper(m[1][0]), To: to})
 			}
-			return []pattern{{kind: rules.Deploy, places: places}}, ""
+			return []pattern{{kind: rules.Deploy, places: places}}, nil
 		}
 	}
 	re := sanRE
@@ -447,8 +531,8 @@ func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr str
 			// "r5a6" read as written: r5 is no square ("R5a6", the rook
 			// on the fifth rank, is tried below). There is no rank 0:
 			// "a0a1" is refused, not read as a1 with the rank left open.
-			if perr == "" {
-				perr = "starts from " + g("file") + g("rank") + ", which is not a square of this board (" + boardRange(b) + ")"
+			if perr == nil {
+				perr = lang.M("starts from %s, which is not a square of this board (%s)", g("file")+g("rank"), boardRange(b))
 			}
 			return
 		}
@@ -462,8 +546,8 @@ func readings(p rules.Position, s string, lt *letters) (pats []pattern, perr str
 		} else {
 			sq, ok := sq(to)
 			if !ok {
-				if perr == "" {
-					perr = "names " + to + ", which is not a square of this board (" + boardRange(b) + ")"
+				if perr == nil {
+					perr = lang.M("names %s, which is not a square of this board (%s)", to, boardRange(b))
 				}
 				return
 			}
@@ -551,7 +635,7 @@ type letterAlt struct {
 
 // swap replaces the language's note by the English one in notes.
 func (a letterAlt) swap(notes []note) []note {
-	out := slices.DeleteFunc(slices.Clone(notes), func(n note) bool { return n.text == a.note.text })
+	out := slices.DeleteFunc(slices.Clone(notes), func(n note) bool { return n.english() == a.note.english() })
 	return addNote(out, a.altNote)
 }
 
@@ -604,8 +688,8 @@ func upper(c byte) byte {
 	return c
 }
 
-func boardRange(b *rules.Board) string {
-	return fmt.Sprintf("files a-%c, ranks 1-%d", 'a'+b.Width()-1, b.Height())
+func boardRange(b *rules.Board) lang.Text {
+	return lang.M("files a-%c, ranks 1-%d", 'a'+b.Width()-1, b.Height())
 }
 
 // match returns the legal moves pt describes.
@@ -720,36 +804,34 @@ func fits(p rules.Position, b *rules.Board, m rules.Move, pt pattern) bool {
 // explain says why nothing legal fits pt.
 func explain(p rules.Position, in, s string, pt pattern, lt *letters) error {
 	b := p.Variant().Board()
-	fail := func(f string, a ...any) error {
-		return &Error{Input: in, Reason: "was not played: " + fmt.Sprintf(f, a...)}
-	}
+	fail := func(why lang.Text) error { return notPlayed(in, why) }
 	switch pt.kind {
 	case rules.Drop:
 		if !knownLetter(p, pt.piece) {
-			return fail("%s", unknownPiece(p, fmt.Sprintf("piece with the letter %c", pt.piece), exampleOf(p, rules.Drop)))
+			return fail(unknownPiece(p, lang.M("piece with the letter %c", pt.piece), exampleOf(p, rules.Drop)))
 		}
-		if why := whyNot(p, rules.Move{Kind: rules.Drop, From: rules.NoSquare, To: pt.to, Piece: pt.piece}); why != "" {
-			return fail("%s", why)
+		if why := whyNot(p, rules.Move{Kind: rules.Drop, From: rules.NoSquare, To: pt.to, Piece: pt.piece}); why != nil {
+			return fail(why)
 		}
 		if !contains8(p.Hand(p.Turn()), pt.piece) {
-			return fail("you have no %c in hand to drop (in hand: %s).", pt.piece, handText(p.Hand(p.Turn())))
+			return fail(lang.M("you have no %c in hand to drop (in hand: %s).", pt.piece, handText(p.Hand(p.Turn()))))
 		}
 		if p.At(pt.to) != rules.NoPiece {
-			return fail("%s is occupied; a drop goes to an empty square.", b.SquareName(pt.to))
+			return fail(lang.M("%s is occupied; a drop goes to an empty square.", b.SquareName(pt.to)))
 		}
-		return fail("that drop is not allowed now. Reply \"moves\" for the list.")
+		return fail(lang.M("that drop is not allowed now. Reply \"moves\" for the list."))
 	case rules.Deploy:
 		for _, pl := range pt.places {
 			if !knownLetter(p, pl.Piece) {
-				return fail("%s", unknownPiece(p, fmt.Sprintf("piece with the letter %c", pl.Piece), exampleOf(p, rules.Deploy)))
+				return fail(unknownPiece(p, lang.M("piece with the letter %c", pl.Piece), exampleOf(p, rules.Deploy)))
 			}
 		}
-		return fail("those placements are not a legal deployment now: %s", deployHint(p))
+		return fail(lang.M("those placements are not a legal deployment now: %s", deployHint(p)))
 	case rules.Swap:
-		return fail("swapping %s and %s is not legal now: both must be your pieces, and afterwards neither king may be attacked.", b.SquareName(pt.to), b.SquareName(pt.from2))
+		return fail(lang.M("swapping %s and %s is not legal now: both must be your pieces, and afterwards neither king may be attacked.", b.SquareName(pt.to), b.SquareName(pt.from2)))
 	}
 	if pt.piece != 0 && !knownLetter(p, pt.piece) {
-		return fail("%s", unknownPiece(p, fmt.Sprintf("piece with the letter %c", pt.piece), foldExample(p, s, lt)))
+		return fail(unknownPiece(p, lang.M("piece with the letter %c", pt.piece), foldExample(p, s, lt)))
 	}
 	// Which own pieces of that kind exist, and could any of them get there?
 	var mine []rules.Square
@@ -777,13 +859,13 @@ func explain(p rules.Position, in, s string, pt pattern, lt *letters) error {
 		pc := p.At(from)
 		switch {
 		case !b.Exists(from):
-			return fail("%s is not a square of this board.", b.SquareName(from))
+			return fail(lang.M("%s is not a square of this board.", b.SquareName(from)))
 		case pc == rules.NoPiece:
-			return fail("there is no piece on %s.", b.SquareName(from))
+			return fail(lang.M("there is no piece on %s.", b.SquareName(from)))
 		case pc.Color() != p.Turn():
-			return fail("the piece on %s is not yours.", b.SquareName(from))
+			return fail(lang.M("the piece on %s is not yours.", b.SquareName(from)))
 		case pt.piece != 0 && pc.Letter() != pt.piece:
-			return fail("%s holds your %s, not a %s.", b.SquareName(from), pieceName(p, pc.Letter()), pieceName(p, pt.piece))
+			return fail(lang.M("%s holds your %s, not %s.", b.SquareName(from), pieceName(p, pc.Letter()), lang.M("a %s", pieceName(p, pt.piece))))
 		}
 	}
 	// The position's own reason (the die in Chec Toe), with what is legal.
@@ -793,8 +875,8 @@ func explain(p rules.Position, in, s string, pt pattern, lt *letters) error {
 	}
 	if pt.to != rules.NoSquare {
 		for _, from := range mine {
-			if why := whyNot(p, rules.Move{Kind: kind, From: from, To: pt.to}); why != "" {
-				return fail("%s", why)
+			if why := whyNot(p, rules.Move{Kind: kind, From: from, To: pt.to}); why != nil {
+				return fail(why)
 			}
 		}
 		if len(mine) == 0 && pt.fromFile < 0 && pt.fromRank < 0 {
@@ -802,32 +884,31 @@ func explain(p rules.Position, in, s string, pt pattern, lt *letters) error {
 			if letter == 0 {
 				letter = pawnLetter
 			}
-			if why := whyNot(p, rules.Move{Kind: kind, From: rules.NoSquare, To: pt.to, Piece: letter}); why != "" {
-				return fail("%s", why)
+			if why := whyNot(p, rules.Move{Kind: kind, From: rules.NoSquare, To: pt.to, Piece: letter}); why != nil {
+				return fail(why)
 			}
 		}
 	}
 	if len(mine) == 0 {
-		what := "pawn"
+		what := rules.PieceWord("pawn")
 		if pt.piece != 0 {
 			what = pieceName(p, pt.piece)
 		}
-		return fail("you have no %s that could make it.", what)
+		return fail(lang.M("you have no %s that could make it.", what))
 	}
-	target := b.SquareName(pt.to)
+	target := lang.Text(lang.Raw(b.SquareName(pt.to)))
 	if pt.to == rules.NoSquare {
-		target = "there"
+		target = lang.M("there")
 	}
 	if pt.special != rules.Normal && pt.to != rules.NoSquare {
 		// "Nc3°" in a game where the move is an ordinary one: only the
 		// mark of a Chec Toe Checker or Wizard move is wrong.
 		for _, m := range p.Legal() {
 			if m.To == pt.to && m.Kind == rules.Normal && slices.Contains(mine, m.From) {
-				kind := "Checker"
 				if pt.special == rules.Wizard {
-					kind = "Wizard"
+					return fail(lang.M("%s is an ordinary move, not a Wizard move: send it as %q, without the mark after the square.", moveText{p, m}, moveText{p, m}))
 				}
-				return fail("%s is an ordinary move, not a %s move: send it as %q, without the mark after the square.", SAN(p, m), kind, SAN(p, m))
+				return fail(lang.M("%s is an ordinary move, not a Checker move: send it as %q, without the mark after the square.", moveText{p, m}, moveText{p, m}))
 			}
 		}
 	}
@@ -847,9 +928,9 @@ func explain(p rules.Position, in, s string, pt pattern, lt *letters) error {
 		}
 		switch {
 		case len(choices) > 0:
-			return fail("%c is not a promotion choice there: choose one of %s.", pt.promo, strings.Join(choices, ", "))
+			return fail(lang.M("%c is not a promotion choice there: choose one of %s.", pt.promo, strings.Join(choices, ", ")))
 		case plain:
-			return fail("that move is not a promotion: write it without the %c.", pt.promo)
+			return fail(lang.M("that move is not a promotion: write it without the %c.", pt.promo))
 		}
 	}
 	if pt.to != rules.NoSquare {
@@ -857,7 +938,7 @@ func explain(p rules.Position, in, s string, pt pattern, lt *letters) error {
 		// king's whole origin (fits), never as a king's move with none.
 		for _, m := range p.Legal() {
 			if m.Kind == rules.Castle && m.To == pt.to && slices.Contains(mine, m.From) {
-				return fail("castling is written %q, or with the king's squares, %q; not as a king's move.", SAN(p, m), Coord(p, m))
+				return fail(lang.M("castling is written %q, or with the king's squares, %q; not as a king's move.", SAN(p, m), Coord(p, m)))
 			}
 		}
 	}
@@ -867,10 +948,11 @@ func explain(p rules.Position, in, s string, pt pattern, lt *letters) error {
 		// A piece that does not move that way at all is named only when
 		// it is plausibly the one meant: a pawn on the target's file, or
 		// the only piece of its kind; never Black's a7 pawn for "c4".
-		best, bestRank, bestFrom := "", 99, rules.NoSquare
-		farWhy := ""
+		var best, farWhy lang.Text
+		bestRank, bestFrom := 99, rules.NoSquare
 		for _, from := range mine {
-			why := ex.WhyIllegal(from, pt.to)
+			t := whyIllegal(ex, from, pt.to)
+			why := rules.English(t)
 			rank := 3
 			switch {
 			case why == "":
@@ -882,66 +964,103 @@ func explain(p rules.Position, in, s string, pt pattern, lt *letters) error {
 			}
 			pawn := p.At(from).Letter() == pawnLetter
 			if rank == 3 && ((pawn && b.File(from) != b.File(pt.to)) || (!pawn && len(mine) > 1)) {
-				farWhy = why
+				farWhy = t
 				continue
 			}
 			if rank < bestRank {
-				best, bestRank, bestFrom = why, rank, from
+				best, bestRank, bestFrom = t, rank, from
 			}
 		}
-		if best != "" {
-			return fail("your %s on %s cannot go to %s: %s.",
-				pieceName(p, p.At(bestFrom).Letter()), b.SquareName(bestFrom), target, best)
+		if best != nil {
+			return fail(lang.M("your %s on %s cannot go to %s: %s.",
+				pieceName(p, p.At(bestFrom).Letter()), b.SquareName(bestFrom), target, best))
 		}
-		if farWhy != "" {
+		if farWhy != nil {
 			name := pieceName(p, p.At(mine[0]).Letter())
-			return fail("none of your %ss can go to %s: %s.", name, target, farWhy)
+			return fail(lang.M("none of your %ss can go to %s: %s.", name, target, farWhy))
 		}
 	}
 	if p.InCheck() {
-		return fail("you are in check, and it does not get you out of check.")
+		return fail(lang.M("you are in check, and it does not get you out of check."))
 	}
 	mover := pieceName(p, p.At(mine[0]).Letter())
 	if pt.to == rules.NoSquare && pt.toPiece != 0 {
 		// "PxN": the piece taken is named, not its square.
-		return fail("no %s of yours can take %s now.", mover, withArticle(pieceName(p, pt.toPiece)))
+		return fail(lang.M("no %s of yours can take %s now.", mover, withArticle(p, pt.toPiece)))
 	}
-	return fail("no %s of yours can go to %s: it does not move that way, or the way is blocked.", mover, target)
+	return fail(lang.M("no %s of yours can go to %s: it does not move that way, or the way is blocked.", mover, target))
 }
 
-// withArticle writes a piece's name after "a" or "an".
-func withArticle(name string) string {
-	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
-		return "an " + name
+// withArticle writes the name of the piece with letter c after English's
+// "a" or "an" ("an amazon"): the article is a message of its own, which
+// a language without one writes as the name alone.
+func withArticle(p rules.Position, c byte) lang.Text {
+	if name := pieceNameEnglish(p, c); name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
+		return lang.M("an %s", pieceName(p, c))
 	}
-	return "a " + name
+	return lang.M("a %s", pieceName(p, c))
+}
+
+// whyIllegal is the position's reason why the piece on from cannot go to
+// to (rules.PositionExplain), in the reader's language where the position
+// writes it so; nil for none.
+func whyIllegal(ex rules.PositionExplain, from, to rules.Square) lang.Text {
+	if et, ok := ex.(rules.PositionExplainText); ok {
+		return et.WhyIllegalText(from, to)
+	}
+	if why := ex.WhyIllegal(from, to); why != "" {
+		return lang.Raw(why) // the variant's own words: English this round
+	}
+	return nil
+}
+
+// whyNoCastle is rules.CastleExplain's reason, as whyIllegal.
+func whyNoCastle(ex rules.CastleExplain, san string) lang.Text {
+	if et, ok := ex.(rules.CastleExplainText); ok {
+		return et.WhyNoCastleText(san)
+	}
+	if why := ex.WhyNoCastle(san); why != "" {
+		return lang.Raw(why)
+	}
+	return nil
 }
 
 // whyNot is the position's own reason why m is not legal now (see
 // rules.ActionExplain), followed by what is legal, or "" when the
 // position gives none.
-func whyNot(p rules.Position, m rules.Move) string {
+func whyNot(p rules.Position, m rules.Move) lang.Text {
 	ex, ok := p.(rules.ActionExplain)
 	if !ok {
-		return ""
+		return nil
 	}
-	why := ex.WhyNot(m)
-	if why == "" {
-		return ""
+	var why lang.Text
+	if et, ok := ex.(rules.ActionExplainText); ok {
+		why = et.WhyNotText(m)
+	} else if w := ex.WhyNot(m); w != "" {
+		why = lang.Raw(w) // the variant's own words: English this round
 	}
-	why = strings.TrimSuffix(why, ".") + "."
-	if l := legalSummary(p); l != "" {
-		why += " Legal now: " + l + "."
+	if why == nil {
+		return nil
+	}
+	why = fullStop{why}
+	if l := legalSummary(p); l != nil {
+		why = lang.M("%s Legal now: %s.", why, l)
 	}
 	return why
 }
+
+// fullStop is a text that ends with one full stop.
+type fullStop struct{ t lang.Text }
+
+// In writes the text with one full stop at its end.
+func (f fullStop) In(p *lang.Printer) string { return strings.TrimSuffix(f.t.In(p), ".") + "." }
 
 // legalSummary lists the legal actions of p for an error message, as a
 // player may type them: the drops of one piece on every empty square
 // as one item ("R@ on any empty square, e.g. R@a1"), every other action
 // by itself ("Nb4⌃ (Nb4^)"). It is "" when the list would be too long
 // to read in a sentence; "moves" lists them all.
-func legalSummary(p rules.Position) string {
+func legalSummary(p rules.Position) lang.Text {
 	legal := p.Legal()
 	b := p.Variant().Board()
 	empty := 0
@@ -956,13 +1075,13 @@ func legalSummary(p rules.Position) string {
 			drops[m.Piece] = append(drops[m.Piece], m)
 		}
 	}
-	var items []string
+	var items []lang.Text
 	done := map[byte]bool{}
 	for _, m := range legal {
 		if ds := drops[m.Piece]; m.Kind == rules.Drop && len(ds) == empty && len(ds) > 2 {
 			if !done[m.Piece] {
 				done[m.Piece] = true
-				items = append(items, fmt.Sprintf("%c@ on any empty square (e.g. %s)", m.Piece, SAN(p, ds[0])))
+				items = append(items, lang.M("%c@ on any empty square (e.g. %s)", m.Piece, SAN(p, ds[0])))
 			}
 			continue
 		}
@@ -970,12 +1089,12 @@ func legalSummary(p rules.Position) string {
 		if typed := Typeable(san); typed != san {
 			san += " (" + typed + ")"
 		}
-		items = append(items, san)
+		items = append(items, lang.Raw(san))
 	}
 	if len(items) == 0 || len(items) > 12 {
-		return ""
+		return nil
 	}
-	return strings.Join(items, ", ")
+	return lang.Join(", ", items...)
 }
 
 func contains8(bs []byte, c byte) bool {
@@ -987,11 +1106,11 @@ func contains8(bs []byte, c byte) bool {
 	return false
 }
 
-func handText(h []byte) string {
+func handText(h []byte) lang.Text {
 	if len(h) == 0 {
-		return "nothing"
+		return lang.M("nothing")
 	}
-	return strings.Join(strings.Split(string(h), ""), " ")
+	return lang.Raw(strings.Join(strings.Split(string(h), ""), " "))
 }
 
 // knownLetter reports whether the variant has a piece with letter c (true
@@ -1003,7 +1122,15 @@ func knownLetter(p rules.Position, c byte) bool {
 	return true
 }
 
-func pieceName(p rules.Position, c byte) string {
+// pieceName is the name of the piece with letter c in the reader's
+// language (rules.PieceWord), or the letter.
+func pieceName(p rules.Position, c byte) lang.Text {
+	return rules.PieceWord(pieceNameEnglish(p, c))
+}
+
+// pieceNameEnglish is the variant's name of the piece with letter c, or
+// the letter.
+func pieceNameEnglish(p rules.Position, c byte) string {
 	if n, ok := p.Variant().(rules.VariantPieces); ok {
 		if s := n.PieceName(c); s != "" {
 			return s
@@ -1012,21 +1139,32 @@ func pieceName(p rules.Position, c byte) string {
 	return string(c)
 }
 
-func deployHint(p rules.Position) string {
+func deployHint(p rules.Position) lang.Text {
 	if pr, ok := p.(rules.Prompter); ok {
-		return pr.Prompt()
+		return pr.PromptText()
 	}
-	return "reply \"moves\" for the list."
+	return lang.M("reply \"moves\" for the list.")
 }
 
-// example is a legal move of p in canonical notation, for error messages.
-func example(p rules.Position) string {
+// example is a legal move of p for error messages (moveText).
+func example(p rules.Position) lang.Text {
 	legal := p.Legal()
 	if len(legal) == 0 {
-		return "Nf3"
+		return lang.Raw("Nf3")
 	}
-	return SAN(p, legal[len(legal)/2])
+	return moveText{p, legal[len(legal)/2]}
 }
+
+// moveText is the legal move m of p as a refusal suggests it: SAN, in the
+// reader's piece letters where their language reads it back as m
+// (ExampleIn: "Sf3" for a German reader; English SAN in English).
+type moveText struct {
+	p rules.Position
+	m rules.Move
+}
+
+// In is the move for a reader of p's language.
+func (t moveText) In(p *lang.Printer) string { return ExampleIn(t.p, t.m, p.Code()) }
 
 // ParseCoord reads only the coordinate form (docs/rules/README.md#notation), for tools.
 func ParseCoord(p rules.Position, s string) (rules.Move, error) {
@@ -1035,12 +1173,12 @@ func ParseCoord(p rules.Position, s string) (rules.Move, error) {
 			return m, nil
 		}
 	}
-	return rules.Move{}, &Error{Input: s, Reason: "is not a legal move in coordinate form here"}
+	return rules.Move{}, unread(s, lang.M("is not a legal move in coordinate form here"))
 }
 
 // candidates returns the legal moves the normalised text s may mean, the
 // readings tried, and why nothing could be read.
-func candidates(p rules.Position, s string, legal []rules.Move, lt *letters) (got []rules.Move, pats []pattern, perr string) {
+func candidates(p rules.Position, s string, legal []rules.Move, lt *letters) (got []rules.Move, pats []pattern, perr lang.Text) {
 	pats, perr = readings(p, s, lt)
 	if len(pats) == 0 {
 		return nil, nil, perr
@@ -1072,7 +1210,7 @@ func candidates(p rules.Position, s string, legal []rules.Move, lt *letters) (go
 			}
 		}
 	}
-	return got, pats, ""
+	return got, pats, nil
 }
 
 // ParseSAN reads a move of a game record (PGN movetext): where the text,

@@ -2,12 +2,12 @@ package notation
 
 import (
 	"errors"
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"referee/internal/lang"
 	"referee/internal/rules"
 )
 
@@ -24,6 +24,8 @@ type Reading struct {
 	// notation ("5254 is ICCF numeric notation for e2-e4"). The reply
 	// shows them with Read, so that no reading passes unnoticed.
 	Notes []string
+	// NoteTexts are the Notes in the reader's language, in that order.
+	NoteTexts []lang.Text
 	// Languages are the codes of the languages in whose letters the line
 	// is written, where ReadFor read letters no English piece uses ("Sf3":
 	// de and pl; "Sxe8=D": de): a hint of the player's language. Nil when
@@ -84,7 +86,7 @@ func read(pos rules.Position, line string, lt *letters) (Reading, error) {
 	if moveErr != nil {
 		return Reading{}, moveErr
 	}
-	return Reading{Move: m, OfferDraw: offer, Read: SAN(pos, m), Notes: texts(notes), Languages: commonLanguages(notes)}, nil
+	return Reading{Move: m, OfferDraw: offer, Read: SAN(pos, m), Notes: texts(notes), NoteTexts: textsOf(notes), Languages: commonLanguages(notes)}, nil
 }
 
 var (
@@ -114,9 +116,9 @@ func checkNumber(pos rules.Position, in string, num int, black bool, rest string
 	if num < 0 && !black {
 		return nil
 	}
-	move := strings.TrimSpace(rest)
+	move := lang.Text(lang.Raw(strings.TrimSpace(rest)))
 	if ok {
-		move = SAN(pos, m)
+		move = moveText{pos, m}
 	}
 	want := pos.MoveNumber()
 	dots := ". "
@@ -124,12 +126,15 @@ func checkNumber(pos rules.Position, in string, num int, black bool, rest string
 		dots = "... "
 	}
 	if num >= 0 && num != want {
-		return &Error{Input: in, Reason: fmt.Sprintf("was not played: it is numbered %d, but the game is at move %d (%s to play). Send the move without a number, e.g. %q, or with this move's number, %q.",
-			num, want, pos.Turn(), move, strconv.Itoa(want)+dots+move)}
+		if pos.Turn() == rules.Black {
+			return notPlayed(in, lang.M("it is numbered %d, but the game is at move %d (Black to play). Send the move without a number, e.g. %q, or with this move's number, %q.",
+				num, want, move, lang.Join("", lang.Raw(strconv.Itoa(want)+dots), move)))
+		}
+		return notPlayed(in, lang.M("it is numbered %d, but the game is at move %d (White to play). Send the move without a number, e.g. %q, or with this move's number, %q.",
+			num, want, move, lang.Join("", lang.Raw(strconv.Itoa(want)+dots), move)))
 	}
 	if black && pos.Turn() != rules.Black {
-		return &Error{Input: in, Reason: fmt.Sprintf("was not played: \"...\" marks a move of Black, but it is %s's turn. Send the move without the dots, e.g. %q.",
-			pos.Turn(), move)}
+		return notPlayed(in, lang.M("\"...\" marks a move of Black, but it is White's turn. Send the move without the dots, e.g. %q.", move))
 	}
 	return nil
 }
@@ -181,7 +186,7 @@ func figurines(p rules.Position, in, s string) (string, error) {
 			continue
 		}
 		if !knownLetter(p, f.letter) {
-			return "", &Error{Input: in, Reason: "was not played: " + unknownPiece(p, fmt.Sprintf("%s, which the figurine %c stands for", f.name, r), "")}
+			return "", notPlayed(in, unknownPiece(p, lang.M("%s, which the figurine %c stands for", rules.PieceWord(f.name), r), nil))
 		}
 		b.WriteByte(f.letter)
 	}
@@ -267,32 +272,36 @@ func isDigit(s string, i int) bool {
 
 // leftover is the error for a line with more than a move on it.
 func leftover(p rules.Position, in string, sp split, lt *letters) error {
-	var parts []string
-	if sp.before != "" {
-		parts = append(parts, fmt.Sprintf("%q before it", sp.before))
+	var why []lang.Text
+	switch {
+	case sp.before != "" && sp.after != "":
+		why = append(why, lang.M("the referee read %q as a move but did not understand %q before it and %q after it.", sp.read, sp.before, sp.after))
+	case sp.before != "":
+		why = append(why, lang.M("the referee read %q as a move but did not understand %q before it.", sp.read, sp.before))
+	default:
+		why = append(why, lang.M("the referee read %q as a move but did not understand %q after it.", sp.read, sp.after))
 	}
-	if sp.after != "" {
-		parts = append(parts, fmt.Sprintf("%q after it", sp.after))
-	}
-	reason := fmt.Sprintf("was not played: the referee read %q as a move but did not understand %s.", sp.read, strings.Join(parts, " and "))
 	n, ep := normalise(sp.read)
 	m, _, _, err := parseText(p, sp.read, n, ep, lt)
 	if err == nil {
-		san := SAN(p, m)
-		reason += fmt.Sprintf(" Send the move alone on the first line, e.g. %q, and anything else on the lines below it (they are passed on to your opponent).", san)
+		san := moveText{p, m}
+		why = append(why, lang.M("Send the move alone on the first line, e.g. %q, and anything else on the lines below it (they are passed on to your opponent).", san))
 		if strings.Contains(strings.ToLower(sp.before+" "+sp.after), "draw") {
-			reason += fmt.Sprintf(" To offer a draw with your move, write %q.", san+" draw")
+			why = append(why, lang.M("To offer a draw with your move, write %q.", lang.Join("", san, lang.Raw(" draw"))))
 		}
-		return &Error{Input: in, Reason: reason}
+		return notPlayed(in, lang.Join(" ", why...))
 	}
-	reason += " Send only your move on the first line, and anything else on the lines below it (they are passed on to your opponent)."
+	why = append(why, lang.M("Send only your move on the first line, and anything else on the lines below it (they are passed on to your opponent)."))
 	var ne *Error
-	if errors.As(err, &ne) && strings.HasPrefix(ne.Reason, "was not played: ") {
-		reason += fmt.Sprintf(" And %q on its own would not be played: %s", sp.read, strings.TrimPrefix(ne.Reason, "was not played: "))
-	} else {
-		reason += " And " + err.Error()
+	switch {
+	case errors.As(err, &ne) && ne.Kind == NotPlayed:
+		why = append(why, lang.M("And %q on its own would not be played: %s", sp.read, ne.Why))
+	case errors.As(err, &ne):
+		why = append(why, lang.M("And %s", ne.Text()))
+	default:
+		why = append(why, lang.Raw("And "+err.Error()))
 	}
-	return &Error{Input: in, Reason: reason}
+	return notPlayed(in, lang.Join(" ", why...))
 }
 
 // pieceLetters lists the variant's piece letters, pawn included.
@@ -305,7 +314,7 @@ func pieceLetters(v rules.Variant) []byte {
 
 // unknownPiece says that the variant has no such piece (what: "piece with
 // the letter C"), lists its pieces' letters and gives an example.
-func unknownPiece(p rules.Position, what, eg string) string {
+func unknownPiece(p rules.Position, what lang.Text, eg lang.Text) lang.Text {
 	v := p.Variant()
 	var ls []string
 	for _, c := range pieceLetters(v) {
@@ -314,33 +323,33 @@ func unknownPiece(p rules.Position, what, eg string) string {
 		}
 		ls = append(ls, string(c))
 	}
-	s := fmt.Sprintf("%s has no %s (pieces: %s", v.Title(), what, strings.Join(ls, " "))
+	pieces := []lang.Text{lang.Raw(strings.Join(ls, " "))}
 	if !pawnLetterRequired(v) {
-		s += "; pawn moves are written without a letter"
+		pieces = append(pieces, lang.M("; pawn moves are written without a letter"))
 	}
-	if eg == "" && !pawnLetterRequired(v) {
+	if eg == nil && !pawnLetterRequired(v) {
 		eg = exampleOf(p, rules.Normal)
 	}
-	if eg != "" {
-		s += fmt.Sprintf(", e.g. %q", eg)
+	if eg != nil {
+		pieces = append(pieces, lang.M(", e.g. %q", eg))
 	}
-	return s + ")."
+	return lang.M("%s has no %s (pieces: %s).", rules.TitleText(v), what, lang.Join("", pieces...))
 }
 
 // foldExample is the legal move s means when read in lower case ("Cc3":
 // c3), or an example of a pawn move.
-func foldExample(p rules.Position, s string, lt *letters) string {
+func foldExample(p rules.Position, s string, lt *letters) lang.Text {
 	if pats, _ := readings(p, strings.ToLower(s), lt); len(pats) > 0 {
 		if got := match(p, p.Legal(), pats[0]); len(got) == 1 {
-			return SAN(p, got[0])
+			return moveText{p, got[0]}
 		}
 	}
 	return exampleOf(p, rules.Normal)
 }
 
 // exampleOf is a legal move of the given kind for error messages (for
-// Normal, a pawn move where pawns are written without a letter), or "".
-func exampleOf(p rules.Position, kind rules.MoveKind) string {
+// Normal, a pawn move where pawns are written without a letter), or nil.
+func exampleOf(p rules.Position, kind rules.MoveKind) lang.Text {
 	for _, m := range p.Legal() {
 		if m.Kind != kind {
 			continue
@@ -348,7 +357,7 @@ func exampleOf(p rules.Position, kind rules.MoveKind) string {
 		if kind == rules.Normal && !pawnLetterRequired(p.Variant()) && p.At(m.From).Letter() != pawnLetter {
 			continue
 		}
-		return SAN(p, m)
+		return moveText{p, m}
 	}
-	return ""
+	return nil
 }

@@ -268,7 +268,7 @@ func (r *Referee) vacation(g *Game, color rules.Color, pos rules.Position, m *re
 	now := env.Now
 	c := g.State.Clock
 	if c == nil {
-		return r.rejectAction(g, color, pos, m, env, "no clock", "This game has no time control, so there is no clock to stop.", "Play on at your own pace.")
+		return r.rejectActionIn(g, color, pos, m, env, "no clock", lang.M("This game has no time control, so there is no clock to stop."), lang.M("Play on at your own pace."))
 	}
 	n := 0
 	if len(words) >= 2 {
@@ -277,12 +277,14 @@ func (r *Referee) vacation(g *Game, color rules.Color, pos rules.Position, m *re
 	year := now.UTC().Year()
 	used := env.VacationUsed // the allowance is the player's, over all their games
 	if n < 1 || n > VacationAllowance {
-		return r.rejectAction(g, color, pos, m, env, "bad vacation",
-			fmt.Sprintf("\"vacation\" needs a number of days from 1 to %d, e.g. \"vacation 5\"; you have %d days left this year.", VacationAllowance, max(VacationAllowance-used, 0)), "Reply e.g. \"vacation 5\".")
+		return r.rejectActionIn(g, color, pos, m, env, "bad vacation",
+			lang.M("\"vacation\" needs a number of days from 1 to %d, e.g. \"vacation 5\"; %s.", VacationAllowance, lang.M("you have %d days left this year", max(VacationAllowance-used, 0))),
+			lang.M("Reply e.g. \"vacation 5\"."))
 	}
 	if used+n > VacationAllowance {
-		return r.rejectAction(g, color, pos, m, env, "vacation allowance",
-			fmt.Sprintf("You asked for %s, but only %d of your %d this year (over all your games) are left.", plural(n, "vacation day"), max(VacationAllowance-used, 0), VacationAllowance), "Ask for fewer days.")
+		return r.rejectActionIn(g, color, pos, m, env, "vacation allowance",
+			lang.M("You asked for %s, but only %d of your %d this year (over all your games) are left.", lang.M("%d vacation days", n), max(VacationAllowance-used, 0), VacationAllowance),
+			lang.M("Ask for fewer days."))
 	}
 	ng := g.clone()
 	until := ng.applyVacation(color, n, pos, now)

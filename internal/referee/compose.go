@@ -170,9 +170,8 @@ func (r *Referee) rejectActionIn(g *Game, c rules.Color, pos rules.Position, m *
 // game, ..."), is not called a move: the player is told that the first
 // line must be the action and greetings go below it.
 //
-// The reason comes from the notation reader and is English in every
-// language (issue 42: translated in a later round); the sentence around
-// it is the player's.
+// The reason comes from the notation reader (notation.Error.Why), written
+// in the player's language as the sentence around it.
 func unreadText(g *Game, pos rules.Position, action string, err error) lang.Text {
 	var ne *notation.Error
 	if errors.As(err, &ne) && strings.HasPrefix(ne.Reason, "is not a move the referee can read") && looksLikeProse(action) {
@@ -181,8 +180,21 @@ func unreadText(g *Game, pos rules.Position, action string, err error) lang.Text
 			"(\"board\", \"help\"), and write greetings and messages on the lines below it, where they are passed on to your opponent.",
 			firstWords(action, 8), g.ID, exampleText{pos, suggestionMove(pos, pos.Legal())})
 	}
-	return lang.M("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), lang.Raw(sentence(reasonOf(err))))
+	return lang.M("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), sentenceText{whyText{err}})
 }
+
+// whyText is why a move was not read or played (reasonOf), for the
+// reader's language.
+type whyText struct{ err error }
+
+// In is the reason in p's language.
+func (w whyText) In(p *lang.Printer) string { return reasonOf(p, w.err) }
+
+// sentenceText is a text ended as a sentence (sentence).
+type sentenceText struct{ t lang.Text }
+
+// In is the text in p's language, with a full stop at its end.
+func (s sentenceText) In(p *lang.Printer) string { return sentence(s.t.In(p)) }
 
 // looksLikeProse reports whether a first line reads as words to a person
 // rather than a try at a move: three words or more, or a word and a
@@ -206,22 +218,22 @@ func orList(items []string) string {
 // referee does not have, because its database was restored from a backup
 // taken before that mail was sent; the actions after the backup are gone,
 // and the game goes on from the board the referee has.
-func staleText(g *Game, action string, seen int) (what, todo string) {
+func staleText(g *Game, action string, seen int) (what, todo lang.Text) {
 	if seen > g.Ply() {
 		lost := seen - g.Ply()
-		return fmt.Sprintf("Your action %q was not played: the mail you replied to showed game #%d after %s, "+
-				"but the referee's record of the game ends after %s. The referee was restored from a backup "+
-				"taken before that mail was sent, so it does not have the position you answered: the last %s "+
+		return lang.M("Your action %q was not played: the mail you replied to showed game #%d %s, "+
+				"but the referee's record of the game ends %s. The referee was restored from a backup "+
+				"taken before that mail was sent, so it does not have the position you answered: %s "+
 				"of the game as you saw it are not in its record. The board below is the game as the referee has it now, "+
 				"and play goes on from it.",
-				action, g.ID, plural(seen, "action"), plural(g.Ply(), "action"), plural(lost, "action")),
-			"Check the board below: a move you (or your opponent) sent after the backup has to be sent again. " +
-				"Reply to THIS mail with your action."
+				action, g.ID, lang.M("after %d actions", seen), lang.M("after %d actions", g.Ply()), lang.M("the last %d actions", lost)),
+			lang.M("Check the board below: a move you (or your opponent) sent after the backup has to be sent again. " +
+				"Reply to THIS mail with your action.")
 	}
-	return fmt.Sprintf("Your action %q was not played: you replied to an older mail (it showed the game "+
-			"after %s; %s played since). The board below is the current one.",
-			action, plural(seen, "action"), pluralVerb(g.Ply()-seen, "has been", "have been")),
-		"Check the board, then reply to THIS mail with your action."
+	return lang.M("Your action %q was not played: you replied to an older mail (it showed the game "+
+			"%s; %s). The board below is the current one.",
+			action, lang.M("after %d actions", seen), lang.M("%d have been played since", g.Ply()-seen)),
+		lang.M("Check the board, then reply to THIS mail with your action.")
 }
 
 // pluralVerb is "1 has been" or "3 have been".

@@ -3,6 +3,7 @@ package referee
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -160,10 +161,24 @@ func isCondLine(line string) bool {
 	return true
 }
 
-// condError is why conditional lines were refused.
-type condError struct{ what string }
+// condError is why conditional lines were refused: what, in the reader's
+// language; its English is the error.
+type condError struct{ what lang.Text }
 
-func (e *condError) Error() string { return e.what }
+func (e *condError) Error() string { return e.what.In(nil) }
+
+// condText is why conditional lines were refused (err from
+// readConditions), for the reader's language.
+func condText(err error) lang.Text {
+	var ce *condError
+	if errors.As(err, &ce) {
+		return ce.what
+	}
+	return lang.Raw(err.Error())
+}
+
+// condFail is the condError of what.
+func condFail(what lang.Text) error { return &condError{what} }
 
 // readConditions reads lines against pos, the position before the
 // opponent's next move: each "if" names the opponent's move and the
@@ -174,25 +189,25 @@ func readConditions(pos rules.Position, lines []string) ([][]string, error) {
 }
 
 // readConditionsFor is readConditions for a player whose language is
-// lang ("" for none set): its piece letters are read in both moves of
+// code ("" for none set): its piece letters are read in both moves of
 // each pair (notation.ReadFor), the lines kept in canonical SAN.
-func readConditionsFor(pos rules.Position, lines []string, lang string) ([][]string, error) {
+func readConditionsFor(pos rules.Position, lines []string, code string) ([][]string, error) {
 	if len(lines) > MaxCondLines {
-		return nil, &condError{fmt.Sprintf("%d conditional lines, and at most %d are kept", len(lines), MaxCondLines)}
+		return nil, condFail(lang.M("%d conditional lines, and at most %d are kept", len(lines), MaxCondLines))
 	}
 	if _, ok := pos.(rules.Roller); ok {
-		return nil, &condError{"conditional moves are not available in Chec Toe: the die makes an \"if\" line ambiguous"}
+		return nil, condFail(lang.M("conditional moves are not available in Chec Toe: the die makes an \"if\" line ambiguous"))
 	}
 	var out [][]string
 	answers := map[string]string{} // the line's moves so far -> the answer given there
 	for n, line := range lines {
 		f := strings.Fields(line)
-		where := fmt.Sprintf("line %d (%q)", n+1, line)
+		where := condLine{n + 1, line}
 		// Pairs: "if" X Y.
 		var plies []string
 		for i := 0; i < len(f); {
 			if !strings.EqualFold(f[i], "if") {
-				return nil, &condError{fmt.Sprintf("%s: %q stands where \"if\" was expected; write each pair as \"if THEIR-MOVE YOUR-ANSWER\"", where, f[i])}
+				return nil, condFail(lang.M("%s: %q stands where \"if\" was expected; write each pair as \"if THEIR-MOVE YOUR-ANSWER\"", where, f[i]))
 			}
 			j := i + 1
 			for j < len(f) && !strings.EqualFold(f[j], "if") {
@@ -201,43 +216,42 @@ func readConditionsFor(pos rules.Position, lines []string, lang string) ([][]str
 			switch j - i - 1 {
 			case 2:
 			case 1:
-				return nil, &condError{fmt.Sprintf("%s: \"if %s\" has no answer; write \"if %s YOUR-ANSWER\"", where, f[i+1], f[i+1])}
+				return nil, condFail(lang.M("%s: \"if %s\" has no answer; write \"if %s YOUR-ANSWER\"", where, f[i+1], f[i+1]))
 			default:
-				return nil, &condError{fmt.Sprintf("%s: \"%s\" is not one move and one answer", where, strings.Join(f[i:j], " "))}
+				return nil, condFail(lang.M("%s: \"%s\" is not one move and one answer", where, strings.Join(f[i:j], " ")))
 			}
 			plies = append(plies, f[i+1], f[i+2])
 			i = j
 		}
 		if len(plies) > MaxCondPlies {
-			return nil, &condError{fmt.Sprintf("%s has %d plies, and a line may have at most %d", where, len(plies), MaxCondPlies)}
+			return nil, condFail(lang.M("%s has %d plies, and a line may have at most %d", where, len(plies), MaxCondPlies))
 		}
 		p := pos
 		var canon []string
 		for k, in := range plies {
-			who := "your opponent's"
-			if k%2 == 1 {
-				who = "your"
-			}
 			if res := p.Result(); res.Over {
-				return nil, &condError{fmt.Sprintf("%s: the game is over (%s) before %s move %q", where, res, who, in)}
+				if k%2 == 1 {
+					return nil, condFail(lang.M("%s: the game is over (%s) before your move %q", where, resultLower(res), in))
+				}
+				return nil, condFail(lang.M("%s: the game is over (%s) before your opponent's move %q", where, resultLower(res), in))
 			}
-			reading, err := notation.ReadFor(p, in, notation.Options{Language: lang})
+			reading, err := notation.ReadFor(p, in, notation.Options{Language: code})
 			if err != nil {
-				return nil, &condError{fmt.Sprintf("%s: %q is not a legal move there for %s (%s)", where, in, p.Turn(), strings.TrimSuffix(reasonOf(err), "."))}
+				return nil, notLegalThere(where, in, p.Turn(), trimmedText{whyText{err}})
 			}
 			if reading.OfferDraw {
-				return nil, &condError{fmt.Sprintf("%s: %q offers a draw; a conditional line holds moves only", where, in)}
+				return nil, condFail(lang.M("%s: %q offers a draw; a conditional line holds moves only", where, in))
 			}
 			san := notation.SAN(p, reading.Move)
 			next, err := p.Play(reading.Move)
 			if err != nil {
-				return nil, &condError{fmt.Sprintf("%s: %q is not a legal move there for %s (%s)", where, in, p.Turn(), err)}
+				return nil, notLegalThere(where, in, p.Turn(), err.Error()) // the rules' own (English) words
 			}
 			if k%2 == 1 {
 				key := strings.Join(canon, " ")
 				if prev, ok := answers[key]; ok && prev != san {
-					return nil, &condError{fmt.Sprintf("%s answers %s with %s, but another line answers it with %s: give one answer to each move",
-						where, canon[len(canon)-1], san, prev)}
+					return nil, condFail(lang.M("%s answers %s with %s, but another line answers it with %s: give one answer to each move",
+						where, canon[len(canon)-1], san, prev))
 				}
 				answers[key] = san
 			}
@@ -247,6 +261,48 @@ func readConditionsFor(pos rules.Position, lines []string, lang string) ([][]str
 		out = append(out, canon)
 	}
 	return out, nil
+}
+
+// notLegalThere refuses the move in of a conditional line: it is not legal
+// for the side c to move, for the reason why (a text or a string).
+func notLegalThere(where condLine, in string, c rules.Color, why any) error {
+	if c == rules.White {
+		return condFail(lang.M("%s: %q is not a legal move there for White (%s)", where, in, why))
+	}
+	return condFail(lang.M("%s: %q is not a legal move there for Black (%s)", where, in, why))
+}
+
+// condLine names a conditional line in a refusal: "line 2 ("if e5 Nf3")".
+type condLine struct {
+	n    int
+	line string
+}
+
+// In is the line's name in p's language.
+func (l condLine) In(p *lang.Printer) string { return p.Sprintf("line %d (%q)", l.n, l.line) }
+
+// trimmedText is a text without the full stop at its end.
+type trimmedText struct{ t lang.Text }
+
+// In is the text in p's language, without a closing full stop.
+func (t trimmedText) In(p *lang.Printer) string { return strings.TrimSuffix(t.t.In(p), ".") }
+
+// resultLower is a result as rules.Result's String writes it ("draw
+// (stalemate)", "White wins (checkmate)"), in the reader's language.
+func resultLower(res rules.Result) lang.Text { return resultLowerText(res) }
+
+type resultLowerText rules.Result
+
+// In is the result in p's language.
+func (t resultLowerText) In(p *lang.Printer) string {
+	res := rules.Result(t)
+	switch {
+	case res.Draw:
+		return p.Sprintf("draw (%s)", reasonText(p, res.Reason))
+	case res.Winner == rules.White:
+		return p.Sprintf("White wins (%s)", reasonText(p, res.Reason))
+	}
+	return p.Sprintf("Black wins (%s)", reasonText(p, res.Reason))
 }
 
 // setConditions makes lines c's standing tree in ng from ply from, and
@@ -377,9 +433,9 @@ func (r *Referee) moveWithConditions(c *call) Outcome {
 	g, color, pos, m, env := c.g, c.color, c.pos, c.m, c.env
 	action := strings.TrimSpace(m.Action)
 	if _, ok := pos.(rules.Roller); ok {
-		return r.rejectAction(g, color, pos, m, env, "conditional lines in Chec Toe",
-			fmt.Sprintf("Your %q was not played: conditional moves are not available in Chec Toe, as the die makes an \"if\" line ambiguous.", action),
-			"Send the move again without the \"if\" lines.")
+		return r.rejectActionIn(g, color, pos, m, env, "conditional lines in Chec Toe",
+			lang.M("Your %q was not played: conditional moves are not available in Chec Toe, as the die makes an \"if\" line ambiguous.", action),
+			lang.M("Send the move again without the \"if\" lines."))
 	}
 	out := r.move(g, color, pos, m, action, env)
 	if out.Verdict != Applied || out.Game == nil || out.Game.Status != StatusActive {
@@ -397,9 +453,9 @@ func (r *Referee) moveWithConditions(c *call) Outcome {
 	}
 	lines, err := readConditionsFor(next, c.cond, g.Players[color].Language)
 	if err != nil {
-		return r.rejectAction(g, color, pos, m, env, "conditional: "+err.Error(),
-			fmt.Sprintf("Your move %q was not played, nor its conditional lines: %s.", action, err),
-			"Send the move again with the lines corrected, or without them.")
+		return r.rejectActionIn(g, color, pos, m, env, "conditional: "+err.Error(),
+			lang.M("Your move %q was not played, nor its conditional lines: %s.", action, condText(err)),
+			lang.M("Send the move again with the lines corrected, or without them."))
 	}
 	addSection(out.Mails, ng, color, r.setConditions(ng, color, ng.Ply(), lines))
 	out.Detail += fmt.Sprintf("; %d conditional lines set", len(lines))
@@ -411,14 +467,14 @@ func (r *Referee) moveWithConditions(c *call) Outcome {
 func (r *Referee) conditionsAlone(c *call) Outcome {
 	g, color, pos, m, env := c.g, c.color, c.pos, c.m, c.env
 	if pos.Turn() == color {
-		return r.rejectAction(g, color, pos, m, env, "conditional lines on own turn",
-			"Your conditional lines were not set: it is your move, and a line starts at your opponent's next move.",
-			"Write your move on the first line and the \"if\" lines under it.")
+		return r.rejectActionIn(g, color, pos, m, env, "conditional lines on own turn",
+			lang.M("Your conditional lines were not set: it is your move, and a line starts at your opponent's next move."),
+			lang.M("Write your move on the first line and the \"if\" lines under it."))
 	}
 	lines, err := readConditionsFor(pos, append([]string{strings.TrimSpace(m.Action)}, c.cond...), g.Players[color].Language)
 	if err != nil {
-		return r.rejectAction(g, color, pos, m, env, "conditional: "+err.Error(),
-			fmt.Sprintf("Your conditional lines were not set: %s.", err), "Send them again corrected; your earlier lines, if any, stand.")
+		return r.rejectActionIn(g, color, pos, m, env, "conditional: "+err.Error(),
+			lang.M("Your conditional lines were not set: %s.", condText(err)), lang.M("Send them again corrected; your earlier lines, if any, stand."))
 	}
 	ng := g.clone()
 	sec := r.setConditions(ng, color, g.Ply(), lines)
@@ -455,8 +511,8 @@ func (r *Referee) showConditions(c *call) Outcome {
 func (r *Referee) cancelConditions(c *call) Outcome {
 	g, color, pos, m, env := c.g, c.color, c.pos, c.m, c.env
 	if standing(g, color) == nil {
-		return r.rejectAction(g, color, pos, m, env, "cancel: no conditional moves",
-			"There is nothing to cancel: you have no conditional moves standing.", "Reply with your move, or \"help\".")
+		return r.rejectActionIn(g, color, pos, m, env, "cancel: no conditional moves",
+			lang.M("There is nothing to cancel: you have no conditional moves standing."), lang.M("Reply with your move, or \"help\"."))
 	}
 	ng := g.clone()
 	ng.State.Cond.Trees[color] = nil

@@ -37,25 +37,26 @@ func (r *Referee) Handle(in Inbound, g *Game, env Env) Outcome {
 		return Outcome{Verdict: Ignored, Detail: "no usable sender, or the referee's own address"}
 	}
 	if tb := (*reader.TooBigError)(nil); errors.As(in.ReadErr, &tb) {
-		return r.refuse(env, m, fmt.Sprintf("too big: %d bytes or more, the limit is %d", tb.Size, tb.Limit),
-			fmt.Sprintf("Your mail was not read: it is larger than the referee's limit of %s (attachments and pictures count).", byteSize(tb.Limit)),
-			"Send your move as a short plain-text mail without attachments, as a reply to the referee's latest mail.")
+		return r.refuseIn(env, m, fmt.Sprintf("too big: %d bytes or more, the limit is %d", tb.Size, tb.Limit),
+			lang.M("Your mail was not read: it is larger than the referee's limit of %s (attachments and pictures count).", byteSize(tb.Limit)),
+			lang.M("Send your move as a short plain-text mail without attachments, as a reply to the referee's latest mail."))
 	}
 	if in.ReadErr != nil {
-		return r.refuse(env, m, fmt.Sprintf("unreadable mail: %v", in.ReadErr),
-			"Your mail could not be read: "+in.ReadErr.Error()+".",
-			"Send a short plain-text mail with your move on the first line.")
+		// The reader's error is English (a MIME or charset failure).
+		return r.refuseIn(env, m, fmt.Sprintf("unreadable mail: %v", in.ReadErr),
+			lang.M("Your mail could not be read: %s.", in.ReadErr.Error()),
+			lang.M("Send a short plain-text mail with your move on the first line."))
 	}
 	// Whatever is wrong with the game reference, a stranger learns nothing
 	// from the answer: not whether the game exists, nor whether the reply
 	// code is valid, nor whose it is. The detail (for the organiser's log)
 	// says which check failed.
 	stranger := func(detail string) Outcome {
-		return r.refuse(env, m, detail,
-			"Your mail could not be tied to a game of yours. The referee acts only on a reply to its "+
-				"own latest mail for your game, sent from the address that mail was sent to.",
-			"To play, reply to the referee's latest mail for your game (your mail program keeps the "+
-				"reference) with your move on the first line. To start a game, ask the organiser.")
+		return r.refuseIn(env, m, detail,
+			lang.M("Your mail could not be tied to a game of yours. The referee acts only on a reply to its "+
+				"own latest mail for your game, sent from the address that mail was sent to."),
+			lang.M("To play, reply to the referee's latest mail for your game (your mail program keeps the "+
+				"reference) with your move on the first line. To start a game, ask the organiser."))
 	}
 	if m.Token == nil && env.Lobby != nil {
 		return r.lobby(m, env) // commands outside a game (lobby_decide.go)
@@ -76,10 +77,10 @@ func (r *Referee) Handle(in Inbound, g *Game, env Env) Outcome {
 	}
 	if r.cfg.RequireAuth {
 		if ok, why := r.authVerdict(m, env); !ok {
-			return r.refuse(env, m, fmt.Sprintf("game #%d: authentication failed: %s", g.ID, why),
-				"Your mail was not accepted because the mail server could not confirm it really comes "+
-					"from "+m.From+" ("+why+").",
-				"Send it again from your usual mail account (the one that signs its mail with DKIM).")
+			// why is the mail server's verdict, in its own (English) words.
+			return r.refuseIn(env, m, fmt.Sprintf("game #%d: authentication failed: %s", g.ID, why),
+				lang.M("Your mail was not accepted because the mail server could not confirm it really comes from %s (%s).", m.From, why),
+				lang.M("Send it again from your usual mail account (the one that signs its mail with DKIM)."))
 		}
 	}
 	out := r.act(m, g, color, env)
@@ -113,10 +114,10 @@ func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outco
 	p := r.parseLine(m.Action, InGame, env.Lobby != nil)
 	c := &call{cmd: p.cmd, args: p.args, m: m, env: env, g: g, color: color, pos: pos, cond: cond}
 	if len(cond) > 0 && !p.cmd.conditions {
-		return r.rejectAction(g, color, pos, m, env, "conditional lines with "+p.cmd.Words[0],
-			fmt.Sprintf("Your %q was not carried out: conditional lines (\"if ...\") go under a move, or alone on your opponent's turn, never with %q.",
+		return r.rejectActionIn(g, color, pos, m, env, "conditional lines with "+p.cmd.Words[0],
+			lang.M("Your %q was not carried out: conditional lines (\"if ...\") go under a move, or alone on your opponent's turn, never with %q.",
 				strings.TrimSpace(m.Action), p.cmd.Words[0]),
-			"Send the command alone, and the \"if\" lines with your next move.")
+			lang.M("Send the command alone, and the \"if\" lines with your next move."))
 	}
 	rp := g.State.ResignPending
 	if rp == nil || *rp != color || slices.Contains(p.cmd.Words, "confirm") {
@@ -134,7 +135,7 @@ func (r *Referee) act(m *reader.Mail, g *Game, color rules.Color, env Env) Outco
 	for i, ml := range out.Mails {
 		if ml.Board != nil && ml.To == g.Players[color].Address {
 			b := *ml.Board
-			b.Headline = strings.TrimSpace(b.Headline + " Your request to resign is cancelled.")
+			b.Headline = strings.TrimSpace(b.Headline + " " + r.printer(g.Players[color].Language).Sprintf("Your request to resign is cancelled."))
 			out.Mails[i].Board = &b
 			break
 		}
@@ -153,27 +154,27 @@ func (r *Referee) dispatch(c *call) Outcome {
 	switch c.cmd.When {
 	case Finished:
 		if g.Status != StatusFinished {
-			what := fmt.Sprintf("Your %q was not carried out: game #%d is still being played.", action, g.ID)
+			what := lang.M("Your %q was not carried out: game #%d is still being played.", action, g.ID)
 			if g.Status == StatusAborted {
-				what = fmt.Sprintf("Your %q was not carried out: game #%d was %s, and has no result.", action, g.ID, gameOverText(nil, g))
+				what = lang.M("Your %q was not carried out: game #%d was %s, and has no result.", action, g.ID, overText{g})
 			}
-			return r.rejectAction(g, color, pos, m, env, fmt.Sprintf("%s: game #%d is %s", c.cmd.Name(), g.ID, g.Status), what,
-				fmt.Sprintf("Send %q once a game has ended with a result.", c.cmd.Name()))
+			return r.rejectActionIn(g, color, pos, m, env, fmt.Sprintf("%s: game #%d is %s", c.cmd.Name(), g.ID, g.Status), what,
+				lang.M("Send %q once a game has ended with a result.", c.cmd.Name()))
 		}
 	case Playing:
 		if g.Status != StatusActive {
-			return r.rejectAction(g, color, pos, m, env, fmt.Sprintf("game #%d is over", g.ID),
-				fmt.Sprintf("Your action %q was not played: game #%d is over (%s).", action, g.ID, gameOverText(nil, g)),
-				"Nothing more can be played in it. You can still ask for \"board\" or \"help\".")
+			return r.rejectActionIn(g, color, pos, m, env, fmt.Sprintf("game #%d is over", g.ID),
+				lang.M("Your action %q was not played: game #%d is over (%s).", action, g.ID, overText{g}),
+				lang.M("Nothing more can be played in it. You can still ask for \"board\" or \"help\"."))
 		}
 		if action == "" {
-			return r.rejectAction(g, color, pos, m, env, "empty action",
-				"Your mail had no move or command on its first line.",
-				"Reply with your move on the first line, or \"help\".")
+			return r.rejectActionIn(g, color, pos, m, env, "empty action",
+				lang.M("Your mail had no move or command on its first line."),
+				lang.M("Reply with your move on the first line, or \"help\"."))
 		}
 		if m.Token.Ply != g.Ply() {
 			what, todo := staleText(g, action, m.Token.Ply)
-			return r.rejectAction(g, color, pos, m, env,
+			return r.rejectActionIn(g, color, pos, m, env,
 				fmt.Sprintf("stale: sent against ply %d, game at ply %d", m.Token.Ply, g.Ply()), what, todo)
 		}
 	}
@@ -209,8 +210,8 @@ func (r *Referee) confirm(c *call) Outcome {
 		return r.finish(g, color, pos, m, c.env.Now, rules.Result{Over: true, Winner: color.Other(), Reason: color.String() + " resigned"},
 			game.EndResigned, headline)
 	}
-	return r.rejectAction(g, color, pos, m, c.env, "nothing to confirm",
-		"There is nothing to confirm: \"confirm\" follows \"resign\".", "To resign, reply \"resign\" and then \"confirm\".")
+	return r.rejectActionIn(g, color, pos, m, c.env, "nothing to confirm",
+		lang.M("There is nothing to confirm: \"confirm\" follows \"resign\"."), lang.M("To resign, reply \"resign\" and then \"confirm\"."))
 }
 
 // accept agrees to the opponent's takeback request, or to their draw
@@ -241,17 +242,17 @@ func (r *Referee) acceptDraw(c *call) Outcome {
 // opponent pending.
 func (r *Referee) nothingToAccept(c *call) Outcome {
 	g, color := c.g, c.color
-	what := "There is nothing to accept: your opponent has offered no draw and asked for no takeback."
+	what := lang.M("There is nothing to accept: your opponent has offered no draw and asked for no takeback.")
 	switch {
 	case g.DrawOffer != nil && g.DrawOffer.By == color:
-		what = "There is nothing to accept: the draw offer pending is your own, and it waits for your opponent's answer."
+		what = lang.M("There is nothing to accept: the draw offer pending is your own, and it waits for your opponent's answer.")
 	case g.State.TakebackBy != nil && *g.State.TakebackBy == color.Other():
-		what = "There is no draw offer to accept: your opponent asked to take back their last move; reply \"accept\" alone to agree to that."
+		what = lang.M("There is no draw offer to accept: your opponent asked to take back their last move; reply \"accept\" alone to agree to that.")
 	case g.State.TakebackBy != nil && *g.State.TakebackBy == color:
-		what = "There is nothing to accept: the takeback pending is your own request, and it waits for your opponent's answer."
+		what = lang.M("There is nothing to accept: the takeback pending is your own request, and it waits for your opponent's answer.")
 	}
-	return r.rejectAction(g, color, c.pos, c.m, c.env, "nothing to accept", what,
-		"\"accept\" answers your opponent's draw offer or takeback request. To offer a draw yourself, reply \"draw\"; to play on, reply with your move.")
+	return r.rejectActionIn(g, color, c.pos, c.m, c.env, "nothing to accept", what,
+		lang.M("\"accept\" answers your opponent's draw offer or takeback request. To offer a draw yourself, reply \"draw\"; to play on, reply with your move."))
 }
 
 // gameRecord sends the game's record to the player.
@@ -289,6 +290,8 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	coord := notation.Coord(pos, mv)
 	next, err := pos.Play(mv)
 	if err != nil {
+		// A move read as legal that the rules refuse to play: a bug in
+		// the rules, in their own (English) words.
 		return r.rejectActionIn(g, color, pos, m, env, "illegal: "+err.Error(),
 			lang.M("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), lang.Raw(sentence(err.Error()))), nil)
 	}
@@ -353,9 +356,8 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	var note lang.Text
 	written := strings.TrimSpace(action)
 	if (written != san && written != notation.WriteIn(pos.Variant(), san, g.Players[color].Language)) || len(reading.Notes) > 0 {
-		// How a letter of another language or ICCF digits were read: the
-		// reader's notes are English this round.
-		notes := lang.Raw(strings.Join(reading.Notes, "; "))
+		// How a letter of another language or ICCF digits were read.
+		notes := lang.Join("; ", reading.NoteTexts...)
 		offer := reading.OfferDraw && ng.DrawOffer != nil
 		switch {
 		case offer && len(reading.Notes) > 0:
@@ -401,9 +403,9 @@ func (r *Referee) draw(g *Game, color rules.Color, pos rules.Position, m *reader
 		}
 	}
 	if o := g.DrawOffer; o != nil && o.By == color {
-		return r.rejectAction(g, color, pos, m, env, "draw already offered",
-			"You have already offered a draw; your opponent has not answered yet.",
-			"Wait for their answer, or play on.")
+		return r.rejectActionIn(g, color, pos, m, env, "draw already offered",
+			lang.M("You have already offered a draw; your opponent has not answered yet."),
+			lang.M("Wait for their answer, or play on."))
 	}
 	ng := g.clone()
 	ng.DrawOffer = &DrawOffer{By: color, Ply: g.Ply()}
@@ -468,6 +470,12 @@ func (g *Game) clone() *Game {
 	return &ng
 }
 
+// overText is gameOverText for a text written later.
+type overText struct{ g *Game }
+
+// In is how the game is over, in p's language.
+func (o overText) In(p *lang.Printer) string { return gameOverText(p, o.g) }
+
 func gameOverText(p *lang.Printer, g *Game) string {
 	switch g.Status {
 	case StatusAborted:
@@ -510,11 +518,25 @@ func drawWithIt(c rules.Color) lang.Text {
 }
 
 // reasonOf is why a move was not read or played, without the input it
-// quotes (the headline quotes it already).
-func reasonOf(err error) string {
+// quotes (the headline quotes it already), in p's language: the notation
+// reader's reason (notation.Error.Why), or, from an Error without one,
+// its English.
+func reasonOf(p *lang.Printer, err error) string {
 	var ne *notation.Error
 	if !errors.As(err, &ne) {
 		return err.Error()
+	}
+	switch {
+	case ne.Kind == notation.Ambiguous:
+		cands := rules.OrList(rules.Texts(ne.Candidates)...)
+		if ne.Why != nil {
+			return p.Sprintf("it fits more than one legal move (%s): %s. Reply with the one you mean, written as it is here", ne.Why, cands)
+		}
+		return p.Sprintf("it fits more than one legal move: %s. Reply with the one you mean, written as it is here", cands)
+	case ne.Kind == notation.NotPlayed && ne.Why != nil:
+		return ne.Why.In(p)
+	case ne.Kind == notation.Unread && ne.Why != nil:
+		return p.Sprintf("it %s", ne.Why) // "is not a move the referee can read: ..."
 	}
 	if len(ne.Candidates) > 0 {
 		// Why, where the reader says more than that: how a letter of
@@ -533,24 +555,27 @@ func reasonOf(err error) string {
 }
 
 // byteSize writes n bytes for people: "2 MiB", "640 KiB", "300 bytes".
-func byteSize(n int64) string {
+func byteSize(n int64) lang.Text {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
+		return lang.Raw(fmt.Sprintf("%d MiB", n>>20))
 	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+		return lang.Raw(fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)))
 	case n >= 1<<10:
-		return fmt.Sprintf("%d KiB", n>>10)
+		return lang.Raw(fmt.Sprintf("%d KiB", n>>10))
 	}
-	return fmt.Sprintf("%d bytes", n)
+	return lang.M("%d bytes", int(n))
 }
 
+// sentence ends s with a full stop, unless it has one: at its end, or
+// inside the closing bracket of a note that ends it ("... (S is the
+// knight in German.)").
 func sentence(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return s
 	}
-	if !strings.HasSuffix(s, ".") {
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, ".)") {
 		s += "."
 	}
 	return s
@@ -568,15 +593,15 @@ func capital(s string) string {
 func (r *Referee) takeback(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, env Env) Outcome {
 	now := env.Now
 	if len(g.Actions) == 0 {
-		return r.rejectAction(g, color, pos, m, env, "nothing to take back",
-			"There is no move to take back yet.", "Reply with your move.")
+		return r.rejectActionIn(g, color, pos, m, env, "nothing to take back",
+			lang.M("There is no move to take back yet."), lang.M("Reply with your move."))
 	}
 	last := g.Actions[len(g.Actions)-1]
 	for _, x := range g.Rolls {
 		if x.Ply > last.Ply {
-			return r.rejectAction(g, color, pos, m, env, "takeback after a roll",
-				fmt.Sprintf("%s cannot be taken back: the die has been rolled since (roll %d), and a roll is never undone.", last.SAN, x.N),
-				"Reply with your action.")
+			return r.rejectActionIn(g, color, pos, m, env, "takeback after a roll",
+				lang.M("%s cannot be taken back: the die has been rolled since (roll %d), and a roll is never undone.", last.SAN, x.N),
+				lang.M("Reply with your action."))
 		}
 	}
 	if tb := g.State.TakebackBy; tb != nil && *tb == color.Other() {
@@ -595,8 +620,8 @@ func (r *Referee) takeback(g *Game, color rules.Color, pos rules.Position, m *re
 		return out
 	}
 	if tb := g.State.TakebackBy; tb != nil && *tb == color {
-		return r.rejectAction(g, color, pos, m, env, "takeback already asked",
-			"You have already asked to take back the last move; your opponent has not answered.", "Wait for the answer, or play on.")
+		return r.rejectActionIn(g, color, pos, m, env, "takeback already asked",
+			lang.M("You have already asked to take back the last move; your opponent has not answered."), lang.M("Wait for the answer, or play on."))
 	}
 	ng := g.clone()
 	c := color

@@ -14,9 +14,9 @@ import (
 // one, so that each player of one game gets mails in their own language:
 // the board mails after 1. e4 (White's confirmation, Black's turn), the
 // refusal of an illegal queen move written in White's letters (its
-// reason is the notation reader's, English this round), and White's
-// confirmation of a knight's move written in their letters, with how it
-// was read. The record in each mail is in its reader's letters.
+// reason and how the letter was read in White's language too), and
+// White's confirmation of a knight's move written in their letters, with
+// how it was read. The record in each mail is in its reader's letters.
 func TestGoldenMailsPerLanguage(t *testing.T) {
 	codes := lang.Codes()[1:] // every language but English
 	monday := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)

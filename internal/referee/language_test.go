@@ -61,8 +61,8 @@ func TestLanguageCommand(t *testing.T) {
 }
 
 // TestForeignLettersAreConfirmed: a player who set German has "Sf3" read
-// as Nf3, and the confirmation says what was understood, in German and
-// with the German letters (issue 42: the record stays Nf3); ICCF digits are
+// as Nf3, and the confirmation says what was understood, in German (how
+// the letter was read too) and with the German letters (issue 42: the record stays Nf3); ICCF digits are
 // read for anyone in orthodox chess, and confirmed the same way; the
 // opponent's mail shows the move as the referee writes it.
 func TestForeignLettersAreConfirmed(t *testing.T) {
@@ -72,7 +72,7 @@ func TestForeignLettersAreConfirmed(t *testing.T) {
 	if out.Verdict != Applied || g.Actions[0].SAN != "Nf3" {
 		t.Fatalf("Sf3: %v %s", out.Verdict, out.Detail)
 	}
-	if mover := norm(textOf(t, out.Mails[0])); !strings.Contains(mover, `Ihre Zeile "Sf3" wurde als Sf3 gelesen (S is the knight (Springer) in German).`) {
+	if mover := norm(textOf(t, out.Mails[0])); !strings.Contains(mover, `Ihre Zeile "Sf3" wurde als Sf3 gelesen (S steht auf Deutsch für Springer).`) {
 		t.Errorf("the mover's confirmation does not say how Sf3 was read:\n%s", mover)
 	}
 	if opp := textOf(t, out.Mails[1]); strings.Contains(opp, "Sf3") || !strings.Contains(opp, "White played Nf3.") {
@@ -86,11 +86,11 @@ func TestForeignLettersAreConfirmed(t *testing.T) {
 		t.Errorf("the confirmation does not say how 5755 was read:\n%s", mover)
 	}
 	// A letter of English that is another piece in the player's language,
-	// legal both ways: asked, never guessed.
+	// legal both ways: asked, never guessed, in the player's language.
 	g.Players[rules.White].Language = "nl"
 	out = act(t, r, g, rules.White, "Pc3")
 	if text := norm(textOf(t, out.Mails[0])); out.Verdict != Rejected || g.Ply() != 2 ||
-		!strings.Contains(text, "it fits more than one legal move (P is the knight (paard) in Dutch, and P is the pawn in English): Nc3 or c3.") {
+		!strings.Contains(text, "hij past bij meer dan één reglementaire zet (P is in het Nederlands: paard, en P is in het Engels: pion): Nc3 of c3.") {
 		t.Errorf("Pc3 for a Dutch player: %v\n%s", out.Verdict, text)
 	}
 }

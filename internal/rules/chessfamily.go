@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"referee/internal/lang"
 )
 
 // castleRule is one castling move: the king goes kingFrom -> kingTo and the
@@ -1096,15 +1098,17 @@ func bareKings(p *stdPos) bool {
 	return ok
 }
 
-// WhyIllegal explains why the piece on from cannot go to to, or "" when no
-// specific reason is known.
 // WhyNoCastle says, in one reason, why the side to move cannot castle
 // the way san ("O-O" or "O-O-O") writes it, or "" when it can or the
-// reason is not one of these. The reasons are checked in the order a
-// player would look: no such castling in this game, the right lost (the
-// king or the rook has moved), a square between them occupied, the king
-// in check, a square the king passes or lands on attacked.
-func (p *stdPos) WhyNoCastle(san string) string {
+// reason is not one of these (WhyNoCastleText, in English).
+func (p *stdPos) WhyNoCastle(san string) string { return English(p.WhyNoCastleText(san)) }
+
+// WhyNoCastleText is WhyNoCastle's reason for the reader's language, nil
+// for none. The reasons are checked in the order a player would look: no
+// such castling in this game, the right lost (the king or the rook has
+// moved), a square between them occupied, the king in check, a square
+// the king passes or lands on attacked.
+func (p *stdPos) WhyNoCastleText(san string) lang.Text {
 	b := p.r.board
 	var rules []int
 	for i, c := range p.r.castles {
@@ -1114,9 +1118,9 @@ func (p *stdPos) WhyNoCastle(san string) string {
 	}
 	if len(rules) == 0 {
 		if len(p.r.castles) == 0 {
-			return fmt.Sprintf("there is no castling in %s", p.r.Title())
+			return lang.M("there is no castling in %s", TitleText(p.r))
 		}
-		return fmt.Sprintf("%s is not a castling of %s (write \"O-O\")", san, p.r.Title())
+		return lang.M("%s is not a castling of %s (write \"O-O\")", san, TitleText(p.r))
 	}
 	// With several rules of one name (none today), the first one's reason.
 	i := rules[0]
@@ -1129,100 +1133,117 @@ func (p *stdPos) WhyNoCastle(san string) string {
 		k, rk := p.sq[c.kingFrom], p.sq[c.rookFrom]
 		switch {
 		case k == NoPiece || k.Color() != c.color || k.Letter() != 'K':
-			return fmt.Sprintf("your king has left %s, so it may not castle any more in this game", b.SquareName(c.kingFrom))
+			return lang.M("your king has left %s, so it may not castle any more in this game", b.SquareName(c.kingFrom))
 		case rk == NoPiece || rk.Color() != c.color:
-			return fmt.Sprintf("no piece of yours stands on %s to castle with: it has moved or was captured, so this castling is gone for good", b.SquareName(c.rookFrom))
+			return lang.M("no piece of yours stands on %s to castle with: it has moved or was captured, so this castling is gone for good", b.SquareName(c.rookFrom))
 		}
-		return fmt.Sprintf("your king or your %s on %s has moved earlier in the game (and came back), so this castling is gone for good", partner, b.SquareName(c.rookFrom))
+		return lang.M("your king or your %s on %s has moved earlier in the game (and came back), so this castling is gone for good", PieceWord(partner), b.SquareName(c.rookFrom))
 	}
-	var between []string
+	var between []lang.Text
 	for _, s := range c.empty {
 		if pc := p.sq[s]; s != c.kingFrom && s != c.rookFrom && pc != NoPiece {
-			whose := "your"
-			if pc.Color() != c.color {
-				whose = c.color.Other().String() + "'s"
+			name, at := PieceWord(p.r.PieceName(pc.Letter())), b.SquareName(s)
+			switch {
+			case pc.Color() == c.color:
+				between = append(between, lang.M("your %s stands on %s", name, at))
+			case pc.Color() == White:
+				between = append(between, lang.M("White's %s stands on %s", name, at))
+			default:
+				between = append(between, lang.M("Black's %s stands on %s", name, at))
 			}
-			between = append(between, fmt.Sprintf("%s %s stands on %s", whose, p.r.PieceName(pc.Letter()), b.SquareName(s)))
 		}
 	}
 	if len(between) > 0 {
-		list := between[0]
-		if n := len(between); n > 1 {
-			list = strings.Join(between[:n-1], ", ") + " and " + between[n-1]
-		}
-		return fmt.Sprintf("the squares between your king and your %s must be empty, but %s", partner, list)
+		return lang.M("the squares between your king and your %s must be empty, but %s", PieceWord(partner), AndList(between...))
 	}
 	if p.r.attacked(p.sq, c.kingFrom, c.color.Other()) {
-		return "your king is in check, and a king in check may not castle"
+		return lang.M("your king is in check, and a king in check may not castle")
 	}
 	for _, s := range c.safe {
 		if s == c.kingFrom || !p.r.attacked(p.sq, s, c.color.Other()) {
 			continue
 		}
 		if s == c.kingTo {
-			return fmt.Sprintf("your king would land on %s, which %s attacks", b.SquareName(s), c.color.Other())
+			if c.color.Other() == White {
+				return lang.M("your king would land on %s, which White attacks", b.SquareName(s))
+			}
+			return lang.M("your king would land on %s, which Black attacks", b.SquareName(s))
 		}
-		return fmt.Sprintf("your king would pass through %s, which %s attacks", b.SquareName(s), c.color.Other())
+		if c.color.Other() == White {
+			return lang.M("your king would pass through %s, which White attacks", b.SquareName(s))
+		}
+		return lang.M("your king would pass through %s, which Black attacks", b.SquareName(s))
 	}
-	return ""
+	return nil
 }
 
-// WhyNot says why the drop m is not legal now (ActionExplain): a pawn
-// on its first rank or where it would promote, a square outside the drop
-// region, a check where drops may not give one, a king left in check. It
-// is "" for other actions, for a legal drop, and where the reader's own
-// words serve (no such piece in hand, an occupied square).
-func (p *stdPos) WhyNot(m Move) string {
+// WhyNot says why the drop m is not legal now (ActionExplain), in
+// English: WhyNotText.
+func (p *stdPos) WhyNot(m Move) string { return English(p.WhyNotText(m)) }
+
+// WhyNotText says why the drop m is not legal now, for the reader's
+// language: a pawn on its first rank or where it would promote, a square
+// outside the drop region, a check where drops may not give one, a king
+// left in check. It is nil for other actions, for a legal drop, and where
+// the reader's own words serve (no such piece in hand, an occupied
+// square).
+func (p *stdPos) WhyNotText(m Move) lang.Text {
 	r := p.r
 	l := m.Piece
 	if m.Kind != Drop || !r.drops || l < 'A' || l > 'Z' || m.To < 0 || int(m.To) >= len(p.sq) || !r.board.Exists(m.To) ||
 		p.hand[p.turn][l-'A'] == 0 || p.sq[m.To] != NoPiece || p.Result().Over || slices.Contains(p.Legal(), m) {
-		return ""
+		return nil
 	}
 	name, sq := r.PieceName(l), r.board.SquareName(m.To)
 	if !slices.Contains(r.dropAt[p.turn][l-'A'], m.To) {
 		if l == r.pawn && slices.Contains(r.dropRegion[p.turn], m.To) {
 			if rank := r.board.Rank(m.To); rank == 0 && p.turn == White || rank == r.board.h-1 && p.turn == Black {
-				return fmt.Sprintf("a %s may not be dropped on your first rank", name)
+				return lang.M("%s may not be dropped on your first rank", aPiece(name))
 			}
-			return fmt.Sprintf("a %s may not be dropped where it would promote (%s)", name, sq)
+			return lang.M("%s may not be dropped where it would promote (%s)", aPiece(name), sq)
 		}
-		return fmt.Sprintf("%s is not a square where you may drop a %s", sq, name)
+		return lang.M("%s is not a square where you may drop %s", sq, aPiece(name))
 	}
 	n := p.play(m)
 	if r.royalAttacked(n.sq, p.turn) {
 		if p.InCheck() {
-			return fmt.Sprintf("you are in check, and a %s on %s does not block it", name, sq)
+			return lang.M("you are in check, and %s on %s does not block it", aPiece(name), sq)
 		}
-		return "it would leave your king in check"
+		return lang.M("it would leave your king in check")
 	}
 	if r.noDropChecks && r.royalAttacked(n.sq, p.turn.Other()) {
-		return "a drop may not give check in this game"
+		return lang.M("a drop may not give check in this game")
 	}
-	return ""
+	return nil
 }
 
-func (p *stdPos) WhyIllegal(from, to Square) string {
+// WhyIllegal explains why the piece on from cannot go to to, or "" when no
+// specific reason is known (WhyIllegalText, in English).
+func (p *stdPos) WhyIllegal(from, to Square) string { return English(p.WhyIllegalText(from, to)) }
+
+// WhyIllegalText is WhyIllegal's reason for the reader's language, nil for
+// none.
+func (p *stdPos) WhyIllegalText(from, to Square) lang.Text {
 	pc := p.At(from)
 	if pc == NoPiece || pc.Color() != p.turn {
-		return ""
+		return nil
 	}
 	if t := p.At(to); t != NoPiece && t.Color() == p.turn {
-		return "your own piece stands there"
+		return lang.M("your own piece stands there")
 	}
 	for _, m := range p.pseudo(nil) {
 		if m.From == from && m.To == to {
 			if v := p.At(to); v != NoPiece && p.r.captureOK != nil && !p.r.captureOK(pc, v) {
-				return "that capture is not allowed"
+				return lang.M("that capture is not allowed")
 			}
 			if p.InCheck() {
-				return "you are in check, and this move does not get your king out of it"
+				return lang.M("you are in check, and this move does not get your king out of it")
 			}
-			return "it would leave your king in check"
+			return lang.M("it would leave your king in check")
 		}
 	}
 	if v := p.At(to); v != NoPiece && p.r.captureOK != nil && !p.r.captureOK(pc, v) {
-		return fmt.Sprintf("a %s may not capture a %s", p.r.PieceName(pc.Letter()), p.r.PieceName(v.Letter()))
+		return lang.M("%s may not capture %s", aPiece(p.r.PieceName(pc.Letter())), aPiece(p.r.PieceName(v.Letter())))
 	}
 	// Would it get there on an empty board? Then something is in the way.
 	empty := make([]Piece, len(p.sq))
@@ -1238,14 +1259,10 @@ func (p *stdPos) WhyIllegal(from, to Square) string {
 	}
 	if reach {
 		if p.At(to) == NoPiece {
-			return "a piece stands in the way (or that move needs a capture)"
+			return lang.M("a piece stands in the way (or that move needs a capture)")
 		}
-		return "a piece stands in the way"
+		return lang.M("a piece stands in the way")
 	}
-	name := p.r.PieceName(pc.Letter())
-	article := "a"
-	if name != "" && strings.ContainsRune("aeio", rune(name[0])) { // an archbishop, an amazon (a file variant's pieces)
-		article = "an"
-	}
-	return fmt.Sprintf("%s %s does not move that way", article, name)
+	// "an archbishop", "an amazon": a file variant's pieces.
+	return lang.M("%s does not move that way", anyPiece(p.r.PieceName(pc.Letter())))
 }
