@@ -182,7 +182,7 @@ func (r *Referee) Tick(g *Game, now time.Time) Outcome {
 		if bareKing(pos, side.Other()) {
 			res = rules.Result{Over: true, Draw: true, Reason: fmt.Sprintf("%s ran out of time, but %s has no way to win", side, side.Other())}
 		}
-		return r.finish(g, side, pos, nil, now, res, game.EndTime, fmt.Sprintf("%s's time ran out.", side))
+		return r.finish(g, side, pos, nil, now, res, game.EndTime, bySideText(side, lang.M("White's time ran out."), lang.M("Black's time ran out.")))
 	}
 	if c.Reminded || now.Before(c.reminderAt(side)) {
 		return Outcome{Verdict: Ignored}

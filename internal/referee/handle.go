@@ -203,9 +203,9 @@ func (r *Referee) confirm(c *call) Outcome {
 			withNote.Message = g.State.ResignMessage
 			m = &withNote
 		}
-		headline := fmt.Sprintf("%s resigned.", color)
+		headline := bySideText(color, lang.M("White resigned."), lang.M("Black resigned."))
 		if early := unratedEarly(g); early != nil {
-			g, headline = early, headline+" "+earlyResignNote
+			g, headline = early, lang.Join(" ", headline, earlyResignNote())
 		}
 		return r.finish(g, color, pos, m, c.env.Now, rules.Result{Over: true, Winner: color.Other(), Reason: color.String() + " resigned"},
 			game.EndResigned, headline)
@@ -394,12 +394,13 @@ func (r *Referee) draw(g *Game, color rules.Color, pos rules.Position, m *reader
 	now := env.Now
 	if o := g.DrawOffer; o != nil && o.By == color.Other() {
 		return r.finish(g, color, pos, m, now, rules.Result{Over: true, Draw: true, Reason: "agreed"}, game.EndAgreed,
-			fmt.Sprintf("%s accepted %s's draw offer.", color, color.Other()))
+			bySideText(color, lang.M("White accepted Black's draw offer."), lang.M("Black accepted White's draw offer.")))
 	}
 	if pos.Turn() == color {
 		if claim := pos.Claimable(); claim != "" {
+			why := textFunc(func(p *lang.Printer) string { return reasonText(p, claim) })
 			return r.finish(g, color, pos, m, now, rules.Result{Over: true, Draw: true, Reason: claim + " (claimed)"}, game.EndClaimed,
-				fmt.Sprintf("%s claimed a draw by %s.", color, claim))
+				bySideText(color, lang.M("White claimed a draw by %s.", why), lang.M("Black claimed a draw by %s.", why)))
 		}
 	}
 	if o := g.DrawOffer; o != nil && o.By == color {
@@ -410,21 +411,28 @@ func (r *Referee) draw(g *Game, color rules.Color, pos rules.Position, m *reader
 	ng := g.clone()
 	ng.DrawOffer = &DrawOffer{By: color, Ply: g.Ply()}
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s offers a draw", g.ID, color), Game: ng}
-	out.Mails = r.boardMailsTo(ng, pos,
-		fmt.Sprintf("Your draw offer was sent to %s, who can accept it by replying \"draw\"; any other action of theirs declines it.", color.Other()),
-		fmt.Sprintf("%s offers a draw.", color), color, m, nil, now) // the prompt says how to accept (howToReply)
+	out.Mails = r.boardMailsIn(ng, pos,
+		lang.M("Your draw offer was sent to %s, who can accept it by replying \"draw\"; any other action of theirs declines it.", colorText(color.Other())),
+		bySideText(color, lang.M("White offers a draw."), lang.M("Black offers a draw.")), color, m, nil, now) // the prompt says how to accept (howToReply)
 	return out
 }
 
 // finish ends the game with res, by an action that is not a move.
-func (r *Referee) finish(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, now time.Time, res rules.Result, end game.Ending, headline string) Outcome {
+func (r *Referee) finish(g *Game, color rules.Color, pos rules.Position, m *reader.Mail, now time.Time, res rules.Result, end game.Ending, headline lang.Text) Outcome {
 	ng := g.clone()
 	ng.DrawOffer = nil
 	ng.setResult(res, end)
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s", g.ID, res), Game: ng}
-	out.Mails = r.boardMails(ng, pos, headline+" "+capital(res.String())+".", color, m, nil, now)
+	h := lang.Join(" ", headline, resultSentence(res))
+	out.Mails = r.boardMailsIn(ng, pos, h, h, color, m, nil, now)
 	return out
 }
+
+// textFunc is a text written by a function of the reader's printer.
+type textFunc func(p *lang.Printer) string
+
+// In is f's text in p's language.
+func (f textFunc) In(p *lang.Printer) string { return f(p) }
 
 func (g *Game) setResult(res rules.Result, end game.Ending) {
 	g.Status = StatusFinished
@@ -616,7 +624,8 @@ func (r *Referee) takeback(g *Game, color rules.Color, pos rules.Position, m *re
 			return Outcome{Verdict: Ignored, Detail: err.Error()}
 		}
 		out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s taken back", g.ID, last.SAN), Game: ng, Undo: true}
-		out.Mails = r.boardMails(ng, rep.Final, fmt.Sprintf("%s agreed: %s is taken back.", color, last.SAN), color, m, nil, now)
+		h := bySideText(color, lang.M("White agreed: %s is taken back.", sanText{g.Variant, last.SAN}), lang.M("Black agreed: %s is taken back.", sanText{g.Variant, last.SAN}))
+		out.Mails = r.boardMailsIn(ng, rep.Final, h, h, color, m, nil, now)
 		return out
 	}
 	if tb := g.State.TakebackBy; tb != nil && *tb == color {
@@ -627,9 +636,11 @@ func (r *Referee) takeback(g *Game, color rules.Color, pos rules.Position, m *re
 	c := color
 	ng.State.TakebackBy = &c
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s asks to take back %s", g.ID, color, last.SAN), Game: ng}
-	out.Mails = r.boardMailsTo(ng, pos,
-		fmt.Sprintf("Your request to take back %s was sent to %s, who can agree by replying \"accept\".", last.SAN, color.Other()),
-		fmt.Sprintf("%s asks to take back %s. To agree, reply \"accept\"; any other action declines.", color, last.SAN), color, m, nil, now)
+	san := sanText{g.Variant, last.SAN}
+	out.Mails = r.boardMailsIn(ng, pos,
+		lang.M("Your request to take back %s was sent to %s, who can agree by replying \"accept\".", san, colorText(color.Other())),
+		bySideText(color, lang.M("White asks to take back %s. To agree, reply \"accept\"; any other action declines.", san),
+			lang.M("Black asks to take back %s. To agree, reply \"accept\"; any other action declines.", san)), color, m, nil, now)
 	return out
 }
 

@@ -168,3 +168,42 @@ func TestDigestInTheReadersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestInGameAnswersInTheReadersLanguage: a draw offer, a takeback and a
+// resignation are told to each player in their language, the result
+// sentence too.
+func TestInGameAnswersInTheReadersLanguage(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	g.Players[rules.White].Language, g.Players[rules.Black].Language = "de", "fr"
+	headline := func(out Outcome, to rules.Color) string {
+		t.Helper()
+		for _, m := range out.Mails {
+			if m.To == g.Players[to].Address && m.Board != nil {
+				return norm(m.Board.Headline)
+			}
+		}
+		t.Fatalf("no board mail to %s: %+v", to, out.Mails)
+		return ""
+	}
+	act(t, r, g, rules.White, "e4")
+	out := act(t, r, g, rules.Black, "takeback")
+	if got, want := headline(out, rules.White), "Schwarz bittet, e4 zurückzunehmen."; !strings.HasPrefix(got, want) {
+		t.Errorf("takeback to White: %q, want it to start %q", got, want)
+	}
+	if got, want := headline(out, rules.Black), `Votre demande de reprendre e4 a été envoyée aux Blancs, qui peuvent accepter en répondant "accept".`; got != want {
+		t.Errorf("takeback to Black: %q, want %q", got, want)
+	}
+	act(t, r, g, rules.Black, "e5")
+	out = act(t, r, g, rules.White, "draw")
+	if got, want := headline(out, rules.Black), "Les Blancs proposent la nulle."; got != want {
+		t.Errorf("draw offer to Black: %q, want %q", got, want)
+	}
+	act(t, r, g, rules.Black, "resign")
+	out = act(t, r, g, rules.Black, "confirm")
+	if got, want := headline(out, rules.White), "Schwarz hat aufgegeben. Weiß gewinnt"; !strings.HasPrefix(got, want) {
+		t.Errorf("resignation to White: %q, want it to start %q", got, want)
+	}
+	if got, want := headline(out, rules.Black), "Les Noirs ont abandonné."; !strings.HasPrefix(got, want) {
+		t.Errorf("resignation to Black: %q, want it to start %q", got, want)
+	}
+}

@@ -59,8 +59,10 @@ func (g *Game) ClockText(now time.Time) (string, error) {
 }
 
 // earlyResignNote is what the game-over mails of a game resigned before
-// both players moved add.
-const earlyResignNote = "The game ends before both players had moved, so it is not rated (as lichess aborts such games): no rating changes."
+// both players had moved add: the game is not rated.
+func earlyResignNote() lang.Text {
+	return lang.M("The game ends before both players had moved, so it is not rated (as lichess aborts such games): no rating changes.")
+}
 
 // unratedEarly is g made casual when it is rated and is resigned before
 // both players have made a move, or nil when it stays as it is: a result
