@@ -290,6 +290,8 @@ func (r *Referee) vacation(g *Game, color rules.Color, pos rules.Position, m *re
 	until := ng.applyVacation(color, n, pos, now)
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s takes %d vacation days", g.ID, color, n), Game: ng,
 		Lobby: &LobbyChange{Vacation: &VacationUse{Address: addr.Mailbox(g.Players[color].Address), Year: year, Days: n}}}
-	out.Mails = r.boardMails(ng, pos, fmt.Sprintf("%s is on vacation until %s: their clock is stopped.", color, until.UTC().Format("Mon 2 Jan")), color, m, nil, now)
+	day := textFunc(func(p *lang.Printer) string { return dayFor(p, until) })
+	h := bySideText(color, lang.M("White is on vacation until %s: their clock is stopped.", day), lang.M("Black is on vacation until %s: their clock is stopped.", day))
+	out.Mails = r.boardMailsIn(ng, pos, h, h, color, m, nil, now)
 	return out
 }

@@ -258,12 +258,13 @@ func commandTable() []Command {
 		{Words: []string{"board", "show", "status"}, Where: InGame, When: Anytime,
 			Help: lang.M("the board again"), footer: always,
 			run: func(r *Referee, c *call) Outcome {
-				return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, KindBoard, "Here is the board of your game.", nil)
+				return r.answerIn(c.g, c.color, c.pos, c.m, c.env.Now, KindBoard, lang.M("Here is the board of your game."), lang.M("Board"), nil)
 			}},
 		{Words: []string{"moves", "legal", "list"}, Where: InGame, When: Anytime,
 			Help: lang.M("your legal moves"), footer: active,
 			run: func(r *Referee, c *call) Outcome {
-				return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, KindMoves, "Here are the moves you can make now.", movesSection(c.pos, c.color))
+				p := r.printer(c.g.Players[c.color].Language)
+				return r.answerIn(c.g, c.color, c.pos, c.m, c.env.Now, KindMoves, lang.M("Here are the moves you can make now."), lang.M("Moves"), movesSection(p, c.pos, c.color))
 			}},
 		{Words: []string{"record", "pgn", "export"}, Where: InGame, When: Anytime,
 			Help: lang.M("the record: dated moves, signed rolls, seed at the end"), footer: func(f *footerView) bool { return !f.active() },

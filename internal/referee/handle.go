@@ -264,8 +264,9 @@ func (r *Referee) gameRecord(c *call) Outcome {
 	var b strings.Builder
 	rec.Width = mailWidth // no mail client folds a line mid-move
 	rec.WriteTo(&b)
-	return r.answer(c.g, c.color, c.pos, c.m, c.env.Now, KindRecord, "Here is the record of your game.",
-		[]render.Section{{Title: "Record", Body: b.String(), Pre: true}})
+	p := r.printer(c.g.Players[c.color].Language)
+	return r.answerIn(c.g, c.color, c.pos, c.m, c.env.Now, KindRecord, lang.M("Here is the record of your game."), lang.M("Record"),
+		[]render.Section{{Title: p.Sprintf("Record"), Body: b.String(), Pre: true}})
 }
 
 // move reads and plays a move.

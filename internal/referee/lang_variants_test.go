@@ -207,3 +207,25 @@ func TestInGameAnswersInTheReadersLanguage(t *testing.T) {
 		t.Errorf("resignation to Black: %q, want it to start %q", got, want)
 	}
 }
+
+// TestMovesAnswerInTheReadersLetters: "moves" lists the legal moves in
+// the reader's letters where they read back as that move (German "Sf3"),
+// under a German title and subject.
+func TestMovesAnswerInTheReadersLetters(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	g.Players[rules.White].Language = "de"
+	out := act(t, r, g, rules.White, "moves")
+	if out.Verdict != Answered || len(out.Mails) != 1 {
+		t.Fatalf("moves: %v %s", out.Verdict, out.Detail)
+	}
+	m := out.Mails[0]
+	text := norm(textOf(t, m))
+	for _, want := range []string{"Hier sind die Züge, die Sie jetzt machen können.", "Regelgemäße Züge (20)", "Sf3", "Sc3", "e4"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the moves answer does not say %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "Nf3") || !strings.Contains(m.Subject, "Züge") {
+		t.Errorf("subject %q; text:\n%s", m.Subject, text)
+	}
+}

@@ -64,17 +64,23 @@ func helpRow(name, help string) string {
 	return b.String()
 }
 
-func movesSection(pos rules.Position, c rules.Color) []render.Section {
+func movesSection(p *lang.Printer, pos rules.Position, c rules.Color) []render.Section {
 	if pos.Turn() != c {
-		return []render.Section{{Title: "Legal moves", Body: fmt.Sprintf("It is %s's turn, not yours: you have no moves to make now.", pos.Turn())}}
+		return []render.Section{{Title: p.Sprintf("Legal moves"), Body: bySide(pos.Turn(),
+			p.Sprintf("It is White's turn, not yours: you have no moves to make now."), p.Sprintf("It is Black's turn, not yours: you have no moves to make now."))}}
 	}
 	legal := pos.Legal()
 	if len(legal) == 0 {
-		return []render.Section{{Title: "Legal moves", Body: "None."}}
+		return []render.Section{{Title: p.Sprintf("Legal moves"), Body: p.Sprintf("None.")}}
 	}
 	list := make([]string, len(legal))
 	for i, m := range legal {
 		san := notation.SAN(pos, m)
+		if p.Code() != lang.English {
+			// In the reader's letters where they read back as this
+			// move, else as it is read without doubt (ExampleIn).
+			san = notation.ExampleIn(pos, m, p.Code())
+		}
 		if typed := notation.Typeable(san); typed != san {
 			san += " (" + typed + ")" // the marks as a player may type them
 		}
@@ -87,7 +93,7 @@ func movesSection(pos rules.Position, c rules.Color) []render.Section {
 	if slices.ContainsFunc(list, func(s string) bool { return strings.Contains(s, ",") }) {
 		sep = "; "
 	}
-	return []render.Section{{Title: fmt.Sprintf("Legal moves (%d)", len(list)), Body: strings.Join(list, sep)}}
+	return []render.Section{{Title: p.Sprintf("Legal moves (%d)", len(list)), Body: strings.Join(list, sep)}}
 }
 
 // rollSection lists the rolls a mail announces, one short line each. The
