@@ -415,8 +415,14 @@ func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
 		if ep.Name, err = tx.DisplayName(p.Address); err != nil {
 			return nil, err
 		}
+		if ep.Language, err = tx.Language(p.Address); err != nil {
+			return nil, err
+		}
 		if p.ReplacedBy != "" {
 			if ep.SubName, err = tx.DisplayName(p.ReplacedBy); err != nil {
+				return nil, err
+			}
+			if ep.SubLanguage, err = tx.Language(p.ReplacedBy); err != nil {
 				return nil, err
 			}
 		}

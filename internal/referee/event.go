@@ -93,6 +93,10 @@ type EventPlayer struct {
 	// substitute chose ("name"; "" for none): crosstables show them
 	// instead of the addresses.
 	Name, SubName string
+	// Language and SubLanguage are the languages the player and the
+	// substitute set ("language CODE"; "" for none: English), the
+	// language of the event's mails to each (issue 42).
+	Language, SubLanguage string
 	// Team and Board are a team event's: the player's team and board in
 	// it (1 the first); "" and 0 in other formats.
 	Team  string
@@ -154,6 +158,15 @@ func (e *Event) Named(address string) bool {
 // Playing is the address now playing the seat's games: its substitute
 // once there is one, else its player.
 func (p EventPlayer) Playing() string { return p.playing() }
+
+// playingLanguage is the language of the address now playing the
+// seat's games (PlayingLanguage).
+func (p EventPlayer) playingLanguage() string {
+	if p.ReplacedBy != "" {
+		return p.SubLanguage
+	}
+	return p.Language
+}
 
 // playing is the address now playing seat's games.
 func (p EventPlayer) playing() string {

@@ -20,13 +20,14 @@ import (
 // address (theirs alone).
 func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Time) Mail {
 	p := e.Players[seat-1]
+	pr := r.printerOfSeat(e, seat)
 	f := e.Rules()
 	var b strings.Builder
 	first := EventGame{}
 	if len(games) > 0 {
 		first = e.gameOf(games[0].ID)
 	}
-	a := f.Announce(e, seat, first, len(games))
+	a := f.Announce(pr, e, seat, first, len(games))
 	b.WriteString(a.Head)
 	for _, g := range games {
 		eg := e.gameOf(g.ID)
@@ -34,16 +35,21 @@ func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Tim
 		if eg.Black == seat {
 			c = rules.Black
 		}
-		fmt.Fprintf(&b, "%s: game #%d, you play %s against %s\n    reply to: %s\n", f.Where(eg), g.ID, c,
-			g.Players[c.Other()].Address, r.ReplyAddress(g, c))
+		opp := g.Players[c.Other()].Address
+		if c == rules.White {
+			b.WriteString(pr.Sprintf("%s: game #%d, you play White against %s", f.Where(pr, eg), g.ID, opp))
+		} else {
+			b.WriteString(pr.Sprintf("%s: game #%d, you play Black against %s", f.Where(pr, eg), g.ID, opp))
+		}
+		b.WriteString("\n    " + pr.Sprintf("reply to: %s", r.ReplyAddress(g, c)) + "\n")
 	}
 	if a.Tail != "" {
 		b.WriteString("\n" + a.Tail + "\n")
 	}
-	b.WriteString("\n" + wrap(fmt.Sprintf("Send \"standings %s\" to the referee for the crosstable at any time. The reply "+
+	b.WriteString("\n" + wrap(pr.Sprintf("Send \"standings %s\" to the referee for the crosstable at any time. The reply "+
 		"addresses are yours alone: do not pass them on.", e.Name)) + "\n")
 	return Mail{Kind: KindEventStart, To: p.Playing(), Subject: a.Subject,
-		Text: b.String() + lobbyFooter(r.cfg.Address), Date: now,
+		Text: b.String() + lobbyFooterIn(pr, r.cfg.Address), Date: now,
 		MessageID: r.messageID("event-start", e.Name, p.Playing(), fmt.Sprint(first.Round), fmt.Sprint(firstID(games)), now.UTC().Format(time.RFC3339))}
 }
 

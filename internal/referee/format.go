@@ -51,9 +51,10 @@ type Format interface {
 	TakesEntries() bool
 	// Announce is the head and subject of the mail listing seat's new
 	// games (all in one round, first the first of them), and a closing
-	// note; Where names one game of that list: "Round 1, board 2".
-	Announce(e *Event, seat int, first EventGame, games int) Announcement
-	Where(g EventGame) string
+	// note, in p's language (the reader's); Where names one game of that
+	// list: "Round 1, board 2".
+	Announce(p *lang.Printer, e *Event, seat int, first EventGame, games int) Announcement
+	Where(p *lang.Printer, g EventGame) string
 	// Place is a game's place in words ("autumn, round 2, board 1", in
 	// the reader's language) and PGNRound its PGN Round tag.
 	Place(ge *GameEvent) lang.Text

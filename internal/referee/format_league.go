@@ -455,10 +455,10 @@ func (e *Event) Divisions() []LeagueDivision {
 // TakesEntries: players join a running league, for its next season.
 func (league) TakesEntries() bool { return true }
 
-func (f league) Announce(e *Event, seat int, first EventGame, _ int) Announcement {
+func (f league) Announce(p *lang.Printer, e *Event, seat int, first EventGame, _ int) Announcement {
 	s, d := max(first.Season, 1), max(first.Division, 1)
-	head := fmt.Sprintf("%s (%s): season %d has started.\n\n", e.Name, e.describeAs(f.Title()), s)
-	where := fmt.Sprintf("You play in division %d", d)
+	head := p.Sprintf("%s (%s): season %d has started.", e.Name, e.describeIn(p, f.Title()), s) + "\n\n"
+	where := p.Sprintf("You play in division %d", d)
 	if s > 1 {
 		from := 0
 		for i, div := range e.divisionsOf(s - 1) {
@@ -468,13 +468,13 @@ func (f league) Announce(e *Event, seat int, first EventGame, _ int) Announcemen
 		}
 		switch {
 		case from == 0:
-			where += ", the lowest, as a newcomer"
+			where = p.Sprintf("You play in division %d, the lowest, as a newcomer", d)
 		case from > d:
-			where += fmt.Sprintf(" (you moved up from division %d)", from)
+			where = p.Sprintf("You play in division %d (you moved up from division %d)", d, from)
 		case from < d:
-			where += fmt.Sprintf(" (you moved down from division %d)", from)
+			where = p.Sprintf("You play in division %d (you moved down from division %d)", d, from)
 		default:
-			where += ", as last season"
+			where = p.Sprintf("You play in division %d, as last season", d)
 		}
 	}
 	sub, _ := e.division(s, d)
@@ -483,19 +483,19 @@ func (f league) Announce(e *Event, seat int, first EventGame, _ int) Announcemen
 	switch {
 	case divisions == 1:
 	case d == 1:
-		after = fmt.Sprintf(" After the season the bottom %d move down.", t)
+		after = " " + p.Sprintf("After the season the bottom %d move down.", t)
 	case d == divisions:
-		after = fmt.Sprintf(" After the season the top %d move up.", t)
+		after = " " + p.Sprintf("After the season the top %d move up.", t)
 	default:
-		after = fmt.Sprintf(" After the season the top %d move up and the bottom %d down.", t, t)
+		after = " " + p.Sprintf("After the season the top %d move up and the bottom %d down.", t, t)
 	}
-	head += wrap(fmt.Sprintf("%s: a round robin of %d players, all games at once.%s Each game's opening mail follows; "+
+	head += wrap(p.Sprintf("%[1]s: a round robin of %[2]d players, all games at once.%[3]s Each game's opening mail follows; "+
 		"reply to it with your moves.", where, len(sub.Players), after)) + "\n\n"
-	return Announcement{Subject: fmt.Sprintf("[%s] Season %d: your games in division %d", e.Name, s, d), Head: head}
+	return Announcement{Subject: p.Sprintf("[%s] Season %d: your games in division %d", e.Name, s, d), Head: head}
 }
 
-func (league) Where(g EventGame) string {
-	return fmt.Sprintf("Season %d, division %d, round %d, board %d", g.Season, g.Division, g.Round, g.Board)
+func (league) Where(p *lang.Printer, g EventGame) string {
+	return p.Sprintf("Season %d, division %d, round %d, board %d", g.Season, g.Division, g.Round, g.Board)
 }
 
 func (league) Place(ge *GameEvent) lang.Text {

@@ -152,21 +152,21 @@ func (roundRobin) Layout() Layout { return LayoutTable }
 
 func (roundRobin) TakesEntries() bool { return false }
 
-func (f roundRobin) Announce(e *Event, _ int, _ EventGame, _ int) Announcement {
+func (f roundRobin) Announce(p *lang.Printer, e *Event, _ int, _ EventGame, _ int) Announcement {
 	a := Announcement{
-		Subject: fmt.Sprintf("[%s] The event has started: your games", e.Name),
-		Head: fmt.Sprintf("%s (%s) has started.\n\n", e.Name, e.describeAs(f.title)) +
-			wrap("Your games are below, all under way at once, as in a correspondence section. Each game's opening mail "+
-				"follows; reply to it (or to the address below) with your moves.") + "\n\n",
+		Subject: p.Sprintf("[%s] The event has started: your games", e.Name),
+		Head: p.Sprintf("%s (%s) has started.", e.Name, e.describeIn(p, f.title)) + "\n\n" +
+			wrap(p.Sprintf("Your games are below, all under way at once, as in a correspondence section. Each game's opening mail "+
+				"follows; reply to it (or to the address below) with your moves.")) + "\n\n",
 	}
 	if len(e.Players)%2 == 1 {
-		a.Tail = wrap("With an odd number of players, each player sits out one pairing of the table.")
+		a.Tail = wrap(p.Sprintf("With an odd number of players, each player sits out one pairing of the table."))
 	}
 	return a
 }
 
-func (roundRobin) Where(g EventGame) string {
-	return fmt.Sprintf("Round %d, board %d", g.Round, g.Board)
+func (roundRobin) Where(p *lang.Printer, g EventGame) string {
+	return p.Sprintf("Round %d, board %d", g.Round, g.Board)
 }
 
 func (roundRobin) Place(ge *GameEvent) lang.Text {

@@ -350,22 +350,22 @@ func (teamMatch) Layout() Layout { return LayoutFormat }
 
 func (teamMatch) TakesEntries() bool { return false }
 
-func (f teamMatch) Announce(e *Event, seat int, first EventGame, games int) Announcement {
+func (f teamMatch) Announce(pr *lang.Printer, e *Event, seat int, first EventGame, games int) Announcement {
 	p := e.Players[seat-1]
 	var opps []string
 	for _, t := range e.teams() {
 		if t.name != p.Team {
-			opps = append(opps, "team "+t.name)
+			opps = append(opps, pr.Sprintf("team %s", t.name))
 		}
 	}
-	head := fmt.Sprintf("%s (%s) has started.\n\n", e.Name, e.describeAs(f.Title())) +
-		wrap(fmt.Sprintf("You play board %d for team %s against %s: two games against each opponent on your board, colours "+
+	head := pr.Sprintf("%s (%s) has started.", e.Name, e.describeIn(pr, f.Title())) + "\n\n" +
+		wrap(pr.Sprintf("You play board %[1]d for team %[2]s against %[3]s: two games against each opponent on your board, colours "+
 			"swapped, all at once. Your games are below; each game's opening mail follows.", p.Board, p.Team, strings.Join(opps, ", "))) + "\n\n"
-	return Announcement{Subject: fmt.Sprintf("[%s] The match has started: your games on board %d", e.Name, p.Board), Head: head}
+	return Announcement{Subject: pr.Sprintf("[%s] The match has started: your games on board %d", e.Name, p.Board), Head: head}
 }
 
-func (teamMatch) Where(g EventGame) string {
-	return fmt.Sprintf("Round %d, match %d, board %d, game %d", g.Round, max(g.Division, 1), g.Board, g.Leg)
+func (teamMatch) Where(p *lang.Printer, g EventGame) string {
+	return p.Sprintf("Round %d, match %d, board %d, game %d", g.Round, max(g.Division, 1), g.Board, g.Leg)
 }
 
 func (teamMatch) Place(ge *GameEvent) lang.Text {

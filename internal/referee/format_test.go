@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"referee/internal/lang"
 )
 
 // TestFormatRegistry: every format has a name of its own and a title, is
@@ -140,7 +142,7 @@ func (sixGames) Title() string    { return "six-game match" }
 func (sixGames) Fits(n int) bool  { return n == 2 }
 func (sixGames) SizeText() string { return "a six-game match takes 2 players" }
 func (sixGames) Layout() Layout   { return LayoutTable }
-func (sixGames) Where(g EventGame) string {
+func (sixGames) Where(_ *lang.Printer, g EventGame) string {
 	return fmt.Sprintf("Game %d", g.Round)
 }
 func (sixGames) Start(*Event) ([]EventGame, error) {
