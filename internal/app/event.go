@@ -975,7 +975,13 @@ func (a *App) afterEventChange(tx *store.Tx, se *store.Event, e *referee.Event) 
 	if err != nil {
 		return err
 	}
-	if err := a.queue(tx, 0, a.ref.EventEndMails(e, watchers, now)); err != nil {
+	languages := map[string]string{} // the observers', for their mails (issue 42)
+	for _, w := range watchers {
+		if languages[addr.Mailbox(w)], err = tx.Language(w); err != nil {
+			return err
+		}
+	}
+	if err := a.queue(tx, 0, a.ref.EventEndMails(e, watchers, languages, now)); err != nil {
 		return err
 	}
 	var leaders []string

@@ -22,13 +22,11 @@ func (e *Event) Silent(seat int) bool { return e.Rules().Silent(e, seat) }
 // StandingsText is the answer to "standings NAME": a round robin's
 // crosstable with its legend, a knockout's rounds; once the event is over,
 // the winner.
-func (e *Event) StandingsText() string { return e.Rules().Standings(e) }
+func (e *Event) StandingsText() string { return e.StandingsIn(nil) }
 
 // tieNotes say how the ties on points were broken (the format's
 // TieNotes), with the players' names.
-func (e *Event) tieNotes() []string {
-	return e.Rules().TieNotes(e, func(p int) string { return e.Players[p-1].playing() })
-}
+func (e *Event) tieNotes() []string { return e.tieNotesIn(nil) }
 
 // StandingsHTML is StandingsText as HTML, a crosstable as a table.
 func (e *Event) StandingsHTML() string { return e.Rules().StandingsHTML(e) }

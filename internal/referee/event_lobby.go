@@ -174,7 +174,8 @@ func (r *Referee) eventStandings(c *call) Outcome {
 	if e == nil || !c.visible(e) {
 		return r.noEvent(c, "standings")
 	}
-	out := r.lobbyAnswer(c.m, c.env, "standings", "Standings of "+e.Name, e.StandingsText())
+	p := r.senderPrinter(c.env)
+	out := r.lobbyAnswerIn(p, c.m, c.env, "standings", p.Sprintf("Standings of %s", e.Name), e.StandingsIn(p))
 	out.Mails[0].HTML = e.StandingsHTML()
 	return out
 }

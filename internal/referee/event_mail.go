@@ -56,36 +56,50 @@ func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Tim
 // EventEndMails are the final crosstable and the winner, to every player
 // (and substitute) of a finished event, then to each of its observers
 // (watchers, "observe EVENT") who is not a player. The crosstable comes
-// with how each tie on points was broken.
-func (r *Referee) EventEndMails(e *Event, watchers []string, now time.Time) []Mail {
+// with how each tie on points was broken. Each mail is in its reader's
+// language: a player's as the event holds it, an observer's from
+// languages (by mailbox; none: English).
+func (r *Referee) EventEndMails(e *Event, watchers []string, languages map[string]string, now time.Time) []Mail {
 	var out []Mail
 	seen := map[string]bool{}
-	text, html := e.StandingsText(), e.StandingsHTML()
+	html := e.StandingsHTML()
 	if notes := e.tieNotes(); len(notes) > 0 {
-		text += "\nHow the ties on points were broken:\n"
 		html += "<p>How the ties on points were broken:</p>\n<ul>\n"
 		for _, n := range notes {
-			text += indent(wrapAt(n, 68), "    ")[2:] + "\n"
 			html += "<li>" + escapeHTML(n) + "</li>\n"
 		}
 		html += "</ul>\n"
 	}
-	send := func(to, intro string) {
+	winners := e.Rules().Winners(e)
+	send := func(to, code string, observer bool) {
 		if to == "" || seen[addr.Mailbox(to)] {
 			return
 		}
 		seen[addr.Mailbox(to)] = true
-		out = append(out, Mail{Kind: KindEventEnd, To: to, Subject: fmt.Sprintf("[%s] Final crosstable: %s", e.Name, e.winnerText(e.Rules().Winners(e))),
-			Text: wrap(intro+" "+e.winnerText(e.Rules().Winners(e))) + "\n\n" + text + lobbyFooter(r.cfg.Address),
+		p := r.printer(code)
+		text := e.StandingsIn(p)
+		if notes := e.tieNotesIn(p); len(notes) > 0 {
+			text += "\n" + p.Sprintf("How the ties on points were broken:") + "\n"
+			for _, n := range notes {
+				text += indent(wrapAt(n, 68), "    ")[2:] + "\n"
+			}
+		}
+		intro := p.Sprintf("The last game of %s has ended.", e.Name)
+		if observer {
+			intro = p.Sprintf("The last game of %s, which you observe, has ended.", e.Name)
+		}
+		winner := e.winnerIn(p, winners)
+		out = append(out, Mail{Kind: KindEventEnd, To: to, Subject: p.Sprintf("[%s] Final crosstable: %s", e.Name, winner),
+			Text: wrap(intro+" "+winner) + "\n\n" + text + lobbyFooterIn(p, r.cfg.Address),
 			HTML: html, Date: now,
 			MessageID: r.messageID("event-end", e.Name, to)})
 	}
 	for _, p := range e.Players {
-		send(p.Address, "The last game of "+e.Name+" has ended.")
-		send(p.ReplacedBy, "The last game of "+e.Name+" has ended.")
+		send(p.Address, p.Language, false)
+		send(p.ReplacedBy, p.SubLanguage, false)
 	}
 	for _, w := range watchers {
-		send(w, "The last game of "+e.Name+", which you observe, has ended.")
+		send(w, languages[addr.Mailbox(w)], true)
 	}
 	return out
 }

@@ -1,6 +1,9 @@
 package referee
 
-import "referee/internal/lang"
+import (
+	"referee/internal/event"
+	"referee/internal/lang"
+)
 
 // A Format is an event format (issue 40), a value as a variant is
 // (rules.Variant): how an event's games are paired and when more are
@@ -38,12 +41,13 @@ type Format interface {
 	WithdrawalRule(e *Event, w Withdrawal, who string) string
 	// Silent says whether seat's losses on time make them withdrawn.
 	Silent(e *Event, seat int) bool
-	// Standings is the text of "standings NAME", and as HTML; TieNotes
-	// say how the ties on points were broken (none where there are no
-	// points to tie), name giving each seat's name.
-	Standings(e *Event) string
+	// Standings is the text of "standings NAME" in p's language (nil:
+	// English), and as HTML; TieNotes say how the ties on points were
+	// broken (none where there are no points to tie) in w's words, name
+	// giving each seat's name.
+	Standings(p *lang.Printer, e *Event) string
 	StandingsHTML(e *Event) string
-	TieNotes(e *Event, name func(seat int) string) []string
+	TieNotes(e *Event, w event.TieWords, name func(seat int) string) []string
 	// Layout is how a page shows the standings.
 	Layout() Layout
 	// TakesEntries says whether players may join while the event runs

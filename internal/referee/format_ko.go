@@ -260,17 +260,17 @@ func (e *Event) BracketText() string {
 
 // Standings is a knockout's standings: the bracket, the decider, the
 // lots' commitment, the winner and, once it is over, the seed.
-func (knockout) Standings(e *Event) string {
+func (knockout) Standings(p *lang.Printer, e *Event) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\n%s\n", e.summaryAs(knockout{}.Title()), e.BracketText())
-	b.WriteString(wrap("Each match is two games, colours swapped; a tied match goes to "+deciderText(e.Decider)+".") + "\n")
+	fmt.Fprintf(&b, "%s\n\n%s\n", e.summaryIn(p, knockout{}.Title()), e.BracketText())
+	b.WriteString(wrap(p.Sprintf("Each match is two games, colours swapped; a tied match goes to %s.", deciderIn(p, e.Decider))) + "\n")
 	if e.Commitment != "" && (knockout{}).DrawsLots(e) {
-		fmt.Fprintf(&b, "\nLots are drawn as die rolls (docs/dice.md) from a seed whose SHA-256\ncommitment is\n%s\n", e.Commitment)
+		b.WriteString("\n" + p.Sprintf("Lots are drawn as die rolls (docs/dice.md) from a seed whose SHA-256\ncommitment is\n%s", e.Commitment) + "\n")
 	}
 	if c := e.Champion(); c != 0 {
-		fmt.Fprintf(&b, "\nThe winner of %s is %s.\n", e.Name, e.Players[c-1].playing())
+		b.WriteString("\n" + p.Sprintf("The winner of %s is %s.", e.Name, e.Players[c-1].playing()) + "\n")
 		if e.Commitment != "" && (knockout{}).DrawsLots(e) {
-			fmt.Fprintf(&b, "The lots' seed, now revealed:\n%s\n", e.Seed.Hex())
+			b.WriteString(p.Sprintf("The lots' seed, now revealed:\n%s", e.Seed.Hex()) + "\n")
 		}
 	}
 	return b.String()
@@ -395,11 +395,11 @@ func (knockout) WithdrawalRule(*Event, Withdrawal, string) string {
 func (knockout) Silent(*Event, int) bool { return false }
 
 func (k knockout) StandingsHTML(e *Event) string {
-	return "<pre>" + escapeHTML(k.Standings(e)) + "</pre>\n"
+	return "<pre>" + escapeHTML(k.Standings(nil, e)) + "</pre>\n"
 }
 
 // TieNotes: none; a tied match goes to its decider, which its line says.
-func (knockout) TieNotes(*Event, func(int) string) []string { return nil }
+func (knockout) TieNotes(*Event, event.TieWords, func(int) string) []string { return nil }
 
 func (knockout) Layout() Layout { return LayoutBracket }
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"referee/internal/event"
 )
 
 // The ladder (issue 41), as SchemingMind's, GameKnot's and Little Golem's
@@ -248,10 +250,10 @@ func (ladder) Silent(e *Event, seat int) bool { return singleRoundRobin.Silent(e
 
 // Standings are the ladder from the top, who is playing whom, and the
 // challenges waiting for their acceptance.
-func (f ladder) Standings(e *Event) string {
+func (f ladder) Standings(p *lang.Printer, e *Event) string {
 	var b strings.Builder
 	s := e.ladderOf().Settings.WithDefaults()
-	fmt.Fprintf(&b, "%s\n\n", e.summaryAs(f.Title()))
+	fmt.Fprintf(&b, "%s\n\n", e.summaryIn(p, f.Title()))
 	for i, seat := range e.LadderOrder() {
 		fmt.Fprintf(&b, "%3d  %s%s\n", i+1, e.Players[seat-1].label(), e.ladderBusyText(seat))
 	}
@@ -304,7 +306,7 @@ func (f ladder) StandingsHTML(e *Event) string {
 	return b.String()
 }
 
-func (ladder) TieNotes(*Event, func(int) string) []string { return nil }
+func (ladder) TieNotes(*Event, event.TieWords, func(int) string) []string { return nil }
 
 func (ladder) Layout() Layout { return LayoutFormat }
 

@@ -377,26 +377,26 @@ func (league) Silent(e *Event, seat int) bool {
 
 // Standings are every season's divisions, the latest first, each a
 // crosstable, with the moves between seasons.
-func (f league) Standings(e *Event) string {
+func (f league) Standings(p *lang.Printer, e *Event) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n", e.summaryAs(f.Title()))
+	fmt.Fprintf(&b, "%s\n", e.summaryIn(p, f.Title()))
 	for s := e.season(); s >= 1; s-- {
-		state := "under way"
 		if e.seasonOver(s) {
-			state = "over"
+			b.WriteString("\n" + p.Sprintf("Season %d (over)", s) + "\n")
+		} else {
+			b.WriteString("\n" + p.Sprintf("Season %d (under way)", s) + "\n")
 		}
-		fmt.Fprintf(&b, "\nSeason %d (%s)\n", s, state)
 		for d := range e.divisionsOf(s) {
 			sub, _ := e.division(s, d+1)
-			fmt.Fprintf(&b, "\nDivision %d\n\n%s", d+1, sub.Table().Text())
+			fmt.Fprintf(&b, "\n%s\n\n%s", p.Sprintf("Division %d", d+1), crosstableIn(p, sub.Table()))
 		}
 	}
-	b.WriteString("\n" + wrap(fmt.Sprintf("Each division is a round robin: 1 a win, 1/2 a draw (\"=\"), \".\" a game not yet over, "+
-		"\"-\" a game that counts for no one. Ties are broken by %s. After each season the top %d of each division "+
-		"move up and the bottom %d down; players who joined meanwhile enter the lowest division.",
-		chainText(e.Chain), promote(e), promote(e))) + "\n")
+	b.WriteString("\n" + wrap(p.Sprintf("Each division is a round robin: 1 a win, 1/2 a draw (\"=\"), \".\" a game not yet over, "+
+		"\"-\" a game that counts for no one. Ties are broken by %[1]s. After each season the top %[2]d of each division "+
+		"move up and the bottom %[3]d down; players who joined meanwhile enter the lowest division.",
+		chainIn(p, e.Chain), promote(e), promote(e))) + "\n")
 	if f.Over(e) {
-		b.WriteString("\n" + e.winnerText(f.Winners(e)) + "\n")
+		b.WriteString("\n" + e.winnerIn(p, f.Winners(e)) + "\n")
 	}
 	return b.String()
 }
@@ -420,12 +420,12 @@ func (f league) StandingsHTML(e *Event) string {
 }
 
 // TieNotes are those of the top division of the last season.
-func (league) TieNotes(e *Event, name func(int) string) []string {
+func (league) TieNotes(e *Event, w event.TieWords, name func(int) string) []string {
 	sub, seats := e.division(e.season(), 1)
 	if seats == nil {
 		return nil
 	}
-	return sub.Table().TieNotes(func(p int) string { return name(seats[p-1]) })
+	return sub.Table().TieNotesIn(w, func(p int) string { return name(seats[p-1]) })
 }
 
 func (league) Layout() Layout { return LayoutDivisions }

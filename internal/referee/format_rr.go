@@ -122,14 +122,14 @@ func (roundRobin) Silent(e *Event, seat int) bool {
 	return total > 0 && 2*lost >= total
 }
 
-func (f roundRobin) Standings(e *Event) string {
+func (f roundRobin) Standings(p *lang.Printer, e *Event) string {
 	t := e.Table()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\n%s\n", e.summaryAs(f.title), t.Text())
-	b.WriteString(wrap("Points: 1 a win, 1/2 a draw (\"=\" in the table, \".\" a game not yet over, \"-\" a game that counts "+
-		"for no one: annulled or aborted). Ties are broken by "+chainText(t.Chain)+". (w) marks a player who withdrew.") + "\n")
+	fmt.Fprintf(&b, "%s\n\n%s\n", e.summaryIn(p, f.title), crosstableIn(p, t))
+	b.WriteString(wrap(p.Sprintf("Points: 1 a win, 1/2 a draw (\"=\" in the table, \".\" a game not yet over, \"-\" a game that counts "+
+		"for no one: annulled or aborted). Ties are broken by %s. (w) marks a player who withdrew.", chainIn(p, t.Chain))) + "\n")
 	if f.Over(e) {
-		b.WriteString("\n" + e.winnerText(f.Winners(e)) + "\n")
+		b.WriteString("\n" + e.winnerIn(p, f.Winners(e)) + "\n")
 	}
 	return b.String()
 }
@@ -146,7 +146,9 @@ func (f roundRobin) StandingsHTML(e *Event) string {
 	return b.String()
 }
 
-func (roundRobin) TieNotes(e *Event, name func(int) string) []string { return e.Table().TieNotes(name) }
+func (roundRobin) TieNotes(e *Event, w event.TieWords, name func(int) string) []string {
+	return e.Table().TieNotesIn(w, name)
+}
 
 func (roundRobin) Layout() Layout { return LayoutTable }
 

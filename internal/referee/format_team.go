@@ -257,10 +257,10 @@ func (teamMatch) Silent(e *Event, seat int) bool { return singleRoundRobin.Silen
 
 // Standings are the teams' table, each match's score, and each board's
 // games.
-func (f teamMatch) Standings(e *Event) string {
+func (f teamMatch) Standings(p *lang.Printer, e *Event) string {
 	matches, table := e.teamTable()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\n", e.summaryAs(f.Title()))
+	fmt.Fprintf(&b, "%s\n\n", e.summaryIn(p, f.Title()))
 	fmt.Fprintf(&b, "  Rank  %-20s  %4s  %6s  %s\n", "Team", "MP", "GP", "Matches")
 	for _, t := range table {
 		fmt.Fprintf(&b, "  %4d  %-20s  %4d  %6s  %d\n", t.rank, t.team, t.mp, event.Points(t.gp), t.played)
@@ -290,7 +290,7 @@ func (f teamMatch) Standings(e *Event) string {
 		"2 match points (MP), a drawn one 1; teams are ranked by match points, then game points (GP).") + "\n")
 	if f.Over(e) {
 		if w := f.Winners(e); len(w) > 0 {
-			b.WriteString("\n" + wrap(e.winnerText(w)) + "\n")
+			b.WriteString("\n" + wrap(e.winnerIn(p, w)) + "\n")
 		} else {
 			b.WriteString("\nThe first place is shared: " + sharedFirst(table) + ".\n")
 		}
@@ -344,7 +344,7 @@ func (f teamMatch) StandingsHTML(e *Event) string {
 }
 
 // TieNotes: none; teams level on match and game points share their rank.
-func (teamMatch) TieNotes(*Event, func(int) string) []string { return nil }
+func (teamMatch) TieNotes(*Event, event.TieWords, func(int) string) []string { return nil }
 
 func (teamMatch) Layout() Layout { return LayoutFormat }
 

@@ -122,7 +122,7 @@ func TestFormatsPlayToTheEnd(t *testing.T) {
 				t.Errorf("standings lack %q:\n%s", text, e.StandingsText())
 			}
 			r := New(Config{Address: "referee@example.org"})
-			for _, m := range r.EventEndMails(e, nil, time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)) {
+			for _, m := range r.EventEndMails(e, nil, nil, time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)) {
 				if !strings.Contains(m.Subject, "p1@example.test") {
 					t.Errorf("end mail to %s: subject %q does not name the winner", m.To, m.Subject)
 				}
