@@ -3,6 +3,8 @@ package referee
 import (
 	"strings"
 	"testing"
+
+	"referee/internal/event"
 )
 
 // langEvent is a finished-or-running round robin of three players whose
@@ -81,6 +83,116 @@ func TestEventStartMailInThePlayersLanguage(t *testing.T) {
 		}
 		if tt.seat == 1 {
 			mailGolden(t, "event-start-rr-de", m)
+		}
+	}
+}
+
+// tiedEvent is a finished round robin of a (German), b (Russian) and c
+// (English) in which each beat one other: all on 1 point, tied on every
+// tie-break, so that they share first place and the tie notes say so.
+func tiedEvent() *Event {
+	e := rrEvent(FormatRR, 3, numbered(fin(1, 2, "1-0", "checkmate"), fin(2, 3, "1-0", "checkmate"), fin(3, 1, "1-0", "checkmate"))...)
+	e.Status, e.Variant, e.TimeControl, e.Rated, e.Chain = EventFinished, "chess", "3d", true, event.DefaultChain()
+	e.Players[0].Language, e.Players[1].Language = "de", "ru"
+	return e
+}
+
+// TestStandingsInTheSendersLanguage (issue 42): "standings EVENT" is
+// answered in the sender's language: subject, summary line, the
+// crosstable's headings (aligned), the legend with the tie-break chain,
+// and the winners; English stays as it was.
+func TestStandingsInTheSendersLanguage(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	e := tiedEvent()
+	tests := []struct {
+		from, code, subject string
+		says                []string
+	}{
+		{"a@example.test", "de", "Stand von club", []string{
+			"club: Schach, Rundenturnier, 3 Tage pro Zug, gewertet; beendet",
+			"  #  Spieler            1 2 3   Pkt Siege    SB Rang\n  1  a@example.test     X 1 0     1     1     1    1\n",
+			"Bei Punktgleichheit entscheidet die Anzahl der Siege, dann die Sonneborn-Berger-Wertung, dann die direkte Begegnung.",
+			"a@example.test, b@example.test und c@example.test teilen sich den ersten Platz in club.",
+		}},
+		{"b@example.test", "ru", "Таблица турнира club", []string{
+			"club: Шахматы, круговой турнир, ",
+			"  #  Игрок              1 2 3  Очки  Поб  Берг Место\n  1  a@example.test     X 1 0     1    1     1     1\n",
+			"При равенстве очков решает: число побед, затем коэффициент Зоннеборна-Бергера, затем результат личной встречи.",
+			"a@example.test, b@example.test и c@example.test делят первое место в турнире club.",
+		}},
+		{"c@example.test", "", "Standings of club", []string{e.StandingsText(),
+			"club: Chess, round robin, 3 days per move, rated; finished",
+			"  #  Player             1 2 3   Pts Wins    SB Rank\n",
+			"Ties are broken by the number of wins, then Sonneborn-Berger, then the direct encounter.",
+			"a@example.test, b@example.test and c@example.test share first place in club.",
+		}},
+	}
+	for _, tt := range tests {
+		lb := &Lobby{Allowed: true, Active: map[string]int{}, Seen: true, Event: e, EventAllowed: true}
+		out := r.Handle(Inbound{Mail: observeMail(tt.from, "standings club")}, nil, Env{Now: lobbyNow, Lobby: lb, Language: tt.code})
+		if out.Verdict != Answered || len(out.Mails) != 1 {
+			t.Fatalf("%s: %s, %q, %d mails", tt.from, out.Verdict, out.Detail, len(out.Mails))
+		}
+		m := out.Mails[0]
+		if m.Subject != tt.subject {
+			t.Errorf("%s: subject %q, want %q", tt.from, m.Subject, tt.subject)
+		}
+		for _, s := range tt.says {
+			// The crosstable's lines exactly (aligned); a sentence
+			// however it is wrapped.
+			exact := strings.HasPrefix(s, "  #")
+			if !strings.Contains(m.Text, s) && (exact || !strings.Contains(norm(m.Text), norm(s))) {
+				t.Errorf("%s: the answer lacks %q:\n%s", tt.from, s, m.Text)
+			}
+		}
+	}
+}
+
+// TestEventEndMailsInEachReadersLanguage (issue 42): the final crosstable
+// mail goes to each player in their language, and to an observer in the
+// language the app loaded for them: subject, first sentence, winners,
+// the tie notes' heading and notes; an English player's is the English.
+func TestEventEndMailsInEachReadersLanguage(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	e := tiedEvent()
+	mails := r.EventEndMails(e, []string{"eve@example.test"}, map[string]string{"eve@example.test": "ru"}, lobbyNow)
+	tests := []struct {
+		to, subject string
+		says        []string
+	}{
+		{"a@example.test", "[club] Endstand: a@example.test, b@example.test und c@example.test teilen sich den ersten Platz in club.", []string{
+			"Die letzte Partie von club ist beendet. a@example.test, b@example.test und c@example.test teilen sich den ersten Platz in club.",
+			"\nWie die Punktgleichheiten aufgelöst wurden:\n",
+			"a@example.test und b@example.test, beide mit 1 Pkt.: Die Feinwertungen konnten sie nicht trennen, sie teilen sich Rang 1.",
+			"Spieler",
+			"Der Schiedsrichter unter referee@example.test.",
+		}},
+		{"b@example.test", "[club] Итоговая таблица: a@example.test, b@example.test и c@example.test делят первое место в турнире club.", []string{
+			"Последняя партия турнира club завершилась.",
+			"\nКак разрешено равенство очков:\n",
+			"дополнительные показатели их не разделили, и они делят 1-е место.",
+		}},
+		{"c@example.test", "[club] Final crosstable: a@example.test, b@example.test and c@example.test share first place in club.", []string{
+			"The last game of club has ended. a@example.test, b@example.test and c@example.test share first place in club.",
+			"\n\n" + e.StandingsText() + "\nHow the ties on points were broken:\n",
+			"a@example.test and b@example.test, both on 1: the tie-breaks could not separate them, and they share rank 1.",
+		}},
+		{"eve@example.test", "[club] Итоговая таблица: a@example.test, b@example.test и c@example.test делят первое место в турнире club.", []string{
+			"Последняя партия турнира club, за которым вы следите, завершилась.",
+		}},
+	}
+	if len(mails) != len(tests) {
+		t.Fatalf("%d mails, want %d", len(mails), len(tests))
+	}
+	for i, tt := range tests {
+		m := mails[i]
+		if m.To != tt.to || m.Subject != tt.subject {
+			t.Errorf("mail %d: to %s, %q; want to %s, %q", i, m.To, m.Subject, tt.to, tt.subject)
+		}
+		for _, s := range tt.says {
+			if !strings.Contains(m.Text, s) && !strings.Contains(norm(m.Text), norm(s)) {
+				t.Errorf("mail to %s lacks %q:\n%s", m.To, s, m.Text)
+			}
 		}
 	}
 }
