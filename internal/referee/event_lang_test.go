@@ -196,3 +196,65 @@ func TestEventEndMailsInEachReadersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestEventLobbyInTheSendersLanguage (issue 42): "events", "join" and
+// "leave" are answered in the sender's language, and so are their
+// refusals; the commands quoted stay English.
+func TestEventLobbyInTheSendersLanguage(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	tests := []struct {
+		name, code, line string
+		event            *Event
+		subject          string
+		says             []string
+	}{
+		{"events, German", "de", "events", nil, "Turniere", []string{
+			"Turniere, denen Sie beitreten können (senden Sie \"join NAME\", um sich anzumelden):",
+			"autumn: Schach, Rundenturnier, 3 Tage pro Zug, gewertet; 3 Plätze von 4 frei",
+		}},
+		{"events, Russian", "ru", "events", nil, "Турниры", []string{
+			"autumn: Шахматы, круговой турнир, ",
+			"; свободно: 3 места из 4",
+		}},
+		{"events, English", "", "events", nil, "Events", []string{
+			"Events you may join (send \"join NAME\" to enter one):",
+			"autumn: Chess, round robin, 3 days per move, rated; 3 places left of 4",
+		}},
+		{"join, German", "de", "join autumn", autumn(EventOpen, dan), "Sie sind autumn beigetreten", []string{
+			"Sie sind autumn (Schach, Rundenturnier, 3 Tage pro Zug, gewertet) beigetreten.",
+			"2 Plätze sind noch frei. Es beginnt, sobald es voll ist. Bis dahin nimmt Sie \"leave autumn\" wieder heraus.",
+		}},
+		{"join, Russian, one place", "ru", "join autumn", autumn(EventOpen, dan, erin), "Вы записались в autumn", []string{
+			"Осталось 1 свободное место.",
+		}},
+		{"leave, Russian", "ru", "leave autumn", autumn(EventOpen, dan, carol), "Вы покинули autumn", []string{
+			"Вы покинули турнир autumn. \"join autumn\" снова запишет вас, пока идёт запись.",
+		}},
+		{"leave a running event, German", "de", "leave autumn", autumn(EventRunning, dan, carol, erin), "", []string{
+			"Sie können autumn nicht verlassen: Es hat begonnen.",
+			"Um in einem laufenden Turnier nicht mehr zu spielen, senden Sie \"withdraw autumn\".",
+		}},
+		{"no such event, Russian", "ru", "standings winter", nil, "", []string{
+			"В вашем письме сказано \"standings winter\", но турнира \"winter\", в котором вы играете или в который можете записаться, нет.",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lb := &Lobby{Allowed: true, Active: map[string]int{}, Seen: true, Event: tt.event, EventAllowed: true,
+				Events: []Event{*autumn(EventOpen, dan)}, MayJoin: map[string]bool{"autumn": true}}
+			out := r.Handle(Inbound{Mail: observeMail(carol, tt.line)}, nil, Env{Now: lobbyNow, Lobby: lb, Language: tt.code})
+			if len(out.Mails) != 1 {
+				t.Fatalf("%s, %q: %d mails", out.Verdict, out.Detail, len(out.Mails))
+			}
+			m := out.Mails[0]
+			if tt.subject != "" && m.Subject != tt.subject {
+				t.Errorf("subject %q, want %q", m.Subject, tt.subject)
+			}
+			for _, s := range tt.says {
+				if !strings.Contains(norm(m.Text), norm(s)) {
+					t.Errorf("the answer lacks %q:\n%s", s, m.Text)
+				}
+			}
+		})
+	}
+}
