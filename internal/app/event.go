@@ -801,13 +801,17 @@ func (a *App) replaceTx(tx *store.Tx, se *store.Event, e *referee.Event, seat in
 	if err != nil {
 		return 0, err
 	}
+	code, err := tx.Language(w) // the substitute's, for their board mails (issue 42)
+	if err != nil {
+		return 0, err
+	}
 	for i, g := range games {
 		eg := eventGames[i]
 		c := rules.White
 		if eg.Black == seat {
 			c = rules.Black
 		}
-		g.Players[c] = referee.Player{Address: addr.Mailbox(w), Secret: newSecret()}
+		g.Players[c] = referee.Player{Address: addr.Mailbox(w), Secret: newSecret(), Language: code}
 		if err := tx.ReplacePlayer(g.ID, int(c), g.Players[c].Address, g.Players[c].Secret); err != nil {
 			return 0, err
 		}

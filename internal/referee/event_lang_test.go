@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"referee/internal/event"
+	"referee/internal/rules"
 )
 
 // langEvent is a finished-or-running round robin of three players whose
@@ -256,5 +257,33 @@ func TestEventLobbyInTheSendersLanguage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSubstitutedInEachPlayersLanguage (issue 42): a substitute who set
+// Russian is told in Russian that they take over, and an opponent who
+// set German is told in German who took over.
+func TestSubstitutedInEachPlayersLanguage(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	if out := act(t, r, g, rules.White, "e4"); out.Verdict != Applied {
+		t.Fatalf("e4: %s", out.Detail)
+	}
+	g.Players[rules.White].Language = "de"
+	g.Players[rules.Black] = Player{Address: "zoe@example.test", Secret: "zzzzzzzzzz", Language: "ru"}
+	mails, err := r.Substituted(g, rules.Black, "bob@example.test", lobbyNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ to, says string }{
+		{"zoe@example.test", "Вы занимаете место bob@example.test в этой партии: вы играете чёрными против alice@example.test."},
+		{"alice@example.test", "zoe@example.test übernimmt in dieser Partie den Platz von Schwarz (bob@example.test); bob@example.test spielt sie nicht weiter."},
+	}
+	if len(mails) != len(want) {
+		t.Fatalf("mails to %v, want to zoe and alice", mailsTo(Outcome{Mails: mails}))
+	}
+	for i, w := range want {
+		if mails[i].To != w.to || !strings.Contains(norm(textOf(t, mails[i])), norm(w.says)) {
+			t.Errorf("mail %d to %s:\n%s\nwant to %s, saying %q", i, mails[i].To, textOf(t, mails[i]), w.to, w.says)
+		}
 	}
 }

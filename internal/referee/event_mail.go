@@ -144,10 +144,19 @@ func (r *Referee) Substituted(g *Game, c rules.Color, old string, now time.Time)
 	}
 	var out []Mail
 	for _, x := range []rules.Color{c, c.Other()} {
-		body := render.Mail{Headline: fmt.Sprintf("%s takes over %s's place (%s) in this game from %s.", g.Players[c].Address, c, old, old)}
-		if x == c {
-			body.Headline = fmt.Sprintf("You take over %s's place in this game: you play %s against %s. Reply to this mail with your moves.",
-				old, c, g.Players[c.Other()].Address)
+		p := r.printer(g.Players[x].Language)
+		var body render.Mail
+		switch {
+		case x == c && c == rules.White:
+			body.Headline = p.Sprintf("You take over %s's place in this game: you play White against %s. Reply to this mail with your moves.",
+				old, g.Players[c.Other()].Address)
+		case x == c:
+			body.Headline = p.Sprintf("You take over %s's place in this game: you play Black against %s. Reply to this mail with your moves.",
+				old, g.Players[c.Other()].Address)
+		case c == rules.White:
+			body.Headline = p.Sprintf("%[1]s takes over White's place (%[2]s) in this game from %[2]s.", g.Players[c].Address, old)
+		default:
+			body.Headline = p.Sprintf("%[1]s takes over Black's place (%[2]s) in this game from %[2]s.", g.Players[c].Address, old)
 		}
 		out = append(out, r.boardMail(g, rep.Final, x, body, nil, nil, "board", "substitute "+old, now))
 	}
