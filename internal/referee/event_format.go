@@ -41,8 +41,8 @@ func (e *Event) DrawsLots() bool { return e.Rules().DrawsLots(e) }
 func (e *Event) MatchNote(id int64) string { return e.Rules().ResultNote(e, id) }
 
 // withdrawalRule is the rule applied, in a sentence about the player.
-func (e *Event) withdrawalRule(w Withdrawal, who string) string {
-	return e.Rules().WithdrawalRule(e, w, who)
+func (e *Event) withdrawalRule(p *lang.Printer, w Withdrawal, you bool) string {
+	return e.Rules().WithdrawalRule(p, e, w, you)
 }
 
 // describe is the event's game, format, time and whether it is rated:

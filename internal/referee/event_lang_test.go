@@ -287,3 +287,47 @@ func TestSubstitutedInEachPlayersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestWithdrawalMailsInEachReadersLanguage (issue 42): a withdrawal's
+// notices reach the opponent and the player each in their language:
+// subject, who left and under which rule, each game's fate, the
+// crosstable's marks as the reader's crosstable writes them; an English
+// opponent's notice stays English.
+func TestWithdrawalMailsInEachReadersLanguage(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	// Seat 1 (a, German) completed 2 of 3: game 3 with d (Russian) runs.
+	e := rrEvent(FormatRR, 4, numbered(fin(1, 2, "1-0", "checkmate"), fin(3, 1, "1/2-1/2", "agreed"), running(1, 4),
+		fin(2, 3, "1-0", "resigned"), running(2, 4))...)
+	e.Players[0].Language, e.Players[3].Language = "de", "ru"
+	mails := r.WithdrawalMails(e, Withdrawal{Seat: 1, Kind: WithdrawnLost, How: ByOrganiser}, lobbyNow)
+	tests := []struct {
+		to, subject string
+		says        []string
+	}{
+		{"d@example.test", "[club] a@example.test снят с турнира: ваша партия с этим игроком", []string{
+			"a@example.test снят организатором с турнира club. Партий сыграно: 2 из 3, не меньше половины:",
+			"Ваша партия с этим игроком:\n  партия #3, вы играли чёрными:\n    выиграна вами без игры\n",
+			"аннулированная партия отмечена \"-\", а игрок — \"(в)\"",
+			"Судья по адресу referee@example.test.",
+		}},
+		{"a@example.test", "[club] Sie wurden zurückgezogen", []string{
+			"Der Veranstalter hat Sie aus club zurückgezogen. Sie hatten 2 von 3 Partien beendet, mindestens die Hälfte:",
+			"Ihre Partien:\n  Partie #3 gegen d@example.test, Sie spielten Weiß:\n    kampflos verloren\n",
+			"Ihre Gegner werden benachrichtigt, jeder mit einer Mail.",
+		}},
+	}
+	if len(mails) != len(tests) {
+		t.Fatalf("mails to %v, want to d and a", mailsTo(Outcome{Mails: mails}))
+	}
+	for i, tt := range tests {
+		m := mails[i]
+		if m.To != tt.to || m.Subject != tt.subject {
+			t.Errorf("mail %d: to %s, %q; want to %s, %q", i, m.To, m.Subject, tt.to, tt.subject)
+		}
+		for _, s := range tt.says {
+			if !strings.Contains(m.Text, s) && !strings.Contains(norm(m.Text), norm(s)) {
+				t.Errorf("mail to %s lacks %q:\n%s", m.To, s, m.Text)
+			}
+		}
+	}
+}

@@ -238,7 +238,7 @@ func (r *Referee) eventWithdraw(c *call) Outcome {
 		// Not ICCF's half rule over all the event's games (a knockout
 		// match is lost whatever its games, a league counts its
 		// season's): the format's rule, in its words.
-		done = e.withdrawalRule(Withdrawal{Seat: seat, Kind: kind, How: ByMail}, "You")
+		done = e.withdrawalRule(nil, Withdrawal{Seat: seat, Kind: kind, How: ByMail}, true)
 		rule = "If you withdraw now, this rule applies: " + done
 	}
 	if done == "" {

@@ -36,9 +36,10 @@ type Format interface {
 	Winners(e *Event) []int
 	// WithdrawalKind is the rule for a player of seat who withdraws now
 	// (WithdrawnLost or WithdrawnAnnulled); WithdrawalRule says it in a
-	// sentence about them (who: "You", "They").
+	// sentence about them ("You" to them, "They" to another), in p's
+	// language (nil: English).
 	WithdrawalKind(e *Event, seat int) int
-	WithdrawalRule(e *Event, w Withdrawal, who string) string
+	WithdrawalRule(p *lang.Printer, e *Event, w Withdrawal, you bool) string
 	// Silent says whether seat's losses on time make them withdrawn.
 	Silent(e *Event, seat int) bool
 	// Standings is the text of "standings NAME" in p's language (nil:

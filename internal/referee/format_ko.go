@@ -386,8 +386,8 @@ func (knockout) Winners(e *Event) []int {
 // WithdrawalKind: a player who withdraws loses the match.
 func (knockout) WithdrawalKind(*Event, int) int { return WithdrawnLost }
 
-func (knockout) WithdrawalRule(*Event, Withdrawal, string) string {
-	return "In a knockout a player who withdraws loses the match: its unfinished games are lost."
+func (knockout) WithdrawalRule(p *lang.Printer, _ *Event, _ Withdrawal, _ bool) string {
+	return p.Sprintf("In a knockout a player who withdraws loses the match: its unfinished games are lost.")
 }
 
 // Silent: never; a loss on time loses the game, and with it maybe the

@@ -241,8 +241,8 @@ func (ladder) Winners(e *Event) []int {
 // lost.
 func (ladder) WithdrawalKind(*Event, int) int { return WithdrawnLost }
 
-func (ladder) WithdrawalRule(*Event, Withdrawal, string) string {
-	return "A player who leaves a ladder loses their unfinished ladder games, and everyone below moves up one place."
+func (ladder) WithdrawalRule(p *lang.Printer, _ *Event, _ Withdrawal, _ bool) string {
+	return p.Sprintf("A player who leaves a ladder loses their unfinished ladder games, and everyone below moves up one place.")
 }
 
 // Silent is the round robin's rule over the player's ladder games.

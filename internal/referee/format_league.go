@@ -360,13 +360,16 @@ func (league) WithdrawalKind(e *Event, seat int) int {
 	return singleRoundRobin.WithdrawalKind(sub, local)
 }
 
-func (league) WithdrawalRule(e *Event, w Withdrawal, who string) string {
+func (league) WithdrawalRule(p *lang.Printer, e *Event, w Withdrawal, you bool) string {
 	sub, local := e.current(w.Seat)
-	if sub == nil {
-		return who + " had no game this season: nothing changes but the next season's divisions."
+	switch {
+	case sub == nil && you:
+		return p.Sprintf("You had no game this season: nothing changes but the next season's divisions.")
+	case sub == nil:
+		return p.Sprintf("They had no game this season: nothing changes but the next season's divisions.")
 	}
 	w.Seat = local
-	return singleRoundRobin.WithdrawalRule(sub, w, who) + " The games of earlier seasons stand."
+	return p.Sprintf("%s The games of earlier seasons stand.", singleRoundRobin.WithdrawalRule(p, sub, w, you))
 }
 
 // Silent is the round robin's rule over the current season's games.

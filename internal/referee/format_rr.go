@@ -95,14 +95,21 @@ func (roundRobin) WithdrawalKind(e *Event, seat int) int {
 	return WithdrawnAnnulled
 }
 
-func (roundRobin) WithdrawalRule(e *Event, w Withdrawal, who string) string {
+func (roundRobin) WithdrawalRule(p *lang.Printer, e *Event, w Withdrawal, you bool) string {
 	completed, total := e.SeatGames(w.Seat)
-	if w.Kind == WithdrawnLost {
-		return fmt.Sprintf("%s had completed %d of %d games, at least half: under ICCF's rule the unfinished ones are lost, "+
-			"and the results so far stay.", who, completed, total)
+	switch {
+	case w.Kind == WithdrawnLost && you:
+		return p.Sprintf("You had completed %d of %d games, at least half: under ICCF's rule the unfinished ones are lost, "+
+			"and the results so far stay.", completed, total)
+	case w.Kind == WithdrawnLost:
+		return p.Sprintf("They had completed %d of %d games, at least half: under ICCF's rule the unfinished ones are lost, "+
+			"and the results so far stay.", completed, total)
+	case you:
+		return p.Sprintf("You had completed %d of %d games, fewer than half: under ICCF's rule all of them are annulled, "+
+			"the finished ones too, and count for no one.", completed, total)
 	}
-	return fmt.Sprintf("%s had completed %d of %d games, fewer than half: under ICCF's rule all of them are annulled, "+
-		"the finished ones too, and count for no one.", who, completed, total)
+	return p.Sprintf("They had completed %d of %d games, fewer than half: under ICCF's rule all of them are annulled, "+
+		"the finished ones too, and count for no one.", completed, total)
 }
 
 // Silent: a player who lost at least half their games on time is

@@ -248,8 +248,8 @@ func (teamMatch) Winners(e *Event) []int {
 // WithdrawalKind: a board's games are lost, whatever was played.
 func (teamMatch) WithdrawalKind(*Event, int) int { return WithdrawnLost }
 
-func (teamMatch) WithdrawalRule(*Event, Withdrawal, string) string {
-	return "In a team event a board that leaves loses its unfinished games, so that the matches keep their scores; its results so far stay."
+func (teamMatch) WithdrawalRule(p *lang.Printer, _ *Event, _ Withdrawal, _ bool) string {
+	return p.Sprintf("In a team event a board that leaves loses its unfinished games, so that the matches keep their scores; its results so far stay.")
 }
 
 // Silent is the round robin's rule: half the player's games lost on time.
