@@ -331,3 +331,32 @@ func TestWithdrawalMailsInEachReadersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestLadderNoticesInEachPlayersLanguage (issue 42): the ladder's
+// notices to a player who did not write (a challenge not accepted in
+// time, a drop for idleness) are in that player's language, the weeks
+// with their plural form; a substitute's language is the substitute's.
+func TestLadderNoticesInEachPlayersLanguage(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	e := club([]string{ann, ben, carol})
+	e.Players[0].ReplacedBy, e.Players[0].Language, e.Players[0].SubLanguage = "zoe@example.org", "en", "ru"
+	e.Players[1].Language, e.Players[2].Language = "pl", "de"
+	e.Ladder.Settings.IdleWeeks = 2
+	c := LadderChallenge{ID: 7, Challenger: 3, Challenged: 1, Created: lobbyNow.Add(-8 * Day)}
+	mails := append(r.LadderExpiredMails(e, c, lobbyNow), r.LadderDropMail(e, 2, lobbyNow))
+	tests := []struct{ to, subject, says string }{
+		{carol, "[club] Forderung 7 nicht rechtzeitig angenommen",
+			"zoe@example.org hat Ihre Forderung auf club nicht rechtzeitig angenommen: Sie übernehmen den Platz, als hätten Sie gewonnen."},
+		{"zoe@example.org", "[club] Вызов 7 не принят вовремя", "Вы не приняли вовремя вызов carol@example.org на лесенке club"},
+		{ben, "[club] Spadasz na dół drabinki", "Przez 2 tygodnie nie miałeś partii na drabince club"},
+	}
+	if len(mails) != len(tests) {
+		t.Fatalf("mails to %v", mailsTo(Outcome{Mails: mails}))
+	}
+	for i, tt := range tests {
+		m := mails[i]
+		if m.To != tt.to || m.Subject != tt.subject || !strings.Contains(norm(m.Text), norm(tt.says)) {
+			t.Errorf("mail %d to %s, %q:\n%s\nwant to %s, %q, saying %q", i, m.To, m.Subject, m.Text, tt.to, tt.subject, tt.says)
+		}
+	}
+}
