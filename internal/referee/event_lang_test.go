@@ -360,3 +360,28 @@ func TestLadderNoticesInEachPlayersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestObserveEventInTheSendersLanguage (issue 42): "observe EVENT" is
+// answered in the sender's language, the command to stop quoted as it is.
+func TestObserveEventInTheSendersLanguage(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{Observers: ObserversOpen})
+	e := autumn(EventRunning, dan, carol, erin)
+	e.Games = []EventGame{{GameID: 12, White: 1, Black: 2, Status: StatusActive}}
+	tests := []struct{ code, subject, says string }{
+		{"de", "Sie beobachten das Turnier autumn", "Sie beobachten jetzt das Turnier autumn (Schach, Rundenturnier, 3 Tage pro Zug, gewertet). " +
+			"Sie erhalten die Brettmails jeder seiner Partien"},
+		{"ru", "Вы следите за турниром autumn", "Его текущие партии: #12; следующий ход в каждой принесёт её доску. " +
+			"Отправьте \"unobserve autumn\" на referee@example.test, чтобы прекратить."},
+		{"", "You observe the event autumn", "You now observe the event autumn (Chess, round robin, 3 days per move, rated)."},
+	}
+	for _, tt := range tests {
+		lb := Lobby{MayObserve: true, Event: e}
+		out := r.Handle(Inbound{Mail: observeMail("eve@example.org", "observe autumn")}, nil, Env{Now: lobbyNow, Lobby: &lb, Language: tt.code})
+		if out.Verdict != Applied || len(out.Mails) != 1 {
+			t.Fatalf("%q: %s, %q", tt.code, out.Verdict, out.Detail)
+		}
+		if m := out.Mails[0]; m.Subject != tt.subject || !strings.Contains(norm(m.Text), norm(tt.says)) {
+			t.Errorf("%q: %q:\n%s\nwant %q, saying %q", tt.code, m.Subject, m.Text, tt.subject, tt.says)
+		}
+	}
+}
