@@ -207,7 +207,7 @@ func eventShow(fs *flag.FlagSet) verbRun {
 				if res == "" {
 					res = string(g.Status)
 				}
-				fmt.Fprintf(stdout, "  %s: #%d  %d-%d  %s\n", e.Rules().Where(g), g.GameID, g.White, g.Black, res)
+				fmt.Fprintf(stdout, "  %s: #%d  %d-%d  %s\n", e.Rules().Where(nil, g), g.GameID, g.White, g.Black, res)
 			}
 		}
 		return exitOK

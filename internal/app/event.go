@@ -415,8 +415,14 @@ func (a *App) eventTx(tx *store.Tx, se *store.Event) (*referee.Event, error) {
 		if ep.Name, err = tx.DisplayName(p.Address); err != nil {
 			return nil, err
 		}
+		if ep.Language, err = tx.Language(p.Address); err != nil {
+			return nil, err
+		}
 		if p.ReplacedBy != "" {
 			if ep.SubName, err = tx.DisplayName(p.ReplacedBy); err != nil {
+				return nil, err
+			}
+			if ep.SubLanguage, err = tx.Language(p.ReplacedBy); err != nil {
 				return nil, err
 			}
 		}
@@ -795,13 +801,17 @@ func (a *App) replaceTx(tx *store.Tx, se *store.Event, e *referee.Event, seat in
 	if err != nil {
 		return 0, err
 	}
+	code, err := tx.Language(w) // the substitute's, for their board mails (issue 42)
+	if err != nil {
+		return 0, err
+	}
 	for i, g := range games {
 		eg := eventGames[i]
 		c := rules.White
 		if eg.Black == seat {
 			c = rules.Black
 		}
-		g.Players[c] = referee.Player{Address: addr.Mailbox(w), Secret: newSecret()}
+		g.Players[c] = referee.Player{Address: addr.Mailbox(w), Secret: newSecret(), Language: code}
 		if err := tx.ReplacePlayer(g.ID, int(c), g.Players[c].Address, g.Players[c].Secret); err != nil {
 			return 0, err
 		}
@@ -969,7 +979,13 @@ func (a *App) afterEventChange(tx *store.Tx, se *store.Event, e *referee.Event) 
 	if err != nil {
 		return err
 	}
-	if err := a.queue(tx, 0, a.ref.EventEndMails(e, watchers, now)); err != nil {
+	languages := map[string]string{} // the observers', for their mails (issue 42)
+	for _, w := range watchers {
+		if languages[addr.Mailbox(w)], err = tx.Language(w); err != nil {
+			return err
+		}
+	}
+	if err := a.queue(tx, 0, a.ref.EventEndMails(e, watchers, languages, now)); err != nil {
 		return err
 	}
 	var leaders []string

@@ -5,6 +5,7 @@ import (
 	"html"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Entrant is one row of a crosstable: the player's name as shown, and
@@ -98,28 +99,47 @@ func (t Table) Leaders() []int {
 // ASCII only: "=" is a draw, "." a game not yet finished, "-" a game that
 // counts for no one (VoidMark), "X" the diagonal; "(w)" marks a player who
 // withdrew.
-func (t Table) Text() string {
+func (t Table) Text() string { return t.TextIn(EnglishHeadings()) }
+
+// Headings are the words of the text crosstable's heading line and the
+// mark of a withdrawn player, in a reader's language (TextIn).
+type Headings struct {
+	Number, Player, Points, Wins, SB, Rank string
+	// Withdrawn marks a withdrawn player's name: "(w)".
+	Withdrawn string
+}
+
+// EnglishHeadings are the crosstable's English headings.
+func EnglishHeadings() Headings {
+	return Headings{Number: "#", Player: "Player", Points: "Pts", Wins: "Wins", SB: "SB", Rank: "Rank", Withdrawn: "(w)"}
+}
+
+// TextIn is Text with the headings h; each column is as wide as its
+// heading needs (counted in characters, not bytes), so that the table
+// stays aligned in any language.
+func (t Table) TextIn(h Headings) string {
 	n := len(t.Players)
-	nameW := len("Player")
+	nameW := runes(h.Player)
 	for _, p := range t.Players {
-		nameW = max(nameW, len(p.Name)+4)
+		nameW = max(nameW, runes(p.Name)+1+runes(h.Withdrawn))
 	}
 	cellW := 1
 	for i := range t.Cells {
 		for _, c := range t.Cells[i] {
-			cellW = max(cellW, len(c))
+			cellW = max(cellW, runes(c))
 		}
 	}
+	ptsW, winsW, sbW, rankW := max(5, runes(h.Points)), max(4, runes(h.Wins)), max(5, runes(h.SB)), max(4, runes(h.Rank))
 	var b strings.Builder
-	fmt.Fprintf(&b, "%3s  %-*s", "#", nameW, "Player")
+	fmt.Fprintf(&b, "%3s  %-*s", h.Number, nameW, h.Player)
 	for j := 1; j <= n; j++ {
 		fmt.Fprintf(&b, " %*d", cellW, j)
 	}
-	b.WriteString("   Pts Wins    SB Rank\n")
+	fmt.Fprintf(&b, " %*s %*s %*s %*s\n", ptsW, h.Points, winsW, h.Wins, sbW, h.SB, rankW, h.Rank)
 	for i, p := range t.Players {
 		name := p.Name
 		if p.Withdrawn {
-			name += " (w)"
+			name += " " + h.Withdrawn
 		}
 		fmt.Fprintf(&b, "%3d  %-*s", i+1, nameW, name)
 		for j := range n {
@@ -133,10 +153,14 @@ func (t Table) Text() string {
 			fmt.Fprintf(&b, " %*s", cellW, c)
 		}
 		s := t.standingOf(i + 1)
-		fmt.Fprintf(&b, " %5s %4d %5s %4d\n", Points(s.Points), s.Wins, Points(s.SB), s.Rank)
+		fmt.Fprintf(&b, " %*s %*d %*s %*d\n", ptsW, Points(s.Points), winsW, s.Wins, sbW, Points(s.SB), rankW, s.Rank)
 	}
 	return b.String()
 }
+
+// runes is the number of characters of s: fmt pads to a width in
+// characters.
+func runes(s string) int { return utf8.RuneCountInString(s) }
 
 // HTML writes the same table as an HTML table, ready for a phone: it
 // scrolls within itself rather than widening the mail, long names wrap

@@ -8,6 +8,53 @@ import "fmt"
 // reader of a final crosstable needs to check the order. name gives a
 // player's name by number (from 1). Nil when no two players tie on points.
 func (t Table) TieNotes(name func(player int) string) []string {
+	return t.TieNotesIn(EnglishTieWords(), name)
+}
+
+// TieWords writes the sentences of the tie notes, in a reader's
+// language (TieNotesIn); English is the notes' own words.
+type TieWords interface {
+	// Above: a and b, both on points, and first stands above on the
+	// criterion (Criterion's words) with va to vb.
+	Above(a, b, points, first, criterion, va, vb string) string
+	// Shared: no criterion separated them; they share rank.
+	Shared(a, b, points string, rank int) string
+	// Ranked: they are ranked ra and rb.
+	Ranked(a, b, points string, ra, rb int) string
+	// Criterion names a tie-break as the notes name it ("the number of
+	// wins").
+	Criterion(c TieBreak) string
+}
+
+// EnglishTieWords are the tie notes' English words.
+func EnglishTieWords() TieWords { return english{} }
+
+type english struct{}
+
+func (english) Above(a, b, points, first, criterion, va, vb string) string {
+	return fmt.Sprintf("%s and %s, both on %s: %s stands above on %s (%s to %s).", a, b, points, first, criterion, va, vb)
+}
+
+func (english) Shared(a, b, points string, rank int) string {
+	return fmt.Sprintf("%s and %s, both on %s: the tie-breaks could not separate them, and they share rank %d.", a, b, points, rank)
+}
+
+func (english) Ranked(a, b, points string, ra, rb int) string {
+	return fmt.Sprintf("%s and %s, both on %s: ranked %d and %d.", a, b, points, ra, rb)
+}
+
+func (english) Criterion(c TieBreak) string {
+	switch c {
+	case Wins:
+		return "the number of wins"
+	case SonnebornBerger:
+		return "Sonneborn-Berger"
+	}
+	return "the direct encounter"
+}
+
+// TieNotesIn is TieNotes with the sentences w writes.
+func (t Table) TieNotesIn(w TieWords, name func(player int) string) []string {
 	st := t.Standings
 	var out []string
 	for i := 0; i+1 < len(st); i++ {
@@ -15,14 +62,14 @@ func (t Table) TieNotes(name func(player int) string) []string {
 		if a.Points != b.Points {
 			continue
 		}
-		out = append(out, t.tieNote(a, b, name))
+		out = append(out, t.tieNote(a, b, name, w))
 	}
 	return out
 }
 
 // tieNote explains the order of a and b, neighbours on equal points.
-func (t Table) tieNote(a, b Standing, name func(int) string) string {
-	both := fmt.Sprintf("%s and %s, both on %s", name(a.Player), name(b.Player), Points(a.Points))
+func (t Table) tieNote(a, b Standing, name func(int) string, w TieWords) string {
+	an, bn, pts := name(a.Player), name(b.Player), Points(a.Points)
 	// The players still tied with a and b before each criterion: those on
 	// their points, then those equal to them on each criterion so far.
 	tied := map[int]Standing{}
@@ -33,25 +80,24 @@ func (t Table) tieNote(a, b Standing, name func(int) string) string {
 	}
 	for _, c := range t.Chain {
 		var va, vb float64
-		var what string
 		switch c {
 		case Wins:
-			va, vb, what = float64(a.Wins), float64(b.Wins), "the number of wins"
+			va, vb = float64(a.Wins), float64(b.Wins)
 		case SonnebornBerger:
-			va, vb, what = a.SB, b.SB, "Sonneborn-Berger"
+			va, vb = a.SB, b.SB
 		case Direct:
 			var group []int
 			for p := range tied {
 				group = append(group, p-1)
 			}
 			direct := directScores(group, t.games)
-			va, vb, what = direct[a.Player-1], direct[b.Player-1], "the direct encounter"
 			if direct == nil {
 				continue // not every pair met equally often: it says nothing
 			}
+			va, vb = direct[a.Player-1], direct[b.Player-1]
 		}
 		if va != vb {
-			return fmt.Sprintf("%s: %s stands above on %s (%s to %s).", both, name(a.Player), what, Points(va), Points(vb))
+			return w.Above(an, bn, pts, an, w.Criterion(c), Points(va), Points(vb))
 		}
 		var out []int
 		for p, s := range tied {
@@ -64,9 +110,9 @@ func (t Table) tieNote(a, b Standing, name func(int) string) string {
 		}
 	}
 	if a.Rank == b.Rank {
-		return fmt.Sprintf("%s: the tie-breaks could not separate them, and they share rank %d.", both, a.Rank)
+		return w.Shared(an, bn, pts, a.Rank)
 	}
-	return fmt.Sprintf("%s: ranked %d and %d.", both, a.Rank, b.Rank)
+	return w.Ranked(an, bn, pts, a.Rank, b.Rank)
 }
 
 // value is s's value on criterion c (the direct encounter among tied).

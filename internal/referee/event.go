@@ -1,7 +1,6 @@
 package referee
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -9,7 +8,6 @@ import (
 	"referee/internal/event"
 	"referee/internal/game"
 	"referee/internal/mail/addr"
-	"referee/internal/rules"
 )
 
 // Events (issue 29): round robins and double round robins made of ordinary
@@ -93,6 +91,10 @@ type EventPlayer struct {
 	// substitute chose ("name"; "" for none): crosstables show them
 	// instead of the addresses.
 	Name, SubName string
+	// Language and SubLanguage are the languages the player and the
+	// substitute set ("language CODE"; "" for none: English), the
+	// language of the event's mails to each (issue 42).
+	Language, SubLanguage string
 	// Team and Board are a team event's: the player's team and board in
 	// it (1 the first); "" and 0 in other formats.
 	Team  string
@@ -154,6 +156,15 @@ func (e *Event) Named(address string) bool {
 // Playing is the address now playing the seat's games: its substitute
 // once there is one, else its player.
 func (p EventPlayer) Playing() string { return p.playing() }
+
+// playingLanguage is the language of the address now playing the
+// seat's games (PlayingLanguage).
+func (p EventPlayer) playingLanguage() string {
+	if p.ReplacedBy != "" {
+		return p.SubLanguage
+	}
+	return p.Language
+}
 
 // playing is the address now playing seat's games.
 func (p EventPlayer) playing() string {
@@ -224,88 +235,23 @@ func (e *Event) SeatGames(seat int) (completed, total int) {
 }
 
 // describeAs is the event's game, format (its title), time and whether
-// it is rated: "Toto40, round robin, 3 days per move, rated".
-func (e *Event) describeAs(format string) string {
-	variant := e.Variant
-	if v, err := rules.Lookup(e.Variant); err == nil {
-		variant = v.Title()
-	}
-	return fmt.Sprintf("%s, %s, %s, %s", variant, format, controlText(e.TimeControl), e.ratedWord())
-}
+// it is rated, in English: "Toto40, round robin, 3 days per move, rated".
+func (e *Event) describeAs(format string) string { return e.describeIn(nil, format) }
 
 // ratedWord is "rated" or "casual".
-func (e *Event) ratedWord() string {
-	if e.Rated {
-		return "rated"
-	}
-	return "casual"
-}
+func (e *Event) ratedWord() string { return e.ratedIn(nil) }
 
-// summaryAs is one line on the event: variant, format (its title), time,
-// places or state.
-func (e *Event) summaryAs(title string) string {
-	s := e.Name + ": " + e.describeAs(title)
-	switch e.Status {
-	case EventOpen:
-		if e.Places > 0 {
-			s += fmt.Sprintf("; %s left of %d", plural(e.Places-len(e.Players), "place"), e.Places)
-			if e.Limits.Any() {
-				s += "; entry by mail: " + e.Limits.Text()
-			}
-		}
-		if !e.Starts.IsZero() {
-			s += "; starts " + dateText(e.Starts)
-		}
-	default:
-		s += "; " + string(e.Status)
-	}
-	return s
-}
+// summaryAs is one line on the event, in English: variant, format (its
+// title), time, places or state.
+func (e *Event) summaryAs(title string) string { return e.summaryIn(nil, title) }
 
 // winnerText names the winners of an event that is over (the format's
-// Winners): "The winner of autumn is ann@example.org." or "... share first
-// place in autumn."; "" while no one has won.
-func (e *Event) winnerText(winners []int) string {
-	var names []string
-	team := ""
-	for i, s := range winners {
-		names = append(names, e.Players[s-1].playing())
-		if t := e.Players[s-1].Team; i == 0 || t == team {
-			team = t
-		} else {
-			team = ""
-		}
-	}
-	if team != "" {
-		return fmt.Sprintf("The winner of %s is team %s: %s.", e.Name, team, strings.Join(names, ", "))
-	}
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return fmt.Sprintf("The winner of %s is %s.", e.Name, names[0])
-	}
-	last := len(names) - 1
-	return fmt.Sprintf("%s and %s share first place in %s.", strings.Join(names[:last], ", "), names[last], e.Name)
-}
+// Winners), in English: "The winner of autumn is ann@example.org." or
+// "... share first place in autumn."; "" while no one has won.
+func (e *Event) winnerText(winners []int) string { return e.winnerIn(nil, winners) }
 
-func chainText(chain []event.TieBreak) string {
-	var out []string
-	for _, c := range chain {
-		switch c {
-		case event.Wins:
-			out = append(out, "the number of wins")
-		case event.SonnebornBerger:
-			out = append(out, "Sonneborn-Berger")
-		case event.Direct:
-			out = append(out, "the direct encounter")
-		}
-	}
-	if len(out) == 0 {
-		return "nothing (tied players share the rank)"
-	}
-	return strings.Join(out, ", then ")
-}
+// chainText is the tie-break chain in English words.
+func chainText(chain []event.TieBreak) string { return chainIn(nil, chain) }
 
 func (e *Event) gameOf(id int64) EventGame {
 	for _, g := range e.Games {

@@ -22,7 +22,7 @@ func TestEventEndMails(t *testing.T) {
 	e.Status, e.Variant, e.Chain = EventFinished, "chess", event.DefaultChain()
 	e.Players[1].ReplacedBy = "zoe@example.test"
 	const winners = "a@example.test, zoe@example.test and c@example.test share first place in club."
-	mails := r.EventEndMails(e, []string{"eve@example.test", "B+club@example.test", "Eve@example.test"}, lobbyNow)
+	mails := r.EventEndMails(e, []string{"eve@example.test", "B+club@example.test", "Eve@example.test"}, nil, lobbyNow)
 	want := []struct{ to, intro string }{
 		{"a@example.test", "The last game of club has ended."},
 		{"b@example.test", "The last game of club has ended."},
@@ -160,7 +160,7 @@ func TestEventEndMailWithoutTies(t *testing.T) {
 	r := lobbyReferee(t, LobbyConfig{})
 	e := rrEvent(FormatRR, 3, numbered(fin(1, 2, "1-0", "checkmate"), fin(2, 3, "1-0", "checkmate"), fin(1, 3, "1-0", "checkmate"))...)
 	e.Status, e.Variant = EventFinished, "chess"
-	for _, m := range r.EventEndMails(e, nil, lobbyNow) {
+	for _, m := range r.EventEndMails(e, nil, nil, lobbyNow) {
 		if m.Subject != "[club] Final crosstable: The winner of club is a@example.test." ||
 			strings.Contains(m.Text, "How the ties") || strings.Contains(m.HTML, "How the ties") {
 			t.Errorf("mail to %s, %q:\n%s", m.To, m.Subject, m.Text)

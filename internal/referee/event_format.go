@@ -22,13 +22,11 @@ func (e *Event) Silent(seat int) bool { return e.Rules().Silent(e, seat) }
 // StandingsText is the answer to "standings NAME": a round robin's
 // crosstable with its legend, a knockout's rounds; once the event is over,
 // the winner.
-func (e *Event) StandingsText() string { return e.Rules().Standings(e) }
+func (e *Event) StandingsText() string { return e.StandingsIn(nil) }
 
 // tieNotes say how the ties on points were broken (the format's
 // TieNotes), with the players' names.
-func (e *Event) tieNotes() []string {
-	return e.Rules().TieNotes(e, func(p int) string { return e.Players[p-1].playing() })
-}
+func (e *Event) tieNotes() []string { return e.tieNotesIn(nil) }
 
 // StandingsHTML is StandingsText as HTML, a crosstable as a table.
 func (e *Event) StandingsHTML() string { return e.Rules().StandingsHTML(e) }
@@ -43,8 +41,8 @@ func (e *Event) DrawsLots() bool { return e.Rules().DrawsLots(e) }
 func (e *Event) MatchNote(id int64) string { return e.Rules().ResultNote(e, id) }
 
 // withdrawalRule is the rule applied, in a sentence about the player.
-func (e *Event) withdrawalRule(w Withdrawal, who string) string {
-	return e.Rules().WithdrawalRule(e, w, who)
+func (e *Event) withdrawalRule(p *lang.Printer, w Withdrawal, you bool) string {
+	return e.Rules().WithdrawalRule(p, e, w, you)
 }
 
 // describe is the event's game, format, time and whether it is rated:

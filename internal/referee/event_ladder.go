@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/lang"
 	"referee/internal/mail/addr"
 )
 
@@ -58,12 +59,17 @@ func (r *Referee) ladderCommand(c *call) Outcome {
 	deadline := LadderChallenge{Created: c.env.Now}.Deadline(s)
 	mine := fmt.Sprintf("You challenged %s on %s. They have until %s to accept; if they do not, you take their place as if you had won.",
 		opp, e.Name, dateText(deadline))
-	theirs := fmt.Sprintf("%s challenges you on the ladder %s. To accept, send \"ladder %s accept\" to %s by %s: %s, "+
-		"with the event's time control. If you do not accept in time you lose the challenge, and %s takes your place.",
-		e.Players[seat-1].playing(), e.Name, e.Name, r.cfg.Address, dateText(deadline),
-		map[bool]string{true: "one game follows", false: "two games, colours swapped, follow"}[s.Games == 1], e.Players[seat-1].playing())
-	notice := Mail{Kind: KindNotice, To: opp, Subject: fmt.Sprintf("[%s] %s challenges you", e.Name, e.Players[seat-1].playing()),
-		Text: wrap(theirs) + "\n" + lobbyFooter(r.cfg.Address), Date: c.env.Now,
+	// The challenged is told in their language.
+	p := r.printerOfSeat(e, target)
+	follow := p.Sprintf("two games, colours swapped, follow")
+	if s.Games == 1 {
+		follow = p.Sprintf("one game follows")
+	}
+	theirs := p.Sprintf("%[1]s challenges you on the ladder %[2]s. To accept, send \"ladder %[2]s accept\" to %[3]s by %[4]s: %[5]s, "+
+		"with the event's time control. If you do not accept in time you lose the challenge, and %[1]s takes your place.",
+		e.Players[seat-1].playing(), e.Name, r.cfg.Address, dateFor(p, deadline, time.UTC), follow)
+	notice := Mail{Kind: KindNotice, To: opp, Subject: p.Sprintf("[%s] %s challenges you", e.Name, e.Players[seat-1].playing()),
+		Text: wrap(theirs) + "\n" + lobbyFooterIn(p, r.cfg.Address), Date: c.env.Now,
 		MessageID: r.messageID("ladder-challenge", e.Name, addr.Mailbox(opp), fmt.Sprint(seat), c.env.Now.UTC().String())}
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("ladder %s: %s challenges %s", e.Name, c.m.From, opp),
 		Lobby: &LobbyChange{Ladder: &LadderChange{Event: e.Name, Challenger: seat, Challenged: target}},
@@ -74,14 +80,19 @@ func (r *Referee) ladderCommand(c *call) Outcome {
 // in time: the challenger takes the challenged's place.
 func (r *Referee) LadderExpiredMails(e *Event, c LadderChallenge, now time.Time) []Mail {
 	er, ed := e.Players[c.Challenger-1].playing(), e.Players[c.Challenged-1].playing()
+	pr, pd := r.printerOfSeat(e, c.Challenger), r.printerOfSeat(e, c.Challenged)
 	var out []Mail
-	for _, m := range []struct{ to, text string }{
-		{er, fmt.Sprintf("%s did not accept your challenge on %s in time: you take their place, as if you had won.", ed, e.Name)},
-		{ed, fmt.Sprintf("You did not accept %s's challenge on %s in time: they take your place, and you and everyone between "+
+	for _, m := range []struct {
+		to   string
+		p    *lang.Printer
+		text string
+	}{
+		{er, pr, pr.Sprintf("%s did not accept your challenge on %s in time: you take their place, as if you had won.", ed, e.Name)},
+		{ed, pd, pd.Sprintf("You did not accept %s's challenge on %s in time: they take your place, and you and everyone between "+
 			"move down one.", er, e.Name)},
 	} {
-		out = append(out, Mail{Kind: KindNotice, To: m.to, Subject: fmt.Sprintf("[%s] Challenge %d not accepted in time", e.Name, c.ID),
-			Text: wrap(m.text) + "\n\n" + wrap(fmt.Sprintf("Send \"standings %s\" for the ladder.", e.Name)) + "\n" + lobbyFooter(r.cfg.Address),
+		out = append(out, Mail{Kind: KindNotice, To: m.to, Subject: m.p.Sprintf("[%s] Challenge %d not accepted in time", e.Name, c.ID),
+			Text: wrap(m.text) + "\n\n" + wrap(m.p.Sprintf("Send \"standings %s\" for the ladder.", e.Name)) + "\n" + lobbyFooterIn(m.p, r.cfg.Address),
 			Date: now, MessageID: r.messageID("ladder-expired", e.Name, fmt.Sprint(c.ID), addr.Mailbox(m.to))})
 	}
 	return out
@@ -90,9 +101,10 @@ func (r *Referee) LadderExpiredMails(e *Event, c LadderChallenge, now time.Time)
 // LadderDropMail tells a player they dropped to the bottom for idleness.
 func (r *Referee) LadderDropMail(e *Event, seat int, now time.Time) Mail {
 	to := e.Players[seat-1].playing()
-	text := fmt.Sprintf("You have had no game on the ladder %s for %d weeks: you drop to the bottom, as its rules say. "+
-		"Challenge someone above you (\"ladder %s ADDRESS\") to climb again.", e.Name, e.ladderOf().Settings.IdleWeeks, e.Name)
-	return Mail{Kind: KindNotice, To: to, Subject: fmt.Sprintf("[%s] You drop to the bottom of the ladder", e.Name),
-		Text: wrap(text) + "\n" + lobbyFooter(r.cfg.Address), Date: now,
+	p := r.printerOfSeat(e, seat)
+	text := p.Sprintf("You have had no game on the ladder %[2]s for %[1]d weeks: you drop to the bottom, as its rules say. "+
+		"Challenge someone above you (\"ladder %[2]s ADDRESS\") to climb again.", e.ladderOf().Settings.IdleWeeks, e.Name)
+	return Mail{Kind: KindNotice, To: to, Subject: p.Sprintf("[%s] You drop to the bottom of the ladder", e.Name),
+		Text: wrap(text) + "\n" + lobbyFooterIn(p, r.cfg.Address), Date: now,
 		MessageID: r.messageID("ladder-drop", e.Name, fmt.Sprint(seat), now.UTC().String())}
 }

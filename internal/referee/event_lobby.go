@@ -3,8 +3,10 @@ package referee
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"referee/internal/event"
+	"referee/internal/lang"
 	"referee/internal/mail/addr"
 )
 
@@ -12,7 +14,10 @@ import (
 // withdraw. A stranger learns nothing about an event they may not join:
 // the refusal for it is the refusal for an event that does not exist.
 
-const eventsTodo = "Send \"events\" to the referee for the events you may join."
+// eventsTodoText tells the sender how to list the events they may join.
+func eventsTodoText() lang.Text {
+	return lang.M("Send \"events\" to the referee for the events you may join.")
+}
 
 // eventArg is the event a command names, or "".
 func eventArg(c *call) string {
@@ -26,13 +31,13 @@ func eventArg(c *call) string {
 func (r *Referee) noEvent(c *call, word string) Outcome {
 	name := eventArg(c)
 	if name == "" {
-		return r.refuse(c.env, c.m, "event: "+word+" without a name",
-			fmt.Sprintf("Your mail said %q without the event's name.", word),
-			fmt.Sprintf("Write \"%s NAME\", e.g. \"%s autumn\". %s", word, word, eventsTodo))
+		return r.refuseIn(c.env, c.m, "event: "+word+" without a name",
+			lang.M("Your mail said %q without the event's name.", word),
+			lang.M("Write \"%[1]s NAME\", e.g. \"%[1]s autumn\". %[2]s", word, eventsTodoText()))
 	}
-	return r.refuse(c.env, c.m, fmt.Sprintf("event: %s %s: no such event for %s", word, name, c.m.From),
-		fmt.Sprintf("Your mail said \"%s %s\", but there is no event %q that you play in or may join.", word, name, name),
-		eventsTodo)
+	return r.refuseIn(c.env, c.m, fmt.Sprintf("event: %s %s: no such event for %s", word, name, c.m.From),
+		lang.M("Your mail said \"%[1]s %[2]s\", but there is no event %[3]q that you play in or may join.", word, name, name),
+		eventsTodoText())
 }
 
 // visible says whether the sender may see e: they play in it, or may
@@ -42,10 +47,11 @@ func (c *call) visible(e *Event) bool {
 }
 
 func (r *Referee) eventsList(c *call) Outcome {
+	p := r.senderPrinter(c.env)
 	var open, others, mine strings.Builder
 	for i := range c.env.Lobby.Events {
 		e := &c.env.Lobby.Events[i]
-		line := indent(wrapAt(e.summary(), 70), "  ") + "\n"
+		line := indent(wrapAt(e.summaryIn(p, e.Rules().Title()), 70), "  ") + "\n"
 		switch {
 		case e.Seat(c.m.From) != 0:
 			mine.WriteString(line)
@@ -55,45 +61,46 @@ func (r *Referee) eventsList(c *call) Outcome {
 		default:
 			// Open, but not to the sender: say who may join, so that a
 			// "join" is not sent to be refused.
-			others.WriteString(line + indent(wrapAt("Only "+entryWords(e.Entry)+" may join it; you are not among them: "+
-				"ask the organiser to add you.", 68), "    ") + "\n")
+			others.WriteString(line + indent(wrapAt(p.Sprintf("Only %s may join it; you are not among them: "+
+				"ask the organiser to add you.", entryIn(p, e.Entry)), 68), "    ") + "\n")
 		}
 	}
 	var b strings.Builder
 	if open.Len() == 0 {
-		b.WriteString("No event you may join is taking entries now.\n")
+		b.WriteString(p.Sprintf("No event you may join is taking entries now.") + "\n")
 	} else {
-		b.WriteString("Events you may join (send \"join NAME\" to enter one):\n\n" + open.String())
+		b.WriteString(p.Sprintf("Events you may join (send \"join NAME\" to enter one):") + "\n\n" + open.String())
 	}
 	if others.Len() > 0 {
-		b.WriteString("\nEvents taking entries from others:\n\n" + others.String())
+		b.WriteString("\n" + p.Sprintf("Events taking entries from others:") + "\n\n" + others.String())
 	}
 	if mine.Len() > 0 {
-		b.WriteString("\nYour events (send \"standings NAME\" for the crosstable):\n\n" + mine.String())
+		b.WriteString("\n" + p.Sprintf("Your events (send \"standings NAME\" for the crosstable):") + "\n\n" + mine.String())
 	}
-	return r.lobbyAnswer(c.m, c.env, "events", "Events", b.String())
+	return r.lobbyAnswerIn(p, c.m, c.env, "events", p.Sprintf("Events"), b.String())
 }
 
 func (r *Referee) eventJoin(c *call) Outcome {
 	e := c.env.Lobby.Event
 	if e != nil && e.Seat(c.m.From) == 0 && !e.TakesEntries() && e.Status != EventOpen && e.Places > 0 {
 		// An event that took entries by mail is public: say it is too late.
-		return r.refuse(c.env, c.m, fmt.Sprintf("event: join %s: %s", e.Name, e.Status),
-			fmt.Sprintf("You cannot join %s any more: it is %s.", e.Name, e.Status), eventsTodo)
+		return r.refuseIn(c.env, c.m, fmt.Sprintf("event: join %s: %s", e.Name, e.Status),
+			statusSentence(e), eventsTodoText())
 	}
 	if e == nil || (e.Seat(c.m.From) == 0 && !c.visible(e)) {
 		if e != nil && e.TakesEntries() {
 			// It exists and takes entries, but not from this sender.
-			return r.refuse(c.env, c.m, fmt.Sprintf("event: join %s: %s may not join", e.Name, c.m.From),
-				fmt.Sprintf("You cannot join %s: its organiser takes entries only from %s.", e.Name, entryWords(e.Entry)),
-				"Ask the organiser to add you, or send \"events\" for the events you may join.")
+			return r.refuseIn(c.env, c.m, fmt.Sprintf("event: join %s: %s may not join", e.Name, c.m.From),
+				entryRefusal{e.Name, e.Entry},
+				lang.M("Ask the organiser to add you, or send \"events\" for the events you may join."))
 		}
 		return r.noEvent(c, "join")
 	}
 	if e.Seat(c.m.From) != 0 {
 		if e.Status == EventOpen {
-			return r.lobbyAnswer(c.m, c.env, "join", "You are in "+e.Name, wrap(fmt.Sprintf("You are already entered in %s (%s). %s",
-				e.Name, e.describe(), startWords(e))))
+			p := r.senderPrinter(c.env)
+			return r.lobbyAnswerIn(p, c.m, c.env, "join", p.Sprintf("You are in %s", e.Name), wrap(p.Sprintf("You are already entered in %s (%s). %s",
+				e.Name, e.describeIn(p, e.Rules().Title()), startIn(p, e))))
 		}
 		// Not "no such event": they play in it.
 		return r.refuse(c.env, c.m, fmt.Sprintf("event: join %s: %s plays in it, %s", e.Name, c.m.From, e.Status),
@@ -122,35 +129,43 @@ func (r *Referee) eventJoin(c *call) Outcome {
 		return r.teamJoin(c, e)
 	}
 	left := e.Places - len(e.Players) - 1
-	text := fmt.Sprintf("You have joined %s (%s). ", e.Name, e.describe())
+	p := r.senderPrinter(c.env)
+	text := p.Sprintf("You have joined %s (%s).", e.Name, e.describeIn(p, e.Rules().Title())) + " "
 	if e.Status == EventRunning {
-		text += fmt.Sprintf("It is under way: you enter the lowest division when its next season starts, and a mail lists your games then. "+
+		text += p.Sprintf("It is under way: you enter the lowest division when its next season starts, and a mail lists your games then. "+
 			"\"standings %s\" shows where it stands.", e.Name)
 	} else if left <= 0 {
-		text += "You took the last place: the event starts now. One mail lists your games, then each game's opening mail follows."
+		text += p.Sprintf("You took the last place: the event starts now. One mail lists your games, then each game's opening mail follows.")
 	} else {
-		text += fmt.Sprintf("%s to fill. %s Until then, \"leave %s\" takes you out again.", map[bool]string{true: "1 place is", false: fmt.Sprintf("%d places are", left)}[left == 1]+" still", startWords(e), e.Name)
+		text += p.Sprintf("%[1]d places are still to fill. %[2]s Until then, \"leave %[3]s\" takes you out again.", left, startIn(p, e), e.Name)
 	}
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("event %s: %s joined", e.Name, c.m.From),
 		Lobby: &LobbyChange{Event: &EventChange{Name: e.Name, Join: addr.Mailbox(c.m.From)}},
-		Mails: []Mail{r.lobbyLetter(c.m, c.env.Now, "join", "You joined "+e.Name, wrap(text), "", "")}}
+		Mails: []Mail{r.lobbyLetterIn(p, c.m, c.env.Now, "join", p.Sprintf("You joined %s", e.Name), wrap(text), "", "")}}
 }
 
-func startWords(e *Event) string {
+func startWords(e *Event) string { return startIn(nil, e) }
+
+// startIn says when e starts, in p's language (nil: English).
+func startIn(p *lang.Printer, e *Event) string {
 	if !e.Starts.IsZero() {
-		return "It starts when it is full, or on " + dateText(e.Starts) + "."
+		return p.Sprintf("It starts when it is full, or on %s.", dateFor(p, e.Starts, time.UTC))
 	}
-	return "It starts when it is full."
+	return p.Sprintf("It starts when it is full.")
 }
 
-func entryWords(entry Players) string {
+func entryWords(entry Players) string { return entryIn(nil, entry) }
+
+// entryIn names who may join by the entry rule, in p's language (nil:
+// English).
+func entryIn(p *lang.Printer, entry Players) string {
 	switch entry {
 	case "open":
-		return "anyone"
+		return p.Sprintf("anyone")
 	case "known":
-		return "players who have played here or whom the organiser added"
+		return p.Sprintf("players who have played here or whom the organiser added")
 	}
-	return "the players on its list"
+	return p.Sprintf("the players on its list")
 }
 
 func (r *Referee) eventLeave(c *call) Outcome {
@@ -159,14 +174,18 @@ func (r *Referee) eventLeave(c *call) Outcome {
 		return r.noEvent(c, "leave")
 	}
 	if e.Status != EventOpen {
-		return r.refuse(c.env, c.m, fmt.Sprintf("event: leave %s: already %s", e.Name, e.Status),
-			fmt.Sprintf("You cannot leave %s: it has %s.", e.Name, map[bool]string{true: "started", false: "ended"}[e.Status == EventRunning]),
-			fmt.Sprintf("To stop playing in an event under way, send \"withdraw %s\".", e.Name))
+		what := lang.M("You cannot leave %s: it has ended.", e.Name)
+		if e.Status == EventRunning {
+			what = lang.M("You cannot leave %s: it has started.", e.Name)
+		}
+		return r.refuseIn(c.env, c.m, fmt.Sprintf("event: leave %s: already %s", e.Name, e.Status), what,
+			lang.M("To stop playing in an event under way, send \"withdraw %s\".", e.Name))
 	}
+	p := r.senderPrinter(c.env)
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("event %s: %s left", e.Name, c.m.From),
 		Lobby: &LobbyChange{Event: &EventChange{Name: e.Name, Leave: e.Players[e.Seat(c.m.From)-1].Address}},
-		Mails: []Mail{r.lobbyLetter(c.m, c.env.Now, "leave", "You left "+e.Name,
-			wrap(fmt.Sprintf("You have left %s. \"join %s\" enters you again while it takes entries.", e.Name, e.Name)), "", "")}}
+		Mails: []Mail{r.lobbyLetterIn(p, c.m, c.env.Now, "leave", p.Sprintf("You left %s", e.Name),
+			wrap(p.Sprintf("You have left %[1]s. \"join %[1]s\" enters you again while it takes entries.", e.Name)), "", "")}}
 }
 
 func (r *Referee) eventStandings(c *call) Outcome {
@@ -174,7 +193,8 @@ func (r *Referee) eventStandings(c *call) Outcome {
 	if e == nil || !c.visible(e) {
 		return r.noEvent(c, "standings")
 	}
-	out := r.lobbyAnswer(c.m, c.env, "standings", "Standings of "+e.Name, e.StandingsText())
+	p := r.senderPrinter(c.env)
+	out := r.lobbyAnswerIn(p, c.m, c.env, "standings", p.Sprintf("Standings of %s", e.Name), e.StandingsIn(p))
 	out.Mails[0].HTML = e.StandingsHTML()
 	return out
 }
@@ -218,7 +238,7 @@ func (r *Referee) eventWithdraw(c *call) Outcome {
 		// Not ICCF's half rule over all the event's games (a knockout
 		// match is lost whatever its games, a league counts its
 		// season's): the format's rule, in its words.
-		done = e.withdrawalRule(Withdrawal{Seat: seat, Kind: kind, How: ByMail}, "You")
+		done = e.withdrawalRule(nil, Withdrawal{Seat: seat, Kind: kind, How: ByMail}, true)
 		rule = "If you withdraw now, this rule applies: " + done
 	}
 	if done == "" {
@@ -244,3 +264,28 @@ func (e *Event) Summary() string { return e.summary() }
 // TieBreakText names a tie-break chain in words: "the number of wins, then
 // Sonneborn-Berger".
 func TieBreakText(chain []event.TieBreak) string { return chainText(chain) }
+
+// statusSentence says that an event that took entries by mail does not
+// any more, and why: "You cannot join autumn any more: it is running."
+func statusSentence(e *Event) lang.Text {
+	switch e.Status {
+	case EventRunning:
+		return lang.M("You cannot join %s any more: it is running.", e.Name)
+	case EventFinished:
+		return lang.M("You cannot join %s any more: it is finished.", e.Name)
+	case EventClosed:
+		return lang.M("You cannot join %s any more: it is closed.", e.Name)
+	}
+	return lang.M("You cannot join %s any more: it is %s.", e.Name, string(e.Status))
+}
+
+// entryRefusal says that e's organiser takes entries only from others.
+type entryRefusal struct {
+	name  string
+	entry Players
+}
+
+// In is the sentence in p's language.
+func (t entryRefusal) In(p *lang.Printer) string {
+	return p.Sprintf("You cannot join %s: its organiser takes entries only from %s.", t.name, entryIn(p, t.entry))
+}

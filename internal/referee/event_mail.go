@@ -20,13 +20,14 @@ import (
 // address (theirs alone).
 func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Time) Mail {
 	p := e.Players[seat-1]
+	pr := r.printerOfSeat(e, seat)
 	f := e.Rules()
 	var b strings.Builder
 	first := EventGame{}
 	if len(games) > 0 {
 		first = e.gameOf(games[0].ID)
 	}
-	a := f.Announce(e, seat, first, len(games))
+	a := f.Announce(pr, e, seat, first, len(games))
 	b.WriteString(a.Head)
 	for _, g := range games {
 		eg := e.gameOf(g.ID)
@@ -34,52 +35,71 @@ func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Tim
 		if eg.Black == seat {
 			c = rules.Black
 		}
-		fmt.Fprintf(&b, "%s: game #%d, you play %s against %s\n    reply to: %s\n", f.Where(eg), g.ID, c,
-			g.Players[c.Other()].Address, r.ReplyAddress(g, c))
+		opp := g.Players[c.Other()].Address
+		if c == rules.White {
+			b.WriteString(pr.Sprintf("%s: game #%d, you play White against %s", f.Where(pr, eg), g.ID, opp))
+		} else {
+			b.WriteString(pr.Sprintf("%s: game #%d, you play Black against %s", f.Where(pr, eg), g.ID, opp))
+		}
+		b.WriteString("\n    " + pr.Sprintf("reply to: %s", r.ReplyAddress(g, c)) + "\n")
 	}
 	if a.Tail != "" {
 		b.WriteString("\n" + a.Tail + "\n")
 	}
-	b.WriteString("\n" + wrap(fmt.Sprintf("Send \"standings %s\" to the referee for the crosstable at any time. The reply "+
+	b.WriteString("\n" + wrap(pr.Sprintf("Send \"standings %s\" to the referee for the crosstable at any time. The reply "+
 		"addresses are yours alone: do not pass them on.", e.Name)) + "\n")
 	return Mail{Kind: KindEventStart, To: p.Playing(), Subject: a.Subject,
-		Text: b.String() + lobbyFooter(r.cfg.Address), Date: now,
+		Text: b.String() + lobbyFooterIn(pr, r.cfg.Address), Date: now,
 		MessageID: r.messageID("event-start", e.Name, p.Playing(), fmt.Sprint(first.Round), fmt.Sprint(firstID(games)), now.UTC().Format(time.RFC3339))}
 }
 
 // EventEndMails are the final crosstable and the winner, to every player
 // (and substitute) of a finished event, then to each of its observers
 // (watchers, "observe EVENT") who is not a player. The crosstable comes
-// with how each tie on points was broken.
-func (r *Referee) EventEndMails(e *Event, watchers []string, now time.Time) []Mail {
+// with how each tie on points was broken. Each mail is in its reader's
+// language: a player's as the event holds it, an observer's from
+// languages (by mailbox; none: English).
+func (r *Referee) EventEndMails(e *Event, watchers []string, languages map[string]string, now time.Time) []Mail {
 	var out []Mail
 	seen := map[string]bool{}
-	text, html := e.StandingsText(), e.StandingsHTML()
+	html := e.StandingsHTML()
 	if notes := e.tieNotes(); len(notes) > 0 {
-		text += "\nHow the ties on points were broken:\n"
 		html += "<p>How the ties on points were broken:</p>\n<ul>\n"
 		for _, n := range notes {
-			text += indent(wrapAt(n, 68), "    ")[2:] + "\n"
 			html += "<li>" + escapeHTML(n) + "</li>\n"
 		}
 		html += "</ul>\n"
 	}
-	send := func(to, intro string) {
+	winners := e.Rules().Winners(e)
+	send := func(to, code string, observer bool) {
 		if to == "" || seen[addr.Mailbox(to)] {
 			return
 		}
 		seen[addr.Mailbox(to)] = true
-		out = append(out, Mail{Kind: KindEventEnd, To: to, Subject: fmt.Sprintf("[%s] Final crosstable: %s", e.Name, e.winnerText(e.Rules().Winners(e))),
-			Text: wrap(intro+" "+e.winnerText(e.Rules().Winners(e))) + "\n\n" + text + lobbyFooter(r.cfg.Address),
+		p := r.printer(code)
+		text := e.StandingsIn(p)
+		if notes := e.tieNotesIn(p); len(notes) > 0 {
+			text += "\n" + p.Sprintf("How the ties on points were broken:") + "\n"
+			for _, n := range notes {
+				text += indent(wrapAt(n, 68), "    ")[2:] + "\n"
+			}
+		}
+		intro := p.Sprintf("The last game of %s has ended.", e.Name)
+		if observer {
+			intro = p.Sprintf("The last game of %s, which you observe, has ended.", e.Name)
+		}
+		winner := e.winnerIn(p, winners)
+		out = append(out, Mail{Kind: KindEventEnd, To: to, Subject: p.Sprintf("[%s] Final crosstable: %s", e.Name, winner),
+			Text: wrap(intro+" "+winner) + "\n\n" + text + lobbyFooterIn(p, r.cfg.Address),
 			HTML: html, Date: now,
 			MessageID: r.messageID("event-end", e.Name, to)})
 	}
 	for _, p := range e.Players {
-		send(p.Address, "The last game of "+e.Name+" has ended.")
-		send(p.ReplacedBy, "The last game of "+e.Name+" has ended.")
+		send(p.Address, p.Language, false)
+		send(p.ReplacedBy, p.SubLanguage, false)
 	}
 	for _, w := range watchers {
-		send(w, "The last game of "+e.Name+", which you observe, has ended.")
+		send(w, languages[addr.Mailbox(w)], true)
 	}
 	return out
 }
@@ -124,10 +144,19 @@ func (r *Referee) Substituted(g *Game, c rules.Color, old string, now time.Time)
 	}
 	var out []Mail
 	for _, x := range []rules.Color{c, c.Other()} {
-		body := render.Mail{Headline: fmt.Sprintf("%s takes over %s's place (%s) in this game from %s.", g.Players[c].Address, c, old, old)}
-		if x == c {
-			body.Headline = fmt.Sprintf("You take over %s's place in this game: you play %s against %s. Reply to this mail with your moves.",
-				old, c, g.Players[c.Other()].Address)
+		p := r.printer(g.Players[x].Language)
+		var body render.Mail
+		switch {
+		case x == c && c == rules.White:
+			body.Headline = p.Sprintf("You take over %s's place in this game: you play White against %s. Reply to this mail with your moves.",
+				old, g.Players[c.Other()].Address)
+		case x == c:
+			body.Headline = p.Sprintf("You take over %s's place in this game: you play Black against %s. Reply to this mail with your moves.",
+				old, g.Players[c.Other()].Address)
+		case c == rules.White:
+			body.Headline = p.Sprintf("%[1]s takes over White's place (%[2]s) in this game from %[2]s.", g.Players[c].Address, old)
+		default:
+			body.Headline = p.Sprintf("%[1]s takes over Black's place (%[2]s) in this game from %[2]s.", g.Players[c].Address, old)
 		}
 		out = append(out, r.boardMail(g, rep.Final, x, body, nil, nil, "board", "substitute "+old, now))
 	}

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/lang"
 	"referee/internal/mail/addr"
+	"referee/internal/rules"
 )
 
 // A withdrawal from an event (issue 37): the games it ends change without
@@ -33,17 +35,6 @@ func (w Withdrawal) why(you bool) string {
 	return "withdrew"
 }
 
-// short is why in a subject.
-func (w Withdrawal) short(you bool) string {
-	switch {
-	case w.How == ByMail:
-		return "withdrew"
-	case you:
-		return "were withdrawn"
-	}
-	return "was withdrawn"
-}
-
 // WithdrawalReason is the reason stored with each game w ends: "X withdrew
 // from autumn", after AnnulledPrefix for an annulled game.
 func (e *Event) WithdrawalReason(w Withdrawal) string {
@@ -55,42 +46,83 @@ func (e *Event) WithdrawalReason(w Withdrawal) string {
 }
 
 // gameFate is what w does to game g, told to the player who left (mine)
-// or to their opponent.
-func gameFate(g EventGame, w Withdrawal, mine bool) string {
+// or to their opponent, in p's language (nil: English).
+func gameFate(p *lang.Printer, g EventGame, w Withdrawal, mine bool) string {
 	switch {
 	case w.Kind == WithdrawnAnnulled && g.Status == StatusFinished:
-		return "finished " + g.Result + ", now annulled: it counts for no one"
+		return p.Sprintf("finished %s, now annulled: it counts for no one", g.Result)
 	case w.Kind == WithdrawnAnnulled && g.Status == StatusActive:
-		return "annulled: it ends now and counts for no one"
+		return p.Sprintf("annulled: it ends now and counts for no one")
 	case g.Status == StatusActive && mine:
-		return "lost by forfeit"
+		return p.Sprintf("lost by forfeit")
 	case g.Status == StatusActive:
-		return "won by you, by forfeit"
+		return p.Sprintf("won by you, by forfeit")
 	}
-	return "finished " + g.Result + ": the result stands"
+	return p.Sprintf("finished %s: the result stands", g.Result)
 }
 
 // fateLine is one game of a withdrawal's mail: the game, the opponent
 // ("" when the mail is about them), the reader's colour c, then what
 // became of the game on a line of its own.
-func fateLine(g EventGame, against, c, fate string) string {
-	head := fmt.Sprintf("  game #%d, you played %s", g.GameID, c)
-	if against != "" {
-		head = fmt.Sprintf("  game #%d against %s, you played %s", g.GameID, against, c)
+func fateLine(p *lang.Printer, g EventGame, against string, c rules.Color, fate string) string {
+	var head string
+	switch {
+	case against == "" && c == rules.White:
+		head = p.Sprintf("game #%d, you played White", g.GameID)
+	case against == "":
+		head = p.Sprintf("game #%d, you played Black", g.GameID)
+	case c == rules.White:
+		head = p.Sprintf("game #%d against %s, you played White", g.GameID, against)
+	default:
+		head = p.Sprintf("game #%d against %s, you played Black", g.GameID, against)
 	}
-	return head + ":\n" + indent(wrapAt(fate, 66), "    ")
+	return "  " + head + ":\n" + indent(wrapAt(fate, 66), "    ")
+}
+
+// withdrewText says who left e and how (w.How), in p's language: "X
+// withdrew from autumn." or, to the player (you), "You were withdrawn
+// by the organiser from autumn."
+func withdrewText(p *lang.Printer, w Withdrawal, who, name string, you bool) string {
+	switch {
+	case w.How == ByOrganiser && you:
+		return p.Sprintf("You were withdrawn by the organiser from %s.", name)
+	case w.How == ByOrganiser:
+		return p.Sprintf("%s was withdrawn by the organiser from %s.", who, name)
+	case w.How == BySilence && you:
+		return p.Sprintf("You lost half your games on time and are withdrawn from %s.", name)
+	case w.How == BySilence:
+		return p.Sprintf("%s lost half their games on time and is withdrawn from %s.", who, name)
+	case you:
+		return p.Sprintf("You withdrew from %s.", name)
+	}
+	return p.Sprintf("%s withdrew from %s.", who, name)
+}
+
+// withdrawalSubject is the subject of the mail to an opponent of the
+// player who left, with games of theirs that change.
+func withdrawalSubject(p *lang.Printer, w Withdrawal, who, name string, games int) string {
+	switch {
+	case w.How == ByMail && games == 1:
+		return p.Sprintf("[%s] %s withdrew: your game with them", name, who)
+	case w.How == ByMail:
+		return p.Sprintf("[%s] %s withdrew: your games with them", name, who)
+	case games == 1:
+		return p.Sprintf("[%s] %s was withdrawn: your game with them", name, who)
+	}
+	return p.Sprintf("[%s] %s was withdrawn: your games with them", name, who)
 }
 
 // WithdrawalMails are the mails of withdrawal w from e (e as it was
 // before it): one to each opponent whose games with the player change,
-// listing them, and one to the player unless they withdrew by mail.
+// listing them, and one to the player unless they withdrew by mail. Each
+// is in its reader's language.
 func (r *Referee) WithdrawalMails(e *Event, w Withdrawal, now time.Time) []Mail {
-	p := e.Players[w.Seat-1]
-	who := p.playing()
+	pl := e.Players[w.Seat-1]
+	who := pl.playing()
 	var out []Mail
-	byOpp := map[int][]string{}
+	byOpp := map[int][]EventGame{}
 	var opps []int
-	var mine []string
+	var mine []EventGame
 	season := e.season()
 	for _, g := range e.Games {
 		if g.White != w.Seat && g.Black != w.Seat {
@@ -105,38 +137,59 @@ func (r *Referee) WithdrawalMails(e *Event, w Withdrawal, now time.Time) []Mail 
 		if g.Status == StatusAborted {
 			continue
 		}
-		// mc is the colour of the player who left, oc their opponent's.
-		opp, mc, oc := g.Black, "White", "Black"
+		opp := g.Black
 		if g.Black == w.Seat {
-			opp, mc, oc = g.White, "Black", "White"
+			opp = g.White
 		}
 		if _, ok := byOpp[opp]; !ok {
 			opps = append(opps, opp)
 		}
-		byOpp[opp] = append(byOpp[opp], fateLine(g, "", oc, gameFate(g, w, false)))
-		mine = append(mine, fateLine(g, e.Players[opp-1].playing(), mc, gameFate(g, w, true)))
+		byOpp[opp] = append(byOpp[opp], g)
+		mine = append(mine, g)
 	}
-	std := wrap(fmt.Sprintf("The crosstable marks an annulled game \"-\" and the player \"(w)\"; send \"standings %s\" to the referee for it.", e.Name))
-	if e.Rules().Layout() == LayoutBracket {
-		std = wrap(fmt.Sprintf("Send \"standings %s\" to the referee for the rounds.", e.Name))
+	std := func(p *lang.Printer) string {
+		if e.Rules().Layout() == LayoutBracket {
+			return wrap(p.Sprintf("Send \"standings %s\" to the referee for the rounds.", e.Name))
+		}
+		return wrap(p.Sprintf("The crosstable marks an annulled game \"-\" and the player \"(w)\"; send \"standings %s\" to the referee for it.", e.Name))
 	}
 	for _, o := range opps {
 		to := e.Players[o-1].playing()
-		games := byOpp[o]
-		subject := fmt.Sprintf("[%s] %s %s: your %s with them", e.Name, who, w.short(false), map[bool]string{true: "game", false: "games"}[len(games) == 1])
-		text := wrap(fmt.Sprintf("%s %s from %s. %s", who, w.why(false), e.Name, e.withdrawalRule(w, "They"))) + "\n\n" +
-			map[bool]string{true: "Your game with them:\n", false: "Your games with them:\n"}[len(games) == 1] + strings.Join(games, "\n") + "\n\n" + std + "\n"
-		out = append(out, Mail{Kind: KindNotice, To: to, Subject: subject, Text: text + lobbyFooter(r.cfg.Address), Date: now,
+		p := r.printerOfSeat(e, o)
+		var games []string
+		for _, g := range byOpp[o] {
+			oc := rules.Black // the opponent's colour
+			if g.Black == w.Seat {
+				oc = rules.White
+			}
+			games = append(games, fateLine(p, g, "", oc, gameFate(p, g, w, false)))
+		}
+		head := p.Sprintf("Your games with them:")
+		if len(games) == 1 {
+			head = p.Sprintf("Your game with them:")
+		}
+		text := wrap(withdrewText(p, w, who, e.Name, false)+" "+e.withdrawalRule(p, w, false)) + "\n\n" +
+			head + "\n" + strings.Join(games, "\n") + "\n\n" + std(p) + "\n"
+		out = append(out, Mail{Kind: KindNotice, To: to, Subject: withdrawalSubject(p, w, who, e.Name, len(games)), Text: text + lobbyFooterIn(p, r.cfg.Address), Date: now,
 			MessageID: r.messageID("withdrawal", e.Name, fmt.Sprint(w.Seat), addr.Mailbox(to))})
 	}
 	if w.How != ByMail { // the answer to their own mail told them
-		text := wrap(fmt.Sprintf("You %s from %s. %s", w.why(true), e.Name, e.withdrawalRule(w, "You"))) + "\n"
+		p := r.printerOfSeat(e, w.Seat)
+		text := wrap(withdrewText(p, w, who, e.Name, true)+" "+e.withdrawalRule(p, w, true)) + "\n"
 		if len(mine) > 0 {
-			text += "\nYour games:\n" + strings.Join(mine, "\n") + "\n"
+			var lines []string
+			for _, g := range mine {
+				opp, mc := g.Black, rules.White
+				if g.Black == w.Seat {
+					opp, mc = g.White, rules.Black
+				}
+				lines = append(lines, fateLine(p, g, e.Players[opp-1].playing(), mc, gameFate(p, g, w, true)))
+			}
+			text += "\n" + p.Sprintf("Your games:") + "\n" + strings.Join(lines, "\n") + "\n"
 		}
-		text += "\n" + wrap("Your opponents are told, each in one mail.") + "\n"
-		out = append(out, Mail{Kind: KindNotice, To: who, Subject: fmt.Sprintf("[%s] You %s", e.Name, w.short(true)),
-			Text: text + lobbyFooter(r.cfg.Address), Date: now, MessageID: r.messageID("withdrawal", e.Name, fmt.Sprint(w.Seat), "self")})
+		text += "\n" + wrap(p.Sprintf("Your opponents are told, each in one mail.")) + "\n"
+		out = append(out, Mail{Kind: KindNotice, To: who, Subject: p.Sprintf("[%s] You were withdrawn", e.Name),
+			Text: text + lobbyFooterIn(p, r.cfg.Address), Date: now, MessageID: r.messageID("withdrawal", e.Name, fmt.Sprint(w.Seat), "self")})
 	}
 	return out
 }
@@ -150,11 +203,11 @@ func (e *Event) withdrawnGames(w Withdrawal) string {
 		if (g.White != w.Seat && g.Black != w.Seat) || g.Season < season || g.Status == StatusAborted || (w.Kind != WithdrawnAnnulled && g.Status != StatusActive) {
 			continue
 		}
-		opp, mc := g.Black, "White"
+		opp, mc := g.Black, rules.White
 		if g.Black == w.Seat {
-			opp, mc = g.White, "Black"
+			opp, mc = g.White, rules.Black
 		}
-		lines = append(lines, fateLine(g, e.Players[opp-1].playing(), mc, gameFate(g, w, true)))
+		lines = append(lines, fateLine(nil, g, e.Players[opp-1].playing(), mc, gameFate(nil, g, w, true)))
 	}
 	return strings.Join(lines, "\n")
 }

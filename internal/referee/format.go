@@ -1,6 +1,9 @@
 package referee
 
-import "referee/internal/lang"
+import (
+	"referee/internal/event"
+	"referee/internal/lang"
+)
 
 // A Format is an event format (issue 40), a value as a variant is
 // (rules.Variant): how an event's games are paired and when more are
@@ -33,17 +36,19 @@ type Format interface {
 	Winners(e *Event) []int
 	// WithdrawalKind is the rule for a player of seat who withdraws now
 	// (WithdrawnLost or WithdrawnAnnulled); WithdrawalRule says it in a
-	// sentence about them (who: "You", "They").
+	// sentence about them ("You" to them, "They" to another), in p's
+	// language (nil: English).
 	WithdrawalKind(e *Event, seat int) int
-	WithdrawalRule(e *Event, w Withdrawal, who string) string
+	WithdrawalRule(p *lang.Printer, e *Event, w Withdrawal, you bool) string
 	// Silent says whether seat's losses on time make them withdrawn.
 	Silent(e *Event, seat int) bool
-	// Standings is the text of "standings NAME", and as HTML; TieNotes
-	// say how the ties on points were broken (none where there are no
-	// points to tie), name giving each seat's name.
-	Standings(e *Event) string
+	// Standings is the text of "standings NAME" in p's language (nil:
+	// English), and as HTML; TieNotes say how the ties on points were
+	// broken (none where there are no points to tie) in w's words, name
+	// giving each seat's name.
+	Standings(p *lang.Printer, e *Event) string
 	StandingsHTML(e *Event) string
-	TieNotes(e *Event, name func(seat int) string) []string
+	TieNotes(e *Event, w event.TieWords, name func(seat int) string) []string
 	// Layout is how a page shows the standings.
 	Layout() Layout
 	// TakesEntries says whether players may join while the event runs
@@ -51,9 +56,10 @@ type Format interface {
 	TakesEntries() bool
 	// Announce is the head and subject of the mail listing seat's new
 	// games (all in one round, first the first of them), and a closing
-	// note; Where names one game of that list: "Round 1, board 2".
-	Announce(e *Event, seat int, first EventGame, games int) Announcement
-	Where(g EventGame) string
+	// note, in p's language (the reader's); Where names one game of that
+	// list: "Round 1, board 2".
+	Announce(p *lang.Printer, e *Event, seat int, first EventGame, games int) Announcement
+	Where(p *lang.Printer, g EventGame) string
 	// Place is a game's place in words ("autumn, round 2, board 1", in
 	// the reader's language) and PGNRound its PGN Round tag.
 	Place(ge *GameEvent) lang.Text

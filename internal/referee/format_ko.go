@@ -260,20 +260,31 @@ func (e *Event) BracketText() string {
 
 // Standings is a knockout's standings: the bracket, the decider, the
 // lots' commitment, the winner and, once it is over, the seed.
-func (knockout) Standings(e *Event) string {
+func (knockout) Standings(p *lang.Printer, e *Event) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\n%s\n", e.summaryAs(knockout{}.Title()), e.BracketText())
-	b.WriteString(wrap("Each match is two games, colours swapped; a tied match goes to "+deciderText(e.Decider)+".") + "\n")
+	fmt.Fprintf(&b, "%s\n\n%s\n", e.summaryIn(p, knockout{}.Title()), e.BracketText())
+	b.WriteString(wrap(p.Sprintf("Each match is two games, colours swapped; a tied match goes to %s.", deciderIn(p, e.Decider))) + "\n")
 	if e.Commitment != "" && (knockout{}).DrawsLots(e) {
-		fmt.Fprintf(&b, "\nLots are drawn as die rolls (docs/dice.md) from a seed whose SHA-256\ncommitment is\n%s\n", e.Commitment)
+		b.WriteString("\n" + p.Sprintf("Lots are drawn as die rolls (docs/dice.md) from a seed whose SHA-256\ncommitment is\n%s", e.Commitment) + "\n")
 	}
 	if c := e.Champion(); c != 0 {
-		fmt.Fprintf(&b, "\nThe winner of %s is %s.\n", e.Name, e.Players[c-1].playing())
+		b.WriteString("\n" + p.Sprintf("The winner of %s is %s.", e.Name, e.Players[c-1].playing()) + "\n")
 		if e.Commitment != "" && (knockout{}).DrawsLots(e) {
-			fmt.Fprintf(&b, "The lots' seed, now revealed:\n%s\n", e.Seed.Hex())
+			b.WriteString(p.Sprintf("The lots' seed, now revealed:\n%s", e.Seed.Hex()) + "\n")
 		}
 	}
 	return b.String()
+}
+
+// deciderIn is deciderText in p's language.
+func deciderIn(p *lang.Printer, d Decider) string {
+	switch d {
+	case DeciderBlack:
+		return p.Sprintf("the player with more wins with Black in the event so far (still tied: a lot)")
+	case DeciderLot:
+		return p.Sprintf("a lot drawn by the die witness")
+	}
+	return p.Sprintf("another two-game match, as often as needed")
 }
 
 func deciderText(d Decider) string {
@@ -375,8 +386,8 @@ func (knockout) Winners(e *Event) []int {
 // WithdrawalKind: a player who withdraws loses the match.
 func (knockout) WithdrawalKind(*Event, int) int { return WithdrawnLost }
 
-func (knockout) WithdrawalRule(*Event, Withdrawal, string) string {
-	return "In a knockout a player who withdraws loses the match: its unfinished games are lost."
+func (knockout) WithdrawalRule(p *lang.Printer, _ *Event, _ Withdrawal, _ bool) string {
+	return p.Sprintf("In a knockout a player who withdraws loses the match: its unfinished games are lost.")
 }
 
 // Silent: never; a loss on time loses the game, and with it maybe the
@@ -384,17 +395,17 @@ func (knockout) WithdrawalRule(*Event, Withdrawal, string) string {
 func (knockout) Silent(*Event, int) bool { return false }
 
 func (k knockout) StandingsHTML(e *Event) string {
-	return "<pre>" + escapeHTML(k.Standings(e)) + "</pre>\n"
+	return "<pre>" + escapeHTML(k.Standings(nil, e)) + "</pre>\n"
 }
 
 // TieNotes: none; a tied match goes to its decider, which its line says.
-func (knockout) TieNotes(*Event, func(int) string) []string { return nil }
+func (knockout) TieNotes(*Event, event.TieWords, func(int) string) []string { return nil }
 
 func (knockout) Layout() Layout { return LayoutBracket }
 
 func (knockout) TakesEntries() bool { return false }
 
-func (knockout) Announce(e *Event, seat int, first EventGame, games int) Announcement {
+func (knockout) Announce(p *lang.Printer, e *Event, seat int, first EventGame, games int) Announcement {
 	round := first.Round
 	switch {
 	case first.Leg > 2: // a tied match's further games
@@ -404,28 +415,28 @@ func (knockout) Announce(e *Event, seat int, first EventGame, games int) Announc
 			opp = m.B
 		}
 		return Announcement{
-			Subject: fmt.Sprintf("[%s] Round %d, match %d tied %s-%s: two more games", e.Name, round, first.Board, event.Points(m.ScoreA), event.Points(m.ScoreB)),
-			Head: fmt.Sprintf("%s: round %d, match %d is tied.\n\n", e.Name, round, first.Board) +
-				wrap(fmt.Sprintf("Your match against %s stands at %s-%s after %s, so it goes on: two more games, "+
-					"colours swapped, as %s's decider says (another two-game match, as often as needed). Each game's opening mail follows.",
-					e.Players[opp-1].playing(), event.Points(m.ScoreA), event.Points(m.ScoreB), plural(len(m.Games)-games, "game"), e.Name)) + "\n\n",
+			Subject: p.Sprintf("[%s] Round %d, match %d tied %s-%s: two more games", e.Name, round, first.Board, event.Points(m.ScoreA), event.Points(m.ScoreB)),
+			Head: p.Sprintf("%s: round %d, match %d is tied.", e.Name, round, first.Board) + "\n\n" +
+				wrap(p.Sprintf("Your match against %[1]s stands at %[2]s-%[3]s after %[4]s, so it goes on: two more games, "+
+					"colours swapped, as %[5]s's decider says (another two-game match, as often as needed). Each game's opening mail follows.",
+					e.Players[opp-1].playing(), event.Points(m.ScoreA), event.Points(m.ScoreB), gamesCount(p, len(m.Games)-games), e.Name)) + "\n\n",
 		}
 	case round == 1:
-		head := fmt.Sprintf("%s (%s) has started.\n\n", e.Name, e.describeAs(knockout{}.Title())) +
-			wrap("Your first-round match is below: two games at once, colours swapped; a tied match goes to "+
-				deciderText(e.Decider)+". Each game's opening mail follows.") + "\n\n"
+		head := p.Sprintf("%s (%s) has started.", e.Name, e.describeIn(p, knockout{}.Title())) + "\n\n" +
+			wrap(p.Sprintf("Your first-round match is below: two games at once, colours swapped; a tied match goes to %s. "+
+				"Each game's opening mail follows.", deciderIn(p, e.Decider))) + "\n\n"
 		if e.Commitment != "" && (knockout{}).DrawsLots(e) {
-			head += fmt.Sprintf("Lots are drawn from a seed whose SHA-256 commitment is\n%s\n(it is revealed at the end; docs/dice.md "+
-				"says how to check every lot).\n\n", e.Commitment)
+			head += p.Sprintf("Lots are drawn from a seed whose SHA-256 commitment is\n%s\n(it is revealed at the end; docs/dice.md "+
+				"says how to check every lot).", e.Commitment) + "\n\n"
 		}
-		return Announcement{Subject: fmt.Sprintf("[%s] The event has started: your games", e.Name), Head: head}
+		return Announcement{Subject: p.Sprintf("[%s] The event has started: your games", e.Name), Head: head}
 	}
-	return Announcement{Subject: fmt.Sprintf("[%s] Round %d: your games", e.Name, round),
-		Head: fmt.Sprintf("%s: your match in round %d.\n\n", e.Name, round) + wrap("Your games are below; each game's opening mail follows.") + "\n\n"}
+	return Announcement{Subject: p.Sprintf("[%s] Round %d: your games", e.Name, round),
+		Head: p.Sprintf("%s: your match in round %d.", e.Name, round) + "\n\n" + wrap(p.Sprintf("Your games are below; each game's opening mail follows.")) + "\n\n"}
 }
 
-func (knockout) Where(g EventGame) string {
-	return fmt.Sprintf("Round %d, match %d, game %d", g.Round, g.Board, g.Leg)
+func (knockout) Where(p *lang.Printer, g EventGame) string {
+	return p.Sprintf("Round %d, match %d, game %d", g.Round, g.Board, g.Leg)
 }
 
 func (knockout) Place(ge *GameEvent) lang.Text {

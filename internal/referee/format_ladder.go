@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"referee/internal/event"
 )
 
 // The ladder (issue 41), as SchemingMind's, GameKnot's and Little Golem's
@@ -239,8 +241,8 @@ func (ladder) Winners(e *Event) []int {
 // lost.
 func (ladder) WithdrawalKind(*Event, int) int { return WithdrawnLost }
 
-func (ladder) WithdrawalRule(*Event, Withdrawal, string) string {
-	return "A player who leaves a ladder loses their unfinished ladder games, and everyone below moves up one place."
+func (ladder) WithdrawalRule(p *lang.Printer, _ *Event, _ Withdrawal, _ bool) string {
+	return p.Sprintf("A player who leaves a ladder loses their unfinished ladder games, and everyone below moves up one place.")
 }
 
 // Silent is the round robin's rule over the player's ladder games.
@@ -248,10 +250,10 @@ func (ladder) Silent(e *Event, seat int) bool { return singleRoundRobin.Silent(e
 
 // Standings are the ladder from the top, who is playing whom, and the
 // challenges waiting for their acceptance.
-func (f ladder) Standings(e *Event) string {
+func (f ladder) Standings(p *lang.Printer, e *Event) string {
 	var b strings.Builder
 	s := e.ladderOf().Settings.WithDefaults()
-	fmt.Fprintf(&b, "%s\n\n", e.summaryAs(f.Title()))
+	fmt.Fprintf(&b, "%s\n\n", e.summaryIn(p, f.Title()))
 	for i, seat := range e.LadderOrder() {
 		fmt.Fprintf(&b, "%3d  %s%s\n", i+1, e.Players[seat-1].label(), e.ladderBusyText(seat))
 	}
@@ -304,14 +306,14 @@ func (f ladder) StandingsHTML(e *Event) string {
 	return b.String()
 }
 
-func (ladder) TieNotes(*Event, func(int) string) []string { return nil }
+func (ladder) TieNotes(*Event, event.TieWords, func(int) string) []string { return nil }
 
 func (ladder) Layout() Layout { return LayoutFormat }
 
 // TakesEntries: players join a running ladder at the bottom.
 func (ladder) TakesEntries() bool { return true }
 
-func (f ladder) Announce(e *Event, seat int, first EventGame, games int) Announcement {
+func (f ladder) Announce(p *lang.Printer, e *Event, seat int, first EventGame, games int) Announcement {
 	var c LadderChallenge
 	for _, x := range e.ladderOf().Challenges {
 		if x.ID == int64(first.Round) {
@@ -323,15 +325,21 @@ func (f ladder) Announce(e *Event, seat int, first EventGame, games int) Announc
 		opp = c.Challenger
 	}
 	order := e.LadderOrder()
-	head := fmt.Sprintf("%s (%s): challenge %d is accepted.\n\n", e.Name, e.describeAs(f.Title()), c.ID) +
-		wrap(fmt.Sprintf("%s challenged %s (place %d) from place %d. %s; if the challenger scores more, they take the place and "+
+	games1 := p.Sprintf("Two games, colours swapped")
+	if games == 1 {
+		games1 = p.Sprintf("One game")
+	}
+	head := p.Sprintf("%s (%s): challenge %d is accepted.", e.Name, e.describeIn(p, f.Title()), c.ID) + "\n\n" +
+		wrap(p.Sprintf("%[1]s challenged %[2]s (place %[3]d) from place %[4]d. %[5]s; if the challenger scores more, they take the place and "+
 			"everyone between moves down one. Each game's opening mail follows.", e.Players[c.Challenger-1].playing(),
 			e.Players[c.Challenged-1].playing(), slices.Index(order, c.Challenged)+1, slices.Index(order, c.Challenger)+1,
-			map[bool]string{true: "One game", false: "Two games, colours swapped"}[games == 1])) + "\n\n"
-	return Announcement{Subject: fmt.Sprintf("[%s] Your ladder game against %s", e.Name, e.Players[opp-1].playing()), Head: head}
+			games1)) + "\n\n"
+	return Announcement{Subject: p.Sprintf("[%s] Your ladder game against %s", e.Name, e.Players[opp-1].playing()), Head: head}
 }
 
-func (ladder) Where(g EventGame) string { return fmt.Sprintf("Challenge %d, game %d", g.Round, g.Leg) }
+func (ladder) Where(p *lang.Printer, g EventGame) string {
+	return p.Sprintf("Challenge %d, game %d", g.Round, g.Leg)
+}
 
 func (ladder) Place(ge *GameEvent) lang.Text {
 	return lang.M("%s, challenge %d, game %d", ge.Name, ge.Round, max(ge.Leg, 1))

@@ -360,13 +360,16 @@ func (league) WithdrawalKind(e *Event, seat int) int {
 	return singleRoundRobin.WithdrawalKind(sub, local)
 }
 
-func (league) WithdrawalRule(e *Event, w Withdrawal, who string) string {
+func (league) WithdrawalRule(p *lang.Printer, e *Event, w Withdrawal, you bool) string {
 	sub, local := e.current(w.Seat)
-	if sub == nil {
-		return who + " had no game this season: nothing changes but the next season's divisions."
+	switch {
+	case sub == nil && you:
+		return p.Sprintf("You had no game this season: nothing changes but the next season's divisions.")
+	case sub == nil:
+		return p.Sprintf("They had no game this season: nothing changes but the next season's divisions.")
 	}
 	w.Seat = local
-	return singleRoundRobin.WithdrawalRule(sub, w, who) + " The games of earlier seasons stand."
+	return p.Sprintf("%s The games of earlier seasons stand.", singleRoundRobin.WithdrawalRule(p, sub, w, you))
 }
 
 // Silent is the round robin's rule over the current season's games.
@@ -377,26 +380,26 @@ func (league) Silent(e *Event, seat int) bool {
 
 // Standings are every season's divisions, the latest first, each a
 // crosstable, with the moves between seasons.
-func (f league) Standings(e *Event) string {
+func (f league) Standings(p *lang.Printer, e *Event) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n", e.summaryAs(f.Title()))
+	fmt.Fprintf(&b, "%s\n", e.summaryIn(p, f.Title()))
 	for s := e.season(); s >= 1; s-- {
-		state := "under way"
 		if e.seasonOver(s) {
-			state = "over"
+			b.WriteString("\n" + p.Sprintf("Season %d (over)", s) + "\n")
+		} else {
+			b.WriteString("\n" + p.Sprintf("Season %d (under way)", s) + "\n")
 		}
-		fmt.Fprintf(&b, "\nSeason %d (%s)\n", s, state)
 		for d := range e.divisionsOf(s) {
 			sub, _ := e.division(s, d+1)
-			fmt.Fprintf(&b, "\nDivision %d\n\n%s", d+1, sub.Table().Text())
+			fmt.Fprintf(&b, "\n%s\n\n%s", p.Sprintf("Division %d", d+1), crosstableIn(p, sub.Table()))
 		}
 	}
-	b.WriteString("\n" + wrap(fmt.Sprintf("Each division is a round robin: 1 a win, 1/2 a draw (\"=\"), \".\" a game not yet over, "+
-		"\"-\" a game that counts for no one. Ties are broken by %s. After each season the top %d of each division "+
-		"move up and the bottom %d down; players who joined meanwhile enter the lowest division.",
-		chainText(e.Chain), promote(e), promote(e))) + "\n")
+	b.WriteString("\n" + wrap(p.Sprintf("Each division is a round robin: 1 a win, 1/2 a draw (\"=\"), \".\" a game not yet over, "+
+		"\"-\" a game that counts for no one. Ties are broken by %[1]s. After each season the top %[2]d of each division "+
+		"move up and the bottom %[3]d down; players who joined meanwhile enter the lowest division.",
+		chainIn(p, e.Chain), promote(e), promote(e))) + "\n")
 	if f.Over(e) {
-		b.WriteString("\n" + e.winnerText(f.Winners(e)) + "\n")
+		b.WriteString("\n" + e.winnerIn(p, f.Winners(e)) + "\n")
 	}
 	return b.String()
 }
@@ -420,12 +423,12 @@ func (f league) StandingsHTML(e *Event) string {
 }
 
 // TieNotes are those of the top division of the last season.
-func (league) TieNotes(e *Event, name func(int) string) []string {
+func (league) TieNotes(e *Event, w event.TieWords, name func(int) string) []string {
 	sub, seats := e.division(e.season(), 1)
 	if seats == nil {
 		return nil
 	}
-	return sub.Table().TieNotes(func(p int) string { return name(seats[p-1]) })
+	return sub.Table().TieNotesIn(w, func(p int) string { return name(seats[p-1]) })
 }
 
 func (league) Layout() Layout { return LayoutDivisions }
@@ -455,10 +458,10 @@ func (e *Event) Divisions() []LeagueDivision {
 // TakesEntries: players join a running league, for its next season.
 func (league) TakesEntries() bool { return true }
 
-func (f league) Announce(e *Event, seat int, first EventGame, _ int) Announcement {
+func (f league) Announce(p *lang.Printer, e *Event, seat int, first EventGame, _ int) Announcement {
 	s, d := max(first.Season, 1), max(first.Division, 1)
-	head := fmt.Sprintf("%s (%s): season %d has started.\n\n", e.Name, e.describeAs(f.Title()), s)
-	where := fmt.Sprintf("You play in division %d", d)
+	head := p.Sprintf("%s (%s): season %d has started.", e.Name, e.describeIn(p, f.Title()), s) + "\n\n"
+	where := p.Sprintf("You play in division %d", d)
 	if s > 1 {
 		from := 0
 		for i, div := range e.divisionsOf(s - 1) {
@@ -468,13 +471,13 @@ func (f league) Announce(e *Event, seat int, first EventGame, _ int) Announcemen
 		}
 		switch {
 		case from == 0:
-			where += ", the lowest, as a newcomer"
+			where = p.Sprintf("You play in division %d, the lowest, as a newcomer", d)
 		case from > d:
-			where += fmt.Sprintf(" (you moved up from division %d)", from)
+			where = p.Sprintf("You play in division %d (you moved up from division %d)", d, from)
 		case from < d:
-			where += fmt.Sprintf(" (you moved down from division %d)", from)
+			where = p.Sprintf("You play in division %d (you moved down from division %d)", d, from)
 		default:
-			where += ", as last season"
+			where = p.Sprintf("You play in division %d, as last season", d)
 		}
 	}
 	sub, _ := e.division(s, d)
@@ -483,19 +486,19 @@ func (f league) Announce(e *Event, seat int, first EventGame, _ int) Announcemen
 	switch {
 	case divisions == 1:
 	case d == 1:
-		after = fmt.Sprintf(" After the season the bottom %d move down.", t)
+		after = " " + p.Sprintf("After the season the bottom %d move down.", t)
 	case d == divisions:
-		after = fmt.Sprintf(" After the season the top %d move up.", t)
+		after = " " + p.Sprintf("After the season the top %d move up.", t)
 	default:
-		after = fmt.Sprintf(" After the season the top %d move up and the bottom %d down.", t, t)
+		after = " " + p.Sprintf("After the season the top %d move up and the bottom %d down.", t, t)
 	}
-	head += wrap(fmt.Sprintf("%s: a round robin of %d players, all games at once.%s Each game's opening mail follows; "+
+	head += wrap(p.Sprintf("%[1]s: a round robin of %[2]d players, all games at once.%[3]s Each game's opening mail follows; "+
 		"reply to it with your moves.", where, len(sub.Players), after)) + "\n\n"
-	return Announcement{Subject: fmt.Sprintf("[%s] Season %d: your games in division %d", e.Name, s, d), Head: head}
+	return Announcement{Subject: p.Sprintf("[%s] Season %d: your games in division %d", e.Name, s, d), Head: head}
 }
 
-func (league) Where(g EventGame) string {
-	return fmt.Sprintf("Season %d, division %d, round %d, board %d", g.Season, g.Division, g.Round, g.Board)
+func (league) Where(p *lang.Printer, g EventGame) string {
+	return p.Sprintf("Season %d, division %d, round %d, board %d", g.Season, g.Division, g.Round, g.Board)
 }
 
 func (league) Place(ge *GameEvent) lang.Text {

@@ -95,14 +95,21 @@ func (roundRobin) WithdrawalKind(e *Event, seat int) int {
 	return WithdrawnAnnulled
 }
 
-func (roundRobin) WithdrawalRule(e *Event, w Withdrawal, who string) string {
+func (roundRobin) WithdrawalRule(p *lang.Printer, e *Event, w Withdrawal, you bool) string {
 	completed, total := e.SeatGames(w.Seat)
-	if w.Kind == WithdrawnLost {
-		return fmt.Sprintf("%s had completed %d of %d games, at least half: under ICCF's rule the unfinished ones are lost, "+
-			"and the results so far stay.", who, completed, total)
+	switch {
+	case w.Kind == WithdrawnLost && you:
+		return p.Sprintf("You had completed %d of %d games, at least half: under ICCF's rule the unfinished ones are lost, "+
+			"and the results so far stay.", completed, total)
+	case w.Kind == WithdrawnLost:
+		return p.Sprintf("They had completed %d of %d games, at least half: under ICCF's rule the unfinished ones are lost, "+
+			"and the results so far stay.", completed, total)
+	case you:
+		return p.Sprintf("You had completed %d of %d games, fewer than half: under ICCF's rule all of them are annulled, "+
+			"the finished ones too, and count for no one.", completed, total)
 	}
-	return fmt.Sprintf("%s had completed %d of %d games, fewer than half: under ICCF's rule all of them are annulled, "+
-		"the finished ones too, and count for no one.", who, completed, total)
+	return p.Sprintf("They had completed %d of %d games, fewer than half: under ICCF's rule all of them are annulled, "+
+		"the finished ones too, and count for no one.", completed, total)
 }
 
 // Silent: a player who lost at least half their games on time is
@@ -122,14 +129,14 @@ func (roundRobin) Silent(e *Event, seat int) bool {
 	return total > 0 && 2*lost >= total
 }
 
-func (f roundRobin) Standings(e *Event) string {
+func (f roundRobin) Standings(p *lang.Printer, e *Event) string {
 	t := e.Table()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\n%s\n", e.summaryAs(f.title), t.Text())
-	b.WriteString(wrap("Points: 1 a win, 1/2 a draw (\"=\" in the table, \".\" a game not yet over, \"-\" a game that counts "+
-		"for no one: annulled or aborted). Ties are broken by "+chainText(t.Chain)+". (w) marks a player who withdrew.") + "\n")
+	fmt.Fprintf(&b, "%s\n\n%s\n", e.summaryIn(p, f.title), crosstableIn(p, t))
+	b.WriteString(wrap(p.Sprintf("Points: 1 a win, 1/2 a draw (\"=\" in the table, \".\" a game not yet over, \"-\" a game that counts "+
+		"for no one: annulled or aborted). Ties are broken by %s. (w) marks a player who withdrew.", chainIn(p, t.Chain))) + "\n")
 	if f.Over(e) {
-		b.WriteString("\n" + e.winnerText(f.Winners(e)) + "\n")
+		b.WriteString("\n" + e.winnerIn(p, f.Winners(e)) + "\n")
 	}
 	return b.String()
 }
@@ -146,27 +153,29 @@ func (f roundRobin) StandingsHTML(e *Event) string {
 	return b.String()
 }
 
-func (roundRobin) TieNotes(e *Event, name func(int) string) []string { return e.Table().TieNotes(name) }
+func (roundRobin) TieNotes(e *Event, w event.TieWords, name func(int) string) []string {
+	return e.Table().TieNotesIn(w, name)
+}
 
 func (roundRobin) Layout() Layout { return LayoutTable }
 
 func (roundRobin) TakesEntries() bool { return false }
 
-func (f roundRobin) Announce(e *Event, _ int, _ EventGame, _ int) Announcement {
+func (f roundRobin) Announce(p *lang.Printer, e *Event, _ int, _ EventGame, _ int) Announcement {
 	a := Announcement{
-		Subject: fmt.Sprintf("[%s] The event has started: your games", e.Name),
-		Head: fmt.Sprintf("%s (%s) has started.\n\n", e.Name, e.describeAs(f.title)) +
-			wrap("Your games are below, all under way at once, as in a correspondence section. Each game's opening mail "+
-				"follows; reply to it (or to the address below) with your moves.") + "\n\n",
+		Subject: p.Sprintf("[%s] The event has started: your games", e.Name),
+		Head: p.Sprintf("%s (%s) has started.", e.Name, e.describeIn(p, f.title)) + "\n\n" +
+			wrap(p.Sprintf("Your games are below, all under way at once, as in a correspondence section. Each game's opening mail "+
+				"follows; reply to it (or to the address below) with your moves.")) + "\n\n",
 	}
 	if len(e.Players)%2 == 1 {
-		a.Tail = wrap("With an odd number of players, each player sits out one pairing of the table.")
+		a.Tail = wrap(p.Sprintf("With an odd number of players, each player sits out one pairing of the table."))
 	}
 	return a
 }
 
-func (roundRobin) Where(g EventGame) string {
-	return fmt.Sprintf("Round %d, board %d", g.Round, g.Board)
+func (roundRobin) Where(p *lang.Printer, g EventGame) string {
+	return p.Sprintf("Round %d, board %d", g.Round, g.Board)
 }
 
 func (roundRobin) Place(ge *GameEvent) lang.Text {

@@ -248,8 +248,8 @@ func (teamMatch) Winners(e *Event) []int {
 // WithdrawalKind: a board's games are lost, whatever was played.
 func (teamMatch) WithdrawalKind(*Event, int) int { return WithdrawnLost }
 
-func (teamMatch) WithdrawalRule(*Event, Withdrawal, string) string {
-	return "In a team event a board that leaves loses its unfinished games, so that the matches keep their scores; its results so far stay."
+func (teamMatch) WithdrawalRule(p *lang.Printer, _ *Event, _ Withdrawal, _ bool) string {
+	return p.Sprintf("In a team event a board that leaves loses its unfinished games, so that the matches keep their scores; its results so far stay.")
 }
 
 // Silent is the round robin's rule: half the player's games lost on time.
@@ -257,10 +257,10 @@ func (teamMatch) Silent(e *Event, seat int) bool { return singleRoundRobin.Silen
 
 // Standings are the teams' table, each match's score, and each board's
 // games.
-func (f teamMatch) Standings(e *Event) string {
+func (f teamMatch) Standings(p *lang.Printer, e *Event) string {
 	matches, table := e.teamTable()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\n", e.summaryAs(f.Title()))
+	fmt.Fprintf(&b, "%s\n\n", e.summaryIn(p, f.Title()))
 	fmt.Fprintf(&b, "  Rank  %-20s  %4s  %6s  %s\n", "Team", "MP", "GP", "Matches")
 	for _, t := range table {
 		fmt.Fprintf(&b, "  %4d  %-20s  %4d  %6s  %d\n", t.rank, t.team, t.mp, event.Points(t.gp), t.played)
@@ -290,7 +290,7 @@ func (f teamMatch) Standings(e *Event) string {
 		"2 match points (MP), a drawn one 1; teams are ranked by match points, then game points (GP).") + "\n")
 	if f.Over(e) {
 		if w := f.Winners(e); len(w) > 0 {
-			b.WriteString("\n" + wrap(e.winnerText(w)) + "\n")
+			b.WriteString("\n" + wrap(e.winnerIn(p, w)) + "\n")
 		} else {
 			b.WriteString("\nThe first place is shared: " + sharedFirst(table) + ".\n")
 		}
@@ -344,28 +344,28 @@ func (f teamMatch) StandingsHTML(e *Event) string {
 }
 
 // TieNotes: none; teams level on match and game points share their rank.
-func (teamMatch) TieNotes(*Event, func(int) string) []string { return nil }
+func (teamMatch) TieNotes(*Event, event.TieWords, func(int) string) []string { return nil }
 
 func (teamMatch) Layout() Layout { return LayoutFormat }
 
 func (teamMatch) TakesEntries() bool { return false }
 
-func (f teamMatch) Announce(e *Event, seat int, first EventGame, games int) Announcement {
+func (f teamMatch) Announce(pr *lang.Printer, e *Event, seat int, first EventGame, games int) Announcement {
 	p := e.Players[seat-1]
 	var opps []string
 	for _, t := range e.teams() {
 		if t.name != p.Team {
-			opps = append(opps, "team "+t.name)
+			opps = append(opps, pr.Sprintf("team %s", t.name))
 		}
 	}
-	head := fmt.Sprintf("%s (%s) has started.\n\n", e.Name, e.describeAs(f.Title())) +
-		wrap(fmt.Sprintf("You play board %d for team %s against %s: two games against each opponent on your board, colours "+
+	head := pr.Sprintf("%s (%s) has started.", e.Name, e.describeIn(pr, f.Title())) + "\n\n" +
+		wrap(pr.Sprintf("You play board %[1]d for team %[2]s against %[3]s: two games against each opponent on your board, colours "+
 			"swapped, all at once. Your games are below; each game's opening mail follows.", p.Board, p.Team, strings.Join(opps, ", "))) + "\n\n"
-	return Announcement{Subject: fmt.Sprintf("[%s] The match has started: your games on board %d", e.Name, p.Board), Head: head}
+	return Announcement{Subject: pr.Sprintf("[%s] The match has started: your games on board %d", e.Name, p.Board), Head: head}
 }
 
-func (teamMatch) Where(g EventGame) string {
-	return fmt.Sprintf("Round %d, match %d, board %d, game %d", g.Round, max(g.Division, 1), g.Board, g.Leg)
+func (teamMatch) Where(p *lang.Printer, g EventGame) string {
+	return p.Sprintf("Round %d, match %d, board %d, game %d", g.Round, max(g.Division, 1), g.Board, g.Leg)
 }
 
 func (teamMatch) Place(ge *GameEvent) lang.Text {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"referee/internal/lang"
 )
 
 // TestFormatRegistry: every format has a name of its own and a title, is
@@ -120,7 +122,7 @@ func TestFormatsPlayToTheEnd(t *testing.T) {
 				t.Errorf("standings lack %q:\n%s", text, e.StandingsText())
 			}
 			r := New(Config{Address: "referee@example.org"})
-			for _, m := range r.EventEndMails(e, nil, time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)) {
+			for _, m := range r.EventEndMails(e, nil, nil, time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)) {
 				if !strings.Contains(m.Subject, "p1@example.test") {
 					t.Errorf("end mail to %s: subject %q does not name the winner", m.To, m.Subject)
 				}
@@ -140,7 +142,7 @@ func (sixGames) Title() string    { return "six-game match" }
 func (sixGames) Fits(n int) bool  { return n == 2 }
 func (sixGames) SizeText() string { return "a six-game match takes 2 players" }
 func (sixGames) Layout() Layout   { return LayoutTable }
-func (sixGames) Where(g EventGame) string {
+func (sixGames) Where(_ *lang.Printer, g EventGame) string {
 	return fmt.Sprintf("Game %d", g.Round)
 }
 func (sixGames) Start(*Event) ([]EventGame, error) {

@@ -42,14 +42,15 @@ func (r *Referee) observeEvent(c *call) Outcome {
 				plural(n, "running game"), e.Name, plural(len(running), "game"), lc.MaxObserved),
 			"Send \"unobserve GAME\" for some of your games first, or observe single games of the event (\"observe 17\").")
 	}
-	text := fmt.Sprintf("You now observe the event %s (%s). You get the board mails of each of its games as it is played, "+
+	p := r.senderPrinter(env)
+	text := p.Sprintf("You now observe the event %s (%s). You get the board mails of each of its games as it is played, "+
 		"of the games that start later too, except of any game its players asked to keep private. Games may be shown some moves late.",
-		e.Name, e.describe())
+		e.Name, e.describeIn(p, e.Rules().Title()))
 	if len(running) > 0 {
-		text += fmt.Sprintf(" Its running games: %s; the next move in each brings its board.", strings.Join(running, ", "))
+		text += " " + p.Sprintf("Its running games: %s; the next move in each brings its board.", strings.Join(running, ", "))
 	}
-	text += fmt.Sprintf(" Send \"unobserve %s\" to %s to stop.", e.Name, r.cfg.Address)
-	out := r.lobbyAnswer(m, env, "observe", "You observe the event "+e.Name, wrap(text))
+	text += " " + p.Sprintf("Send \"unobserve %s\" to %s to stop.", e.Name, r.cfg.Address)
+	out := r.lobbyAnswerIn(p, m, env, "observe", p.Sprintf("You observe the event %s", e.Name), wrap(text))
 	out.Verdict = Applied
 	out.Detail = fmt.Sprintf("event %s: %s observes", e.Name, m.From)
 	out.Lobby = &LobbyChange{WatchEvent: &EventWatchChange{Event: e.Name, Address: m.From}}
