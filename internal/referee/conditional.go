@@ -318,8 +318,9 @@ func (r *Referee) setConditions(ng *Game, c rules.Color, from int, lines [][]str
 	cs.Log = append(cs.Log, CondSet{Color: c, From: from, Text: text, Nonce: nonce, Commitment: commit})
 	cs.Trees[c] = &CondTree{From: from, Lines: lines, Set: len(cs.Log) - 1}
 	ng.State.Cond = cs
-	return render.Section{Title: "Your conditional moves",
-		Body: fmt.Sprintf("Your lines, as the referee understood them (they replace any you set before; your opponent never sees them):\n%s\n"+
+	p := r.printer(ng.Players[c].Language)
+	return render.Section{Title: p.Sprintf("Your conditional moves"),
+		Body: p.Sprintf("Your lines, as the referee understood them (they replace any you set before; your opponent never sees them):\n%s\n"+
 			"Commitment: %s\nIt is SHA-256 of a secret nonce and this text; both are revealed when the game ends, so that anyone can check "+
 			"the lines were not changed (docs/conditional.md). \"conditions\" shows them, \"cancel\" clears them.", text, commit)}
 }
@@ -447,8 +448,9 @@ func (r *Referee) moveWithConditions(c *call) Outcome {
 		return Outcome{Verdict: Ignored, Detail: err.Error()}
 	}
 	if next.Turn() == color {
-		addSection(out.Mails, ng, color, render.Section{Title: "Your conditional moves",
-			Body: "Your conditional lines were not set: your opponent's own conditional move answered yours at once, so they no longer start at their next move. Send them again under your next move."})
+		p := r.printer(ng.Players[color].Language)
+		addSection(out.Mails, ng, color, render.Section{Title: p.Sprintf("Your conditional moves"),
+			Body: p.Sprintf("Your conditional lines were not set: your opponent's own conditional move answered yours at once, so they no longer start at their next move. Send them again under your next move.")})
 		return out
 	}
 	lines, err := readConditionsFor(next, c.cond, g.Players[color].Language)
@@ -478,8 +480,9 @@ func (r *Referee) conditionsAlone(c *call) Outcome {
 	}
 	ng := g.clone()
 	sec := r.setConditions(ng, color, g.Ply(), lines)
-	mail := r.boardMail(ng, pos, color, render.Mail{Headline: fmt.Sprintf("Your %d conditional lines are set.", len(lines)), Sections: []render.Section{sec}},
-		lang.Raw("Conditional moves set"), m, "cond", fmt.Sprint(len(ng.State.Cond.Log)), env.Now)
+	p := r.printer(g.Players[color].Language)
+	mail := r.boardMail(ng, pos, color, render.Mail{Headline: p.Sprintf("Your %d conditional lines are set.", len(lines)), Sections: []render.Section{sec}},
+		lang.M("Conditional moves set"), m, "cond", fmt.Sprint(len(ng.State.Cond.Log)), env.Now)
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s set %d conditional lines", g.ID, color, len(lines)), Game: ng, Mails: []Mail{mail}}
 }
 
@@ -494,17 +497,19 @@ func standing(g *Game, c rules.Color) *CondTree {
 // showConditions answers "conditions".
 func (r *Referee) showConditions(c *call) Outcome {
 	g, color, pos, m, env := c.g, c.color, c.pos, c.m, c.env
+	p := r.printer(g.Players[color].Language)
+	subject := lang.M("Conditions")
 	if _, ok := pos.(rules.Roller); ok {
-		return r.answer(g, color, pos, m, env.Now, "conditions", "Conditional moves are not available in Chec Toe: the die makes an \"if\" line ambiguous.", nil)
+		return r.answerIn(g, color, pos, m, env.Now, "conditions", lang.M("Conditional moves are not available in Chec Toe: the die makes an \"if\" line ambiguous."), subject, nil)
 	}
 	t := standing(g, color)
 	if t == nil {
-		return r.answer(g, color, pos, m, env.Now, "conditions", "You have no conditional moves standing.",
-			[]render.Section{{Title: "Conditional moves", Body: "Write lines like \"if Nc6 Bb5 if a6 Ba4\" under your move, or alone on your opponent's turn."}})
+		return r.answerIn(g, color, pos, m, env.Now, "conditions", lang.M("You have no conditional moves standing."), subject,
+			[]render.Section{{Title: p.Sprintf("Conditional moves"), Body: p.Sprintf("Write lines like \"if Nc6 Bb5 if a6 Ba4\" under your move, or alone on your opponent's turn.")}})
 	}
 	set := g.State.Cond.Log[t.Set]
-	body := fmt.Sprintf("Standing now, from ply %d:\n%s\nSet as (from ply %d):\n%scommitment %s", t.From, CondText(t.Lines), set.From, set.Text, set.Commitment)
-	return r.answer(g, color, pos, m, env.Now, "conditions", "Your conditional moves.", []render.Section{{Title: "Your conditional moves", Body: body}})
+	body := p.Sprintf("Standing now, from ply %d:\n%s\nSet as (from ply %d):\n%scommitment %s", t.From, CondText(t.Lines), set.From, set.Text, set.Commitment)
+	return r.answerIn(g, color, pos, m, env.Now, "conditions", lang.M("Your conditional moves."), subject, []render.Section{{Title: p.Sprintf("Your conditional moves"), Body: body}})
 }
 
 // cancelConditions answers "cancel": the player's tree is cleared.
@@ -516,7 +521,8 @@ func (r *Referee) cancelConditions(c *call) Outcome {
 	}
 	ng := g.clone()
 	ng.State.Cond.Trees[color] = nil
-	mail := r.boardMail(ng, pos, color, render.Mail{Headline: "Your conditional moves are cleared."}, lang.Raw("Conditional moves cleared"), m, "cond-cancel",
+	p := r.printer(g.Players[color].Language)
+	mail := r.boardMail(ng, pos, color, render.Mail{Headline: p.Sprintf("Your conditional moves are cleared.")}, lang.M("Conditional moves cleared"), m, "cond-cancel",
 		fmt.Sprint(len(ng.State.Cond.Log)), env.Now)
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s cleared the conditional moves", g.ID, color), Game: ng, Mails: []Mail{mail}}
 }

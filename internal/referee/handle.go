@@ -189,8 +189,9 @@ func (r *Referee) resign(c *call) Outcome {
 	ng.State.ResignPending = &col
 	ng.State.ResignMessage = m.Message // passed on when the resignation is confirmed
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s asks to resign", g.ID, color), Game: ng}
-	out.Mails = []Mail{r.boardMail(ng, c.pos, color, render.Mail{Headline: "You asked to resign. To resign, reply \"confirm\"; any other action cancels it."},
-		lang.Raw("Confirm your resignation"), m, KindResignAsk, "", c.env.Now)}
+	p := r.printer(g.Players[color].Language)
+	out.Mails = []Mail{r.boardMail(ng, c.pos, color, render.Mail{Headline: p.Sprintf("You asked to resign. To resign, reply \"confirm\"; any other action cancels it.")},
+		lang.M("Confirm your resignation"), m, KindResignAsk, "", c.env.Now)}
 	return out
 }
 
@@ -375,7 +376,7 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	out.Mails = r.boardMailsIn(ng, next, lang.Join(" ", headline, note), headline, color, m, rolls, now)
 	for c, n := range notice {
 		if n != "" {
-			addSection(out.Mails, ng, rules.Color(c), render.Section{Title: "Your conditional moves", Body: n})
+			addSection(out.Mails, ng, rules.Color(c), render.Section{Title: r.printer(ng.Players[c].Language).Sprintf("Your conditional moves"), Body: n})
 		}
 	}
 	codes, mailWhy := reading.Languages, ""

@@ -229,3 +229,22 @@ func TestMovesAnswerInTheReadersLetters(t *testing.T) {
 		t.Errorf("subject %q; text:\n%s", m.Subject, text)
 	}
 }
+
+// TestResignAndConditionsInTheReadersLanguage: the resignation's
+// confirmation request and the conditional moves' answers in German.
+func TestResignAndConditionsInTheReadersLanguage(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	g.Players[rules.White].Language = "de"
+	out := act(t, r, g, rules.White, "resign")
+	if len(out.Mails) != 1 || !strings.Contains(norm(textOf(t, out.Mails[0])), `Sie wollen aufgeben. Um aufzugeben, antworten Sie "confirm"`) ||
+		!strings.Contains(out.Mails[0].Subject, "Bestätigen Sie Ihre Aufgabe") {
+		t.Errorf("resign: %s\n%s", out.Mails[0].Subject, textOf(t, out.Mails[0]))
+	}
+	r, g = newGame(t, rules.Chess())
+	g.Players[rules.White].Language = "de"
+	out = act(t, r, g, rules.White, "conditions")
+	if len(out.Mails) != 1 || !strings.Contains(norm(textOf(t, out.Mails[0])), "Sie haben keine gültigen bedingten Züge.") ||
+		!strings.Contains(out.Mails[0].Subject, "Bedingte Züge") {
+		t.Errorf("conditions: %s\n%s", out.Mails[0].Subject, textOf(t, out.Mails[0]))
+	}
+}
