@@ -8,6 +8,7 @@ import (
 
 	"referee/internal/dice"
 	"referee/internal/lang"
+	"referee/internal/mail/reader"
 	"referee/internal/notation"
 	"referee/internal/rules"
 )
@@ -246,5 +247,25 @@ func TestResignAndConditionsInTheReadersLanguage(t *testing.T) {
 	if len(out.Mails) != 1 || !strings.Contains(norm(textOf(t, out.Mails[0])), "Sie haben keine gültigen bedingten Züge.") ||
 		!strings.Contains(out.Mails[0].Subject, "Bedingte Züge") {
 		t.Errorf("conditions: %s\n%s", out.Mails[0].Subject, textOf(t, out.Mails[0]))
+	}
+}
+
+// TestSettingsAnswersInTheSendersLanguage: "timezone" and "mail digest"
+// answer in the sender's language, with the lobby's footer in it too.
+func TestSettingsAnswersInTheSendersLanguage(t *testing.T) {
+	for _, tc := range []struct{ line, subject, says string }{
+		{"timezone Europe/Berlin", "Ihre Zeitzone: Europe/Berlin", "Ihre Zeitzone ist jetzt Europe/Berlin"},
+		{"mail digest 18:00", "Ihre Mail-Einstellung", "Ab jetzt erhalten Sie einmal am Tag um 18:00 (UTC;"},
+	} {
+		r := lobbyReferee(t, LobbyConfig{})
+		m := &reader.Mail{From: "carol@example.org", MessageID: "<s1@example.org>", Subject: "x", Action: tc.line}
+		out := r.Handle(Inbound{Mail: m}, nil, Env{Now: lobbyNow, Lobby: &Lobby{Allowed: true, Active: map[string]int{}}, Language: "de"})
+		if out.Verdict != Applied || len(out.Mails) != 1 {
+			t.Fatalf("%s: %v %s", tc.line, out.Verdict, out.Detail)
+		}
+		text := strings.Join(strings.Fields(out.Mails[0].Text), " ")
+		if !strings.Contains(out.Mails[0].Subject, tc.subject) || !strings.Contains(text, tc.says) || !strings.Contains(text, "Der Schiedsrichter unter") {
+			t.Errorf("%s: subject %q\n%s", tc.line, out.Mails[0].Subject, out.Mails[0].Text)
+		}
 	}
 }

@@ -57,10 +57,11 @@ func DigestSlot(at string, loc *time.Location, now time.Time) time.Time {
 // mailSetting answers "mail digest 18:00" and "mail each".
 func (r *Referee) mailSetting(c *call) Outcome {
 	m, env := c.m, c.env
+	p := r.senderPrinter(env)
 	var at, text string
 	switch {
 	case len(c.args) == 1 && c.args[0] == "each":
-		text = "From now on you get a mail for every move in your games, as it happens."
+		text = p.Sprintf("From now on you get a mail for every move in your games, as it happens.")
 	case len(c.args) == 2 && c.args[0] == "digest":
 		var err error
 		if at, err = parseHour(c.args[1]); err != nil {
@@ -70,7 +71,7 @@ func (r *Referee) mailSetting(c *call) Outcome {
 		if zone == "" {
 			zone = "UTC"
 		}
-		text = fmt.Sprintf("From now on you get one mail a day at %s (%s; \"timezone\" changes it) listing every game where it is your move, "+
+		text = p.Sprintf("From now on you get one mail a day at %s (%s; \"timezone\" changes it) listing every game where it is your move, "+
 			"each with its board, its clock and its own reply address, instead of a mail per move. A game's start and its end (a mate, a draw, "+
 			"a resignation), and reminders of a clock about to run out, still come at once. "+
 			"\"mail each\" goes back to a mail per move.", at, zone)
@@ -78,7 +79,7 @@ func (r *Referee) mailSetting(c *call) Outcome {
 		return r.refuse(env, m, "mail: "+strings.Join(c.args, " "), fmt.Sprintf("%q is not a mail setting.", strings.Join(append([]string{"mail"}, c.args...), " ")),
 			"Send \"mail digest 18:00\" for one mail a day at 18:00, or \"mail each\" for a mail per move.")
 	}
-	out := r.lobbyAnswer(m, env, "mail-setting", "Your mail setting", wrap(text)+"\n")
+	out := r.lobbyAnswerIn(p, m, env, "mail-setting", p.Sprintf("Your mail setting"), wrap(text)+"\n")
 	out.Verdict = Applied
 	out.Detail = fmt.Sprintf("%s: mail %s", m.From, strings.Join(c.args, " "))
 	out.Lobby = &LobbyChange{Digest: &DigestChange{Address: m.From, At: at}}
@@ -169,7 +170,7 @@ func (r *Referee) Digest(to, zone string, games []*Game, now time.Time) (Mail, b
 	b.WriteString(wrap(p.Sprintf("Each game has its own reply address above: a mail to it acts in that game only. A game's start and its end "+
 		"come in mails of their own, at once. \"mail each\" (to the referee) goes back to a mail per move.")) + "\n")
 	subject := p.Sprintf("Your move in %s (daily digest)", p.Sprintf("%d games", n))
-	return Mail{Kind: KindDigest, To: to, Subject: subject, Text: b.String() + lobbyFooter(r.cfg.Address),
+	return Mail{Kind: KindDigest, To: to, Subject: subject, Text: b.String() + lobbyFooterIn(p, r.cfg.Address),
 		MessageID: r.messageID("digest", to, now.UTC().Format(time.RFC3339)), Date: now}, true
 }
 

@@ -165,7 +165,7 @@ func (r *Referee) ratingAnswer(c *call) Outcome {
 	}
 	text := wrap(head) + "\n\n" + b.String() + wrap(p.Sprintf("A \"?\" marks a provisional rating (deviation above %d). %s "+
 		"Ratings are Glicko-2, one per game, updated when each rated game ends.", rating.ProvisionalRD, establishWords(p))) + "\n"
-	return r.lobbyAnswer(m, env, "rating", p.Sprintf("Ratings"), text)
+	return r.lobbyAnswerIn(p, m, env, "rating", p.Sprintf("Ratings"), text)
 }
 
 // establishWords says when a rating stops being provisional, in games.
@@ -208,7 +208,7 @@ func (r *Referee) topAnswer(c *call) Outcome {
 		text = wrap(p.Sprintf("%s has no established player yet. %s \"rating %s\" shows yours.",
 			title, establishWords(p), v.Name())) + "\n"
 	}
-	return r.lobbyAnswer(m, env, "top", p.Sprintf("Top players of %s", title), text)
+	return r.lobbyAnswerIn(p, m, env, "top", p.Sprintf("Top players of %s", title), text)
 }
 
 // RatingLimits bound who may play: the rating in the variant played, and

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"referee/internal/lang"
 	"strings"
 	"time"
 	_ "time/tzdata" // the zone names load on any machine, with or without /usr/share/zoneinfo
@@ -61,9 +62,9 @@ func whenIn(t time.Time, loc *time.Location) string {
 func (r *Referee) timezone(c *call) Outcome {
 	m, env := c.m, c.env
 	if len(c.args) != 1 {
-		return r.refuse(env, m, "timezone: no zone",
-			"\"timezone\" needs one zone name, e.g. \"timezone Europe/Berlin\" (or \"timezone UTC\").",
-			"Send \"timezone\" and your zone's name as in the tz database (Region/City).")
+		return r.refuseIn(env, m, "timezone: no zone",
+			lang.M("\"timezone\" needs one zone name, e.g. \"timezone Europe/Berlin\" (or \"timezone UTC\")."),
+			lang.M("Send \"timezone\" and your zone's name as in the tz database (Region/City)."))
 	}
 	// The arguments come lower case; the original spelling is on the line.
 	arg := c.args[0]
@@ -78,9 +79,10 @@ func (r *Referee) timezone(c *call) Outcome {
 	if shown == "" {
 		shown = "UTC"
 	}
-	text := wrap(fmt.Sprintf("Your time zone is now %s: deadlines, reminders and dates in the mails of all your games are shown in it. It is %s there now.",
-		shown, whenIn(env.Now, zoneLocation(zone)))) + "\n"
-	out := r.lobbyAnswer(m, env, "timezone", "Your time zone: "+shown, text)
+	p := r.senderPrinter(env)
+	text := wrap(p.Sprintf("Your time zone is now %s: deadlines, reminders and dates in the mails of all your games are shown in it. It is %s there now.",
+		shown, whenFor(p, env.Now, zoneLocation(zone)))) + "\n"
+	out := r.lobbyAnswerIn(p, m, env, "timezone", p.Sprintf("Your time zone: %s", shown), text)
 	out.Verdict = Applied
 	out.Detail = fmt.Sprintf("%s set the time zone %s", m.From, shown)
 	out.Lobby = &LobbyChange{TimeZone: &ZoneChange{Address: m.From, Zone: zone}}
