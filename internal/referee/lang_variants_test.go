@@ -269,3 +269,20 @@ func TestSettingsAnswersInTheSendersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestChecToeRefusalInTheReadersLanguage: the die's reason for a refused
+// Chec Toe action is in the reader's language (TestChecToeRefusalNamesTheDie
+// in German).
+func TestChecToeRefusalInTheReadersLanguage(t *testing.T) {
+	r, g := newGame(t, rules.ChecToe())
+	g.Start = "4/4/4/4[PNBRpnbr] w 2 - 1"
+	g.Players[rules.White].Language = "de"
+	out := act(t, r, g, rules.White, "P@a1")
+	if out.Verdict != Rejected {
+		t.Fatalf("P@a1 after a 2: %v", out.Verdict)
+	}
+	got := norm(out.Mails[0].Board.Headline)
+	if want := "der Würfel zeigt 2: in diesem Zug darf nur die Figur Springer ziehen oder eingesetzt werden"; !strings.Contains(got, want) {
+		t.Errorf("headline:\n got %q\nwant it to say %q", got, want)
+	}
+}

@@ -513,17 +513,17 @@ func (v *checToe) ParsePosition(s string) (Position, error) {
 // dieText names the standing die for a player: "the die shows 4", "your
 // re-roll shows 2", "the die shows a double six", "the apocalypse roll
 // shows 3".
-func (p *ctPos) dieText() string {
+func (p *ctPos) dieText() lang.Text {
 	v, st := p.standing()
 	switch {
 	case st == stCheckerOnly:
-		return fmt.Sprintf("your re-roll shows %d", v)
+		return lang.M("your re-roll shows %d", v)
 	case st == stDoubleSix:
-		return "the die shows a double six"
+		return lang.M("the die shows a double six")
 	case len(p.rolls) == 3:
-		return fmt.Sprintf("the apocalypse roll shows %d", v)
+		return lang.M("the apocalypse roll shows %d", v)
 	}
-	return fmt.Sprintf("the die shows %d", v)
+	return lang.M("the die shows %d", v)
 }
 
 // DieText says in words what the die stands at, for both players' status
@@ -560,20 +560,20 @@ func (p *ctPos) DieWords() lang.Text {
 
 // allows says in words what the standing die allows, with an example of
 // how to write it where the notation has a mark.
-func (p *ctPos) allows() string {
+func (p *ctPos) allows() lang.Text {
 	v, st := p.standing()
 	switch {
 	case st == stCheckerOnly:
 		l := chtOrder[v-1]
-		return fmt.Sprintf("only your %s may act: drop it from your hand, or move it as a Checker (a two-square leap onto an empty square, written with ^%s)",
-			p.v.PieceName(l), p.example(Checker).In(nil))
+		return lang.M("only your %s may act: drop it from your hand, or move it as a Checker (a two-square leap onto an empty square, written with ^%s)",
+			PieceWord(p.v.PieceName(l)), p.example(Checker))
 	case st == stDoubleSix:
-		return "move or drop any piece, or reply \"roll\" for the apocalypse roll"
+		return lang.M("move or drop any piece, or reply \"roll\" for the apocalypse roll")
 	case v == 5:
-		return fmt.Sprintf("drop any piece from your hand, or move a piece as a Wizard (one diagonal step or a (3,1) leap, written with o%s); natural moves are not allowed",
-			p.example(Wizard).In(nil))
+		return lang.M("drop any piece from your hand, or move a piece as a Wizard (one diagonal step or a (3,1) leap, written with o%s); natural moves are not allowed",
+			p.example(Wizard))
 	}
-	return fmt.Sprintf("only a %s may move or be dropped this turn", p.v.PieceName(chtOrder[v-1]))
+	return lang.M("only a %s may move or be dropped this turn", PieceWord(p.v.PieceName(chtOrder[v-1])))
 }
 
 // example is `, e.g. "Nc3o"` for a legal move of kind k, or "".
@@ -597,14 +597,17 @@ func (p *ctPos) example(k MoveKind) lang.Text {
 
 // WhyNot says why the action m is not legal now (ActionExplain): what the
 // die shows, and what it allows.
-func (p *ctPos) WhyNot(m Move) string {
+func (p *ctPos) WhyNot(m Move) string { return English(p.WhyNotText(m)) }
+
+// WhyNotText is WhyNot in the reader's language; nil where WhyNot is "".
+func (p *ctPos) WhyNotText(m Move) lang.Text {
 	if p.won || p.owes || len(p.rolls) == 0 {
-		return ""
+		return nil
 	}
 	if slices.Contains(p.Legal(), m) {
-		return ""
+		return nil
 	}
-	die := p.dieText() + ": " + p.allows()
+	die := lang.M("%s: %s", p.dieText(), p.allows())
 	v, st := p.standing()
 	b := p.v.board
 	// may reports whether the die lets the piece with letter l act at all.
@@ -614,22 +617,22 @@ func (p *ctPos) WhyNot(m Move) string {
 	switch m.Kind {
 	case Reroll:
 		if p.rerolled {
-			return "you have re-rolled this turn already (once a turn); " + die
+			return lang.M("you have re-rolled this turn already (once a turn); %s", die)
 		}
-		return "a re-roll replaces only the turn's first roll, when it is 1 to 5; " + die
+		return lang.M("a re-roll replaces only the turn's first roll, when it is 1 to 5; %s", die)
 	case Roll:
-		return "the apocalypse roll comes only right after a double six; " + die
+		return lang.M("the apocalypse roll comes only right after a double six; %s", die)
 	case Drop:
 		i := slices.Index(chtOrder, m.Piece)
 		switch {
 		case i < 0:
-			return ""
+			return nil
 		case !may(m.Piece):
 			return die
 		case !p.hand[p.turn][i]:
-			return fmt.Sprintf("your %s is on the board (%s), not in your hand; %s", p.v.PieceName(m.Piece), b.SquareName(p.pieceSquare(p.turn, m.Piece)), die)
+			return lang.M("your %s is on the board (%s), not in your hand; %s", PieceWord(p.v.PieceName(m.Piece)), b.SquareName(p.pieceSquare(p.turn, m.Piece)), die)
 		case b.Exists(m.To) && p.sq[m.To] != NoPiece:
-			return fmt.Sprintf("%s is occupied, and a drop goes to an empty square", b.SquareName(m.To))
+			return lang.M("%s is occupied, and a drop goes to an empty square", b.SquareName(m.To))
 		}
 		return die
 	case Normal, Checker, Wizard:
@@ -637,30 +640,30 @@ func (p *ctPos) WhyNot(m Move) string {
 		if m.From != NoSquare && b.Exists(m.From) {
 			pc := p.sq[m.From]
 			if pc == NoPiece || pc.Color() != p.turn {
-				return ""
+				return nil
 			}
 			l = pc.Letter()
 		}
 		if l == 0 {
-			return ""
+			return nil
 		}
 		if !may(l) {
 			return die
 		}
 		if m.From == NoSquare && p.pieceSquare(p.turn, l) == NoSquare {
-			return fmt.Sprintf("your %s is in your hand, not on the board: drop it (\"%c@%s\")", p.v.PieceName(l), l, b.SquareName(m.To))
+			return lang.M("your %s is in your hand, not on the board: drop it (%q)", PieceWord(p.v.PieceName(l)), fmt.Sprintf("%c@%s", l, b.SquareName(m.To)))
 		}
 		natural := st == stDoubleSix || (st == stNatural && v <= 4)
 		switch {
 		case m.Kind == Normal && !natural:
 			return die
 		case m.Kind == Checker && st != stCheckerOnly:
-			return "a Checker move comes only after a re-roll of 1 to 4; " + die
+			return lang.M("a Checker move comes only after a re-roll of 1 to 4; %s", die)
 		case m.Kind == Wizard && !(st == stNatural && v == 5):
-			return "a Wizard move needs a 5; " + die
+			return lang.M("a Wizard move needs a 5; %s", die)
 		}
 	}
-	return ""
+	return nil
 }
 
 // WhyIllegal explains a refused move from -> to by the die
@@ -668,6 +671,11 @@ func (p *ctPos) WhyNot(m Move) string {
 // problem.
 func (p *ctPos) WhyIllegal(from, to Square) string {
 	return p.WhyNot(Move{Kind: Normal, From: from, To: to})
+}
+
+// WhyIllegalText is WhyIllegal in the reader's language.
+func (p *ctPos) WhyIllegalText(from, to Square) lang.Text {
+	return p.WhyNotText(Move{Kind: Normal, From: from, To: to})
 }
 
 // Effect tells what a re-roll or the apocalypse roll brought
