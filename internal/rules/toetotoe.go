@@ -486,17 +486,21 @@ func (p *ttPos) Claimable() string {
 }
 
 // WhyIllegal explains a refused move of the play phase.
-func (p *ttPos) WhyIllegal(from, to Square) string {
+func (p *ttPos) WhyIllegal(from, to Square) string { return English(p.WhyIllegalText(from, to)) }
+
+// WhyIllegalText is WhyIllegal in the reader's language; nil where
+// WhyIllegal is "".
+func (p *ttPos) WhyIllegalText(from, to Square) lang.Text {
 	for _, m := range p.pseudo() {
 		if m.Kind == Normal && m.From == from && m.To == to {
 			n := p.play(m)
 			if !p.safeFor(n.sq, p.turn) {
-				return "it would leave your king in check"
+				return lang.M("it would leave your king in check")
 			}
-			return "it would leave your opponent without a legal move while not in check (stalemating is illegal)"
+			return lang.M("it would leave your opponent without a legal move while not in check (stalemating is illegal)")
 		}
 	}
-	return ""
+	return nil
 }
 
 func (p *ttPos) phaseName() string {

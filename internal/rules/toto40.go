@@ -361,23 +361,27 @@ func (p *totoPos) refuse(m Move) error {
 }
 
 // WhyIllegal explains a refused move.
-func (p *totoPos) WhyIllegal(from, to Square) string {
+func (p *totoPos) WhyIllegal(from, to Square) string { return English(p.WhyIllegalText(from, to)) }
+
+// WhyIllegalText is WhyIllegal in the reader's language; nil where
+// WhyIllegal is "".
+func (p *totoPos) WhyIllegalText(from, to Square) lang.Text {
 	if p.v.board.Exists(to) {
 		own := -1
 		if p.turn == Black {
 			own = 1
 		}
 		if sec := p.v.section(to); sec != 0 && sec != own {
-			return "no piece may enter the enemy section (captures happen only on the fighting line)"
+			return lang.M("no piece may enter the enemy section (captures happen only on the fighting line)")
 		}
 	}
 	for _, x := range p.pseudo() {
 		if x.From == from && x.To == to {
-			return "it would repeat an earlier arrangement of the pieces (superko)"
+			return lang.M("it would repeat an earlier arrangement of the pieces (superko)")
 		}
 	}
 	if pc := p.At(from); pc.Letter() == 'P' && p.v.section(from) == 0 {
-		return "a pawn on the fighting line only steps along the line"
+		return lang.M("a pawn on the fighting line only steps along the line")
 	}
-	return ""
+	return nil
 }

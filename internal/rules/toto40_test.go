@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"referee/internal/lang"
 	"testing"
 )
 
@@ -159,5 +160,35 @@ func TestToto40PromptSaysWhenTheLineRuleBinds(t *testing.T) {
 				t.Errorf("Prompt = %q, want it to say %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestToto40ReasonsInTheReadersLanguage: a move into the enemy section is
+// refused with a reason written in the reader's language (the catalog's
+// German), and in English by WhyIllegal.
+func TestToto40ReasonsInTheReadersLanguage(t *testing.T) {
+	p := Toto40().Start().(*totoPos)
+	c, err := lang.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var from, to Square = NoSquare, NoSquare
+	for _, s := range p.v.board.squares {
+		if pc := p.sq[s]; pc != NoPiece && pc.Color() == White && from == NoSquare {
+			from = s
+		}
+		if p.v.section(s) == 1 && to == NoSquare {
+			to = s
+		}
+	}
+	why := p.WhyIllegalText(from, to)
+	if why == nil {
+		t.Fatal("no reason for a move into the enemy section")
+	}
+	if got, want := why.In(c.Printer("de")), "keine Figur darf den gegnerischen Teil betreten (geschlagen wird nur auf der Kampflinie)"; got != want {
+		t.Errorf("German: %q, want %q", got, want)
+	}
+	if got, want := p.WhyIllegal(from, to), "no piece may enter the enemy section (captures happen only on the fighting line)"; got != want {
+		t.Errorf("English: %q, want %q", got, want)
 	}
 }
