@@ -2,8 +2,9 @@ package rules
 
 import (
 	"errors"
-	"referee/internal/lang"
 	"testing"
+
+	"referee/internal/lang"
 )
 
 func TestToto40LineSteps(t *testing.T) {
