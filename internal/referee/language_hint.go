@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"referee/internal/mail/reader"
@@ -49,7 +50,7 @@ func (r *Referee) languageHint(p Player, env Env, codes []string, mailWhy string
 func mailLanguages(m *reader.Mail) (codes []string, why string) {
 	var whys []string
 	for _, seen := range []struct{ code, where string }{
-		{m.QuoteLanguage, "the header above the mail you quoted"},
+		{reader.QuoteLanguage(m.Text), "the header above the mail you quoted"},
 		{m.ContentLanguage, "the language your mail declares, its Content-Language"},
 	} {
 		l, ok := notation.LookupLanguage(seen.code)
@@ -57,18 +58,9 @@ func mailLanguages(m *reader.Mail) (codes []string, why string) {
 			continue
 		}
 		whys = append(whys, seen.where)
-		if !containsString(codes, l.Code) {
+		if !slices.Contains(codes, l.Code) {
 			codes = append(codes, l.Code)
 		}
 	}
 	return codes, strings.Join(whys, " and ")
-}
-
-func containsString(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -177,6 +177,13 @@ func TestLanguageHintOnce(t *testing.T) {
 // is told once, in English and in that language, how to set it; English,
 // a language the referee has no catalog of, or a language set: no hint.
 func TestLanguageHintFromTheMail(t *testing.T) {
+	// The quote headers Gmail writes above the quoted mail, by language.
+	quoteHeaderIn := map[string]string{
+		"en": "On Sun, 22 Nov 2026 at 10:02, Referee <referee@example.test> wrote:",
+		"de": "Am So., 22. Nov. 2026 um 10:02 Uhr schrieb Referee <referee@example.test>:",
+		"fr": "Le dim. 22 nov. 2026 à 10:02, Referee <referee@example.test> a écrit :",
+		"nl": "Op zo 22 nov. 2026 om 10:02 schreef Referee <referee@example.test>:",
+	}
 	for _, tc := range []struct {
 		name, quote, content, set string
 		want                      string // the codes hinted, "" for none
@@ -194,7 +201,11 @@ func TestLanguageHintFromTheMail(t *testing.T) {
 	} {
 		r, g := newGame(t, rules.Chess())
 		g.Players[rules.White].Language = tc.set
-		m := &reader.Mail{From: g.Players[rules.White].Address, MessageID: "<q@x>", Action: "Nf3", QuoteLanguage: tc.quote, ContentLanguage: tc.content,
+		text := "Nf3\n"
+		if h := quoteHeaderIn[tc.quote]; h != "" {
+			text += "\n" + h + "\n> White played e4.\n"
+		}
+		m := &reader.Mail{From: g.Players[rules.White].Address, MessageID: "<q@x>", Action: "Nf3", Text: text, ContentLanguage: tc.content,
 			Token: &reader.Token{GameID: g.ID, Secret: g.Players[rules.White].Secret, Ply: g.Ply()}}
 		out := r.Handle(Inbound{Mail: m}, g, Env{Now: time.Unix(0, 0), Language: tc.set})
 		if out.Verdict != Applied {

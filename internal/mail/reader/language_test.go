@@ -47,7 +47,8 @@ func TestContentLanguage(t *testing.T) {
 	}
 }
 
-// TestMailLanguages: Read reports the languages of the corpus's mails:
+// TestMailLanguages: the languages of the corpus's mails, as Read and
+// QuoteLanguage report them:
 // Thunderbird's German reply (Content-Language: de-DE, "Am … schrieb
 // Referee:"), a German Outlook's ("Von:", "Gesendet:"), and English ones.
 func TestMailLanguages(t *testing.T) {
@@ -66,8 +67,8 @@ func TestMailLanguages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.ContentLanguage != tt.content || m.QuoteLanguage != tt.quote {
-			t.Errorf("%s: Content-Language %q, quote header %q; want %q, %q", tt.file, m.ContentLanguage, m.QuoteLanguage, tt.content, tt.quote)
+		if q := QuoteLanguage(m.Text); m.ContentLanguage != tt.content || q != tt.quote {
+			t.Errorf("%s: Content-Language %q, quote header %q; want %q, %q", tt.file, m.ContentLanguage, q, tt.content, tt.quote)
 		}
 	}
 }

@@ -124,11 +124,10 @@ type Mail struct {
 	Warnings    []string
 	AuthResults []AuthResult // every Authentication-Results field, in header order
 	// ContentLanguage is the language its client declared
-	// (Content-Language: "de-DE" gives "de"), "" when none; QuoteLanguage
-	// the language of the quote header above the mail it answers
-	// (QuoteLanguage). Both are hints for the referee, never readings.
+	// (Content-Language: "de-DE" gives "de"), "" when none: a hint for the
+	// referee, never a reading. (The quote header's language is
+	// QuoteLanguage(Text), worked out only when the referee may hint.)
 	ContentLanguage string
-	QuoteLanguage   string
 
 	head []headField // the top of the header, for AuthVerdict
 }
@@ -208,7 +207,6 @@ func Read(raw []byte, base string, lim Limits) (*Mail, error) {
 	text, warns := bodyText(e, lim)
 	m.Warnings = append(m.Warnings, warns...)
 	m.Text = text
-	m.QuoteLanguage = QuoteLanguage(text)
 	m.Action, m.FullMessage = clean(text, nil)
 	m.Message = CapMessage(m.FullMessage)
 	return m, nil
