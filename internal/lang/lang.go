@@ -197,23 +197,62 @@ var pluralOrder = [...]string{"zero", "one", "two", "few", "many", "other"}
 // Codes lists the catalog's languages, English first.
 func (c *Catalog) Codes() []string { return slices.Clone(c.codes) }
 
-// Printer returns the printer of the language code; English for "" or a
-// code without a catalog.
-func (c *Catalog) Printer(code string) *Printer {
-	if p, ok := c.printers[code]; ok {
-		return p
+// Printer returns the printer of the reader's language tag (Tag): the
+// language code, English for "" or a code without a catalog, with the
+// figurines when the tag asks for them.
+func (c *Catalog) Printer(tag string) *Printer {
+	code, fig := SplitTag(tag)
+	p, ok := c.printers[code]
+	if !ok {
+		p = c.printers[English]
 	}
-	return c.printers[English]
+	if fig {
+		q := *p
+		q.figurines = true
+		return &q
+	}
+	return p
+}
+
+// figurineSubtag is the private-use subtag (BCP 47, section 2.2.7) of a
+// reader's language tag that asks for the moves in figurines ("de-x-fig":
+// German, its moves written "♘f3"; "x-fig": no language set, figurines).
+const figurineSubtag = "x-fig"
+
+// Tag is the language tag of a reader of the language code ("" for none)
+// who asked, or not, for figurines: what a player's language setting
+// holds, and what Catalog.Printer and notation.WriteIn read.
+func Tag(code string, figurines bool) string {
+	switch {
+	case !figurines:
+		return code
+	case code == "":
+		return figurineSubtag
+	}
+	return code + "-" + figurineSubtag
+}
+
+// SplitTag is Tag's inverse: the language code of tag ("" for none) and
+// whether it asks for figurines.
+func SplitTag(tag string) (code string, figurines bool) {
+	if tag == figurineSubtag {
+		return "", true
+	}
+	if c, ok := strings.CutSuffix(tag, "-"+figurineSubtag); ok {
+		return c, true
+	}
+	return tag, false
 }
 
 // Printer writes texts in one language. A nil *Printer writes English
 // without the catalog: keys as they are, and no plural forms (use it
 // only where no count is shown).
 type Printer struct {
-	code  string
-	tag   language.Tag
-	cat   *catalog.Builder
-	rules map[string]string // variant name -> its short rules (rules/<code>.json)
+	code      string
+	tag       language.Tag
+	cat       *catalog.Builder
+	rules     map[string]string // variant name -> its short rules (rules/<code>.json)
+	figurines bool              // the reader asked for figurines (Tag)
 }
 
 // Rules is the short rules of the built-in variant name (rules.Variant's
@@ -253,6 +292,14 @@ func (p *Printer) Code() string {
 	}
 	return p.code
 }
+
+// Figurines reports whether p's reader asked for the moves in figurines.
+func (p *Printer) Figurines() bool { return p != nil && p.figurines }
+
+// ReaderTag is the language tag of p's reader (Tag): its code, and
+// whether they asked for figurines. notation.WriteIn writes their moves
+// from it.
+func (p *Printer) ReaderTag() string { return Tag(p.Code(), p.Figurines()) }
 
 // Sprintf writes the message key in p's language with args, as
 // fmt.Sprintf does. An argument that is a Text is written in p's

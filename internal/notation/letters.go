@@ -110,9 +110,12 @@ func plain(s string) string {
 // Options say how ReadFor reads a player's line beyond what Read reads.
 type Options struct {
 	// Language is the code of the player's language (Languages), "" when
-	// they set none. Its letters are read; a letter it shares with English
-	// for another piece (R is the French king, P the Dutch knight) means
-	// its piece, and the English one until a language is set.
+	// they set none, or their language tag (lang.Tag: "de-x-fig" for a
+	// German reader of figurines). Its letters are read; a letter it
+	// shares with English for another piece (R is the French king, P the
+	// Dutch knight) means its piece, and the English one until a language
+	// is set. Figurines are read as the pieces they show, whatever the
+	// language.
 	Language string
 }
 
@@ -152,8 +155,9 @@ func (n note) english() string { return rules.English(n.text) }
 func newLetters(o Options) *letters {
 	lt := &letters{shared: map[string]sharedLetter{}}
 	conflict := map[string]bool{}
+	code, _ := lang.SplitTag(o.Language)
 	for _, l := range Languages() {
-		if l.Code == o.Language {
+		if l.Code == code {
 			lang := l
 			lt.lang = &lang
 		}
@@ -463,27 +467,34 @@ func sanFor(p rules.Position, m rules.Move, lt *letters) string {
 const figurinesOf = "♔♕♖♗♘"
 
 // WriteIn writes san, a move as SAN writes it in the variant v (the
-// English letters), with the piece letters of the language code ("Sf3"
-// for "Nf3" in German, "e8=D" for "e8=Q"), or with figurines ("♘f3")
-// where the language's letters are not Latin (Russian): the reader's
-// record in a mail. Only the letters of the orthodox pieces change
-// (isOrthodox: Toe-to-Toe's N, a horse, stays N), and only to a letter
-// the reader reads as that piece: where the variant's own piece has the
-// language's letter, the English one stays (Toe-to-Toe's king for a
-// French reader, "Kd2": R is the chariot there; Cuarenta's bishop for a
-// French or Polish one, F and G being its frog and guard; Chec Toe's
-// knight for a Dutch one, P being its pawn). Squares, castling and marks
-// stay. An unknown code, or English, leaves san as it is; records and
-// exports keep English SAN.
-func WriteIn(v rules.Variant, san, code string) string {
-	if code == "" || code == "en" {
+// English letters), for a reader of the language tag (lang.Tag: a code,
+// with "-x-fig" where the reader asked for figurines): with the piece
+// letters of the language ("Sf3" for "Nf3" in German, "e8=D" for "e8=Q"),
+// or with figurines ("♘f3") where the language's letters are not Latin
+// (Russian) or the reader asked for them. Only the letters of the
+// orthodox pieces change (isOrthodox: Toe-to-Toe's N, a horse, stays N),
+// and only to a letter the reader reads as that piece: where the
+// variant's own piece has the language's letter, the English one stays
+// (Toe-to-Toe's king for a French reader, "Kd2": R is the chariot there;
+// Cuarenta's bishop for a French or Polish one, F and G being its frog
+// and guard; Chec Toe's knight for a Dutch one, P being its pawn). A
+// figurine is read back as the piece it shows (figurines), so it stands
+// for any orthodox piece the variant has. Squares, castling and marks
+// stay. An unknown code, or English without figurines, leaves san as it
+// is; records and exports keep English SAN.
+func WriteIn(v rules.Variant, san, tag string) string {
+	code, asked := lang.SplitTag(tag)
+	if code == "" {
+		code = "en"
+	}
+	if code == "en" && !asked {
 		return san
 	}
 	l, ok := LookupLanguage(code)
 	if !ok || l.Code != code {
 		return san
 	}
-	figurines := false
+	figurines := asked
 	for _, x := range l.Letters {
 		for _, r := range x {
 			if r > 'Z' {
@@ -496,13 +507,19 @@ func WriteIn(v rules.Variant, san, code string) string {
 	for i := 0; i < len(san); i++ {
 		c := san[i]
 		k := strings.IndexByte(orthodox, c)
-		if k < 0 || (i > 0 && san[i-1] != '=') || !isOrthodox(v, c) || !readsAs(lt, v, l.Letters[k], c) {
+		if k < 0 || (i > 0 && san[i-1] != '=') || !isOrthodox(v, c) {
 			b.WriteByte(c)
 			continue
 		}
-		if figurines {
+		switch {
+		case asked:
+			// The figurine is read as the English letter it stands for.
 			b.WriteString(string([]rune(figurinesOf)[k]))
-		} else {
+		case !readsAs(lt, v, l.Letters[k], c):
+			b.WriteByte(c)
+		case figurines:
+			b.WriteString(string([]rune(figurinesOf)[k]))
+		default:
 			b.WriteString(l.Letters[k])
 		}
 	}

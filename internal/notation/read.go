@@ -71,6 +71,11 @@ func read(pos rules.Position, line string, lt *letters) (Reading, error) {
 	if err != nil {
 		return Reading{}, err
 	}
+	if s != in && lt != nil && lt.lang != nil && lt.lang.Code != "en" {
+		// A figurine shows its piece: its English letter is not the
+		// player's language's (♖, R, is no French king).
+		lt = newLetters(Options{})
+	}
 	s = foldChars(s)
 	num, black, s := moveNumber(s)
 	rest, offer := drawOffer(s)

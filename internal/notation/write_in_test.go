@@ -30,6 +30,16 @@ func TestWriteIn(t *testing.T) {
 		{"", "Nf3", "Nf3"},
 		{"xx", "Nf3", "Nf3"},
 		{"german", "Nf3", "Nf3"}, // a language's name is no code
+		// Figurines on request (lang.Tag), whatever the language, and
+		// without one.
+		{"de-x-fig", "Nf3", "♘f3"},
+		{"fr-x-fig", "Kf1", "♔f1"},
+		{"fr-x-fig", "Rf1", "♖f1"},
+		{"nl-x-fig", "e8=Q#", "e8=♕#"},
+		{"x-fig", "Bxc4", "♗xc4"},
+		{"en-x-fig", "O-O", "O-O"},
+		{"ru-x-fig", "Nf3", "♘f3"},
+		{"xx-x-fig", "Nf3", "Nf3"},
 	} {
 		if got := WriteIn(chess, c.san, c.code); got != c.want {
 			t.Errorf("WriteIn(%q, %q) = %q, want %q", c.san, c.code, got, c.want)
@@ -128,6 +138,79 @@ func TestExampleIn(t *testing.T) {
 	for code, want := range map[string]string{"en": "Kb2", "de": "Kb2", "fr": "Kb2"} {
 		if got := ExampleIn(pos, m, code); got != want {
 			t.Errorf("Toe-to-Toe: ExampleIn(Kb2, %s) = %q, want %q", code, got, want)
+		}
+	}
+}
+
+// TestWriteInReadsBack: every legal move of every variant, from its start
+// and a few plies on, written for each reader (each language, with and
+// without figurines) is read back for that reader as the same move, or
+// ExampleIn falls back to a form that is: what the reader copies from
+// their mail is what was played. A figurine is read as the piece it
+// shows, so the French reader's ♖ is the rook even where the king could
+// go to the same square (R is the French king).
+func TestWriteInReadsBack(t *testing.T) {
+	var tags []string
+	for _, l := range Languages() {
+		tags = append(tags, l.Code, l.Code+"-x-fig")
+	}
+	tags = append(tags, "", "x-fig")
+	for _, v := range rules.Variants() {
+		pos := v.Start()
+		for ply := 0; ply < 6 && !pos.Result().Over; ply++ {
+			legal := pos.Legal()
+			for _, m := range legal {
+				san := SAN(pos, m)
+				for _, tag := range tags {
+					w := WriteIn(v, san, tag)
+					r, err := ReadFor(pos, w, Options{Language: tag})
+					if w != san && (err != nil || r.Move != m) {
+						// WriteIn's letters are the reader's, but a mail's
+						// example must read back: ExampleIn makes sure.
+						ex := ExampleIn(pos, m, tag)
+						if r2, err2 := ReadFor(pos, ex, Options{Language: tag}); err2 != nil || r2.Move != m {
+							t.Errorf("%s %q: %s written %q for %q reads %q, %v; example %q reads %q, %v",
+								v.Name(), pos, san, w, tag, r.Read, err, ex, r2.Read, err2)
+						}
+					}
+				}
+			}
+			if len(legal) == 0 {
+				break
+			}
+			next, err := pos.Play(legal[len(legal)/2])
+			if err != nil {
+				t.Fatal(err)
+			}
+			pos = next
+		}
+	}
+}
+
+// TestFigurinesReadAsTheirPiece: a figurine is the piece it shows for a
+// reader of any language, though its English letter is another piece in
+// theirs (R is the French king, P the Dutch knight).
+func TestFigurinesReadAsTheirPiece(t *testing.T) {
+	chess, err := rules.Lookup("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// White's king on e1 and rook on h1, f1 empty: Kf1 and Rf1 are legal.
+	pos, err := chess.ParsePosition("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ tag, line, want string }{
+		{"fr", "♖f1", "Rf1"},
+		{"fr-x-fig", "♖f1", "Rf1"},
+		{"fr-x-fig", "♔f1", "Kf1"},
+		{"es", "♖f1", "Rf1"},
+		{"ru", "♔f1", "Kf1"},
+		{"ru", "♖f1", "Rf1"},
+	} {
+		r, err := ReadFor(pos, c.line, Options{Language: c.tag})
+		if err != nil || r.Read != c.want {
+			t.Errorf("ReadFor(%q, %q) = %q, %v; want %s", c.line, c.tag, r.Read, err, c.want)
 		}
 	}
 }

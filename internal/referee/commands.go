@@ -344,6 +344,10 @@ func commandTable() []Command {
 				"e.g. \"language de\" for Sf3, Lb5, Dd1, Tfe1: %s (or the language's name); \"language\" alone shows yours. "+
 				"English until set; for all your games", codesText{}),
 			run: (*Referee).language},
+		{Words: []string{"figurines", "figurine"}, Args: "[on|off]", Where: Both, When: Anytime,
+			Help: lang.M("\"figurines on\" writes the moves in your mails with figurines (♘f3) instead of letters, \"figurines off\" with letters again; " +
+				"\"figurines\" alone shows which. For all your games; records and PGN keep English letters"),
+			run: (*Referee).figurinesCommand},
 		{Words: []string{"name"}, Args: "[NAME]", Where: Both, When: Anytime,
 			Help: lang.M("the name others see instead of your masked address (web pages, crosstables, opponents' and spectators' mails), "+
 				"e.g. \"name Ann Smith\": %d to %d letters, digits, spaces, . - ' _; no address; one player per name here. "+

@@ -452,11 +452,11 @@ func (r *Referee) boardMail(g *Game, pos rules.Position, c rules.Color, body ren
 	}
 	body.MoveList = played(g)
 	for i := range body.MoveList {
-		body.MoveList[i].SAN = notation.WriteIn(g.Variant, body.MoveList[i].SAN, p.Code())
+		body.MoveList[i].SAN = notation.WriteIn(g.Variant, body.MoveList[i].SAN, p.ReaderTag())
 	}
 	body.MoveNote = notation.MarksNote(sans(g))
 	if len(g.Actions) > 0 {
-		body.LastMove = notation.WriteIn(g.Variant, g.Actions[len(g.Actions)-1].SAN, p.Code())
+		body.LastMove = notation.WriteIn(g.Variant, g.Actions[len(g.Actions)-1].SAN, p.ReaderTag())
 	}
 	if g.Status == StatusActive {
 		body.Prompt, body.Commands, body.Example = r.howToReply(p, g, pos, c)
@@ -605,10 +605,10 @@ func (e exampleText) In(p *lang.Printer) string {
 	if e.m == nil {
 		return ""
 	}
-	if p.Code() == lang.English {
+	if p.Code() == lang.English && !p.Figurines() {
 		return notationSAN(e.pos, *e.m)
 	}
-	return notation.ExampleIn(e.pos, *e.m, p.Code())
+	return notation.ExampleIn(e.pos, *e.m, p.ReaderTag())
 }
 
 // suggestion is the example move a board mail offers: a move that does

@@ -380,7 +380,7 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 		}
 	}
 	codes, mailWhy := reading.Languages, ""
-	if len(codes) == 0 && m != nil && g.Players[color].Language == "" && env.Language == "" && !env.LanguageHinted {
+	if len(codes) == 0 && m != nil && !languageSet(g.Players[color].Language) && !languageSet(env.Language) && !env.LanguageHinted {
 		// Only a player who may be hinted: reading a long mail's quote
 		// header costs as much as reading the mail.
 		codes, mailWhy = mailLanguages(m)

@@ -49,7 +49,7 @@ type sanText struct {
 }
 
 // In is the move in p's language's letters.
-func (s sanText) In(p *lang.Printer) string { return notation.WriteIn(s.v, s.san, p.Code()) }
+func (s sanText) In(p *lang.Printer) string { return notation.WriteIn(s.v, s.san, p.ReaderTag()) }
 
 // variantTitle is v's title in p's language (orthodox chess; the other
 // variants' names are their own).

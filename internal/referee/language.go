@@ -43,12 +43,22 @@ func languageName(p *lang.Printer, l notation.Language) string {
 }
 
 // languageLine is the player's language as the answers show it:
-// "German (de)", or "none".
-func languageLine(p *lang.Printer, code string) string {
-	if l, ok := notation.LookupLanguage(code); ok && code != "" {
+// "German (de)", or "none"; tag is their setting (lang.Tag).
+func languageLine(p *lang.Printer, tag string) string {
+	if l, ok := languageOf(tag); ok {
 		return languageName(p, l) + " (" + l.Code + ")"
 	}
 	return p.Sprintf("none")
+}
+
+// languageOf is the language a player's setting tag names (lang.Tag),
+// false when they set none.
+func languageOf(tag string) (notation.Language, bool) {
+	code, _ := lang.SplitTag(tag)
+	if code == "" {
+		return notation.Language{}, false
+	}
+	return notation.LookupLanguage(code)
 }
 
 // latin reports whether the language writes its piece letters in the
@@ -77,7 +87,7 @@ func (r *Referee) language(c *call) Outcome {
 	if len(c.args) == 0 {
 		p := r.senderPrinter(env)
 		text := p.Sprintf("Your language: %s.", languageLine(p, env.Language))
-		if l, ok := notation.LookupLanguage(env.Language); ok && env.Language != "" {
+		if l, ok := languageOf(env.Language); ok {
 			text += " " + p.Sprintf("The referee reads the %s piece letters %s in your moves.", languageName(p, l), lettersText(p, l))
 		} else {
 			text += " " + p.Sprintf("The referee reads your moves with the English piece letters K Q R B N; a letter that English and another "+
@@ -108,8 +118,9 @@ func (r *Referee) language(c *call) Outcome {
 			"is legal, and where both are legal the referee asks.")
 	}
 	text += " " + shared(p)
-	if l.Code != lang.English {
-		if latin(l) {
+	_, fig := lang.SplitTag(env.Language)
+	if l.Code != lang.English || fig {
+		if latin(l) && !fig {
 			text += " " + p.Sprintf("The referee's mails to you write the moves with these letters too; a game's record (\"record\", PGN) keeps the English ones.")
 		} else {
 			text += " " + p.Sprintf("The referee's mails to you write the moves with figurines (%s); a game's record (\"record\", PGN) keeps the English letters.",
@@ -119,8 +130,78 @@ func (r *Referee) language(c *call) Outcome {
 	out := r.lobbyAnswerIn(p, m, env, "language", p.Sprintf("Your language: %s", languageLine(p, l.Code)), wrap(text)+"\n")
 	out.Verdict = Applied
 	out.Detail = fmt.Sprintf("%s set the language %s", m.From, l.Code)
-	out.Lobby = &LobbyChange{Language: &LanguageChange{Address: m.From, Code: l.Code}}
+	out.Lobby = &LobbyChange{Language: &LanguageChange{Address: m.From, Code: lang.Tag(l.Code, fig)}}
 	return out
+}
+
+// figurinesCommand sets whether the referee writes the sender's moves
+// with figurines (♘f3) instead of their language's letters, over all
+// their games ("figurines on", "figurines off"), or shows it
+// ("figurines"): the figurines on request of issue 42. It is kept in
+// their language tag (lang.Tag), beside the language, so every mail to
+// them writes their moves so. A language whose letters are not Latin
+// (Russian) has figurines either way.
+func (r *Referee) figurinesCommand(c *call) Outcome {
+	m, env := c.m, c.env
+	code, on := lang.SplitTag(env.Language)
+	p := r.senderPrinter(env)
+	l, set := languageOf(env.Language)
+	always := set && !latin(l)
+	if len(c.args) == 0 {
+		var text string
+		switch {
+		case always:
+			text = p.Sprintf("The referee writes your moves with figurines (%s), as it does for %s, whose letters are not Latin.",
+				"♔ ♕ ♖ ♗ ♘", languageName(p, l))
+		case on:
+			text = p.Sprintf("The referee writes your moves with figurines (%s). Send \"figurines off\" for letters again.", "♔ ♕ ♖ ♗ ♘")
+		default:
+			text = p.Sprintf("The referee writes your moves with letters (%s). Send \"figurines on\" for figurines (%s) instead.",
+				letterList(l, set), "♔ ♕ ♖ ♗ ♘")
+		}
+		return r.lobbyAnswerIn(p, m, env, "figurines", p.Sprintf("Figurines"), wrap(text)+"\n")
+	}
+	var want bool
+	switch c.args[0] {
+	case "on", "yes":
+		want = true
+	case "off", "no":
+	default:
+		return r.refuseIn(env, m, "figurines: "+strings.Join(c.args, " "),
+			lang.M("%q says neither on nor off.", "figurines "+strings.Join(c.args, " ")),
+			lang.M("Send \"figurines on\" to have your moves written with figurines (%s), \"figurines off\" for letters.", "♔ ♕ ♖ ♗ ♘"))
+	}
+	tag := lang.Tag(code, want)
+	q := r.printer(tag)
+	var text string
+	switch {
+	case always:
+		text = q.Sprintf("The referee writes your moves with figurines (%s) either way, as it does for %s, whose letters are not Latin.",
+			"♔ ♕ ♖ ♗ ♘", languageName(q, l))
+	case want:
+		text = q.Sprintf("From now on the referee writes your moves with figurines, in all your games: %s for the knight's move to f3. "+
+			"You may write them in your moves too, as well as letters; a figurine is read as the piece it shows. "+
+			"A game's record (\"record\", PGN) keeps the English letters. \"figurines off\" brings back the letters.", "♘f3")
+	default:
+		text = q.Sprintf("From now on the referee writes your moves with letters again (%s), in all your games.", letterList(l, set))
+	}
+	out := r.lobbyAnswerIn(q, m, env, "figurines", q.Sprintf("Figurines"), wrap(text)+"\n")
+	if tag == env.Language {
+		return out
+	}
+	out.Verdict = Applied
+	out.Detail = fmt.Sprintf("%s set figurines %v", m.From, want)
+	out.Lobby = &LobbyChange{Language: &LanguageChange{Address: m.From, Code: tag}}
+	return out
+}
+
+// letterList is the piece letters a player reads: their language's, or
+// English's when they set none ("K D T L S").
+func letterList(l notation.Language, set bool) string {
+	if !set {
+		l, _ = notation.LookupLanguage(lang.English)
+	}
+	return strings.Join(l.Letters[:], " ")
 }
 
 // LanguageHintChange records that a player was told how to set the

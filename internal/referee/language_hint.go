@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"referee/internal/lang"
 	"referee/internal/mail/reader"
 	"referee/internal/notation"
 	"referee/internal/render"
@@ -16,7 +17,7 @@ import (
 // where the languages were seen: in the move's piece letters (false), or
 // in the mail itself (its quote header, its Content-Language: mailWhy).
 func (r *Referee) languageHint(p Player, env Env, codes []string, mailWhy string) (render.Section, bool) {
-	if p.Language != "" || env.Language != "" || env.LanguageHinted || len(codes) == 0 || len(codes) > maxHintLanguages {
+	if languageSet(p.Language) || languageSet(env.Language) || env.LanguageHinted || len(codes) == 0 || len(codes) > maxHintLanguages {
 		return render.Section{}, false
 	}
 	var names, sends []string
@@ -63,4 +64,11 @@ func mailLanguages(m *reader.Mail) (codes []string, why string) {
 		}
 	}
 	return codes, strings.Join(whys, " and ")
+}
+
+// languageSet reports whether a player's setting tag (lang.Tag) names a
+// language: one who only asked for figurines set none, and may be hinted.
+func languageSet(tag string) bool {
+	code, _ := lang.SplitTag(tag)
+	return code != ""
 }

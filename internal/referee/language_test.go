@@ -231,3 +231,81 @@ func TestLanguageHintFromTheMail(t *testing.T) {
 		}
 	}
 }
+
+// TestFigurinesOnRequest: "figurines on" keeps the player's language and
+// asks for figurines (issue 42: figurines "on request" where the language
+// writes Latin letters); their mails then write their moves "♘f3", a
+// figurine they write is read as its piece, and "language" keeps the
+// choice; a Russian reader has figurines either way.
+func TestFigurinesOnRequest(t *testing.T) {
+	r, g := newGame(t, rules.Chess())
+	for _, tc := range []struct{ line, lang, tag, says string }{
+		{"figurines on", "de", "de-x-fig", "Ab jetzt schreibt der Schiedsrichter Ihre Züge mit Figurinen, in allen Ihren Partien: ♘f3"},
+		{"figurines on", "", "x-fig", "From now on the referee writes your moves with figurines, in all your games: ♘f3"},
+		{"figurines off", "fr-x-fig", "fr", "Désormais, l'arbitre écrit de nouveau vos coups avec des lettres (R D T F C)"},
+		{"figurines off", "x-fig", "", "with letters again (K Q R B N)"},
+		{"figurine yes", "pl", "pl-x-fig", "Od teraz sędzia zapisuje Twoje ruchy figurkami"},
+	} {
+		out := actIn(t, r, g, rules.Black, tc.line, tc.lang)
+		if out.Verdict != Applied || out.Lobby == nil || out.Lobby.Language == nil || out.Lobby.Language.Code != tc.tag {
+			t.Fatalf("%s with %q: %v %s %+v; want the setting %q", tc.line, tc.lang, out.Verdict, out.Detail, out.Lobby, tc.tag)
+		}
+		if len(out.Mails) != 1 || !strings.Contains(norm(out.Mails[0].Text), tc.says) {
+			t.Errorf("%s with %q: the answer does not say %q: %+v", tc.line, tc.lang, tc.says, out.Mails)
+		}
+	}
+	for _, tc := range []struct{ line, lang, says string }{
+		{"figurines", "de", "Der Schiedsrichter schreibt Ihre Züge mit Buchstaben (K D T L S)."},
+		{"figurines", "de-x-fig", "Der Schiedsrichter schreibt Ihre Züge mit Figurinen (♔ ♕ ♖ ♗ ♘)."},
+		{"figurines", "ru", "Судья записывает ваши ходы фигурками (♔ ♕ ♖ ♗ ♘): у языка «русский» буквы не латинские."},
+		{"figurines on", "de-x-fig", "Ab jetzt schreibt der Schiedsrichter Ihre Züge mit Figurinen"}, // already: nothing to change
+		{"figurines off", "ru", "Судья в любом случае записывает ваши ходы фигурками"},
+		{"language", "de-x-fig", "Ihre Sprache: Deutsch (de)."},
+	} {
+		out := actIn(t, r, g, rules.Black, tc.line, tc.lang)
+		if out.Verdict != Answered || out.Lobby != nil || len(out.Mails) != 1 || !strings.Contains(norm(out.Mails[0].Text), tc.says) {
+			t.Errorf("%s with %q: %v %+v %+v; want it to say %q", tc.line, tc.lang, out.Verdict, out.Lobby, out.Mails, tc.says)
+		}
+	}
+	out := actIn(t, r, g, rules.Black, "figurines maybe", "de")
+	if out.Verdict != Rejected || out.Lobby != nil || !strings.Contains(norm(out.Mails[0].Text), `"figurines maybe" sagt weder on noch off.`) {
+		t.Errorf("figurines maybe: %v %+v", out.Verdict, out.Mails)
+	}
+	// "language" keeps the figurines.
+	out = actIn(t, r, g, rules.Black, "language it", "de-x-fig")
+	if out.Lobby == nil || out.Lobby.Language == nil || out.Lobby.Language.Code != "it-x-fig" {
+		t.Fatalf("language it with figurines: %+v", out.Lobby)
+	}
+
+	// The mails: a German player with figurines is written ♘f3 and may
+	// write it; their opponent, English, reads Nf3; the record stays Nf3.
+	g.Players[rules.White].Language = "de-x-fig"
+	out = act(t, r, g, rules.White, "♘f3")
+	if out.Verdict != Applied || g.Actions[0].SAN != "Nf3" {
+		t.Fatalf("♘f3: %v %s", out.Verdict, out.Detail)
+	}
+	if mover := textOf(t, out.Mails[0]); !strings.Contains(mover, "1. ♘f3") || strings.Contains(mover, "gelesen") {
+		t.Errorf("the mover's mail does not write ♘f3, or says how a plain figurine was read:\n%s", mover)
+	}
+	if opp := textOf(t, out.Mails[1]); strings.Contains(opp, "♘") || !strings.Contains(opp, "1. Nf3") {
+		t.Errorf("the opponent's mail:\n%s", opp)
+	}
+	out = act(t, r, g, rules.Black, "Sc6")
+	if out.Verdict != Applied {
+		t.Fatalf("Sc6: %v %s", out.Verdict, out.Detail)
+	}
+	if mover := textOf(t, out.Mails[1]); !strings.Contains(mover, "1. ♘f3 ♘c6") {
+		t.Errorf("White's mail after Black's Nc6 does not write the record in figurines:\n%s", mover)
+	}
+	// A French reader of figurines: ♖ is the rook, not the French king.
+	r, g = newGame(t, rules.Chess())
+	g.Players[rules.White].Language = "fr-x-fig"
+	for i, mv := range []string{"e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"} {
+		if out := act(t, r, g, rules.Color(i%2), mv); out.Verdict != Applied {
+			t.Fatalf("%s: %v %s", mv, out.Verdict, out.Detail)
+		}
+	}
+	if out := act(t, r, g, rules.White, "♔f1"); out.Verdict != Applied || g.Actions[len(g.Actions)-1].SAN != "Kf1" {
+		t.Fatalf("♔f1 for a French reader of figurines: %v %s", out.Verdict, out.Detail)
+	}
+}

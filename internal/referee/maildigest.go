@@ -125,7 +125,7 @@ func (r *Referee) Digest(to, zone string, games []*Game, now time.Time) (Mail, b
 		last := p.Sprintf("no move yet")
 		if k := len(g.Actions); k > 0 {
 			a := g.Actions[k-1]
-			san := notation.WriteIn(g.Variant, a.SAN, p.Code())
+			san := notation.WriteIn(g.Variant, a.SAN, p.ReaderTag())
 			last = p.Sprintf("%s played %s", opp, san)
 			if a.Color == c {
 				last = p.Sprintf("your last move was %s", san)

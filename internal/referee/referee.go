@@ -73,9 +73,10 @@ type Player struct {
 	// Zone is the player's time zone (the "timezone" command, over all
 	// their games): an IANA name, "" for UTC.
 	Zone string
-	// Language is the code of the player's language (the "language"
-	// command, over all their games; "" for none set): its piece letters
-	// are read in their moves.
+	// Language is the player's language tag (lang.Tag: the code of the
+	// "language" command, over all their games, "" for none set, with
+	// "-x-fig" when they asked for figurines): its piece letters are read
+	// in their moves.
 	Language string
 }
 
@@ -394,7 +395,7 @@ type Env struct {
 	Bookings []Booking
 	// Zone is the sender's time zone ("" for UTC).
 	Zone string
-	// Language is the code of the sender's language ("" for none set).
+	// Language is the sender's language tag ("" for none set; lang.Tag).
 	Language string
 	// LanguageHinted: the sender was told once how to set a language
 	// (languageHint), and is not told again.

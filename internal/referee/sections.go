@@ -76,10 +76,10 @@ func movesSection(p *lang.Printer, pos rules.Position, c rules.Color) []render.S
 	list := make([]string, len(legal))
 	for i, m := range legal {
 		san := notation.SAN(pos, m)
-		if p.Code() != lang.English {
+		if p.Code() != lang.English || p.Figurines() {
 			// In the reader's letters where they read back as this
 			// move, else as it is read without doubt (ExampleIn).
-			san = notation.ExampleIn(pos, m, p.Code())
+			san = notation.ExampleIn(pos, m, p.ReaderTag())
 		}
 		if typed := notation.Typeable(san); typed != san {
 			san += " (" + typed + ")" // the marks as a player may type them

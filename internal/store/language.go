@@ -6,14 +6,16 @@ import "time"
 // languages to player_settings, and version 27
 // (schema_27_language_hint.sql) the hint of a language, told once.
 
-// Language is the code of the language the player at address set ("" for
-// none).
+// Language is the language tag the player at address set (lang.Tag: a
+// code, with "-x-fig" when they asked for figurines; "" for none).
 func (t *Tx) Language(address string) (string, error) {
 	return t.playerSetting("language", "the language", address)
 }
 
 // SetLanguage records the language of the player at address (a code of
-// notation.Languages), for all their games.
+// notation.Languages, or its lang.Tag: "de-x-fig" when they asked for
+// figurines, "x-fig" for figurines without a language), for all their
+// games.
 func (t *Tx) SetLanguage(address, code string, now time.Time) error {
 	return t.setPlayerSetting("language", "the language", address, code, now)
 }
