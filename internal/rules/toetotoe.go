@@ -157,18 +157,21 @@ func (p *ttPos) swapExample(alike bool) string {
 
 // WhyNot explains an action that is not legal now (ActionExplain): there
 // is no pass command; a swap turn is passed by swapping alike pieces.
-func (p *ttPos) WhyNot(m Move) string {
+func (p *ttPos) WhyNot(m Move) string { return English(p.WhyNotText(m)) }
+
+// WhyNotText is WhyNot in the reader's language; nil where WhyNot is "".
+func (p *ttPos) WhyNotText(m Move) lang.Text {
 	if p.Result().Over {
-		return ""
+		return nil
 	}
 	if m.Kind == Drop && p.phase < ttDeployTurns {
 		// One piece placed where a deployment turn places two: the turn
 		// is one action (docs/rules/toetotoe.md), written with a comma.
 		d := ttDeploy[p.phase]
 		ex := fmt.Sprintf("\"%c@%s,%c@%s\"", d[0], p.exampleSq(0), d[1], p.exampleSq(1))
-		pieces := fmt.Sprintf("your %s and your %s", p.v.PieceName(d[0]), p.v.PieceName(d[1]))
+		pieces := lang.M("your %s and your %s", PieceWord(p.v.PieceName(d[0])), PieceWord(p.v.PieceName(d[1])))
 		if d[0] == d[1] {
-			pieces = fmt.Sprintf("both your %ss", p.v.PieceName(d[0]))
+			pieces = ttBoth(d[0])
 		}
 		if m.Piece == d[0] || m.Piece == d[1] {
 			// The example keeps the player's square when it can take the piece.
@@ -184,22 +187,34 @@ func (p *ttPos) WhyNot(m Move) string {
 					}
 				}
 			}
-			return fmt.Sprintf("a deployment turn places both pieces in one reply: this turn %s, "+
+			return lang.M("a deployment turn places both pieces in one reply: this turn %s, "+
 				"the two placements joined by a comma, e.g. %s", pieces, ex)
 		}
-		return fmt.Sprintf("deployment %d of 8 places %s, not a %s: send both placements in one reply, e.g. %s",
-			p.phase+1, pieces, p.v.PieceName(m.Piece), ex)
+		return lang.M("deployment %d of 8 places %s, not a %s: send both placements in one reply, e.g. %s",
+			p.phase+1, pieces, PieceWord(p.v.PieceName(m.Piece)), ex)
 	}
 	if m.Kind != Pass {
-		return ""
+		return nil
 	}
 	switch {
 	case p.phase < ttDeployTurns:
-		return "there is no passing during the deployment. " + p.Prompt()
+		return lang.M("there is no passing during the deployment. %s", p.PromptText())
 	case p.phase < ttPlay:
-		return fmt.Sprintf("there is no \"pass\" command: to pass a swap turn, swap two alike pieces, e.g. \"%s\" (it changes nothing)", p.swapExample(true))
+		return lang.M("there is no \"pass\" command: to pass a swap turn, swap two alike pieces, e.g. \"%s\" (it changes nothing)", p.swapExample(true))
 	}
-	return "there is no passing in Toe-to-Toe Chess: make a move"
+	return lang.M("there is no passing in Toe-to-Toe Chess: make a move")
+}
+
+// ttBoth names a deployment turn's two alike pieces ("both your
+// elephants"): a message each, since the plural is the language's own.
+func ttBoth(piece byte) lang.Text {
+	switch piece {
+	case 'E':
+		return lang.M("both your elephants")
+	case 'N':
+		return lang.M("both your horses")
+	}
+	return lang.M("both your chariots")
 }
 
 func (p *ttPos) exampleSq(i int) string {

@@ -3,6 +3,8 @@ package rules
 import (
 	"strings"
 	"testing"
+
+	"referee/internal/lang"
 )
 
 const ttDeployed = "K@e1,G@d2 K@e8,G@d7 E@c3,E@f3 E@c6,E@f6 N@b2,N@g2 N@b7,N@g7 R@a1,R@h1 R@a8,R@h8"
@@ -206,5 +208,50 @@ func TestToeToToePassIsASwapOfAlikePieces(t *testing.T) {
 	// While deploying, the answer says what to place.
 	if got := ToeToToe().Start().(ActionExplain).WhyNot(Move{Kind: Pass, From: NoSquare, To: NoSquare}); !strings.Contains(got, "Deployment 1 of 8") {
 		t.Errorf("WhyNot(pass) while deploying = %q", got)
+	}
+}
+
+// TestToeToToeReasonsInTheReadersLanguage: the deployment's and the
+// swaps' reasons (WhyNotText) are written in the reader's language, and
+// in English by WhyNot, the same words.
+func TestToeToToeReasonsInTheReadersLanguage(t *testing.T) {
+	c, err := lang.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := ToeToToe().Start()
+	e1, _ := ToeToToe().Board().ParseSquare("e1")
+	swaps := playCoords(t, start, ttDeployed)
+	third := playCoords(t, start, "K@e1,G@d1 K@e8,G@d8") // deployment 3 places two elephants
+	pass := Move{Kind: Pass, From: NoSquare, To: NoSquare}
+	for _, tc := range []struct {
+		name   string
+		p      Position
+		m      Move
+		de, en string
+	}{
+		{"one piece of two", start, Move{Kind: Drop, Piece: 'K', From: NoSquare, To: e1},
+			"ein Aufstellungszug setzt beide Figuren in einer Antwort: in diesem Zug Ihre Figuren König und General",
+			"a deployment turn places both pieces in one reply: this turn your king and your general"},
+		{"alike pieces", third, Move{Kind: Drop, Piece: 'R', From: NoSquare, To: e1},
+			"Aufstellung 3 von 8 setzt Ihre beiden Elefanten, nicht die Figur Streitwagen",
+			"deployment 3 of 8 places both your elephants, not a chariot"},
+		{"pass while deploying", start, pass, "während der Aufstellung wird nicht gepasst. Aufstellung 1 von 8",
+			"there is no passing during the deployment. Deployment 1 of 8"},
+		{"pass while swapping", swaps, pass, "es gibt keinen Befehl \"pass\": um einen Tauschzug zu passen, tauschen Sie zwei gleiche Figuren, z. B. \"a1<>h1\"",
+			"there is no \"pass\" command: to pass a swap turn, swap two alike pieces, e.g. \"a1<>h1\""},
+	} {
+		x := tc.p.(ActionExplainText)
+		why := x.WhyNotText(tc.m)
+		if why == nil {
+			t.Errorf("%s: no reason", tc.name)
+			continue
+		}
+		if got := why.In(c.Printer("de")); !strings.Contains(got, tc.de) {
+			t.Errorf("%s: German %q, want it to say %q", tc.name, got, tc.de)
+		}
+		if got := tc.p.(ActionExplain).WhyNot(tc.m); !strings.Contains(got, tc.en) {
+			t.Errorf("%s: English %q, want it to say %q", tc.name, got, tc.en)
+		}
 	}
 }
