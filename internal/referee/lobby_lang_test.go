@@ -233,3 +233,30 @@ func TestHelpLinesAreOneText(t *testing.T) {
 		}
 	}
 }
+
+// TestChallengeRefusalsInTheSendersLanguage: a challenge refused for its
+// opponent's address or its time control gives the reason (addr's,
+// timecontrol's) in the sender's language, and in English to a sender
+// who set none, as before.
+func TestChallengeRefusalsInTheSendersLanguage(t *testing.T) {
+	lr := lobbyReferee(t, LobbyConfig{})
+	for _, tc := range []struct{ code, action, says string }{
+		{"de", "challenge chess bob@localhost", `"localhost" hat keinen Punkt: es bezeichnet einen einzelnen Rechner, keine Mail-Domain`},
+		{"", "challenge chess bob@localhost", `"localhost" has no dot: it names a single host, not a mail domain`},
+		{"ru", "challenge chess bob@exa--mple.-org", `его часть "-org" начинается или оканчивается дефисом`},
+		{"fr", "challenge chess 10d+1d/5d", `cadence "10d+1d/5d" : le plafond 5d est inférieur au temps initial 10d ; donnez un plafond d'au moins 10d.`},
+		{"pl", "challenge chess 300/5d", `tempo "300/5d": "300" nie jest liczbą posunięć od 1 do 200`},
+		{"", "challenge chess 300/5d", `time control "300/5d": "300" is not a number of moves from 1 to 200`},
+		{"de", "challenge chess 0d", `Bedenkzeit "0d": geben Sie mindestens 1d pro Zug.`},
+	} {
+		m := &reader.Mail{From: "carol@example.org", MessageID: "<c1@example.org>", Action: tc.action}
+		out := lr.Handle(Inbound{Mail: m}, nil, Env{Now: lobbyNow, Language: tc.code, Lobby: lobbyIn(nil)})
+		if out.Verdict != Rejected {
+			t.Errorf("%q (%s): %s %s", tc.action, tc.code, out.Verdict, out.Detail)
+			continue
+		}
+		if text := norm(onlyMailTo(t, out, "carol@example.org").Text); !strings.Contains(text, tc.says) {
+			t.Errorf("%q (%s) does not say %q:\n%s", tc.action, tc.code, tc.says, text)
+		}
+	}
+}

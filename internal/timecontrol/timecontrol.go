@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"referee/internal/lang"
 )
 
 // Day is the unit of correspondence time controls.
@@ -74,7 +76,7 @@ func Parse(s string) (Control, error) {
 	days := func(x string) (time.Duration, error) {
 		n, err := strconv.Atoi(strings.TrimSuffix(x, "d"))
 		if err != nil || n < 0 || n > 365 || !strings.HasSuffix(x, "d") {
-			return 0, fmt.Errorf("time control %q: write days as a number with d; the controls are %s", s, Syntax)
+			return 0, fail(lang.M("time control %q: write days as a number with d; the controls are %s", s, SyntaxText()))
 		}
 		return time.Duration(n) * Day, nil
 	}
@@ -89,7 +91,7 @@ func Parse(s string) (Control, error) {
 			return Control{}, err
 		}
 		if ini == 0 {
-			return Control{}, fmt.Errorf("time control %q: the initial time must be at least 1d", s)
+			return Control{}, fail(lang.M("time control %q: the initial time must be at least 1d", s))
 		}
 		c := Control{Initial: ini, Increment: incd}
 		if capped {
@@ -98,7 +100,7 @@ func Parse(s string) (Control, error) {
 				return Control{}, err
 			}
 			if cp < ini {
-				return Control{}, fmt.Errorf("time control %q: the cap %s is less than the initial time %s; give a cap of at least %dd", s, capText, a, ini/Day)
+				return Control{}, fail(lang.M("time control %q: the cap %s is less than the initial time %s; give a cap of at least %dd", s, capText, a, int(ini/Day)))
 			}
 			c.Cap = cp
 		}
@@ -107,14 +109,14 @@ func Parse(s string) (Control, error) {
 	if n, d, ok := strings.Cut(s, "/"); ok {
 		moves, err := strconv.Atoi(n)
 		if err != nil || moves < 1 || moves > 200 {
-			return Control{}, fmt.Errorf("time control %q: %q is not a number of moves from 1 to 200; write a block as e.g. 10/50d (10 moves in 50 days)", s, n)
+			return Control{}, fail(lang.M("time control %q: %q is not a number of moves from 1 to 200; write a block as e.g. 10/50d (10 moves in 50 days)", s, n))
 		}
 		per, err := days(d)
 		if err != nil {
 			return Control{}, err
 		}
 		if per == 0 {
-			return Control{}, fmt.Errorf("time control %q: give the block at least 1d", s)
+			return Control{}, fail(lang.M("time control %q: give the block at least 1d", s))
 		}
 		return Control{Block: moves, Initial: per}, nil
 	}
@@ -123,7 +125,7 @@ func Parse(s string) (Control, error) {
 		return Control{}, err
 	}
 	if per == 0 {
-		return Control{}, fmt.Errorf("time control %q: give at least 1d per move", s)
+		return Control{}, fail(lang.M("time control %q: give at least 1d per move", s))
 	}
 	return Control{PerMove: per}, nil
 }
@@ -145,10 +147,10 @@ func parseDaysOff(s string) ([]time.Weekday, error) {
 				continue
 			}
 		}
-		return nil, fmt.Errorf("days off %q: %q is not a weekday; write e.g. \"sat,sun\"", s, w)
+		return nil, fail(lang.M("days off %q: %q is not a weekday; write e.g. \"sat,sun\"", s, w))
 	}
 	if len(out) == 0 || len(out) > 3 {
-		return nil, fmt.Errorf("days off %q: give 1 to 3 weekdays, e.g. \"sat,sun\"", s)
+		return nil, fail(lang.M("days off %q: give 1 to 3 weekdays, e.g. \"sat,sun\"", s))
 	}
 	slices.SortFunc(out, func(a, b time.Weekday) int { return mondayFirst(a) - mondayFirst(b) })
 	return out, nil

@@ -6,11 +6,23 @@
 package addr
 
 import (
-	"errors"
-	"fmt"
 	"net/mail"
 	"strings"
+
+	"referee/internal/lang"
 )
+
+// Error is an address the referee does not take: Error() is the reason in
+// English, Why the same in each reader's language (issue 42).
+type Error struct {
+	Why lang.Text
+	err error // net/mail's, when it could not parse the address
+}
+
+func (e *Error) Error() string { return e.Why.In(nil) }
+
+// Unwrap is net/mail's error, when there is one.
+func (e *Error) Unwrap() error { return e.err }
 
 // Canonical returns the bare address of s ("Alice <Alice@Example.org>" or
 // "alice@example.org") in the referee's spelling: lower case, and a local
@@ -20,7 +32,7 @@ import (
 func Canonical(s string) (string, error) {
 	a, err := mail.ParseAddress(strings.TrimSpace(s))
 	if err != nil {
-		return "", fmt.Errorf("%q is not a mail address (%w): write it like alice@example.org", short(s), err)
+		return "", &Error{Why: lang.M("%q is not a mail address (%s): write it like alice@example.org", short(s), err.Error()), err: err}
 	}
 	return FromParsed(a.Address)
 }
@@ -30,7 +42,7 @@ func Canonical(s string) (string, error) {
 func FromParsed(bare string) (string, error) {
 	at := strings.LastIndexByte(bare, '@')
 	if at <= 0 || at == len(bare)-1 {
-		return "", errors.New("an address needs a local part, an @ and a domain")
+		return "", &Error{Why: lang.M("an address needs a local part, an @ and a domain")}
 	}
 	local, domain := bare[:at], strings.ToLower(bare[at+1:])
 	local = strings.ToLower(local)
@@ -60,44 +72,45 @@ const (
 func check(local, domain string) error {
 	a := local + "@" + domain
 	if len(local) > MaxLocal {
-		return fmt.Errorf("the part before the @ of %s is %d characters long, over the %d that mail servers must accept (RFC 5321): use a shorter address",
-			short(a), len(local), MaxLocal)
+		return &Error{Why: lang.M("the part before the @ of %s is %d characters long, over the %d that mail servers must accept (RFC 5321): use a shorter address",
+			short(a), len(local), MaxLocal)}
 	}
 	if len(domain) > MaxDomain {
-		return fmt.Errorf("the domain of %s is %d characters long, over the %d allowed (RFC 5321): use a real mail domain", short(a), len(domain), MaxDomain)
+		return &Error{Why: lang.M("the domain of %s is %d characters long, over the %d allowed (RFC 5321): use a real mail domain", short(a), len(domain), MaxDomain)}
 	}
 	if len(a)+2 > MaxPath {
-		return fmt.Errorf("the address %s is %d characters long, over the %d allowed (RFC 5321): use a shorter address", short(a), len(a), MaxPath-2)
+		return &Error{Why: lang.M("the address %s is %d characters long, over the %d allowed (RFC 5321): use a shorter address", short(a), len(a), MaxPath-2)}
 	}
 	if strings.HasPrefix(domain, "[") {
-		return fmt.Errorf("%s names a host by its IP address (%s), not a mail domain: use the address at the player's mail domain", short(a), domain)
+		return &Error{Why: lang.M("%s names a host by its IP address (%s), not a mail domain: use the address at the player's mail domain", short(a), domain)}
 	}
 	for _, label := range strings.Split(domain, ".") {
-		if err := checkLabel(label); err != "" {
-			return fmt.Errorf("the domain %q of %s is not a valid mail domain: %s", short(domain), short(a), err)
+		if why := checkLabel(label); why != nil {
+			return &Error{Why: lang.M("the domain %q of %s is not a valid mail domain: %s", short(domain), short(a), why)}
 		}
 	}
 	return nil
 }
 
-// checkLabel says what is wrong with one label of a domain ("" if nothing).
-func checkLabel(label string) string {
+// checkLabel says what is wrong with one label of a domain (nil if
+// nothing).
+func checkLabel(label string) lang.Text {
 	switch {
 	case label == "":
-		return "it has an empty part (two dots in a row, or a dot at an end)"
+		return lang.M("it has an empty part (two dots in a row, or a dot at an end)")
 	case len(label) > MaxLabel:
-		return fmt.Sprintf("its part %s is %d characters long, over the %d allowed", short(label), len(label), MaxLabel)
+		return lang.M("its part %s is %d characters long, over the %d allowed", short(label), len(label), MaxLabel)
 	case label[0] == '-' || label[len(label)-1] == '-':
-		return fmt.Sprintf("its part %q begins or ends with a hyphen", short(label))
+		return lang.M("its part %q begins or ends with a hyphen", short(label))
 	}
 	for _, r := range label {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r >= 0x80:
 		default:
-			return fmt.Sprintf("its part %q holds %q; a domain has only letters, digits, hyphens and dots", short(label), r)
+			return lang.M("its part %q holds %q; a domain has only letters, digits, hyphens and dots", short(label), r)
 		}
 	}
-	return ""
+	return nil
 }
 
 // short cuts s for a message.
@@ -198,22 +211,22 @@ func Player(s string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if why := notMailDomain(Domain(a)); why != "" {
-		return "", fmt.Errorf("%s is not a player's mail address: its domain %s; write the address at the player's mail domain, like alice@example.org", short(a), why)
+	if why := notMailDomain(Domain(a)); why != nil {
+		return "", &Error{Why: lang.M("%s is not a player's mail address: its domain %s; write the address at the player's mail domain, like alice@example.org", short(a), why)}
 	}
 	return a, nil
 }
 
 // notMailDomain says why domain, valid as a host name, is not a mail
-// domain on the Internet ("" when it may be one).
-func notMailDomain(domain string) string {
+// domain on the Internet (nil when it may be one).
+func notMailDomain(domain string) lang.Text {
 	dot := strings.LastIndexByte(domain, '.')
 	if dot < 0 {
-		return fmt.Sprintf("%q has no dot: it names a single host, not a mail domain", short(domain))
+		return lang.M("%q has no dot: it names a single host, not a mail domain", short(domain))
 	}
 	tld := domain[dot+1:]
 	if strings.Trim(tld, "0123456789") == "" {
-		return fmt.Sprintf("%q ends in a number: it is written like an IP address, and no mail domain ends in digits", short(domain))
+		return lang.M("%q ends in a number: it is written like an IP address, and no mail domain ends in digits", short(domain))
 	}
-	return ""
+	return nil
 }
