@@ -161,7 +161,8 @@ func TestRatingAndTopInTheSendersLanguage(t *testing.T) {
 			"40 gewertete Partien: 25 gewonnen, 5 remis, 10 verloren", "Zuverlässigkeit 95%: 1 durch Zeitüberschreitung verloren",
 			"1 gewertete Partie: 1 gewonnen", `Ein "?" kennzeichnet eine vorläufige Wertungszahl`}},
 		{"ru", "rating", "Рейтинги", []string{"Вы (carol@example.org): рейтинги.", "40 рейтинговых партий: 25 выиграно", "1 рейтинговая партия"}},
-		{"pl", "top chess", "Najlepsi gracze w Szachy", []string{"Gracze z ustalonym rankingiem w Szachy"}},
+		{"pl", "top chess", "Najlepsi gracze w grze Szachy", []string{"Gracze z ustalonym rankingiem w grze Szachy"}},
+		{"ru", "top chess", "Лучшие игроки в игре «Шахматы»", []string{"Игроки с установившимся рейтингом в игре «Шахматы»"}},
 	} {
 		r := lobbyReferee(t, LobbyConfig{})
 		m := &reader.Mail{From: "carol@example.org", MessageID: "<c1@example.org>", Subject: "rating", Action: tt.line}

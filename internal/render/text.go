@@ -164,8 +164,17 @@ func legend(lp *lang.Printer, p rules.Position) []string {
 	if h := p.Hand(rules.Black); len(h) > 0 || handVariant(p) {
 		out = append(out, lp.Sprintf("Black's hand: %s", handString(lp, h)))
 	}
-	return out
+	// Every line folded at the legend's width: a translation runs longer
+	// than the English ("La scacchiera si richiude: ..." is 99 wide).
+	var folded []string
+	for _, l := range out {
+		folded = append(folded, wrapLine(l, legendWidth)...)
+	}
+	return folded
 }
+
+// legendWidth is the widest line of a diagram's legend.
+const legendWidth = 76
 
 func handVariant(p rules.Position) bool {
 	type hander interface{ HasHands() bool }
