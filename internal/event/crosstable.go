@@ -105,13 +105,14 @@ func (t Table) Text() string { return t.TextIn(EnglishHeadings()) }
 // mark of a withdrawn player, in a reader's language (TextIn).
 type Headings struct {
 	Number, Player, Points, Wins, SB, Rank string
-	// Withdrawn marks a withdrawn player's name: "(w)".
-	Withdrawn string
+	// Withdrawn marks a withdrawn player's name: "(w)"; Withdrew is the
+	// mark of the HTML table, which has room for a word: "(withdrew)".
+	Withdrawn, Withdrew string
 }
 
 // EnglishHeadings are the crosstable's English headings.
 func EnglishHeadings() Headings {
-	return Headings{Number: "#", Player: "Player", Points: "Pts", Wins: "Wins", SB: "SB", Rank: "Rank", Withdrawn: "(w)"}
+	return Headings{Number: "#", Player: "Player", Points: "Pts", Wins: "Wins", SB: "SB", Rank: "Rank", Withdrawn: "(w)", Withdrew: "(withdrew)"}
 }
 
 // TextIn is Text with the headings h; each column is as wide as its
@@ -167,10 +168,16 @@ func runes(s string) int { return utf8.RuneCountInString(s) }
 // anywhere, and the points and rank come right after the name, so that a
 // 360-pixel screen shows them before the results (which the numbered
 // columns give, as in the text table).
-func (t Table) HTML() string {
+func (t Table) HTML() string { return t.HTMLIn(EnglishHeadings()) }
+
+// HTMLIn is HTML with the headings h.
+func (t Table) HTMLIn(h Headings) string {
 	var b strings.Builder
 	b.WriteString("<div style=\"overflow-x:auto;max-width:100%\">\n")
-	b.WriteString("<table border=\"1\" cellpadding=\"3\" style=\"border-collapse:collapse\">\n<tr><th>#</th><th>Player</th><th>Pts</th><th>Wins</th><th>SB</th><th>Rank</th>")
+	b.WriteString("<table border=\"1\" cellpadding=\"3\" style=\"border-collapse:collapse\">\n<tr>")
+	for _, w := range []string{h.Number, h.Player, h.Points, h.Wins, h.SB, h.Rank} {
+		b.WriteString("<th>" + html.EscapeString(w) + "</th>")
+	}
 	for j := range t.Players {
 		fmt.Fprintf(&b, "<th>%d</th>", j+1)
 	}
@@ -178,7 +185,7 @@ func (t Table) HTML() string {
 	for i, p := range t.Players {
 		name := html.EscapeString(p.Name)
 		if p.Withdrawn {
-			name += " (withdrew)"
+			name += " " + html.EscapeString(h.Withdrew)
 		}
 		s := t.standingOf(i + 1)
 		fmt.Fprintf(&b, "<tr><td>%d</td><td style=\"overflow-wrap:anywhere;min-width:6em\">%s</td><td align=\"right\"><b>%s</b></td><td align=\"right\">%d</td><td align=\"right\">%s</td><td align=\"right\">%d</td>",

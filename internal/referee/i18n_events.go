@@ -156,7 +156,7 @@ func chainIn(p *lang.Printer, chain []event.TieBreak) string {
 // headingsIn are the crosstable's headings in p's language.
 func headingsIn(p *lang.Printer) event.Headings {
 	return event.Headings{Number: "#", Player: p.Sprintf("Player"), Points: p.Sprintf("Pts"), Wins: p.Sprintf("Wins"),
-		SB: p.Sprintf("SB"), Rank: p.Sprintf("Rank"), Withdrawn: p.Sprintf("(w)")}
+		SB: p.Sprintf("SB"), Rank: p.Sprintf("Rank"), Withdrawn: p.Sprintf("(w)"), Withdrew: p.Sprintf("(withdrew)")}
 }
 
 // crosstableIn is t's text crosstable in p's language.
