@@ -301,7 +301,7 @@ func (r *Referee) variantsText(p *lang.Printer) string {
 	var b strings.Builder
 	b.WriteString(p.Sprintf("The games offered here (use the short name in a challenge):") + "\n\n")
 	for _, v := range r.Offered() {
-		fmt.Fprintf(&b, "%s (%s)\n%s\n\n", v.Name(), variantTitle(p, v), indent(wrap(v.Summary()), "    "))
+		fmt.Fprintf(&b, "%s (%s)\n%s\n\n", v.Name(), variantTitle(p, v), indent(wrap(rules.SummaryText(v).In(p)), "    "))
 	}
 	b.WriteString(wrap(p.Sprintf("Send %q to invite someone, e.g. %q.", "challenge NAME ADDRESS", "challenge toto40 bob@example.org 3d")) + "\n")
 	return b.String()
