@@ -62,14 +62,6 @@ func (r *Referee) EventStartMail(e *Event, seat int, games []*Game, now time.Tim
 func (r *Referee) EventEndMails(e *Event, watchers []string, languages map[string]string, now time.Time) []Mail {
 	var out []Mail
 	seen := map[string]bool{}
-	html := e.StandingsHTML()
-	if notes := e.tieNotes(); len(notes) > 0 {
-		html += "<p>How the ties on points were broken:</p>\n<ul>\n"
-		for _, n := range notes {
-			html += "<li>" + escapeHTML(n) + "</li>\n"
-		}
-		html += "</ul>\n"
-	}
 	winners := e.Rules().Winners(e)
 	send := func(to, code string, observer bool) {
 		if to == "" || seen[addr.Mailbox(to)] {
@@ -77,12 +69,15 @@ func (r *Referee) EventEndMails(e *Event, watchers []string, languages map[strin
 		}
 		seen[addr.Mailbox(to)] = true
 		p := r.printer(code)
-		text := e.StandingsIn(p)
+		text, html := e.StandingsIn(p), e.StandingsHTMLIn(p)
 		if notes := e.tieNotesIn(p); len(notes) > 0 {
 			text += "\n" + p.Sprintf("How the ties on points were broken:") + "\n"
+			html += "<p>" + escapeHTML(p.Sprintf("How the ties on points were broken:")) + "</p>\n<ul>\n"
 			for _, n := range notes {
 				text += indent(wrapAt(n, 68), "    ")[2:] + "\n"
+				html += "<li>" + escapeHTML(n) + "</li>\n"
 			}
+			html += "</ul>\n"
 		}
 		intro := p.Sprintf("The last game of %s has ended.", e.Name)
 		if observer {
