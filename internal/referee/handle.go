@@ -322,7 +322,7 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	}
 	detail := fmt.Sprintf("game #%d: %s played %s", g.ID, color, san)
 	newActs := []Action{act}
-	var notice [2]string
+	var notice [2]lang.Text
 	if res := next.Result(); res.Over {
 		ng.setResult(res, game.EndBoard)
 		headline = lang.Join(" ", headline, resultSentence(res))
@@ -334,17 +334,19 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 		detail += " and offers a draw"
 		ng.State.Cond = ng.State.Cond.clone()
 		ng.State.Cond.Trees[color.Other()] = nil
-		notice[color.Other()] = fmt.Sprintf("%s offered a draw with %s: your conditional lines are cleared, so that you answer the offer yourself.", color, san)
+		notice[color.Other()] = bySideText(color,
+			lang.M("White offered a draw with %s: your conditional lines are cleared, so that you answer the offer yourself.", sanT),
+			lang.M("Black offered a draw with %s: your conditional lines are cleared, so that you answer the offer yourself.", sanT))
 	} else if ng.State.Cond != nil && ng.State.Cond.Trees[color.Other()] != nil {
 		// The opponent's conditional lines answer this move at once, or
 		// are cleared by it.
 		var condActs []Action
-		var words string
+		var words lang.Text
 		next, condActs, words, notice = r.playConditions(ng, next, env)
 		newActs = append(newActs, condActs...)
-		if words != "" {
-			headline = lang.Join(" ", headline, lang.Raw(words))
-			detail += "; " + words
+		if words != nil {
+			headline = lang.Join(" ", headline, words)
+			detail += "; " + words.In(r.english())
 		}
 	} else if reading.OfferDraw {
 		// "Nc3 draw": the move, and a draw offer made with it (docs/rules/README.md#common-ground:
@@ -375,8 +377,9 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	out := Outcome{Verdict: Applied, Detail: detail, Game: ng, NewActions: newActs, NewRolls: rolls}
 	out.Mails = r.boardMailsIn(ng, next, lang.Join(" ", headline, note), headline, color, m, rolls, now)
 	for c, n := range notice {
-		if n != "" {
-			addSection(out.Mails, ng, rules.Color(c), render.Section{Title: r.printer(ng.Players[c].Language).Sprintf("Your conditional moves"), Body: n})
+		if n != nil {
+			p := r.printer(ng.Players[c].Language)
+			addSection(out.Mails, ng, rules.Color(c), render.Section{Title: p.Sprintf("Your conditional moves"), Body: n.In(p)})
 		}
 	}
 	codes, mailWhy := reading.Languages, ""

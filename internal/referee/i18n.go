@@ -92,6 +92,10 @@ func reasonText(p *lang.Printer, reason string) string {
 		return p.Sprintf("White lost on time")
 	case "Black lost on time":
 		return p.Sprintf("Black lost on time")
+	case "White ran out of time, but Black has no way to win":
+		return p.Sprintf("White ran out of time, but Black has no way to win")
+	case "Black ran out of time, but White has no way to win":
+		return p.Sprintf("Black ran out of time, but White has no way to win")
 	}
 	return reason
 }
