@@ -98,3 +98,113 @@ func TestConditionalNoticesInTheReadersLanguage(t *testing.T) {
 		})
 	}
 }
+
+// said is what a test checks in a mail: its subject, and a sentence its
+// text holds (with runs of white space as one space).
+type said struct{ subject, says string }
+
+// checkSaid fails t when ml's subject is not w's or its text lacks w's
+// sentence.
+func checkSaid(t *testing.T, what string, ml Mail, w said) {
+	t.Helper()
+	if w.subject == "" || w.says == "" {
+		t.Fatalf("%s: nothing to check", what)
+	}
+	text := norm(textOf(t, ml))
+	if ml.Board != nil {
+		text = norm(ml.Board.Headline + " " + text)
+	}
+	if ml.Subject != w.subject || !strings.Contains(text, w.says) {
+		t.Errorf("%s: subject %q, text\n%s\nwant subject %q and %q", what, ml.Subject, text, w.subject, w.says)
+	}
+}
+
+// TestVacationBookingsInTheReadersLanguage (issue 42): "vacation from",
+// "vacation list" and "vacation cancel" answer and refuse in the
+// sender's language, with its dates and its plural of days; the notice
+// to the opponent of a booking and the headline when a booked vacation
+// begins are in the opponent's language.
+func TestVacationBookingsInTheReadersLanguage(t *testing.T) {
+	const carol, dave = "carol@example.org", "dave@example.org"
+	one := Booking{ID: 3, Start: lobbyNow.Add(10 * Day).Truncate(Day), Days: 5}
+	two := Booking{ID: 8, Start: lobbyNow.Add(40 * Day).Truncate(Day), Days: 1}
+	tests := []struct {
+		name, line string
+		bookings   []Booking
+		// to is who the checked mail goes to (carol, the sender, or dave,
+		// her opponent).
+		to   string
+		want map[string]said
+	}{
+		{name: "a bad date", line: "vacation from 2026-13-01 5", to: carol, want: map[string]said{
+			"en": {"Re: vacation from 2026-13-01 5", `"2026-13-01" is not a date written as YYYY-MM-DD. Send e.g. "vacation from 2026-12-20 10": 10 days from 20 December (in your time zone, see "timezone").`},
+			"de": {"Re: vacation from 2026-13-01 5", `"2026-13-01" ist kein Datum in der Form JJJJ-MM-TT. Schicken Sie z. B. "vacation from 2026-12-20 10": 10 Tage ab dem 20. Dezember (in Ihrer Zeitzone, siehe "timezone").`},
+			"ru": {"Re: vacation from 2026-13-01 5", `"2026-13-01" — это не дата вида ГГГГ-ММ-ДД. Отправьте, например, "vacation from 2026-12-20 10": 10 дней с 20 декабря (в вашем часовом поясе, см. "timezone").`},
+		}},
+		{name: "a day past", line: "vacation from 2026-11-20 5", to: carol, want: map[string]said{
+			"en": {"Re: vacation from 2026-11-20 5", `2026-11-20 has begun or is past (it is Mon 23 Nov 10:00 UTC in your time zone).`},
+			"de": {"Re: vacation from 2026-11-20 5", `2026-11-20 hat schon begonnen oder ist vorbei (in Ihrer Zeitzone ist es Mo, 23. Nov. 10:00 UTC).`},
+			"ru": {"Re: vacation from 2026-11-20 5", `2026-11-20 уже наступило или прошло (в вашем часовом поясе сейчас пн, 23 нояб. 10:00 UTC).`},
+		}},
+		{name: "booked", line: "vacation from 2026-12-20 1", to: carol, want: map[string]said{
+			"en": {"Vacation booked: Sun 20 Dec 2026 for 1 day, until Mon 21 Dec 2026", `To cancel it before it begins, send "vacation cancel" (it is your only booking).`},
+			"de": {"Urlaub gebucht: So, 20. Dez. 2026 für 1 Tag, bis Mo, 21. Dez. 2026", `Um ihn vor seinem Beginn zu stornieren, schicken Sie "vacation cancel" (es ist Ihre einzige Buchung).`},
+			"ru": {"Отпуск забронирован: вс, 20 дек. 2026 на 1 день, до пн, 21 дек. 2026", `Чтобы отменить его до начала, отправьте "vacation cancel" (это ваша единственная бронь).`},
+		}},
+		{name: "the opponent's notice", line: "vacation from 2026-12-20 5", to: dave, want: map[string]said{
+			"en": {"[chess #17] Your opponent booked a vacation", `Your opponent in game #17 (White) will be on vacation from Sun 20 Dec 00:00 UTC for 5 days: their clock will stop then.`},
+			"de": {"[chess #17] Ihr Gegner hat Urlaub gebucht", `Ihr Gegner in Partie #17 (White) ist ab So, 20. Dez. 00:00 UTC für 5 Tage im Urlaub: Seine Uhr hält dann an.`},
+			"ru": {"[chess #17] Ваш соперник забронировал отпуск", `Ваш соперник в партии #17 (White) будет в отпуске с вс, 20 дек. 00:00 UTC на 5 дней: его часы тогда остановятся.`},
+		}},
+		{name: "list", line: "vacation list", bookings: []Booking{one, two}, to: carol, want: map[string]said{
+			"en": {"Your vacation", `3 Thu 3 Dec 2026, 5 days, until Tue 8 Dec 2026 (booked) 8 Sat 2 Jan 2027, 1 day, until Sun 3 Jan 2027 (booked)`},
+			"de": {"Ihr Urlaub", `3 Do, 3. Dez. 2026, 5 Tage, bis Di, 8. Dez. 2026 (gebucht) 8 Sa, 2. Jan. 2027, 1 Tag, bis So, 3. Jan. 2027 (gebucht)`},
+			"ru": {"Ваш отпуск", `3 чт, 3 дек. 2026, 5 дней, до вт, 8 дек. 2026 (забронирован) 8 сб, 2 янв. 2027, 1 день, до вс, 3 янв. 2027 (забронирован)`},
+		}},
+		{name: "which to cancel", line: "vacation cancel", bookings: []Booking{one, two}, to: carol, want: map[string]said{
+			"en": {"Which vacation to cancel?", `"vacation cancel 8" cancels the one from Sat 2 Jan 2027, 1 day`},
+			"de": {"Welchen Urlaub stornieren?", `"vacation cancel 8" storniert den ab Sa, 2. Jan. 2027, 1 Tag`},
+			"ru": {"Какой отпуск отменить?", `"vacation cancel 8" отменяет отпуск с сб, 2 янв. 2027, 1 день`},
+		}},
+		{name: "cancelled", line: "vacation cancel 3", bookings: []Booking{one, two}, to: carol, want: map[string]said{
+			"en": {"Vacation 3 cancelled", `Your vacation 3 (from Thu 3 Dec 2026, 5 days) is cancelled; its days are free again.`},
+			"de": {"Urlaub 3 storniert", `Ihr Urlaub 3 (ab Do, 3. Dez. 2026, 5 Tage) ist storniert; seine Tage sind wieder frei.`},
+			"ru": {"Отпуск 3 отменён", `Ваш отпуск 3 (с чт, 3 дек. 2026, 5 дней) отменён; его дни снова свободны.`},
+		}},
+		{name: "nothing to cancel", line: "vacation cancel", to: carol, want: map[string]said{
+			"en": {"Re: vacation cancel", `You are not on vacation in any game with a clock, and you have no vacation booked, so there is nothing to cancel.`},
+			"de": {"Re: vacation cancel", `Sie sind in keiner Partie mit Bedenkzeit im Urlaub und haben keinen Urlaub gebucht, also gibt es nichts zu stornieren.`},
+			"ru": {"Re: vacation cancel", `Вы не в отпуске ни в одной партии с часами и у вас нет забронированного отпуска, так что отменять нечего.`},
+		}},
+	}
+	for _, tt := range tests {
+		for _, code := range []string{"en", "de", "ru"} {
+			t.Run(tt.name+"/"+code, func(t *testing.T) {
+				r := lobbyReferee(t, LobbyConfig{})
+				g := carolsGame(t, 17, dave, true)
+				g.Players[rules.Black].Language = code
+				m := observeMail(carol, tt.line)
+				lobby := lobbyIn(map[string]string{dave: code})
+				lobby.Games = []*Game{g}
+				out := r.Handle(Inbound{Mail: m}, nil, Env{Now: lobbyNow, Language: code, Bookings: tt.bookings, Lobby: lobby})
+				checkSaid(t, tt.line, onlyMailTo(t, out, tt.to), tt.want[code])
+			})
+		}
+	}
+	for code, w := range map[string]said{
+		"en": {"[chess #17] Move 1: White to play (Black)", "White's booked vacation has begun: their clock is stopped until Tue 8 Dec 00:00 UTC."},
+		"de": {"[chess #17] Zug 1: Weiß am Zug (Schwarz)", "Der gebuchte Urlaub von Weiß hat begonnen: Die Uhr von Weiß steht bis Di, 8. Dez. 00:00 UTC still."},
+		"ru": {"[chess #17] Ход 1: ход белых (чёрные)", "Забронированный отпуск белых начался: их часы остановлены до вт, 8 дек. 00:00 UTC."},
+	} {
+		t.Run("begins/"+code, func(t *testing.T) {
+			r := lobbyReferee(t, LobbyConfig{})
+			g := carolsGame(t, 17, dave, true)
+			g.Players[rules.Black].Language = code
+			ng, mails := r.StartBooking(g, rules.White, one, one.Start)
+			if ng == nil || len(mails) != 1 {
+				t.Fatalf("%d mails", len(mails))
+			}
+			checkSaid(t, "the vacation begins", mails[0], w)
+		})
+	}
+}
