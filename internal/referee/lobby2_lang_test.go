@@ -208,3 +208,61 @@ func TestVacationBookingsInTheReadersLanguage(t *testing.T) {
 		})
 	}
 }
+
+// TestNameAnswersInTheReadersLanguage (issue 42): "name", "name NAME"
+// and "name clear" answer and refuse in the sender's language, the
+// reason a name is refused with it (and its plural of characters).
+func TestNameAnswersInTheReadersLanguage(t *testing.T) {
+	const carol = "carol@example.org"
+	tests := []struct {
+		name, line, current, owner string
+		want                       map[string]said
+	}{
+		{name: "none yet", line: "name", want: map[string]said{
+			"en": {"Your name", `You have no name here: others see your address masked, as "ca…@example.org". Send "name" and the name you want, e.g. "name Ann Smith": 2 to 24 characters`},
+			"de": {"Ihr Name", `Sie haben hier keinen Namen: Andere sehen Ihre Adresse maskiert, als "ca…@example.org". Schicken Sie "name" und den gewünschten Namen, z. B. "name Ann Smith": 2 bis 24 Zeichen`},
+			"ru": {"Ваше имя", `У вас здесь нет имени: другие видят ваш адрес скрытым, как "ca…@example.org". Отправьте "name" и нужное имя, например "name Ann Smith": от 2 до 24 символов`},
+		}},
+		{name: "an address", line: "name ann@x", want: map[string]said{
+			"en": {"Re: name ann@x", `Your name was not changed: "ann@x" holds an @: a name may not be or look like a mail address, which it would show to everyone. A name is 2 to 24 characters: letters, digits, spaces and . - ' _.`},
+			"de": {"Re: name ann@x", `Ihr Name wurde nicht geändert: "ann@x" enthält ein @: Ein Name darf keine Mailadresse sein oder wie eine aussehen, denn er würde sie allen zeigen. Ein Name hat 2 bis 24 Zeichen: Buchstaben, Ziffern, Leerzeichen und . - ' _.`},
+			"ru": {"Re: name ann@x", `Ваше имя не изменено: "ann@x" содержит @: имя не может быть почтовым адресом или походить на него — иначе оно показало бы его всем. Имя — от 2 до 24 символов: буквы, цифры, пробелы и . - ' _.`},
+		}},
+		{name: "too short", line: "name A", want: map[string]said{
+			"en": {"Re: name A", `Your name was not changed: "A" is 1 character long.`},
+			"de": {"Re: name A", `Ihr Name wurde nicht geändert: "A" ist 1 Zeichen lang.`},
+			"ru": {"Re: name A", `Ваше имя не изменено: в "A" 1 символ.`},
+		}},
+		{name: "nothing to clear", line: "name clear", want: map[string]said{
+			"en": {"Re: name clear", `You have no name here, so there is none to remove. Others see your address masked.`},
+			"de": {"Re: name clear", `Sie haben hier keinen Namen, also gibt es keinen zu entfernen. Andere sehen Ihre Adresse maskiert.`},
+			"ru": {"Re: name clear", `У вас здесь нет имени, так что удалять нечего. Другие видят ваш адрес скрытым.`},
+		}},
+		{name: "taken", line: "name Ann Smith", owner: "ann@example.org", want: map[string]said{
+			"en": {"Re: name Ann Smith", `Your name was not changed: another player here is called "Ann Smith". Choose another, e.g. with your initial or your town ("name Ann Smith B.").`},
+			"de": {"Re: name Ann Smith", `Ihr Name wurde nicht geändert: Ein anderer Spieler hier heißt bereits "Ann Smith". Wählen Sie einen anderen, z. B. mit Ihrer Initiale oder Ihrem Ort ("name Ann Smith B.").`},
+			"ru": {"Re: name Ann Smith", `Ваше имя не изменено: другого игрока здесь уже зовут "Ann Smith". Выберите другое, например с вашим инициалом или городом ("name Ann Smith B.").`},
+		}},
+		{name: "chosen", line: "name Ann Smith", want: map[string]said{
+			"en": {"Your name: Ann Smith", `Your name is now "Ann Smith". Others see it instead of your address`},
+			"de": {"Ihr Name: Ann Smith", `Ihr Name ist jetzt "Ann Smith". Andere sehen ihn statt Ihrer Adresse`},
+			"ru": {"Ваше имя: Ann Smith", `Ваше имя теперь "Ann Smith". Другие видят его вместо вашего адреса`},
+		}},
+		{name: "removed", line: "name clear", current: "Ann Smith", want: map[string]said{
+			"en": {"Your name is removed", `Your name "Ann Smith" is removed: others see your address masked again, as "ca…@example.org".`},
+			"de": {"Ihr Name ist entfernt", `Ihr Name "Ann Smith" ist entfernt: Andere sehen Ihre Adresse wieder maskiert, als "ca…@example.org".`},
+			"ru": {"Ваше имя удалено", `Ваше имя "Ann Smith" удалено: другие снова видят ваш адрес скрытым, как "ca…@example.org".`},
+		}},
+	}
+	for _, tt := range tests {
+		for _, code := range []string{"en", "de", "ru"} {
+			t.Run(tt.name+"/"+code, func(t *testing.T) {
+				r := lobbyReferee(t, LobbyConfig{})
+				lobby := lobbyIn(nil)
+				lobby.NameOwner = tt.owner
+				out := r.Handle(Inbound{Mail: observeMail(carol, tt.line)}, nil, Env{Now: lobbyNow, Language: code, Name: tt.current, Lobby: lobby})
+				checkSaid(t, tt.line, onlyMailTo(t, out, carol), tt.want[code])
+			})
+		}
+	}
+}
