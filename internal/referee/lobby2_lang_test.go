@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"referee/internal/mail/reader"
 	"referee/internal/rules"
 )
 
@@ -264,5 +265,83 @@ func TestNameAnswersInTheReadersLanguage(t *testing.T) {
 				checkSaid(t, tt.line, onlyMailTo(t, out, carol), tt.want[code])
 			})
 		}
+	}
+}
+
+// TestObserveAnswersInTheReadersLanguage (issue 42): "observe GAME" and
+// "unobserve GAME" answer and refuse in the sender's language (the first
+// spectator mail with the delay's plural too), and "observers" answers
+// in the player's language.
+func TestObserveAnswersInTheReadersLanguage(t *testing.T) {
+	const eve = "eve@example.net"
+	running := func() *Game { return carolsGame(t, 17, "dave@example.org", true) }
+	late := running()
+	late.State.WatchDelay = 2
+	watched := running()
+	watched.Watchers = []string{eve}
+	tests := []struct {
+		name, line string
+		may        bool
+		named      *Game
+		via        string
+		want       map[string]said
+	}{
+		{name: "observed", line: "observe 17", may: true, named: late, want: map[string]said{
+			"en": {"[chess #17] You now observe game #17. It is shown 2 moves late: the board below is not the newest. (watching)", "You now observe game #17. It is shown 2 moves late: the board below is not the newest."},
+			"de": {"[chess #17] Sie verfolgen jetzt Partie #17. Sie wird um 2 Züge verzögert gezeigt: Das Brett unten ist nicht das neueste. (Zuschauer)", "Sie verfolgen jetzt Partie #17. Sie wird um 2 Züge verzögert gezeigt: Das Brett unten ist nicht das neueste."},
+			"ru": {"[chess #17] Теперь вы следите за партией #17. Она показывается с задержкой: 2 хода; доска ниже — не самая свежая. (наблюдение)", "Теперь вы следите за партией #17. Она показывается с задержкой: 2 хода; доска ниже — не самая свежая."},
+		}},
+		{name: "the policy", line: "observe 17", named: running(), want: map[string]said{
+			"en": {"Re: observe 17", `Your request "observe 17" was not carried out: the organiser lets only known players observe games by mail (--observers known): those who have played here, and those the organiser added; you are not one of them yet. Ask the organiser to add you ("referee player add ADDRESS"), or to make you a spectator of this game alone ("referee watch 17 ADDRESS").`},
+			"de": {"Re: observe 17", `Ihre Anfrage "observe 17" wurde nicht ausgeführt: Der Veranstalter lässt nur bekannte Spieler Partien per Mail verfolgen (--observers known): die, die hier gespielt haben, und die, die der Veranstalter aufgenommen hat; Sie gehören noch nicht dazu. Bitten Sie den Veranstalter, Sie aufzunehmen ("referee player add ADDRESS"), oder Sie nur zum Zuschauer dieser Partie zu machen ("referee watch 17 ADDRESS").`},
+			"ru": {"Re: observe 17", `Ваш запрос "observe 17" не выполнен: организатор разрешает следить за партиями по почте только известным игрокам (--observers known): тем, кто здесь играл, и тем, кого добавил организатор; вы пока не из их числа. Попросите организатора добавить вас ("referee player add ADDRESS") или сделать вас зрителем только этой партии ("referee watch 17 ADDRESS").`},
+		}},
+		{name: "twice", line: "observe 17", may: true, named: watched, want: map[string]said{
+			"en": {"Re: observe 17", `Your request "observe 17" was not carried out: you observe game #17 already. Send "unobserve 17" to referee@example.test to stop.`},
+			"de": {"Re: observe 17", `Ihre Anfrage "observe 17" wurde nicht ausgeführt: Sie verfolgen Partie #17 bereits. Schicken Sie "unobserve 17" an referee@example.test, um aufzuhören.`},
+			"ru": {"Re: observe 17", `Ваш запрос "observe 17" не выполнен: вы уже следите за партией #17. Отправьте "unobserve 17" на referee@example.test, чтобы прекратить.`},
+		}},
+		{name: "stopped", line: "unobserve 17", named: watched, want: map[string]said{
+			"en": {"You no longer observe game #17", `You will get no more mails about game #17. Send "observe 17" to referee@example.test to follow it again.`},
+			"de": {"Sie verfolgen Partie #17 nicht mehr", `Sie erhalten keine Mails mehr zu Partie #17. Schicken Sie "observe 17" an referee@example.test, um sie wieder zu verfolgen.`},
+			"ru": {"Вы больше не следите за партией #17", `Вы больше не будете получать письма о партии #17. Отправьте "observe 17" на referee@example.test, чтобы снова следить за ней.`},
+		}},
+		{name: "not observed", line: "unobserve 17", named: running(), want: map[string]said{
+			"en": {"Re: unobserve 17", `You do not observe game #17, so there is nothing to stop. Check the number in the subject of the spectator mails: "[variant #17]" is game 17.`},
+			"de": {"Re: unobserve 17", `Sie verfolgen Partie #17 nicht, also gibt es nichts zu beenden. Prüfen Sie die Nummer im Betreff der Zuschauermails: "[variant #17]" ist Partie 17.`},
+			"ru": {"Re: unobserve 17", `Вы не следите за партией #17, так что прекращать нечего. Проверьте номер в теме зрительских писем: "[variant #17]" — это партия 17.`},
+		}},
+		{name: "through an event", line: "unobserve 17", named: watched, via: "autumn", want: map[string]said{
+			"en": {"Re: unobserve 17", `You observe game #17 as a game of the event autumn, so it cannot be stopped alone. Send "unobserve autumn" to referee@example.test to stop the mails of every game of the event.`},
+			"de": {"Re: unobserve 17", `Sie verfolgen Partie #17 als Partie des Turniers autumn, daher lässt sie sich nicht einzeln beenden. Schicken Sie "unobserve autumn" an referee@example.test, um die Mails aller Partien des Turniers zu beenden.`},
+			"ru": {"Re: unobserve 17", `Вы следите за партией #17 как за партией турнира autumn, поэтому её нельзя прекратить отдельно. Отправьте "unobserve autumn" на referee@example.test, чтобы прекратить письма всех партий турнира.`},
+		}},
+	}
+	for _, tt := range tests {
+		for _, code := range []string{"en", "de", "ru"} {
+			t.Run(tt.name+"/"+code, func(t *testing.T) {
+				r := lobbyReferee(t, LobbyConfig{Observers: ObserversKnown})
+				lobby := &Lobby{MayObserve: tt.may, Named: tt.named, NamedVia: tt.via, Active: map[string]int{}}
+				out := r.Handle(Inbound{Mail: observeMail(eve, tt.line)}, nil, Env{Now: lobbyNow, Language: code, Lobby: lobby})
+				checkSaid(t, tt.line, onlyMailTo(t, out, eve), tt.want[code])
+			})
+		}
+	}
+	for code, w := range map[string]said{
+		"en": {"[chess #17] Observers", "Observers: 2 spectators observe this game: eve@example.net fred@example.com They see the board 3 moves late."},
+		"de": {"[chess #17] Zuschauer", "Zuschauer: 2 Zuschauer verfolgen diese Partie: eve@example.net fred@example.com Sie sehen das Brett um 3 Züge verzögert."},
+		"ru": {"[chess #17] Зрители", "Зрители: За этой партией следят 2 зрителя: eve@example.net fred@example.com Они видят доску с задержкой: 3 хода."},
+	} {
+		t.Run("observers/"+code, func(t *testing.T) {
+			r := lobbyReferee(t, LobbyConfig{})
+			g := running()
+			g.Players[rules.Black].Language = code
+			g.Watchers = []string{"eve@example.net", "fred@example.com"}
+			g.State.WatchDelay = 3
+			m := &reader.Mail{From: "dave@example.org", MessageID: "<o@x>", Action: "observers",
+				Token: &reader.Token{GameID: 17, Secret: g.Players[rules.Black].Secret}}
+			out := r.Handle(Inbound{Mail: m}, g, Env{Now: lobbyNow})
+			checkSaid(t, "observers", onlyMailTo(t, out, "dave@example.org"), w)
+		})
 	}
 }
