@@ -345,3 +345,52 @@ func TestObserveAnswersInTheReadersLanguage(t *testing.T) {
 		})
 	}
 }
+
+// TestSettingRefusalsInTheReadersLanguage (issue 42): the refusals of
+// "rating", "top", "mail" and "timezone" are in the sender's language,
+// the reasons a time or a zone does not read with them.
+func TestSettingRefusalsInTheReadersLanguage(t *testing.T) {
+	const carol = "carol@example.org"
+	tests := []struct {
+		line string
+		want map[string]said
+	}{
+		{"rating carol chess", map[string]said{
+			"en": {"Re: rating carol chess", `In "rating carol chess", the word "carol" is neither one mail address nor one game. Write "rating", "rating chess", "rating bob@example.org" or "rating bob@example.org chess". The games: `},
+			"de": {"Re: rating carol chess", `In "rating carol chess" ist das Wort "carol" weder eine Mailadresse noch ein Spiel. Schreiben Sie "rating", "rating chess", "rating bob@example.org" oder "rating bob@example.org chess". Die Spiele: `},
+			"ru": {"Re: rating carol chess", `В "rating carol chess" слово "carol" — это ни почтовый адрес, ни игра. Напишите "rating", "rating chess", "rating bob@example.org" или "rating bob@example.org chess". Игры: `},
+		}},
+		{"top", map[string]said{
+			"en": {"Re: top", `"top" names no game. Write "top" and one game, e.g. "top chess". The games: `},
+			"de": {"Re: top", `"top" nennt keine Partie. Schreiben Sie "top" und ein Spiel, z. B. "top chess". Die Spiele: `},
+			"ru": {"Re: top", `"top" не указывает партию. Напишите "top" и одну игру, например "top chess". Игры: `},
+		}},
+		{"mail digest 25", map[string]said{
+			"en": {"Re: mail digest 25", `"25:00" is not a time of day; write it as HH:MM, e.g. "mail digest 18:00". Send e.g. "mail digest 18:00", or "mail each".`},
+			"de": {"Re: mail digest 25", `"25:00" ist keine Uhrzeit; schreiben Sie sie als HH:MM, z. B. "mail digest 18:00". Schicken Sie z. B. "mail digest 18:00" oder "mail each".`},
+			"ru": {"Re: mail digest 25", `"25:00" — это не время суток; напишите его как ЧЧ:ММ, например "mail digest 18:00". Отправьте, например, "mail digest 18:00" или "mail each".`},
+		}},
+		{"mail weekly", map[string]said{
+			"en": {"Re: mail weekly", `"mail weekly" is not a mail setting. Send "mail digest 18:00" for one mail a day at 18:00, or "mail each" for a mail per move.`},
+			"de": {"Re: mail weekly", `"mail weekly" ist keine Mail-Einstellung. Schicken Sie "mail digest 18:00" für eine Mail am Tag um 18:00 oder "mail each" für eine Mail pro Zug.`},
+			"ru": {"Re: mail weekly", `"mail weekly" — это не настройка почты. Отправьте "mail digest 18:00", чтобы получать одно письмо в день в 18:00, или "mail each", чтобы получать письмо на каждый ход.`},
+		}},
+		{"timezone Mars/Olympus", map[string]said{
+			"en": {"Re: timezone Mars/Olympus", `"Mars/Olympus" is not a time zone the referee knows; write a zone name as in the tz database, e.g. "timezone Europe/Berlin", "timezone America/New_York" or "timezone UTC". Send e.g. "timezone Europe/Berlin".`},
+			"de": {"Re: timezone Mars/Olympus", `"Mars/Olympus" ist keine Zeitzone, die der Schiedsrichter kennt; schreiben Sie einen Zonennamen wie in der tz-Datenbank, z. B. "timezone Europe/Berlin", "timezone America/New_York" oder "timezone UTC". Schicken Sie z. B. "timezone Europe/Berlin".`},
+			"ru": {"Re: timezone Mars/Olympus", `"Mars/Olympus" — это не часовой пояс, известный судье; напишите имя пояса как в базе tz, например "timezone Europe/Moscow", "timezone Asia/Yekaterinburg" или "timezone UTC". Отправьте, например, "timezone Europe/Moscow".`},
+		}},
+	}
+	for _, tt := range tests {
+		for _, code := range []string{"en", "de", "ru"} {
+			t.Run(tt.line+"/"+code, func(t *testing.T) {
+				r := lobbyReferee(t, LobbyConfig{})
+				out := r.Handle(Inbound{Mail: observeMail(carol, tt.line)}, nil, Env{Now: lobbyNow, Language: code, Lobby: lobbyIn(nil)})
+				if out.Verdict != Rejected {
+					t.Fatalf("%s: %s, want a refusal", out.Verdict, out.Detail)
+				}
+				checkSaid(t, tt.line, onlyMailTo(t, out, carol), tt.want[code])
+			})
+		}
+	}
+}
