@@ -237,7 +237,7 @@ func readConditionsFor(pos rules.Position, lines []string, code string) ([][]str
 			}
 			reading, err := notation.ReadFor(p, in, notation.Options{Language: code})
 			if err != nil {
-				return nil, notLegalThere(where, in, p.Turn(), trimmedText{whyText{err}})
+				return nil, notLegalThere(where, in, p.Turn(), trimmedText{whyText{err, p}})
 			}
 			if reading.OfferDraw {
 				return nil, condFail(lang.M("%s: %q offers a draw; a conditional line holds moves only", where, in))

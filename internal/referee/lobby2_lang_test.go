@@ -394,3 +394,42 @@ func TestSettingRefusalsInTheReadersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestAmbiguousMoveInTheReadersLetters (issue 42): a move that fits two
+// legal moves is refused with the reason in the player's language and
+// the candidates in their piece letters; the candidate sent back as it
+// is written there is read and played.
+func TestAmbiguousMoveInTheReadersLetters(t *testing.T) {
+	tests := []struct {
+		code, sent, reason, reply, played string
+	}{
+		{"en", "Nd2", `Your move "Nd2" (game #5, move 3) was not played: it fits more than one legal move: Nbd2 or Nfd2. Reply with the one you mean, written as it is here.`, "Nbd2", "Nbd2"},
+		{"de", "Sd2", `Ihr Zug "Sd2" (Partie #5, Zug 3) wurde nicht ausgeführt: Er passt auf mehr als einen regelgemäßen Zug (S steht auf Deutsch für Springer): Sbd2 oder Sfd2. Antworten Sie mit dem gemeinten Zug, so geschrieben wie hier.`, "Sbd2", "Nbd2"},
+		// Dutch: "Pc3" is a knight's move (paard) and a pawn's (English P):
+		// the knight's candidate keeps its English letter, which reads as
+		// one move.
+		{"nl", "Pc3", `Uw zet "Pc3" (partij #5, zet 3) is niet gespeeld: hij past bij meer dan één reglementaire zet (P is in het Nederlands: paard, en P is in het Engels: pion): Nc3 of c3. Antwoord met de zet die u bedoelt, geschreven zoals hier.`, "Nc3", "Nc3"},
+		{"ru", "Кd2", `Ваш ход "Кd2" (партия #5, ход 3) не сделан: он подходит к нескольким допустимым ходам (К — это конь (язык записи: русский)): ♘bd2 или ♘fd2. Ответьте тем, который вы имеете в виду, записанным как здесь.`, "♘bd2", "Nbd2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.code, func(t *testing.T) {
+			r, g := newGame(t, rules.Chess())
+			g.Players[rules.White].Language = tt.code
+			for i, mv := range []string{"d4", "d5", "Nf3", "Nf6"} {
+				if out := act(t, r, g, rules.Color(i%2), mv); out.Verdict != Applied {
+					t.Fatalf("%s: %s", mv, out.Detail)
+				}
+			}
+			out := act(t, r, g, rules.White, tt.sent)
+			if out.Verdict != Rejected || len(out.Mails) != 1 || out.Mails[0].Board == nil {
+				t.Fatalf("%s: %s %s, want a refusal in a board mail", tt.sent, out.Verdict, out.Detail)
+			}
+			if got := norm(out.Mails[0].Board.Headline); got != tt.reason {
+				t.Errorf("the refusal says\n%s\nwant\n%s", got, tt.reason)
+			}
+			if out := act(t, r, g, rules.White, tt.reply); out.Verdict != Applied || g.Actions[len(g.Actions)-1].SAN != tt.played {
+				t.Errorf("the candidate %q sent back: %s %s, want %s played", tt.reply, out.Verdict, out.Detail, tt.played)
+			}
+		})
+	}
+}
