@@ -349,7 +349,7 @@ func (r *Referee) boardMailsIn(g *Game, pos rules.Position, moverHeadlineText, h
 		if s, ok := finalRatingSection(p, g); ok {
 			body.Sections = append(body.Sections, s)
 		}
-		if s, ok := condRevealSection(g); ok {
+		if s, ok := condRevealSection(p, g); ok {
 			body.Sections = append(body.Sections, s)
 		}
 		mail := r.boardMail(g, pos, c, body, nil, m, KindBoard, headline, now)

@@ -425,17 +425,19 @@ func addSection(out []Mail, g *Game, c rules.Color, s render.Section) {
 	}
 }
 
-// condRevealSection reveals every tree set in g, for the final mails.
-func condRevealSection(g *Game) (render.Section, bool) {
+// condRevealSection reveals every tree set in g, for the final mails, in
+// p's language (the trees' lines, nonces and commitments as they are).
+func condRevealSection(p *lang.Printer, g *Game) (render.Section, bool) {
 	if g.Status != StatusFinished || g.State.Cond == nil || len(g.State.Cond.Log) == 0 {
 		return render.Section{}, false
 	}
 	var b strings.Builder
-	b.WriteString("Every conditional tree set in this game, with its nonce: SHA-256 of the nonce's 16 bytes followed by the text gives the commitment shown when it was set (docs/conditional.md).\n")
+	b.WriteString(p.Sprintf("Every conditional tree set in this game, with its nonce: SHA-256 of the nonce's 16 bytes followed by the text gives the commitment shown when it was set (docs/conditional.md).") + "\n")
 	for i, s := range g.State.Cond.Log {
-		fmt.Fprintf(&b, "\nTree %d, %s's, from ply %d:\n%snonce %s\ncommitment %s\n", i+1, s.Color, s.From, s.Text, s.Nonce, s.Commitment)
+		head := bySide(s.Color, p.Sprintf("Tree %d, White's, from ply %d:", i+1, s.From), p.Sprintf("Tree %d, Black's, from ply %d:", i+1, s.From))
+		fmt.Fprintf(&b, "\n%s\n%snonce %s\ncommitment %s\n", head, s.Text, s.Nonce, s.Commitment)
 	}
-	return render.Section{Title: "Conditional moves revealed", Body: strings.TrimRight(b.String(), "\n")}, true
+	return render.Section{Title: p.Sprintf("Conditional moves revealed"), Body: strings.TrimRight(b.String(), "\n")}, true
 }
 
 // moveWithConditions plays the move of c's first line, and sets the

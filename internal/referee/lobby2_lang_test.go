@@ -433,3 +433,32 @@ func TestAmbiguousMoveInTheReadersLetters(t *testing.T) {
 		})
 	}
 }
+
+// TestConditionalRevealInTheReadersLanguage (issue 42): the final mails'
+// section that reveals the conditional trees is in each player's
+// language, the trees' lines, nonces and commitments as they are.
+func TestConditionalRevealInTheReadersLanguage(t *testing.T) {
+	tests := map[string]struct{ title, tree string }{
+		"en": {"Conditional moves revealed", "Tree 1, Black's, from ply 2:"},
+		"de": {"Bedingte Züge offengelegt", "Baum 1, von Schwarz, ab Halbzug 2:"},
+		"ru": {"Раскрытые условные ходы", "Дерево 1, чёрных, с полухода 2:"},
+	}
+	for code, w := range tests {
+		t.Run(code, func(t *testing.T) {
+			r, g := newGame(t, rules.Chess())
+			g.Players[rules.White].Language, g.Players[rules.Black].Language = code, code
+			actMsg(t, r, g, rules.White, "f3", "", -1)
+			actMsg(t, r, g, rules.Black, "e5", "if g4 Qh4", -1)
+			out := actMsg(t, r, g, rules.White, "g4", "", -1)
+			if g.Status != StatusFinished {
+				t.Fatalf("the conditional mate was not played: %s", out.Detail)
+			}
+			for _, to := range []string{g.Players[rules.White].Address, g.Players[rules.Black].Address} {
+				text := mailTo(t, out, to)
+				if !strings.Contains(text, w.title) || !strings.Contains(text, w.tree+"\nif g4 Qh4#\nnonce ") {
+					t.Errorf("the mail to %s does not reveal the tree as %q, %q:\n%s", to, w.title, w.tree, text)
+				}
+			}
+		})
+	}
+}
