@@ -462,3 +462,37 @@ func TestConditionalRevealInTheReadersLanguage(t *testing.T) {
 		})
 	}
 }
+
+// TestDrawnOnTimeInTheReadersLanguage (issue 42): a game drawn because
+// the side whose time ran out faces a bare king ends with the reason in
+// each player's language.
+func TestDrawnOnTimeInTheReadersLanguage(t *testing.T) {
+	tests := map[string]string{
+		"en": "Draw (White ran out of time, but Black has no way to win).",
+		"de": "Remis (Weiß hat die Bedenkzeit überschritten, aber Schwarz kann nicht mehr gewinnen).",
+		"ru": "Ничья (белые просрочили время, но у чёрных нет возможности выиграть).",
+	}
+	for code, want := range tests {
+		t.Run(code, func(t *testing.T) {
+			r, g := newGame(t, rules.Chess())
+			g.Start = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+			g.Players[rules.White].Language, g.Players[rules.Black].Language = code, code
+			t0 := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+			c, err := ParseTimeControl("3d")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.TurnStart = t0
+			g.State.Clock = c
+			out := r.Tick(g, t0.Add(4*Day))
+			if out.Game == nil || out.Game.Result != "1/2-1/2" {
+				t.Fatalf("%s: %+v", out.Detail, out.Game)
+			}
+			for _, ml := range out.Mails {
+				if ml.Board == nil || !strings.Contains(norm(ml.Board.Text()), want) {
+					t.Errorf("the mail to %s does not say %q", ml.To, want)
+				}
+			}
+		})
+	}
+}
