@@ -157,6 +157,11 @@ func TestVacationBookingsInTheReadersLanguage(t *testing.T) {
 			"de": {"[chess #17] Ihr Gegner hat Urlaub gebucht", `Ihr Gegner in Partie #17 (White) ist ab So, 20. Dez. 00:00 UTC für 5 Tage im Urlaub: Seine Uhr hält dann an.`},
 			"ru": {"[chess #17] Ваш соперник забронировал отпуск", `Ваш соперник в партии #17 (White) будет в отпуске с вс, 20 дек. 00:00 UTC на 5 дней: его часы тогда остановятся.`},
 		}},
+		{name: "an overlap", line: "vacation from 2026-12-04 2", bookings: []Booking{one}, to: carol, want: map[string]said{
+			"en": {"Re: vacation from 2026-12-04 2", `it overlaps your vacation 3 (Thu 3 Dec 2026, 5 days). Cancel that one first ("vacation cancel 3"), or book other days; "vacation list" lists yours.`},
+			"de": {"Re: vacation from 2026-12-04 2", `Der gewünschte Urlaub überschneidet sich mit Ihrem Urlaub 3 (Do, 3. Dez. 2026, 5 Tage). Stornieren Sie zuerst diesen ("vacation cancel 3"), oder buchen Sie andere Tage; "vacation list" listet Ihre auf.`},
+			"ru": {"Re: vacation from 2026-12-04 2", `Запрошенный отпуск пересекается с вашим отпуском 3 (чт, 3 дек. 2026, 5 дней). Сначала отмените тот ("vacation cancel 3") или забронируйте другие дни; "vacation list" перечисляет ваши.`},
+		}},
 		{name: "list", line: "vacation list", bookings: []Booking{one, two}, to: carol, want: map[string]said{
 			"en": {"Your vacation", `3 Thu 3 Dec 2026, 5 days, until Tue 8 Dec 2026 (booked) 8 Sat 2 Jan 2027, 1 day, until Sun 3 Jan 2027 (booked)`},
 			"de": {"Ihr Urlaub", `3 Do, 3. Dez. 2026, 5 Tage, bis Di, 8. Dez. 2026 (gebucht) 8 Sa, 2. Jan. 2027, 1 Tag, bis So, 3. Jan. 2027 (gebucht)`},
