@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/lang"
 	"referee/internal/render"
 	"referee/internal/rules"
 )
@@ -49,10 +50,10 @@ func daysByYear(start time.Time, days int, loc *time.Location) map[int]int {
 }
 
 // allowanceProblem says why a new leave of days from start does not fit
-// the yearly allowance ("" when it does): per year it touches, the days
+// the yearly allowance (nil when it does): per year it touches, the days
 // taken (Env.VacationByYear), those booked and not begun, and the new
 // ones, at most VacationAllowance.
-func allowanceProblem(env Env, start time.Time, days int, loc *time.Location) string {
+func allowanceProblem(env Env, start time.Time, days int, loc *time.Location) lang.Text {
 	need := daysByYear(start, days, loc)
 	for _, b := range env.Bookings {
 		if b.Began {
@@ -67,34 +68,37 @@ func allowanceProblem(env Env, start time.Time, days int, loc *time.Location) st
 	for y, n := range need {
 		used := env.VacationByYear[y]
 		if used+n > VacationAllowance {
-			return fmt.Sprintf("in %d you have taken %d vacation days and booked or asked for %d more, over the %d a year", y, used, n, VacationAllowance)
+			return lang.M("In %d you have taken %d vacation days and booked or asked for %d more, over the %d a year.", y, used, n, VacationAllowance)
 		}
 	}
-	return ""
+	return nil
 }
 
-// bookVacation books leave ahead: "vacation from 2026-12-20 10".
+// bookVacation books leave ahead: "vacation from 2026-12-20 10". The
+// answers and refusals are in the sender's language, the notice to each
+// opponent in theirs.
 func (r *Referee) bookVacation(c *call) Outcome {
 	m, env := c.m, c.env
 	loc := zoneLocation(env.Zone)
-	usage := "Send e.g. \"vacation from 2026-12-20 10\": 10 days from 20 December (in your time zone, see \"timezone\")."
+	usage := lang.M("Send e.g. \"vacation from 2026-12-20 10\": 10 days from 20 December (in your time zone, see \"timezone\").")
 	if len(c.args) != 3 {
-		return r.refuse(env, m, "vacation from: arguments", "\"vacation from\" needs a date and a number of days.", usage)
+		return r.refuseIn(env, m, "vacation from: arguments", lang.M("\"vacation from\" needs a date and a number of days."), usage)
 	}
 	day, err := time.ParseInLocation("2006-01-02", c.args[1], loc)
 	if err != nil {
-		return r.refuse(env, m, "vacation from: date "+c.args[1], fmt.Sprintf("%q is not a date written as YYYY-MM-DD.", c.args[1]), usage)
+		return r.refuseIn(env, m, "vacation from: date "+c.args[1], lang.M("%q is not a date written as YYYY-MM-DD.", c.args[1]), usage)
 	}
 	n, err := strconv.Atoi(c.args[2])
 	if err != nil || n < 1 || n > VacationAllowance {
-		return r.refuse(env, m, "vacation from: days "+c.args[2], fmt.Sprintf("%q is not a number of days from 1 to %d.", c.args[2], VacationAllowance), usage)
+		return r.refuseIn(env, m, "vacation from: days "+c.args[2], lang.M("%q is not a number of days from 1 to %d.", c.args[2], VacationAllowance), usage)
 	}
 	if !day.After(env.Now) {
-		return r.refuse(env, m, "vacation from: past", fmt.Sprintf("%s has begun or is past (it is %s in your time zone).", c.args[1], whenIn(env.Now, loc)),
-			"Book a day from tomorrow on, or send \"vacation "+c.args[2]+"\" in a game to stop its clock from now.")
+		now := textFunc(func(p *lang.Printer) string { return whenFor(p, env.Now, loc) })
+		return r.refuseIn(env, m, "vacation from: past", lang.M("%s has begun or is past (it is %s in your time zone).", c.args[1], now),
+			lang.M("Book a day from tomorrow on, or send \"vacation %s\" in a game to stop its clock from now.", c.args[2]))
 	}
 	if day.After(env.Now.Add(366 * Day)) {
-		return r.refuse(env, m, "vacation from: too far", fmt.Sprintf("%s is more than a year ahead.", c.args[1]), "Book leave within the next year.")
+		return r.refuseIn(env, m, "vacation from: too far", lang.M("%s is more than a year ahead.", c.args[1]), lang.M("Book leave within the next year."))
 	}
 	pending := 0
 	nb := Booking{Start: day, Days: n}
@@ -103,21 +107,23 @@ func (r *Referee) bookVacation(c *call) Outcome {
 			pending++
 		}
 		if b.Start.Before(nb.End()) && nb.Start.Before(b.End()) {
-			return r.refuse(env, m, "vacation from: overlap", fmt.Sprintf("it overlaps your vacation %d (%s, %d days).", b.ID, b.Start.In(loc).Format("Mon 2 Jan 2006"), b.Days),
-				"Cancel that one first (\"vacation cancel "+fmt.Sprint(b.ID)+"\"), or book other days; \"vacation list\" lists yours.")
+			return r.refuseIn(env, m, "vacation from: overlap",
+				lang.M("it overlaps your vacation %d (%s, %s).", b.ID, dayYearAt{b.Start, loc}, daysAt(b.Days)),
+				lang.M("Cancel that one first (\"vacation cancel %d\"), or book other days; \"vacation list\" lists yours.", b.ID))
 		}
 	}
 	if pending >= MaxBookings {
-		return r.refuse(env, m, "vacation from: too many", fmt.Sprintf("you have %d periods of vacation booked already, the most there may be.", pending),
-			"Wait until one begins, or cancel one (\"vacation list\" lists them).")
+		return r.refuseIn(env, m, "vacation from: too many", lang.M("you have %d periods of vacation booked already, the most there may be.", pending),
+			lang.M("Wait until one begins, or cancel one (\"vacation list\" lists them)."))
 	}
-	if p := allowanceProblem(env, day, n, loc); p != "" {
-		return r.refuse(env, m, "vacation from: allowance", sentence(p)+".", "Book fewer days; \"vacation list\" shows what you booked.")
+	if why := allowanceProblem(env, day, n, loc); why != nil {
+		return r.refuseIn(env, m, "vacation from: allowance", why, lang.M("Book fewer days; \"vacation list\" shows what you booked."))
 	}
-	when := fmt.Sprintf("%s for %d days, until %s", day.In(loc).Format("Mon 2 Jan 2006"), n, nb.End().In(loc).Format("Mon 2 Jan 2006"))
-	out := r.lobbyAnswer(m, env, "vacation-booked", "Vacation booked: "+when,
-		wrap(fmt.Sprintf("Your vacation is booked from %s. The clocks of all your timed games stop on their own when it begins, and start again when it ends; your opponents are told now and when it begins.", when))+"\n\n"+
-			wrap(cancelHow(pending))+"\n")
+	p := r.senderPrinter(env)
+	when := p.Sprintf("%s for %s, until %s", dayYearFor(p, day, loc), daysText(p, n), dayYearFor(p, nb.End(), loc))
+	out := r.lobbyAnswerIn(p, m, env, "vacation-booked", p.Sprintf("Vacation booked: %s", when),
+		wrap(p.Sprintf("Your vacation is booked from %s. The clocks of all your timed games stop on their own when it begins, and start again when it ends; your opponents are told now and when it begins.", when))+"\n\n"+
+			wrap(cancelHow(p, pending))+"\n")
 	out.Verdict = Applied
 	out.Detail = fmt.Sprintf("%s booked a vacation from %s for %d days", m.From, day.Format(time.RFC3339), n)
 	out.Lobby = &LobbyChange{Book: &BookingChange{Address: m.From, Start: day, Days: n}}
@@ -128,43 +134,45 @@ func (r *Referee) bookVacation(c *call) Outcome {
 				continue
 			}
 			opp := g.Players[color.Other()]
-			out.Mails = append(out.Mails, r.noticeMail(opp.Address, env.Now, "vacation-booked-"+fmt.Sprint(g.ID),
-				fmt.Sprintf("[%s #%d] Your opponent booked a vacation", g.Variant.Name(), g.ID),
-				fmt.Sprintf("Your opponent in game #%d (%s) will be on vacation from %s for %d days: their clock will stop then.",
-					g.ID, g.Players[color].displayName(color), whenIn(day, opp.Location()), n)))
+			op := r.printer(opp.Language)
+			out.Mails = append(out.Mails, r.noticeMailIn(op, opp.Address, env.Now, "vacation-booked-"+fmt.Sprint(g.ID),
+				fmt.Sprintf("[%s #%d] %s", g.Variant.Name(), g.ID, op.Sprintf("Your opponent booked a vacation")),
+				op.Sprintf("Your opponent in game #%d (%s) will be on vacation from %s for %s: their clock will stop then.",
+					g.ID, g.Players[color].displayName(color), whenFor(op, day, opp.Location()), daysText(op, n))))
 		}
 	}
 	return out
 }
 
 // cancelHow says how to cancel a new booking, when pending others were
-// booked before it.
-func cancelHow(pending int) string {
+// booked before it, in p's language.
+func cancelHow(p *lang.Printer, pending int) string {
 	if pending == 0 {
-		return "To cancel it before it begins, send \"vacation cancel\" (it is your only booking)."
+		return p.Sprintf("To cancel it before it begins, send \"vacation cancel\" (it is your only booking).")
 	}
-	return fmt.Sprintf("You have %d vacations booked now. To cancel one before it begins, send \"vacation list\" for their numbers, then \"vacation cancel ID\".", pending+1)
+	return p.Sprintf("You have %d vacations booked now. To cancel one before it begins, send \"vacation list\" for their numbers, then \"vacation cancel ID\".", pending+1)
 }
 
-// listBookings answers "vacation list".
+// listBookings answers "vacation list", in the sender's language.
 func (r *Referee) listBookings(c *call) Outcome {
 	env := c.env
+	p := r.senderPrinter(env)
 	loc := zoneLocation(env.Zone)
 	var b strings.Builder
 	if len(env.Bookings) == 0 {
-		b.WriteString("You have no vacation booked.\n")
+		b.WriteString(p.Sprintf("You have no vacation booked.") + "\n")
 	}
 	for _, bk := range env.Bookings {
-		state := "booked"
+		state := p.Sprintf("booked")
 		if bk.Began {
-			state = "running"
+			state = p.Sprintf("running")
 		}
-		fmt.Fprintf(&b, "  %d  %s, %d days, until %s (%s)\n", bk.ID, bk.Start.In(loc).Format("Mon 2 Jan 2006"), bk.Days, bk.End().In(loc).Format("Mon 2 Jan 2006"), state)
+		fmt.Fprintf(&b, "  %d  %s\n", bk.ID, p.Sprintf("%s, %s, until %s (%s)", dayYearFor(p, bk.Start, loc), daysText(p, bk.Days), dayYearFor(p, bk.End(), loc), state))
 	}
 	year := env.Now.In(loc).Year()
-	fmt.Fprintf(&b, "\n%s\n", wrap(fmt.Sprintf("Taken in %d: %d of %d days. Book with \"vacation from YYYY-MM-DD DAYS\" (at most %d booked at a time); cancel with \"vacation cancel ID\".",
+	fmt.Fprintf(&b, "\n%s\n", wrap(p.Sprintf("Taken in %d: %d of %d days. Book with \"vacation from YYYY-MM-DD DAYS\" (at most %d booked at a time); cancel with \"vacation cancel ID\".",
 		year, env.VacationByYear[year], VacationAllowance, MaxBookings)))
-	return r.lobbyAnswer(c.m, env, "vacation-list", "Your vacation", b.String())
+	return r.lobbyAnswerIn(p, c.m, env, "vacation-list", p.Sprintf("Your vacation"), b.String())
 }
 
 // cancelBooked answers "vacation cancel" when no vacation is running: it
@@ -172,6 +180,7 @@ func (r *Referee) listBookings(c *call) Outcome {
 // cancel each.
 func (r *Referee) cancelBooked(c *call) Outcome {
 	m, env := c.m, c.env
+	p := r.senderPrinter(env)
 	loc := zoneLocation(env.Zone)
 	var booked []Booking
 	for _, b := range env.Bookings {
@@ -181,20 +190,20 @@ func (r *Referee) cancelBooked(c *call) Outcome {
 	}
 	switch len(booked) {
 	case 0:
-		return r.refuse(env, m, "vacation cancel: no vacation",
-			"You are not on vacation in any game with a clock, and you have no vacation booked, so there is nothing to cancel.",
-			"Play on; \"games\" lists your games and their clocks.")
+		return r.refuseIn(env, m, "vacation cancel: no vacation",
+			lang.M("You are not on vacation in any game with a clock, and you have no vacation booked, so there is nothing to cancel."),
+			lang.M("Play on; \"games\" lists your games and their clocks."))
 	case 1:
 		return r.cancelBookingID(c, booked[0].ID)
 	}
 	var b strings.Builder
 	for _, bk := range booked {
-		fmt.Fprintf(&b, "  \"vacation cancel %d\" cancels the one from %s, %d days\n", bk.ID, bk.Start.In(loc).Format("Mon 2 Jan 2006"), bk.Days)
+		b.WriteString("  " + p.Sprintf("\"vacation cancel %d\" cancels the one from %s, %s", bk.ID, dayYearFor(p, bk.Start, loc), daysText(p, bk.Days)) + "\n")
 	}
 	// Nothing is cancelled: the answer names the bookings and the
 	// command that cancels each.
-	return r.lobbyAnswer(m, env, "vacation-which", "Which vacation to cancel?",
-		wrap(fmt.Sprintf("You are not on vacation now, and you have %d vacations booked, so \"vacation cancel\" did not say which to cancel: nothing was cancelled. Send one of these:", len(booked)))+
+	return r.lobbyAnswerIn(p, m, env, "vacation-which", p.Sprintf("Which vacation to cancel?"),
+		wrap(p.Sprintf("You are not on vacation now, and you have %d vacations booked, so \"vacation cancel\" did not say which to cancel: nothing was cancelled. Send one of these:", len(booked)))+
 			"\n\n"+b.String())
 }
 
@@ -215,18 +224,19 @@ func (r *Referee) cancelBookingID(c *call, id int64) Outcome {
 			continue
 		}
 		if b.Began {
-			return r.refuse(env, m, "vacation cancel: running", fmt.Sprintf("your vacation %d has begun.", id),
-				"It ends on its own; a booking can be cancelled only before it begins.")
+			return r.refuseIn(env, m, "vacation cancel: running", lang.M("your vacation %d has begun.", id),
+				lang.M("It ends on its own; a booking can be cancelled only before it begins."))
 		}
-		out := r.lobbyAnswer(m, env, "vacation-cancelled", fmt.Sprintf("Vacation %d cancelled", id),
-			wrap(fmt.Sprintf("Your vacation %d (from %s, %d days) is cancelled; its days are free again.", id, b.Start.In(zoneLocation(env.Zone)).Format("Mon 2 Jan 2006"), b.Days))+"\n")
+		p := r.senderPrinter(env)
+		out := r.lobbyAnswerIn(p, m, env, "vacation-cancelled", p.Sprintf("Vacation %d cancelled", id),
+			wrap(p.Sprintf("Your vacation %d (from %s, %s) is cancelled; its days are free again.", id, dayYearFor(p, b.Start, zoneLocation(env.Zone)), daysText(p, b.Days)))+"\n")
 		out.Verdict = Applied
 		out.Detail = fmt.Sprintf("%s cancelled booked vacation %d", m.From, id)
 		out.Lobby = &LobbyChange{Cancel: &BookingChange{Address: m.From, ID: id}}
 		return out
 	}
-	return r.refuse(env, m, "vacation cancel: unknown", fmt.Sprintf("%q names none of your booked vacations.", strings.Join(append([]string{"vacation"}, c.args...), " ")),
-		"Send \"vacation list\" for their numbers, then e.g. \"vacation cancel 3\".")
+	return r.refuseIn(env, m, "vacation cancel: unknown", lang.M("%q names none of your booked vacations.", strings.Join(append([]string{"vacation"}, c.args...), " ")),
+		lang.M("Send \"vacation list\" for their numbers, then e.g. \"vacation cancel 3\"."))
 }
 
 // StartBooking stops the clock of player color in g for a booked leave
@@ -245,7 +255,12 @@ func (r *Referee) StartBooking(g *Game, color rules.Color, b Booking, now time.T
 	// The leave counts from its start, even if the tick comes late.
 	until := ng.applyVacation(color, b.Days, pos, b.Start)
 	opp := color.Other()
-	headline := fmt.Sprintf("%s's booked vacation has begun: their clock is stopped until %s.", color, whenIn(until, g.Players[opp].Location()))
-	mails := []Mail{r.boardMail(ng, pos, opp, render.Mail{Headline: headline}, nil, nil, "vacation-begins", fmt.Sprint(b.ID), now)}
-	return ng, append(mails, r.spectatorMails(ng, pos, headline, now)...)
+	// The date in the opponent's zone, for the spectators too, as before.
+	day := textFunc(func(p *lang.Printer) string { return whenFor(p, until, g.Players[opp].Location()) })
+	headline := bySideText(color,
+		lang.M("White's booked vacation has begun: their clock is stopped until %s.", day),
+		lang.M("Black's booked vacation has begun: their clock is stopped until %s.", day))
+	body := render.Mail{Headline: headline.In(r.printer(g.Players[opp].Language))}
+	mails := []Mail{r.boardMail(ng, pos, opp, body, nil, nil, "vacation-begins", fmt.Sprint(b.ID), now)}
+	return ng, append(mails, r.spectatorMailsIn(ng, pos, headline, now)...)
 }

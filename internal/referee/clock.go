@@ -189,9 +189,10 @@ func (r *Referee) Tick(g *Game, now time.Time) Outcome {
 	}
 	ng := g.clone()
 	ng.State.Clock.Reminded = true
-	body := render.Mail{Headline: fmt.Sprintf("Reminder: it is your move in game #%d, and your time runs out in %s (%s).",
-		g.ID, timecontrol.Span(deadline.Sub(now)), whenIn(deadline, g.Players[side].Location()))}
-	mail := r.boardMail(ng, pos, side, body, lang.Raw("Reminder: your move"), nil, KindReminder, fmt.Sprint(g.Ply()), now)
+	p := r.printer(g.Players[side].Language)
+	body := render.Mail{Headline: p.Sprintf("Reminder: it is your move in game #%d, and your time runs out in %s (%s).",
+		g.ID, spanFor(p, deadline.Sub(now)), whenFor(p, deadline, g.Players[side].Location()))}
+	mail := r.boardMail(ng, pos, side, body, lang.M("Reminder: your move"), nil, KindReminder, fmt.Sprint(g.Ply()), now)
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: reminded %s", g.ID, side), Game: ng, Mails: []Mail{mail}}
 }
 

@@ -180,15 +180,18 @@ func unreadText(g *Game, pos rules.Position, action string, err error) lang.Text
 			"(\"board\", \"help\"), and write greetings and messages on the lines below it, where they are passed on to your opponent.",
 			firstWords(action, 8), g.ID, exampleText{pos, suggestionMove(pos, pos.Legal())})
 	}
-	return lang.M("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), sentenceText{whyText{err}})
+	return lang.M("Your move %q (game #%d, move %d) was not played: %s", action, g.ID, pos.MoveNumber(), sentenceText{whyText{err, pos}})
 }
 
 // whyText is why a move was not read or played (reasonOf), for the
 // reader's language.
-type whyText struct{ err error }
+type whyText struct {
+	err error
+	pos rules.Position // where the move was read
+}
 
 // In is the reason in p's language.
-func (w whyText) In(p *lang.Printer) string { return reasonOf(p, w.err) }
+func (w whyText) In(p *lang.Printer) string { return reasonOf(p, w.pos, w.err) }
 
 // sentenceText is a text ended as a sentence (sentence).
 type sentenceText struct{ t lang.Text }
@@ -346,7 +349,7 @@ func (r *Referee) boardMailsIn(g *Game, pos rules.Position, moverHeadlineText, h
 		if s, ok := finalRatingSection(p, g); ok {
 			body.Sections = append(body.Sections, s)
 		}
-		if s, ok := condRevealSection(g); ok {
+		if s, ok := condRevealSection(p, g); ok {
 			body.Sections = append(body.Sections, s)
 		}
 		mail := r.boardMail(g, pos, c, body, nil, m, KindBoard, headline, now)

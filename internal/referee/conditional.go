@@ -237,7 +237,7 @@ func readConditionsFor(pos rules.Position, lines []string, code string) ([][]str
 			}
 			reading, err := notation.ReadFor(p, in, notation.Options{Language: code})
 			if err != nil {
-				return nil, notLegalThere(where, in, p.Turn(), trimmedText{whyText{err}})
+				return nil, notLegalThere(where, in, p.Turn(), trimmedText{whyText{err, p}})
 			}
 			if reading.OfferDraw {
 				return nil, condFail(lang.M("%s: %q offers a draw; a conditional line holds moves only", where, in))
@@ -331,10 +331,10 @@ func (r *Referee) setConditions(ng *Game, c rules.Color, from int, lines [][]str
 // position, the actions played, the headline's words, and what each tree's
 // owner is told in the mail of this outcome (a deviation cleared the tree,
 // the lines are used up).
-func (r *Referee) playConditions(ng *Game, pos rules.Position, env Env) (rules.Position, []Action, string, [2]string) {
+func (r *Referee) playConditions(ng *Game, pos rules.Position, env Env) (rules.Position, []Action, lang.Text, [2]lang.Text) {
 	var acts []Action
-	var words []string
-	var notice [2]string
+	var words []lang.Text
+	var notice [2]lang.Text
 	for range 2 * MaxCondPlies {
 		cs := ng.State.Cond
 		if cs == nil || ng.Status != StatusActive {
@@ -362,7 +362,10 @@ func (r *Referee) playConditions(ng *Game, pos rules.Position, env Env) (rules.P
 		}
 		if answer == "" {
 			cs.Trees[side] = nil
-			notice[side] = fmt.Sprintf("%s played %s, which none of your conditional lines foresaw: they are cleared.", side.Other(), last.SAN)
+			san := sanText{pos.Variant(), last.SAN}
+			notice[side] = bySideText(side.Other(),
+				lang.M("White played %s, which none of your conditional lines foresaw: they are cleared.", san),
+				lang.M("Black played %s, which none of your conditional lines foresaw: they are cleared.", san))
 			break
 		}
 		reading, err := notation.Read(pos, answer)
@@ -374,7 +377,9 @@ func (r *Referee) playConditions(ng *Game, pos rules.Position, env Env) (rules.P
 			// The lines were checked when set; a position they no longer
 			// fit (a takeback clears them) is no reason to play blind.
 			cs.Trees[side] = nil
-			notice[side] = fmt.Sprintf("Your conditional answer %s could not be played (%v): your lines are cleared.", answer, err)
+			// err is the rules' own (English) words.
+			notice[side] = lang.M("Your conditional answer %s could not be played (%s): your lines are cleared.",
+				sanText{pos.Variant(), answer}, lang.Raw(err.Error()))
 			break
 		}
 		if ng.State.Clock != nil {
@@ -384,21 +389,27 @@ func (r *Referee) playConditions(ng *Game, pos rules.Position, env Env) (rules.P
 			Position: next.String(), Cond: true, Time: env.Now}
 		ng.Actions = append(ng.Actions, act)
 		acts = append(acts, act)
-		words = append(words, fmt.Sprintf("%s answered %s at once (a conditional move).", side, act.SAN))
+		san := sanText{pos.Variant(), act.SAN}
+		words = append(words, bySideText(side,
+			lang.M("White answered %s at once (a conditional move).", san),
+			lang.M("Black answered %s at once (a conditional move).", san)))
 		if len(rest) == 0 {
 			cs.Trees[side] = nil
-			notice[side] = "Your conditional lines are used up."
+			notice[side] = lang.M("Your conditional lines are used up.")
 		} else {
 			cs.Trees[side] = &CondTree{From: ng.Ply(), Lines: rest, Set: t.Set}
 		}
 		pos = next
 		if res := next.Result(); res.Over {
 			ng.setResult(res, game.EndBoard)
-			words = append(words, capital(res.String())+".")
+			words = append(words, resultSentence(res))
 			break
 		}
 	}
-	return pos, acts, strings.Join(words, " "), notice
+	if len(words) == 0 {
+		return pos, acts, nil, notice
+	}
+	return pos, acts, lang.Join(" ", words...), notice
 }
 
 // addSection appends s to the board mail of out addressed to the player of
@@ -414,17 +425,19 @@ func addSection(out []Mail, g *Game, c rules.Color, s render.Section) {
 	}
 }
 
-// condRevealSection reveals every tree set in g, for the final mails.
-func condRevealSection(g *Game) (render.Section, bool) {
+// condRevealSection reveals every tree set in g, for the final mails, in
+// p's language (the trees' lines, nonces and commitments as they are).
+func condRevealSection(p *lang.Printer, g *Game) (render.Section, bool) {
 	if g.Status != StatusFinished || g.State.Cond == nil || len(g.State.Cond.Log) == 0 {
 		return render.Section{}, false
 	}
 	var b strings.Builder
-	b.WriteString("Every conditional tree set in this game, with its nonce: SHA-256 of the nonce's 16 bytes followed by the text gives the commitment shown when it was set (docs/conditional.md).\n")
+	b.WriteString(p.Sprintf("Every conditional tree set in this game, with its nonce: SHA-256 of the nonce's 16 bytes followed by the text gives the commitment shown when it was set (docs/conditional.md).") + "\n")
 	for i, s := range g.State.Cond.Log {
-		fmt.Fprintf(&b, "\nTree %d, %s's, from ply %d:\n%snonce %s\ncommitment %s\n", i+1, s.Color, s.From, s.Text, s.Nonce, s.Commitment)
+		head := bySide(s.Color, p.Sprintf("Tree %d, White's, from ply %d:", i+1, s.From), p.Sprintf("Tree %d, Black's, from ply %d:", i+1, s.From))
+		fmt.Fprintf(&b, "\n%s\n%snonce %s\ncommitment %s\n", head, s.Text, s.Nonce, s.Commitment)
 	}
-	return render.Section{Title: "Conditional moves revealed", Body: strings.TrimRight(b.String(), "\n")}, true
+	return render.Section{Title: p.Sprintf("Conditional moves revealed"), Body: strings.TrimRight(b.String(), "\n")}, true
 }
 
 // moveWithConditions plays the move of c's first line, and sets the

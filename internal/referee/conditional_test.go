@@ -333,7 +333,7 @@ func TestConditionalLinesUnderAMate(t *testing.T) {
 	if g.Status != StatusFinished || g.Result != "0-1" {
 		t.Fatalf("after the trees: %s %s, moves %v", g.Status, g.Result, sans(g))
 	}
-	sec, ok := condRevealSection(g)
+	sec, ok := condRevealSection(nil, g)
 	if !ok {
 		t.Fatal("no reveal section in a finished game with trees")
 	}

@@ -322,7 +322,7 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	}
 	detail := fmt.Sprintf("game #%d: %s played %s", g.ID, color, san)
 	newActs := []Action{act}
-	var notice [2]string
+	var notice [2]lang.Text
 	if res := next.Result(); res.Over {
 		ng.setResult(res, game.EndBoard)
 		headline = lang.Join(" ", headline, resultSentence(res))
@@ -334,17 +334,19 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 		detail += " and offers a draw"
 		ng.State.Cond = ng.State.Cond.clone()
 		ng.State.Cond.Trees[color.Other()] = nil
-		notice[color.Other()] = fmt.Sprintf("%s offered a draw with %s: your conditional lines are cleared, so that you answer the offer yourself.", color, san)
+		notice[color.Other()] = bySideText(color,
+			lang.M("White offered a draw with %s: your conditional lines are cleared, so that you answer the offer yourself.", sanT),
+			lang.M("Black offered a draw with %s: your conditional lines are cleared, so that you answer the offer yourself.", sanT))
 	} else if ng.State.Cond != nil && ng.State.Cond.Trees[color.Other()] != nil {
 		// The opponent's conditional lines answer this move at once, or
 		// are cleared by it.
 		var condActs []Action
-		var words string
+		var words lang.Text
 		next, condActs, words, notice = r.playConditions(ng, next, env)
 		newActs = append(newActs, condActs...)
-		if words != "" {
-			headline = lang.Join(" ", headline, lang.Raw(words))
-			detail += "; " + words
+		if words != nil {
+			headline = lang.Join(" ", headline, words)
+			detail += "; " + words.In(r.english())
 		}
 	} else if reading.OfferDraw {
 		// "Nc3 draw": the move, and a draw offer made with it (docs/rules/README.md#common-ground:
@@ -375,8 +377,9 @@ func (r *Referee) move(g *Game, color rules.Color, pos rules.Position, m *reader
 	out := Outcome{Verdict: Applied, Detail: detail, Game: ng, NewActions: newActs, NewRolls: rolls}
 	out.Mails = r.boardMailsIn(ng, next, lang.Join(" ", headline, note), headline, color, m, rolls, now)
 	for c, n := range notice {
-		if n != "" {
-			addSection(out.Mails, ng, rules.Color(c), render.Section{Title: r.printer(ng.Players[c].Language).Sprintf("Your conditional moves"), Body: n})
+		if n != nil {
+			p := r.printer(ng.Players[c].Language)
+			addSection(out.Mails, ng, rules.Color(c), render.Section{Title: p.Sprintf("Your conditional moves"), Body: n.In(p)})
 		}
 	}
 	codes, mailWhy := reading.Languages, ""
@@ -532,15 +535,24 @@ func drawWithIt(c rules.Color) lang.Text {
 // reasonOf is why a move was not read or played, without the input it
 // quotes (the headline quotes it already), in p's language: the notation
 // reader's reason (notation.Error.Why), or, from an Error without one,
-// its English.
-func reasonOf(p *lang.Printer, err error) string {
+// its English. The moves an ambiguous text fits at pos are written in
+// p's piece letters where the reader reads them back as the same move
+// (candidateIn).
+func reasonOf(p *lang.Printer, pos rules.Position, err error) string {
 	var ne *notation.Error
 	if !errors.As(err, &ne) {
 		return err.Error()
 	}
+	var cands lang.Text
+	if len(ne.Candidates) > 0 {
+		written := make([]lang.Text, len(ne.Candidates))
+		for i, c := range ne.Candidates {
+			written[i] = lang.Raw(candidateIn(pos, c, p.Code()))
+		}
+		cands = rules.OrList(written...)
+	}
 	switch {
 	case ne.Kind == notation.Ambiguous:
-		cands := rules.OrList(rules.Texts(ne.Candidates)...)
 		if ne.Why != nil {
 			return p.Sprintf("it fits more than one legal move (%s): %s. Reply with the one you mean, written as it is here", ne.Why, cands)
 		}
@@ -553,17 +565,43 @@ func reasonOf(p *lang.Printer, err error) string {
 	if len(ne.Candidates) > 0 {
 		// Why, where the reader says more than that: how a letter of
 		// another language was read both ways, what a promotion digit is.
+		// (The reader's own English words.)
 		why := strings.TrimPrefix(strings.TrimPrefix(ne.Reason, "more than one legal move fits"), ": ")
 		if why != "" {
-			why = " (" + why + ")"
+			return p.Sprintf("it fits more than one legal move (%s): %s. Reply with the one you mean, written as it is here", why, cands)
 		}
-		return fmt.Sprintf("it fits more than one legal move%s: %s. Reply with the one you mean, written as it is here", why, orList(ne.Candidates))
+		return p.Sprintf("it fits more than one legal move: %s. Reply with the one you mean, written as it is here", cands)
 	}
 	reason := strings.TrimPrefix(ne.Reason, "was not played: ")
 	if reason == ne.Reason {
 		reason = "it " + reason // "is not a move the referee can read: ..."
 	}
 	return reason
+}
+
+// candidateIn is the candidate move c of an ambiguous text at pos (as
+// the notation reader wrote it, read as one move by a player of the
+// language code) in the reader's piece letters (notation.WriteIn), where
+// the player's reply with it is read as the same move; c itself where it
+// would not be (a Dutch "Pc3" is a knight's move and a pawn's) or where
+// there is no position to check it in.
+func candidateIn(pos rules.Position, c, code string) string {
+	if pos == nil {
+		return c
+	}
+	w := notation.WriteIn(pos.Variant(), c, code)
+	if w == c {
+		return c
+	}
+	opts := notation.Options{Language: code}
+	want, err := notation.ReadFor(pos, c, opts)
+	if err != nil {
+		return c
+	}
+	if got, err := notation.ReadFor(pos, w, opts); err != nil || got.Move != want.Move || got.OfferDraw != want.OfferDraw {
+		return c
+	}
+	return w
 }
 
 // byteSize writes n bytes for people: "2 MiB", "640 KiB", "300 bytes".

@@ -75,6 +75,28 @@ func dateFor(p *lang.Printer, t time.Time, loc *time.Location) string {
 	return p.Sprintf("%[1]s %[2]d %[3]s %[4]d %[5]s", weekday(p, t.Weekday()), t.Day(), month(p, t.Month()), t.Year(), t.Format("15:04 MST"))
 }
 
+// dayYearFor is a day with its year, without the time, as the vacation
+// bookings write it ("Mon 2 Jan 2006"), in p's language and the zone loc.
+func dayYearFor(p *lang.Printer, t time.Time, loc *time.Location) string {
+	t = t.In(loc)
+	return p.Sprintf("%[1]s %[2]d %[3]s %[4]d", weekday(p, t.Weekday()), t.Day(), month(p, t.Month()), t.Year())
+}
+
+// dayYearAt is dayYearFor written later in the reader's language.
+type dayYearAt struct {
+	t   time.Time
+	loc *time.Location
+}
+
+// In is the day in p's language.
+func (d dayYearAt) In(p *lang.Printer) string { return dayYearFor(p, d.t, d.loc) }
+
+// daysAt is daysText written later in the reader's language.
+type daysAt int
+
+// In is the number of days in p's language.
+func (n daysAt) In(p *lang.Printer) string { return daysText(p, int(n)) }
+
 // dateInFor is dateIn (a reader's zone by name, "" for UTC) in p's
 // language.
 func dateInFor(p *lang.Printer, zone string, t time.Time) string {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"referee/internal/lang"
 	"referee/internal/notation"
 	"referee/internal/render"
 )
@@ -33,7 +34,7 @@ func parseHour(s string) (string, error) {
 	}
 	t, err := time.Parse("15:04", s)
 	if err != nil {
-		return "", fmt.Errorf("%q is not a time of day; write it as HH:MM, e.g. \"mail digest 18:00\"", s)
+		return "", textError{lang.M("%q is not a time of day; write it as HH:MM, e.g. \"mail digest 18:00\"", s)}
 	}
 	return t.Format("15:04"), nil
 }
@@ -65,7 +66,7 @@ func (r *Referee) mailSetting(c *call) Outcome {
 	case len(c.args) == 2 && c.args[0] == "digest":
 		var err error
 		if at, err = parseHour(c.args[1]); err != nil {
-			return r.refuse(env, m, "mail digest: "+c.args[1], sentence(err.Error())+".", "Send e.g. \"mail digest 18:00\", or \"mail each\".")
+			return r.refuseIn(env, m, "mail digest: "+c.args[1], sentenceText{errorText(err)}, lang.M("Send e.g. \"mail digest 18:00\", or \"mail each\"."))
 		}
 		zone := env.Zone
 		if zone == "" {
@@ -76,8 +77,8 @@ func (r *Referee) mailSetting(c *call) Outcome {
 			"a resignation), and reminders of a clock about to run out, still come at once. "+
 			"\"mail each\" goes back to a mail per move.", at, zone)
 	default:
-		return r.refuse(env, m, "mail: "+strings.Join(c.args, " "), fmt.Sprintf("%q is not a mail setting.", strings.Join(append([]string{"mail"}, c.args...), " ")),
-			"Send \"mail digest 18:00\" for one mail a day at 18:00, or \"mail each\" for a mail per move.")
+		return r.refuseIn(env, m, "mail: "+strings.Join(c.args, " "), lang.M("%q is not a mail setting.", strings.Join(append([]string{"mail"}, c.args...), " ")),
+			lang.M("Send \"mail digest 18:00\" for one mail a day at 18:00, or \"mail each\" for a mail per move."))
 	}
 	out := r.lobbyAnswerIn(p, m, env, "mail-setting", p.Sprintf("Your mail setting"), wrap(text)+"\n")
 	out.Verdict = Applied

@@ -1,12 +1,14 @@
 package referee
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"referee/internal/lang"
 	"referee/internal/mail/addr"
 )
 
@@ -44,18 +46,31 @@ var reservedNames = map[string]bool{"white": true, "black": true, "referee": tru
 // "www.x"): a name holds no address of any kind.
 var domainRE = regexp.MustCompile(`(?i)[\p{L}\p{N}-]\.[\p{L}]{2,}|://|^www\.`)
 
+// NameError is why CleanName refused a name, as a text written in each
+// reader's language; Error is its English.
+type NameError struct {
+	// Text says what is wrong and what may be used.
+	Text lang.Text
+}
+
+// Error is the reason in English.
+func (e *NameError) Error() string { return e.Text.In(nil) }
+
+// nameError is the error of CleanName that says t.
+func nameError(t lang.Text) error { return &NameError{Text: t} }
+
 // CleanName checks a display name as the player wrote it and returns it
-// as it is shown (runs of spaces made one), or an error that says what is
-// wrong and what may be used.
+// as it is shown (runs of spaces made one), or an error (a *NameError)
+// that says what is wrong and what may be used.
 func CleanName(s string) (string, error) {
 	name := strings.Join(strings.Fields(s), " ")
 	n := utf8.RuneCountInString(name)
-	allowed := fmt.Sprintf("A name is %d to %d characters: letters, digits, spaces and . - ' _", MinNameLength, MaxNameLength)
+	allowed := lang.M("A name is %d to %d characters: letters, digits, spaces and . - ' _", MinNameLength, MaxNameLength)
 	switch {
 	case n < MinNameLength || n > MaxNameLength:
-		return "", fmt.Errorf("%q is %d characters long. %s", name, n, allowed)
+		return "", nameError(lang.M("%q is %d characters long. %s", name, n, allowed))
 	case strings.Contains(name, "@"):
-		return "", fmt.Errorf("%q holds an @: a name may not be or look like a mail address, which it would show to everyone. %s", name, allowed)
+		return "", nameError(lang.M("%q holds an @: a name may not be or look like a mail address, which it would show to everyone. %s", name, allowed))
 	}
 	letter := false
 	for _, r := range name {
@@ -64,18 +79,18 @@ func CleanName(s string) (string, error) {
 			letter = true
 		case unicode.IsDigit(r) || r == ' ' || r == '.' || r == '-' || r == '\'' || r == '_':
 		default:
-			return "", fmt.Errorf("%q holds %q, which a name may not. %s", name, r, allowed)
+			return "", nameError(lang.M("%q holds %q, which a name may not. %s", name, r, allowed))
 		}
 	}
 	if !letter {
-		return "", fmt.Errorf("%q has no letter. %s", name, allowed)
+		return "", nameError(lang.M("%q has no letter. %s", name, allowed))
 	}
 	if domainRE.MatchString(name) {
-		return "", fmt.Errorf("%q reads like a web or mail address (a word, a dot and a word, with no space after the dot); "+
-			"a name may not show one. Write \"J. Smith\" rather than \"j.smith\"", name)
+		return "", nameError(lang.M("%q reads like a web or mail address (a word, a dot and a word, with no space after the dot); "+
+			"a name may not show one. Write \"J. Smith\" rather than \"j.smith\"", name))
 	}
 	if reservedNames[NameKey(name)] {
-		return "", fmt.Errorf("%q would read as something else than a player in the referee's mails; choose another", name)
+		return "", nameError(lang.M("%q would read as something else than a player in the referee's mails; choose another", name))
 	}
 	return name, nil
 }
@@ -109,35 +124,36 @@ func nameNeed(action string, args []string) string {
 }
 
 // setName answers "name" (the current name), "name NAME" and "name
-// clear".
+// clear", in the sender's language.
 func (r *Referee) setName(c *call) Outcome {
 	m, env := c.m, c.env
+	p := r.senderPrinter(env)
 	current := env.Name
 	if len(c.args) == 0 {
 		var text string
 		if current == "" {
-			text = fmt.Sprintf("You have no name here: others see your address masked, as %q. ", MaskAddress(m.From))
+			text = p.Sprintf("You have no name here: others see your address masked, as %q.", MaskAddress(m.From)) + " "
 			if from := strings.TrimSpace(m.FromName); from != "" {
 				if clean, err := CleanName(from); err == nil {
-					text += fmt.Sprintf("Your mail program signs your mail %q; the referee shows it only if you ask: send \"name %s\". ", clean, clean)
+					text += p.Sprintf("Your mail program signs your mail %q; the referee shows it only if you ask: send \"name %s\".", clean, clean) + " "
 				}
 			}
-			text += "Send \"name\" and the name you want, e.g. \"name Ann Smith\": "
+			text += p.Sprintf("Send \"name\" and the name you want, e.g. \"name Ann Smith\": %d to %d characters, letters, digits, spaces and . - ' _; no address; one player per name on this referee.",
+				MinNameLength, MaxNameLength)
 		} else {
-			text = fmt.Sprintf("Your name here is %q: others see it instead of your address. \"name clear\" removes it; "+
-				"to change it, send \"name\" and the new name: ", current)
+			text = p.Sprintf("Your name here is %q: others see it instead of your address. \"name clear\" removes it; "+
+				"to change it, send \"name\" and the new name: %d to %d characters, letters, digits, spaces and . - ' _; no address; one player per name on this referee.",
+				current, MinNameLength, MaxNameLength)
 		}
-		text += fmt.Sprintf("%d to %d characters, letters, digits, spaces and . - ' _; no address; one player per name on this referee.",
-			MinNameLength, MaxNameLength)
-		return r.lobbyAnswer(m, env, "name", "Your name", wrap(text)+"\n")
+		return r.lobbyAnswerIn(p, m, env, "name", p.Sprintf("Your name"), wrap(text)+"\n")
 	}
 	if nameClears(c.args) {
 		if current == "" {
-			return r.refuse(env, m, "name clear: no name", "You have no name here, so there is none to remove.",
-				"Others see your address masked. Send e.g. \"name Ann Smith\" to choose a name.")
+			return r.refuseIn(env, m, "name clear: no name", lang.M("You have no name here, so there is none to remove."),
+				lang.M("Others see your address masked. Send e.g. \"name Ann Smith\" to choose a name."))
 		}
-		out := r.lobbyAnswer(m, env, "name", "Your name is removed",
-			wrap(fmt.Sprintf("Your name %q is removed: others see your address masked again, as %q.", current, MaskAddress(m.From)))+"\n")
+		out := r.lobbyAnswerIn(p, m, env, "name", p.Sprintf("Your name is removed"),
+			wrap(p.Sprintf("Your name %q is removed: others see your address masked again, as %q.", current, MaskAddress(m.From)))+"\n")
 		out.Verdict = Applied
 		out.Detail = fmt.Sprintf("%s removed the name %q", m.From, current)
 		out.Lobby = &LobbyChange{Name: &NameChange{Address: addr.Mailbox(m.From)}}
@@ -145,19 +161,23 @@ func (r *Referee) setName(c *call) Outcome {
 	}
 	name, err := CleanName(nameWords(m.Action))
 	if err != nil {
-		return r.refuse(env, m, "name: "+firstWords(nameWords(m.Action), 6), "Your name was not changed: "+err.Error()+".",
-			"Send \"name\" and the name you want, e.g. \"name Ann Smith\".")
+		var why lang.Text = lang.Raw(err.Error())
+		if ne, ok := errors.AsType[*NameError](err); ok {
+			why = ne.Text
+		}
+		return r.refuseIn(env, m, "name: "+firstWords(nameWords(m.Action), 6), lang.M("Your name was not changed: %s.", why),
+			lang.M("Send \"name\" and the name you want, e.g. \"name Ann Smith\"."))
 	}
 	if owner := env.Lobby.NameOwner; owner != "" && !addr.SameMailbox(owner, m.From) && NameKey(name) != NameKey(current) {
 		// Whose it is stays unsaid: the name is public, the address not.
-		return r.refuse(env, m, "name: "+name+" taken", fmt.Sprintf("Your name was not changed: another player here is called %q.", name),
-			"Choose another, e.g. with your initial or your town (\"name "+name+" B.\").")
+		return r.refuseIn(env, m, "name: "+name+" taken", lang.M("Your name was not changed: another player here is called %q.", name),
+			lang.M("Choose another, e.g. with your initial or your town (\"name %s B.\").", name))
 	}
 	if name == current {
-		return r.lobbyAnswer(m, env, "name", "Your name: "+name, wrap(fmt.Sprintf("Your name is %q already.", name))+"\n")
+		return r.lobbyAnswerIn(p, m, env, "name", p.Sprintf("Your name: %s", name), wrap(p.Sprintf("Your name is %q already.", name))+"\n")
 	}
-	out := r.lobbyAnswer(m, env, "name", "Your name: "+name,
-		wrap(fmt.Sprintf("Your name is now %q. Others see it instead of your address: on the web pages, in crosstables, "+
+	out := r.lobbyAnswerIn(p, m, env, "name", p.Sprintf("Your name: %s", name),
+		wrap(p.Sprintf("Your name is now %q. Others see it instead of your address: on the web pages, in crosstables, "+
 			"and in the mails of your opponents and spectators, in your games present and past. Your address is never shown with it. "+
 			"\"name clear\" removes it.", name))+"\n")
 	out.Verdict = Applied

@@ -133,29 +133,36 @@ func MaskAddress(a string) string {
 }
 
 // observeRefusal says why the organiser's policy (--observers) refuses
-// the sender's "observe", and what to do: the command that lets them in.
-// game is the game's number, or "" for an event (which the organiser's
-// "referee watch" does not take).
+// the sender's "observe", and what to do, in English (observeRefusalIn).
 func (r *Referee) observeRefusal(game string) (what, todo string) {
+	w, t := r.observeRefusalIn(game)
+	return w.In(nil), t.In(nil)
+}
+
+// observeRefusalIn says why the organiser's policy (--observers) refuses
+// the sender's "observe", and what to do: the command that lets them in,
+// written in the reader's language. game is the game's number, or "" for
+// an event (which the organiser's "referee watch" does not take).
+func (r *Referee) observeRefusalIn(game string) (what, todo lang.Text) {
 	switch r.lobbyCfg().Observers {
 	case ObserversNone:
-		what = "the organiser lets no one observe games by mail (--observers none)."
-		todo = "Ask the organiser, or a player, for the game's record instead."
+		what = lang.M("the organiser lets no one observe games by mail (--observers none).")
+		todo = lang.M("Ask the organiser, or a player, for the game's record instead.")
 		if game != "" {
-			todo = "Ask the organiser: \"referee watch " + game + " ADDRESS\" makes you a spectator of this game whatever the policy."
+			todo = lang.M("Ask the organiser: \"referee watch %s ADDRESS\" makes you a spectator of this game whatever the policy.", game)
 		}
 		return what, todo
 	case ObserversOpen:
-		what = "the organiser removed your address from those who may play or observe here by mail."
-		return what, "Ask the organiser (\"referee player add ADDRESS\" lets you in again)."
+		what = lang.M("the organiser removed your address from those who may play or observe here by mail.")
+		return what, lang.M("Ask the organiser (\"referee player add ADDRESS\" lets you in again).")
 	}
-	what = "the organiser lets only known players observe games by mail (--observers known): those who have played here, " +
-		"and those the organiser added; you are not one of them yet."
-	todo = "Ask the organiser to add you (\"referee player add ADDRESS\")"
+	what = lang.M("the organiser lets only known players observe games by mail (--observers known): those who have played here, " +
+		"and those the organiser added; you are not one of them yet.")
+	todo = lang.M("Ask the organiser to add you (\"referee player add ADDRESS\").")
 	if game != "" {
-		todo += ", or to make you a spectator of this game alone (\"referee watch " + game + " ADDRESS\")"
+		todo = lang.M("Ask the organiser to add you (\"referee player add ADDRESS\"), or to make you a spectator of this game alone (\"referee watch %s ADDRESS\").", game)
 	}
-	return what, todo + "."
+	return what, todo
 }
 
 // observe makes the sender a spectator of the game the argument names.
@@ -166,15 +173,15 @@ func (r *Referee) observe(c *call) Outcome {
 	}
 	lc := r.lobbyCfg()
 	line := firstWords(m.Action, 6)
-	no := func(detail, what, todo string) Outcome {
-		return r.refuse(env, m, "observe: "+detail, fmt.Sprintf("Your request %q was not carried out: %s", line, what), todo)
+	no := func(detail string, what, todo lang.Text) Outcome {
+		return r.refuseIn(env, m, "observe: "+detail, lang.M("Your request %q was not carried out: %s", line, what), todo)
 	}
 	if id == 0 {
-		return no("no game id or event", "it names no game and no event.",
-			"Write \"observe\" and the game's number, e.g. \"observe 17\", or an event's name, e.g. \"observe autumn\" (\"events\" lists them).")
+		return no("no game id or event", lang.M("it names no game and no event."),
+			lang.M("Write \"observe\" and the game's number, e.g. \"observe 17\", or an event's name, e.g. \"observe autumn\" (\"events\" lists them)."))
 	}
 	if !env.Lobby.MayObserve {
-		what, todo := r.observeRefusal(fmt.Sprint(id))
+		what, todo := r.observeRefusalIn(fmt.Sprint(id))
 		return no("sender not allowed under --observers "+lc.Observers, what, todo)
 	}
 	g := env.Lobby.Named
@@ -182,37 +189,40 @@ func (r *Referee) observe(c *call) Outcome {
 		// The same answer whether the game exists, is over or is private:
 		// a stranger learns nothing about games they may not see.
 		return no(fmt.Sprintf("game #%d not observable", id),
-			fmt.Sprintf("game #%d is not a running game that can be observed (it does not exist, is over, or its players asked for a private game).", id),
-			"Check the game's number with its players or the organiser.")
+			lang.M("game #%d is not a running game that can be observed (it does not exist, is over, or its players asked for a private game).", id),
+			lang.M("Check the game's number with its players or the organiser."))
 	}
 	if _, plays := g.colorOf(m.From); plays {
-		return no(fmt.Sprintf("sender plays in game #%d", id), fmt.Sprintf("you play in game #%d: its board mails come to you already.", id),
-			"Reply \"board\" to the game's latest mail for the board again.")
+		return no(fmt.Sprintf("sender plays in game #%d", id), lang.M("you play in game #%d: its board mails come to you already.", id),
+			lang.M("Reply \"board\" to the game's latest mail for the board again."))
 	}
 	for _, w := range g.Watchers {
 		if addr.SameMailbox(w, m.From) {
-			return no(fmt.Sprintf("already observing game #%d", id), fmt.Sprintf("you observe game #%d already.", id),
-				fmt.Sprintf("Send \"unobserve %d\" to %s to stop.", id, r.cfg.Address))
+			return no(fmt.Sprintf("already observing game #%d", id), lang.M("you observe game #%d already.", id),
+				lang.M("Send \"unobserve %d\" to %s to stop.", id, r.cfg.Address))
 		}
 	}
 	if n := env.Lobby.Observing; n >= lc.MaxObserved {
-		return no("sender observes the most games allowed", fmt.Sprintf("you observe %d running games already, the most allowed at once.", n),
-			"Send \"unobserve GAME\" for one of them first.")
+		return no("sender observes the most games allowed", lang.M("you observe %d running games already, the most allowed at once.", n),
+			lang.M("Send \"unobserve GAME\" for one of them first."))
 	}
 	ng := g.clone()
 	ng.Watchers = []string{m.From}
+	// The new spectator's first mail in their language, as the ones that
+	// follow (the app loads it into WatcherLanguages).
+	ng.WatcherLanguages = map[string]string{m.From: env.Language}
 	view := ng.SpectatorView()
 	pos, err := view.Position()
 	if err != nil {
 		return Outcome{Verdict: Ignored, Detail: err.Error()}
 	}
-	headline := fmt.Sprintf("You now observe game #%d.", id)
+	headline := lang.M("You now observe game #%d.", id)
 	if d := g.State.WatchDelay; d > 0 {
-		headline += fmt.Sprintf(" It is shown %s late: the board below is not the newest.", plural(d, "move"))
+		headline = lang.Join(" ", headline, lang.M("It is shown %s late: the board below is not the newest.", lang.M("%d moves", d)))
 	}
 	out := Outcome{Verdict: Applied, Detail: fmt.Sprintf("game #%d: %s observes", id, m.From),
 		Lobby: &LobbyChange{Watch: &WatchChange{GameID: id, Address: m.From}}}
-	out.Mails = r.spectatorMailsOf(ng, view, pos, lang.Raw(headline), env.Now)
+	out.Mails = r.spectatorMailsOf(ng, view, pos, headline, env.Now)
 	return out
 }
 
@@ -223,13 +233,13 @@ func (r *Referee) unobserve(c *call) Outcome {
 		return r.unobserveEvent(c)
 	}
 	if id == 0 {
-		return r.refuse(env, m, "unobserve: no game id or event", fmt.Sprintf("%q names no game and no event.", firstWords(m.Action, 6)),
-			"Write \"unobserve\" and the game's number, e.g. \"unobserve 17\", or an event's name, e.g. \"unobserve autumn\".")
+		return r.refuseIn(env, m, "unobserve: no game id or event", lang.M("%q names no game and no event.", firstWords(m.Action, 6)),
+			lang.M("Write \"unobserve\" and the game's number, e.g. \"unobserve 17\", or an event's name, e.g. \"unobserve autumn\"."))
 	}
 	if ev := env.Lobby.NamedVia; ev != "" {
-		return r.refuse(env, m, fmt.Sprintf("unobserve: %s observes game #%d through event %s", m.From, id, ev),
-			fmt.Sprintf("You observe game #%d as a game of the event %s, so it cannot be stopped alone.", id, ev),
-			fmt.Sprintf("Send \"unobserve %s\" to %s to stop the mails of every game of the event.", ev, r.cfg.Address))
+		return r.refuseIn(env, m, fmt.Sprintf("unobserve: %s observes game #%d through event %s", m.From, id, ev),
+			lang.M("You observe game #%d as a game of the event %s, so it cannot be stopped alone.", id, ev),
+			lang.M("Send \"unobserve %s\" to %s to stop the mails of every game of the event.", ev, r.cfg.Address))
 	}
 	g := env.Lobby.Named
 	watching := ""
@@ -241,36 +251,38 @@ func (r *Referee) unobserve(c *call) Outcome {
 		}
 	}
 	if watching == "" {
-		return r.refuse(env, m, fmt.Sprintf("unobserve: %s does not observe game #%d", m.From, id),
-			fmt.Sprintf("You do not observe game #%d, so there is nothing to stop.", id),
-			"Check the number in the subject of the spectator mails: \"[variant #17]\" is game 17.")
+		return r.refuseIn(env, m, fmt.Sprintf("unobserve: %s does not observe game #%d", m.From, id),
+			lang.M("You do not observe game #%d, so there is nothing to stop.", id),
+			lang.M("Check the number in the subject of the spectator mails: \"[variant #17]\" is game 17."))
 	}
-	out := r.lobbyAnswer(m, env, "unobserve", fmt.Sprintf("You no longer observe game #%d", id),
-		wrap(fmt.Sprintf("You will get no more mails about game #%d. Send \"observe %d\" to %s to follow it again.", id, id, r.cfg.Address)))
+	p := r.senderPrinter(env)
+	out := r.lobbyAnswerIn(p, m, env, "unobserve", p.Sprintf("You no longer observe game #%d", id),
+		wrap(p.Sprintf("You will get no more mails about game #%[1]d. Send \"observe %[1]d\" to %[2]s to follow it again.", id, r.cfg.Address)))
 	out.Verdict = Applied
 	out.Detail = fmt.Sprintf("game #%d: %s stops observing", id, m.From)
 	out.Lobby = &LobbyChange{Watch: &WatchChange{GameID: id, Address: watching, Stop: true}}
 	return out
 }
 
-// observers tells a player who observes their game.
+// observers tells a player who observes their game, in their language.
 func (r *Referee) observers(c *call) Outcome {
 	g := c.g
+	p := r.printer(g.Players[c.color].Language)
 	var b strings.Builder
 	switch {
 	case g.State.Private:
-		b.WriteString("This game is private: no one may observe it.")
+		b.WriteString(p.Sprintf("This game is private: no one may observe it."))
 	case len(g.Watchers) == 0:
-		b.WriteString("No one observes this game.")
+		b.WriteString(p.Sprintf("No one observes this game."))
 	default:
-		fmt.Fprintf(&b, "%s this game:\n", pluralVerb(len(g.Watchers), "spectator observes", "spectators observe"))
+		b.WriteString(p.Sprintf("%d spectators observe this game:", len(g.Watchers)) + "\n")
 		for _, w := range g.Watchers {
 			b.WriteString("  " + w + "\n")
 		}
 		if d := g.State.WatchDelay; d > 0 {
-			fmt.Fprintf(&b, "\nThey see the board %s late.", plural(d, "move"))
+			b.WriteString("\n" + p.Sprintf("They see the board %s late.", p.Sprintf("%d moves", d)))
 		}
 	}
-	return r.answer(g, c.color, c.pos, c.m, c.env.Now, "observers", "Who observes your game.",
-		[]render.Section{{Title: "Observers", Body: b.String()}})
+	return r.answerIn(g, c.color, c.pos, c.m, c.env.Now, "observers", lang.M("Who observes your game."), lang.M("Observers"),
+		[]render.Section{{Title: p.Sprintf("Observers"), Body: b.String()}})
 }

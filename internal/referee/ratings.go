@@ -123,9 +123,9 @@ func (r *Referee) ratingAnswer(c *call) Outcome {
 	m, env := c.m, c.env
 	q := readRatingArgs(c.args, m.From, r.cfg.Variants)
 	if q.bad != "" {
-		return r.refuse(env, m, "rating: unknown word "+q.bad,
-			fmt.Sprintf("In %q, the word %q is neither one mail address nor one game.", firstWords(m.Action, 6), q.bad),
-			"Write \"rating\", \"rating chess\", \"rating bob@example.org\" or \"rating bob@example.org chess\". The games: "+r.offeredNames()+".")
+		return r.refuseIn(env, m, "rating: unknown word "+q.bad,
+			lang.M("In %q, the word %q is neither one mail address nor one game.", firstWords(m.Action, 6), q.bad),
+			lang.M("Write \"rating\", \"rating chess\", \"rating bob@example.org\" or \"rating bob@example.org chess\". The games: %s.", r.offeredNames()))
 	}
 	p := r.printer(env.Language)
 	var b strings.Builder
@@ -184,9 +184,9 @@ func (r *Referee) topAnswer(c *call) Outcome {
 	m, env := c.m, c.env
 	q := readRatingArgs(c.args, m.From, r.cfg.Variants)
 	if q.bad != "" || q.variant == "" || q.named {
-		return r.refuse(env, m, "top: no variant",
-			fmt.Sprintf("%q names no game.", firstWords(m.Action, 6)),
-			"Write \"top\" and one game, e.g. \"top chess\". The games: "+r.offeredNames()+".")
+		return r.refuseIn(env, m, "top: no variant",
+			lang.M("%q names no game.", firstWords(m.Action, 6)),
+			lang.M("Write \"top\" and one game, e.g. \"top chess\". The games: %s.", r.offeredNames()))
 	}
 	p := r.printer(env.Language)
 	v, _ := r.cfg.Variants.Lookup(q.variant)

@@ -38,12 +38,12 @@ func TestMoveRefusalsInTheReadersLanguage(t *testing.T) {
 			"pl": `Twój ruch "Gc4" (partia #5, ruch 1) nie został wykonany: Twoja bierka na f1 (goniec) nie może pójść na c4: na drodze stoi bierka (albo ten ruch wymaga bicia). (G to goniec – zapis polski.)`,
 			"ru": `Ваш ход "♗c4" (партия #5, ход 1) не сделан: ваша фигура на f1 (слон) не может пойти на c4: на пути стоит фигура (или этот ход возможен только со взятием).`,
 		}},
-		{name: "an ambiguous move, with its candidates", fen: twoKnights, line: "Nb5", lettered: true, want: map[string]string{
+		{name: "an ambiguous move, with its candidates (in the reader's letters)", fen: twoKnights, line: "Nb5", lettered: true, want: map[string]string{
 			"en": `Your move "Nb5" (game #5, move 1) was not played: it fits more than one legal move: Ncb5 or Ndb5. Reply with the one you mean, written as it is here.`,
-			"de": `Ihr Zug "Sb5" (Partie #5, Zug 1) wurde nicht ausgeführt: Er passt auf mehr als einen regelgemäßen Zug (S steht auf Deutsch für Springer): Ncb5 oder Ndb5. Antworten Sie mit dem gemeinten Zug, so geschrieben wie hier.`,
-			"fr": `Votre coup "Cb5" (partie #5, coup 1) n'a pas été joué : il correspond à plusieurs coups légaux (C désigne en français : cavalier) : Ncb5 ou Ndb5. Répondez par celui que vous voulez jouer, écrit comme ici.`,
-			"pl": `Twój ruch "Sb5" (partia #5, ruch 1) nie został wykonany: pasuje do więcej niż jednego dozwolonego ruchu (S to skoczek – zapis polski): Ncb5 lub Ndb5. Odpowiedz tym, o który Ci chodzi, zapisanym jak tutaj.`,
-			"ru": `Ваш ход "♘b5" (партия #5, ход 1) не сделан: он подходит к нескольким допустимым ходам: Ncb5 или Ndb5. Ответьте тем, который вы имеете в виду, записанным как здесь.`,
+			"de": `Ihr Zug "Sb5" (Partie #5, Zug 1) wurde nicht ausgeführt: Er passt auf mehr als einen regelgemäßen Zug (S steht auf Deutsch für Springer): Scb5 oder Sdb5. Antworten Sie mit dem gemeinten Zug, so geschrieben wie hier.`,
+			"fr": `Votre coup "Cb5" (partie #5, coup 1) n'a pas été joué : il correspond à plusieurs coups légaux (C désigne en français : cavalier) : Ccb5 ou Cdb5. Répondez par celui que vous voulez jouer, écrit comme ici.`,
+			"pl": `Twój ruch "Sb5" (partia #5, ruch 1) nie został wykonany: pasuje do więcej niż jednego dozwolonego ruchu (S to skoczek – zapis polski): Scb5 lub Sdb5. Odpowiedz tym, o który Ci chodzi, zapisanym jak tutaj.`,
+			"ru": `Ваш ход "♘b5" (партия #5, ход 1) не сделан: он подходит к нескольким допустимым ходам: ♘cb5 или ♘db5. Ответьте тем, который вы имеете в виду, записанным как здесь.`,
 		}},
 		{name: "an unreadable line", line: "qqq", want: map[string]string{
 			"en": `Your move "qqq" (game #5, move 1) was not played: it is not a move the referee can read: write it like d3 (or "moves" for the list).`,

@@ -50,7 +50,7 @@ func parseZone(s string) (string, error) {
 			return name, nil
 		}
 	}
-	return "", fmt.Errorf("%q is not a time zone the referee knows; write a zone name as in the tz database, e.g. \"timezone Europe/Berlin\", \"timezone America/New_York\" or \"timezone UTC\"", s)
+	return "", textError{lang.M("%q is not a time zone the referee knows; write a zone name as in the tz database, e.g. \"timezone Europe/Berlin\", \"timezone America/New_York\" or \"timezone UTC\"", s)}
 }
 
 // whenIn writes t for a player in loc: "Mon 26 Oct 13:00 CET".
@@ -73,7 +73,7 @@ func (r *Referee) timezone(c *call) Outcome {
 	}
 	zone, err := parseZone(arg)
 	if err != nil {
-		return r.refuse(env, m, "timezone: unknown "+arg, err.Error()+".", "Send e.g. \"timezone Europe/Berlin\".")
+		return r.refuseIn(env, m, "timezone: unknown "+arg, sentenceText{errorText(err)}, lang.M("Send e.g. \"timezone Europe/Berlin\"."))
 	}
 	shown := zone
 	if shown == "" {
