@@ -78,7 +78,7 @@ func (e *Event) summaryIn(p *lang.Printer, title string) string {
 		if e.Places > 0 {
 			s = p.Sprintf("%s; %s left of %d", s, placesIn(p, e.Places-len(e.Players)), e.Places)
 			if e.Limits.Any() {
-				s = p.Sprintf("%s; entry by mail: %s", s, e.Limits.Text())
+				s = p.Sprintf("%s; entry by mail: %s", s, e.Limits.TextIn(p))
 			}
 		}
 		if !e.Starts.IsZero() {
