@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -78,4 +79,74 @@ func koOf(e *Event) *Event {
 	e.Format = FormatKO
 	e.Games = numbered(EventGame{Round: 1, Board: 1, Leg: 1, White: 1, Black: 2, Status: StatusActive})
 	return e
+}
+
+// TestObserveEventRefusalsInTheSendersLanguage (issue 42): "observe
+// EVENT" refused (an event over, one observed already, too many games,
+// with their plurals) and "unobserve EVENT" (answered, and refused) are
+// written in the sender's language, the subject too; the commands quoted
+// stay English. The English texts are TestObserveEventCommand's.
+func TestObserveEventRefusalsInTheSendersLanguage(t *testing.T) {
+	const eve = "eve@example.net"
+	event := func(status EventStatus, running int) *Event {
+		e := &Event{Name: "autumn", Variant: "chess", Format: FormatRR, Status: status}
+		for i := range 3 {
+			st := StatusFinished
+			if i < running {
+				st = StatusActive
+			}
+			e.Games = append(e.Games, EventGame{GameID: int64(20 + i), Round: i + 1, Board: 1, White: 1, Black: 2, Status: st})
+		}
+		return e
+	}
+	for _, tt := range []struct {
+		name, code, line string
+		max              int // the games one may observe; 0 for the default (20)
+		lobby            Lobby
+		want             Verdict
+		subject          string
+		says             []string
+	}{
+		{"over, German", "de", "observe autumn", 0, Lobby{MayObserve: true, Event: event(EventFinished, 0)}, Rejected, "", []string{
+			`Ihre Anfrage "observe autumn" wurde nicht ausgeführt: das Turnier autumn ist beendet: Es stehen keine Partien mehr aus.`,
+			`Senden Sie "standings autumn" für die Abschlusstabelle.`}},
+		{"again, Russian", "ru", "observe autumn", 0, Lobby{MayObserve: true, EventObserved: true, Event: event(EventRunning, 2)}, Rejected, "", []string{
+			`Ваш запрос "observe autumn" не выполнен: вы уже следите за турниром autumn.`,
+			`Отправьте "unobserve autumn" на referee@example.test, чтобы прекратить.`}},
+		{"limit, Russian", "ru", "observe autumn", 0, Lobby{MayObserve: true, Observing: 19, Event: event(EventRunning, 2)}, Rejected, "", []string{
+			"вы уже следите за 19 идущими партиями, а в турнире autumn идут 2 партии: вместе это больше разрешённых одновременно 20.",
+			`Сначала отправьте "unobserve GAME" для части своих партий`}},
+		{"limit, Polish", "pl", "observe autumn", 3, Lobby{MayObserve: true, Observing: 1, Event: event(EventRunning, 3)}, Rejected, "", []string{
+			"obserwujesz już 1 trwającą partię, a w turnieju autumn trwają 3 partie: razem więcej niż dozwolone naraz 3."}},
+		{"limit, German", "de", "observe autumn", 0, Lobby{MayObserve: true, Observing: 19, Event: event(EventRunning, 2)}, Rejected, "", []string{
+			"Sie beobachten bereits 19 laufende Partien, und im Turnier autumn laufen 2 Partien: zusammen mehr als die 20, die gleichzeitig erlaubt sind."}},
+		{"limit, English", "", "observe autumn", 3, Lobby{MayObserve: true, Observing: 1, Event: event(EventRunning, 3)}, Rejected, "", []string{
+			`Your request "observe autumn" was not carried out: you observe 1 running game already, and the event autumn has 3 games running: ` +
+				"together more than the 3 allowed at once."}},
+		{"unobserve, German", "de", "unobserve autumn", 0, Lobby{EventObserved: true, Event: event(EventRunning, 1)}, Applied,
+			"Sie beobachten das Turnier autumn nicht mehr", []string{
+				`Sie erhalten keine Mails mehr über die Partien des Turniers autumn. Senden Sie "observe autumn" an referee@example.test, um es wieder zu verfolgen.`}},
+		{"unobserve not observed, Polish", "pl", "unobserve autumn", 0, Lobby{Event: event(EventRunning, 1)}, Rejected, "", []string{
+			"Nie obserwujesz turnieju autumn, więc nie ma czego wyłączać.",
+			`Aby przestać dostawać wiadomości o jednej partii, wyślij "unobserve" i jej numer`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			lb := tt.lobby
+			lb.Active = map[string]int{}
+			r := lobbyReferee(t, LobbyConfig{Observers: ObserversOpen, MaxObserved: tt.max})
+			out := r.Handle(Inbound{Mail: observeMail(eve, tt.line)}, nil, Env{Now: lobbyNow, Lobby: &lb, Language: tt.code})
+			if out.Verdict != tt.want || len(out.Mails) != 1 {
+				t.Fatalf("%s (%s), %d mails; want %s and one mail", out.Verdict, out.Detail, len(out.Mails), tt.want)
+			}
+			m := out.Mails[0]
+			if tt.subject != "" && m.Subject != tt.subject {
+				t.Errorf("subject %q, want %q", m.Subject, tt.subject)
+			}
+			for _, s := range tt.says {
+				if !strings.Contains(norm(m.Text), norm(s)) {
+					t.Errorf("the answer lacks %q:\n%s", s, m.Text)
+				}
+			}
+		})
+	}
 }
