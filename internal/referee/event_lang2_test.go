@@ -3,6 +3,7 @@ package referee
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestJoinAndWithdrawInTheSendersLanguage (issue 42): the refusals of
@@ -148,5 +149,106 @@ func TestObserveEventRefusalsInTheSendersLanguage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLadderCommandInTheSendersLanguage (issue 42): the "ladder" command's
+// answers (a challenge, an accept) and refusals, with the reasons a
+// challenge is refused and their plurals, are written in the sender's
+// language; the commands quoted stay English. The English texts are
+// TestLadderCommand's.
+func TestLadderCommandInTheSendersLanguage(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	five := []string{ann, ben, carol, dan, erin} // places 1 to 5
+	pending := func(id int64, challenger, target int) LadderChallenge {
+		return LadderChallenge{ID: id, Challenger: challenger, Challenged: target, Created: lobbyNow.Add(time.Duration(id-10) * time.Hour)}
+	}
+	reachOne := club(five)
+	reachOne.Ladder.Settings.Reach = 1
+	tests := []eventCase{
+		{name: "a challenge, German", lang: "de", line: "ladder club ann@example.org", event: club(five), verdict: Applied,
+			detail: "ladder club: carol@example.org challenges ann@example.org", subject: "Sie haben ann@example.org gefordert",
+			change: &LobbyChange{Ladder: &LadderChange{Event: "club", Challenger: 3, Challenged: 1}}, mails: 2,
+			says: []string{"Sie haben ann@example.org auf club gefordert. Die Annahme ist bis Mo, 30. Nov. 2026 10:00 UTC möglich;"}},
+		{name: "beyond the reach, Russian", lang: "ru", from: erin, line: "ladder club ann@example.org", event: club(five), verdict: Rejected,
+			detail: "ladder club: ann@example.org is 4 places above you (place 1, you are 5), and this ladder lets you challenge at most 3 places up",
+			says: []string{"Сейчас вызвать ann@example.org нельзя: ann@example.org стоит выше вас (разница в местах: 4; место 1, ваше — 5), " +
+				"а эта лесенка позволяет вызывать не выше чем на 3 места вверх.",
+				`"standings club" показывает лесенку и кто с кем играет.`}},
+		{name: "beyond a reach of one, German", lang: "de", line: "ladder club ann@example.org", event: reachOne, verdict: Rejected,
+			detail: "ladder club: ann@example.org is 2 places above you (place 1, you are 3), and this ladder lets you challenge at most 1 places up",
+			says: []string{"Sie können ann@example.org jetzt nicht fordern: ann@example.org steht 2 Plätze über Ihnen (Platz 1, Sie sind 3), " +
+				"und auf dieser Rangliste dürfen Sie höchstens 1 Platz nach oben fordern."}},
+		{name: "below, Polish", lang: "pl", line: "ladder club dan@example.org", event: club(five), verdict: Rejected,
+			detail: "ladder club: dan@example.org is below you (place 4, you are 3): challenge players above you",
+			says: []string{"Nie możesz teraz wyzwać dan@example.org: dan@example.org jest niżej od Ciebie (miejsce 4, Ty jesteś na 3): wyzywaj graczy powyżej."}},
+		{name: "the sender at the most challenges, Russian", lang: "ru", line: "ladder club ann@example.org",
+			event: club(five, pending(1, 3, 2), pending(2, 4, 3)), verdict: Rejected,
+			detail: "ladder club: you have 2 challenges pending or in play, the most this ladder allows",
+			says:   []string{"у вас 2 вызова ждут ответа или играются — больше эта лесенка не позволяет."}},
+		{name: "no address, German", lang: "de", line: "ladder club", event: club(five), verdict: Rejected, detail: "ladder: no address",
+			says: []string{`"ladder club" braucht, wen Sie fordern, oder "accept".`,
+				`Senden Sie "ladder club their@address", um zu fordern, oder "ladder club accept", um eine Forderung an Sie anzunehmen;`}},
+		{name: "accept, Russian", lang: "ru", from: ann, line: "ladder club accept", event: club(five, pending(7, 3, 1)), verdict: Applied,
+			detail: "ladder club: ann@example.org accepts challenge 7", subject: "Вы приняли вызов",
+			change: &LobbyChange{Ladder: &LadderChange{Event: "club", Accept: 7}},
+			says:   []string{"Вы приняли вызов carol@example.org на club. Одно письмо назовёт партию, затем придёт первое письмо партии."}},
+		{name: "nothing to accept, Polish", lang: "pl", from: dan, line: "ladder club accept", event: club(five), verdict: Rejected,
+			detail: "ladder club: nothing to accept",
+			says:   []string{"Żadne wyzwanie skierowane do Ciebie na club nie czeka na Twoją odpowiedź.", `"standings club" pokazuje drabinkę.`}},
+		{name: "not on the ladder, German", lang: "de", from: "gil@example.org", line: "ladder club ann@example.org", event: club(five),
+			verdict: Rejected, detail: "ladder club: gil@example.org not on it",
+			says: []string{"Sie stehen nicht auf der Rangliste club, oder sie läuft nicht.",
+				`Senden Sie "join club", um unten einzusteigen, und fordern Sie dann.`}},
+		{name: "no ladder, Russian", lang: "ru", line: "ladder autumn dan@example.org", event: autumn(EventRunning, carol, dan, erin),
+			verdict: Rejected, detail: "ladder: autumn is a round robin",
+			says: []string{"autumn — турнир в формате «круговой турнир», а не лесенка: вызывать в нём некого."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { tt.run(t, r) })
+	}
+}
+
+// TestLadderStandingsInTheReadersLanguage (issue 42): the ladder's
+// standings name who challenges and plays whom, and close with its
+// rules, in the reader's language (the plurals of the reach, the days to
+// accept and the idle weeks too); English is StandingsText's.
+func TestLadderStandingsInTheReadersLanguage(t *testing.T) {
+	accepted := LadderChallenge{ID: 1, Challenger: 3, Challenged: 2, Created: lobbyNow.Add(-48 * time.Hour)}
+	at := lobbyNow.Add(-24 * time.Hour)
+	accepted.Accepted = &at
+	e := club([]string{ann, ben, carol, dan}, accepted, LadderChallenge{ID: 2, Challenger: 4, Challenged: 1, Created: lobbyNow})
+	e.Ladder.Settings.IdleWeeks, e.Ladder.Settings.AcceptDays = 4, 1
+	cat := lobbyReferee(t, LobbyConfig{}).Catalog()
+	tests := []struct {
+		code string
+		says []string
+	}{
+		{"de", []string{
+			"  1  ann@example.org  (gefordert von dan@example.org)\n  2  ben@example.org  (spielt gegen carol@example.org)\n",
+			`Fordern Sie einen Spieler höchstens 3 Plätze über Ihnen mit "ladder club ADDRESS"; der Geforderte nimmt mit ` +
+				`"ladder club accept" innerhalb von 1 Tag an, oder er verliert die Forderung. Eine Forderung besteht aus einer Partie.`,
+			"Wer 4 Wochen lang keine Ranglistenpartie hat, fällt ans Ende.",
+		}},
+		{"ru", []string{
+			"  4  dan@example.org  (вызывает ann@example.org)\n",
+			`Вызывайте игрока не выше чем на 3 места над вами командой "ladder club ADDRESS"; вызванный принимает вызов командой ` +
+				`"ladder club accept" в течение 1 дня, иначе проигрывает его. Вызов — это одна партия.`,
+			"Игрок без партий на лесенке в течение 4 недель опускается в самый низ.",
+		}},
+		{"en", []string{e.StandingsText(),
+			"  3  carol@example.org  (playing ben@example.org)\n  4  dan@example.org  (challenges ann@example.org)\n",
+			`Challenge a player at most 3 places above you with "ladder club ADDRESS"; the challenged accepts with "ladder club accept" ` +
+				"within 1 days, or loses the challenge. A challenge is one game.",
+			"A player without a ladder game for 4 weeks drops to the bottom.",
+		}},
+	}
+	for _, tt := range tests {
+		got := e.StandingsIn(cat.Printer(tt.code))
+		for _, s := range tt.says {
+			if !strings.Contains(got, s) && !strings.Contains(norm(got), norm(s)) {
+				t.Errorf("%s: the standings lack %q:\n%s", tt.code, s, got)
+			}
+		}
 	}
 }

@@ -42,6 +42,13 @@ func formatTitle(p *lang.Printer, title string) string {
 	return title
 }
 
+// formatTitleText is a format's title written later in the reader's
+// language (formatTitle).
+type formatTitleText string
+
+// In is the title in p's language.
+func (t formatTitleText) In(p *lang.Printer) string { return formatTitle(p, string(t)) }
+
 // ratedIn is "rated" or "casual" in p's language.
 func (e *Event) ratedIn(p *lang.Printer) string {
 	if e.Rated {
