@@ -181,7 +181,7 @@ func TestLadderCommandInTheSendersLanguage(t *testing.T) {
 				"und auf dieser Rangliste dürfen Sie höchstens 1 Platz nach oben fordern."}},
 		{name: "below, Polish", lang: "pl", line: "ladder club dan@example.org", event: club(five), verdict: Rejected,
 			detail: "ladder club: dan@example.org is below you (place 4, you are 3): challenge players above you",
-			says: []string{"Nie możesz teraz wyzwać dan@example.org: dan@example.org jest niżej od Ciebie (miejsce 4, Ty jesteś na 3): wyzywaj graczy powyżej."}},
+			says:   []string{"Nie możesz teraz wyzwać dan@example.org: dan@example.org jest niżej od Ciebie (miejsce 4, Ty jesteś na 3): wyzywaj graczy powyżej."}},
 		{name: "the sender at the most challenges, Russian", lang: "ru", line: "ladder club ann@example.org",
 			event: club(five, pending(1, 3, 2), pending(2, 4, 3)), verdict: Rejected,
 			detail: "ladder club: you have 2 challenges pending or in play, the most this ladder allows",
