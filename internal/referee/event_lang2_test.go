@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -245,6 +246,149 @@ func TestLadderStandingsInTheReadersLanguage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := e.StandingsIn(cat.Printer(tt.code))
+		for _, s := range tt.says {
+			if !strings.Contains(got, s) && !strings.Contains(norm(got), norm(s)) {
+				t.Errorf("%s: the standings lack %q:\n%s", tt.code, s, got)
+			}
+		}
+	}
+}
+
+// TestTeamCommandsInTheSendersLanguage (issue 42): a captain's "replace"
+// (answered, and refused) and "join EVENT TEAM" (the request, and the
+// refusal without a team) are written in the sender's language; the
+// commands quoted stay English. The English texts are TestCaptainReplace's
+// and TestJoinEvent's.
+func TestTeamCommandsInTheSendersLanguage(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	const zoe = "zoe@example.org"
+	open := cup()
+	open.Status, open.Entry, open.Games = EventOpen, "open", nil
+	finished := cup()
+	finished.Status = EventFinished
+	tests := []eventCase{
+		{name: "replace, German", lang: "de", from: dan, line: "replace cup erin@example.org zoe@example.org", event: cup(), verdict: Applied,
+			detail: "event cup: captain dan@example.org replaces erin@example.org with zoe@example.org", subject: "Sie haben erin@example.org ersetzt",
+			change: &LobbyChange{Replace: &ReplaceChange{Event: "cup", Seat: 2, New: zoe}},
+			says: []string{"zoe@example.org übernimmt Brett 2 von Team Lions von erin@example.org; beide werden benachrichtigt, " +
+				"die Gegner ebenfalls, jede Partie mit ihrem Brett."}},
+		{name: "replace after the first move, Russian", lang: "ru", from: dan, line: "replace cup erin@example.org zoe@example.org",
+			event: cup(0, 0, 2, 0), verdict: Rejected, detail: "replace cup: erin@example.org has started",
+			says: []string{"erin@example.org уже начал играть (партия #23): доску можно передать только до первого хода.",
+				`Обратитесь к организатору ("referee event replace"), если этому игроку нужно уйти.`}},
+		{name: "replace by no captain, Polish", lang: "pl", from: erin, line: "replace cup erin@example.org zoe@example.org", event: cup(),
+			verdict: Rejected, detail: "replace cup: erin@example.org is no captain",
+			says: []string{"Tylko kapitan drużyny (pierwszy gracz do niej zgłoszony) może pocztą zastąpić gracza w cup.", "Zwróć się do swojego kapitana."}},
+		{name: "replace in an event over, German", lang: "de", from: dan, line: "replace cup erin@example.org zoe@example.org", event: finished,
+			verdict: Rejected, detail: "replace cup: finished", says: []string{"cup ist beendet.", "Es gibt nichts zu ersetzen."}},
+		{name: "replace without addresses, Russian", lang: "ru", from: dan, line: "replace cup erin@example.org", event: cup(),
+			verdict: Rejected, detail: "replace: two addresses needed",
+			says: []string{`"replace" требует указать игрока, который уходит, и того, кто приходит.`,
+				`Отправьте "replace cup OLD NEW": OLD — адрес игрока вашей команды, который ещё не начал, NEW — адрес того, кто займёт его доску.`}},
+		{name: "replace in no team event, German", lang: "de", from: dan, line: "replace autumn erin@example.org zoe@example.org",
+			event: autumn(EventRunning, dan, erin), verdict: Rejected, detail: "replace: not a team event",
+			says: []string{"autumn ist ein Turnier im Format Rundenturnier: Nur der Kapitän eines Teams ersetzt per Mail einen Spieler."}},
+		{name: "join a team, Russian", lang: "ru", line: "join cup tigers", event: open, verdict: Applied,
+			detail: "event cup: carol@example.org asks to play for Tigers", subject: "Ваша заявка в команду Tigers",
+			change: &LobbyChange{Event: &EventChange{Name: "cup", Join: carol, Team: "Tigers"}},
+			says:   []string{"Ваша заявка играть за команду Tigers в cup (Шахматы, ", "ждёт одобрения организатора"}},
+		{name: "join no team, German", lang: "de", line: "join cup", event: open, verdict: Rejected, detail: `event: join cup: no team ""`,
+			says: []string{"cup wird von Teams gespielt (Lions, Tigers): Geben Sie an, für welches Sie spielen möchten.",
+				`Senden Sie "join cup TEAM", z. B. "join cup Lions".`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { tt.run(t, r) })
+	}
+}
+
+// TestTeamRequestNoticeInThePlayersLanguage (issue 42): the organiser's
+// decision on a team request reaches the player in their language,
+// subject and text; in English it is the mail Notice wrote before, its
+// Message-ID too.
+func TestTeamRequestNoticeInThePlayersLanguage(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	tests := []struct {
+		code     string
+		approved bool
+		subject  string
+		text     string
+	}{
+		{"de", true, "[cup] Sie spielen für das Team Tigers", "Der Veranstalter von cup hat Sie in das Team Tigers aufgenommen, an Brett 3."},
+		{"ru", false, "[cup] Ваша заявка в команду Tigers отклонена", "Организатор cup не принял вас в команду Tigers."},
+		{"pl", true, "[cup] Grasz w drużynie Tigers", "Organizator cup przyjął Cię do drużyny Tigers, na szachownicę 3."},
+	}
+	for _, tt := range tests {
+		m := r.TeamRequestNotice(carol, tt.code, "cup", "Tigers", 3, tt.approved, lobbyNow)
+		if m.Kind != KindNotice || m.To != carol || m.Subject != tt.subject || !strings.Contains(norm(m.Text), norm(tt.text)) {
+			t.Errorf("%s: %s to %s, %q:\n%s\nwant a notice to %s, %q, saying %q", tt.code, m.Kind, m.To, m.Subject, m.Text, carol, tt.subject, tt.text)
+		}
+	}
+	for _, approved := range []bool{true, false} {
+		subject, text := "[cup] Your request to join team Tigers is declined", "The organiser of cup did not take you into team Tigers."
+		if approved {
+			subject, text = "[cup] You play for team Tigers", "The organiser of cup took you into team Tigers, on board 3. "+
+				"Your games start when the event starts; a mail lists them then."
+		}
+		got, want := r.TeamRequestNotice(carol, "", "cup", "Tigers", 3, approved, lobbyNow), r.Notice(carol, subject, text, lobbyNow)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("approved %v: in English\n%+v\nwant\n%+v", approved, got, want)
+		}
+	}
+}
+
+// TestTeamStandingsInTheReadersLanguage (issue 42): a team event's
+// standings in the reader's language: the table's headings, wider where a
+// heading is (counting characters, not bytes), each match and each
+// board's game, the scoring sentence and a shared first place; English
+// is the text it was.
+func TestTeamStandingsInTheReadersLanguage(t *testing.T) {
+	e := cup()
+	e.Games[0].Status, e.Games[0].Result = StatusFinished, "1-0"
+	e.Games[1].Status, e.Games[1].Result = StatusFinished, "1-0"
+	e.Games[2].Status, e.Games[2].Result = StatusFinished, "1/2-1/2"
+	e.Games[3].Status, e.Games[3].Result = StatusFinished, "1/2-1/2"
+	e.Status = EventFinished
+	running := cup()
+	running.Games[3].Status = StatusAborted
+	cat := lobbyReferee(t, LobbyConfig{}).Catalog()
+	tests := []struct {
+		code string
+		e    *Event
+		says []string
+	}{
+		{"en", e, []string{
+			"  Rank  Team                    MP      GP  Matches\n" +
+				"     1  Lions                    1       2  1\n" +
+				"     1  Tigers                   1       2  1\n\n" +
+				"Round 1, match 1: Lions 2 - 2 Tigers\n" +
+				"  board 1, game 1: dan@example.org - fay@example.org  1-0\n",
+			"The first place is shared: team Lions and team Tigers.\n",
+			"a match won counts 2 match points (MP), a drawn one 1;",
+		}},
+		{"en", running, []string{
+			"Round 1, match 1: Lions 0 - 0 Tigers (under way)\n" +
+				"  board 1, game 1: dan@example.org - fay@example.org  running\n",
+			"  board 2, game 2: erin@example.org - gil@example.org  aborted\n",
+		}},
+		{"de", e, []string{
+			"  Rang  Team                    MP      BP  Wettkämpfe\n" +
+				"     1  Lions                    1       2  1\n" +
+				"     1  Tigers                   1       2  1\n\n" +
+				"Runde 1, Wettkampf 1: Lions 2 - 2 Tigers\n" +
+				"  Brett 1, Partie 1: dan@example.org - fay@example.org  1-0\n",
+			"Der erste Platz wird geteilt: Team Lions und Team Tigers.\n",
+			"ein gewonnener Wettkampf zählt 2 Mannschaftspunkte (MP), ein unentschiedener 1;",
+		}},
+		{"ru", running, []string{
+			"  Место  Команда                 КО      ИО  Матчи\n" +
+				"      1  Lions                    0       0  0\n",
+			"Тур 1, матч 1: Lions 0 - 0 Tigers (идёт)\n" +
+				"  доска 1, партия 1: dan@example.org - fay@example.org  идёт\n",
+			"  доска 2, партия 2: erin@example.org - gil@example.org  прервана\n",
+		}},
+	}
+	for _, tt := range tests {
+		got := tt.e.StandingsIn(cat.Printer(tt.code))
 		for _, s := range tt.says {
 			if !strings.Contains(got, s) && !strings.Contains(norm(got), norm(s)) {
 				t.Errorf("%s: the standings lack %q:\n%s", tt.code, s, got)
