@@ -1,10 +1,13 @@
 package referee
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"referee/internal/lang"
 )
 
 // TestJoinAndWithdrawInTheSendersLanguage (issue 42): the refusals of
@@ -392,6 +395,98 @@ func TestTeamStandingsInTheReadersLanguage(t *testing.T) {
 		for _, s := range tt.says {
 			if !strings.Contains(got, s) && !strings.Contains(norm(got), norm(s)) {
 				t.Errorf("%s: the standings lack %q:\n%s", tt.code, s, got)
+			}
+		}
+	}
+}
+
+// TestKnockoutTextsInTheReadersLanguage (issue 42): a knockout's bracket
+// (each round, each match, its winner and how) and the match note after a
+// game are written in the reader's language, how a tied match was decided
+// too (more wins with Black, a lot with its roll and name), while the
+// stored How stays English (the audit log's and the web page's); English
+// is BracketText and MatchNote.
+func TestKnockoutTextsInTheReadersLanguage(t *testing.T) {
+	cat := lobbyReferee(t, LobbyConfig{}).Catalog()
+	points := tiedMatch(DeciderMatch, "1-0", "1/2-1/2")
+	points.Players[1].Withdrawn = WithdrawnLost
+	lot := tiedMatch(DeciderLot, "1-0", "1-0")
+	// As TestBlackWinsDecider: seats 1 and 2 tie in round 2, seat 2 won
+	// with Black in round 1.
+	black := tiedMatch(DeciderBlack, "1-0", "1-0")
+	black.Players = append(black.Players, EventPlayer{Seat: 3, Address: "c@x.test"}, EventPlayer{Seat: 4, Address: "d@x.test"})
+	for i := range black.Games {
+		black.Games[i].Round = 2
+	}
+	black.Games = append(black.Games, EventGame{GameID: 3, Round: 1, Board: 1, Leg: 1, White: 3, Black: 2, Status: StatusFinished, Result: "0-1"})
+	more := tiedMatch(DeciderMatch, "1-0", "1-0")
+	roll := lot.Lot(1, 1)
+	tests := []struct {
+		name, code string
+		e          *Event
+		got        func(p *lang.Printer, e *Event) string
+		want       string
+	}{
+		{"bracket, German", "de", points, bracket, "Runde 1:\n  Wettkampf 1: a@x.test - b@x.test (z)  1.5-0.5\n           -> a@x.test (durch Rückzug)\n"},
+		{"bracket, Russian", "ru", more, bracket, "Тур 1:\n  матч 1: a@x.test - b@x.test  1-1\n           -> ничья: ещё две партии\n"},
+		{"bracket, English", "en", more, bracket, more.BracketText()},
+		{"bracket by lot, Polish", "pl", lot, bracket, fmt.Sprintf("(remis, losowanie: rzut %d z cup/1/1, nieparzysty dla gracza wymienionego jako pierwszy)", roll)},
+		{"note, German", "de", tiedMatch(DeciderMatch, "1-0", "1/2-1/2"), note(2),
+			"Runde 1, Wettkampf 1 von cup: a@x.test 1.5, b@x.test 0.5. a@x.test gewinnt den Wettkampf (nach Punkten) und damit cup."},
+		{"note, English", "en", tiedMatch(DeciderMatch, "1-0", "1/2-1/2"), note(2), tiedMatch(DeciderMatch, "1-0", "1/2-1/2").MatchNote(2)},
+		{"note, more wins with Black, Russian", "ru", black, note(2), "(ничья, больше побед чёрными: 1 против 0)"},
+		{"note, tied, Polish", "pl", more, note(2), "Mecz jest remisowy po 2 partiach: rozstrzygną go jeszcze dwie partie ze zmianą kolorów."},
+	}
+	for _, tt := range tests {
+		if got := tt.got(cat.Printer(tt.code), tt.e); !strings.Contains(got, tt.want) && !strings.Contains(norm(got), norm(tt.want)) {
+			t.Errorf("%s: %q lacks %q", tt.name, got, tt.want)
+		}
+		for _, round := range tt.e.Matches() {
+			for _, m := range round {
+				if m.How != "" && !strings.HasPrefix(m.How, "on points") && !strings.HasPrefix(m.How, "by withdrawal") && !strings.HasPrefix(m.How, "tied, ") {
+					t.Errorf("%s: How is %q, not English", tt.name, m.How)
+				}
+			}
+		}
+	}
+}
+
+// bracket is e's bracket in p's language.
+func bracket(p *lang.Printer, e *Event) string { return e.BracketTextIn(p) }
+
+// note is the match note after game id, in p's language.
+func note(id int64) func(p *lang.Printer, e *Event) string {
+	return func(p *lang.Printer, e *Event) string { return e.MatchNoteIn(p, id) }
+}
+
+// TestLadderResultNoteInTheReadersLanguage (issue 42): what the end of a
+// challenge's last game did to the ladder, in the reader's language: the
+// challenger who scored more takes the place, or the challenged keeps it;
+// English is MatchNote's.
+func TestLadderResultNoteInTheReadersLanguage(t *testing.T) {
+	cat := lobbyReferee(t, LobbyConfig{}).Catalog()
+	accepted := lobbyNow.Add(-Day)
+	challenge := func(result string) *Event {
+		e := club([]string{ann, ben, carol}, LadderChallenge{ID: 1, Challenger: 3, Challenged: 1, Created: lobbyNow.Add(-2 * Day), Accepted: &accepted})
+		e.Games = []EventGame{{GameID: 31, Round: 1, Leg: 1, White: 3, Black: 1, Status: StatusFinished, Result: result}}
+		return e
+	}
+	tests := []struct {
+		code, result, want string
+	}{
+		{"de", "1-0", "carol@example.org hat die Forderung gewonnen und übernimmt Platz 1 von club."},
+		{"ru", "0-1", "ann@example.org сохраняет место 1 в club: вызвавший не набрал больше очков."},
+		{"en", "1-0", "carol@example.org won the challenge and takes place 1 of club."},
+		{"en", "1/2-1/2", "ann@example.org keeps place 1 of club: the challenger did not score more."},
+	}
+	for _, tt := range tests {
+		e := challenge(tt.result)
+		if got := e.MatchNoteIn(cat.Printer(tt.code), 31); got != tt.want {
+			t.Errorf("%s, %s: %q, want %q", tt.code, tt.result, got, tt.want)
+		}
+		if tt.code == "en" {
+			if got := e.MatchNote(31); got != tt.want {
+				t.Errorf("MatchNote, %s: %q, want %q", tt.result, got, tt.want)
 			}
 		}
 	}

@@ -353,7 +353,7 @@ func (ladder) PGNRound(ge *GameEvent) string { return fmt.Sprint(ge.Round) }
 
 // ResultNote says what the end of a challenge's last game did to the
 // ladder.
-func (ladder) ResultNote(e *Event, id int64) string {
+func (ladder) ResultNote(p *lang.Printer, e *Event, id int64) string {
 	var g EventGame
 	for _, x := range e.Games {
 		if x.GameID == id {
@@ -386,9 +386,9 @@ func (ladder) ResultNote(e *Event, id int64) string {
 		order := e.LadderOrder()
 		who := e.Players[c.Challenger-1].playing()
 		if won {
-			return fmt.Sprintf("%s won the challenge and takes place %d of %s.", who, slices.Index(order, c.Challenger)+1, e.Name)
+			return p.Sprintf("%s won the challenge and takes place %d of %s.", who, slices.Index(order, c.Challenger)+1, e.Name)
 		}
-		return fmt.Sprintf("%s keeps place %d of %s: the challenger did not score more.", e.Players[c.Challenged-1].playing(),
+		return p.Sprintf("%s keeps place %d of %s: the challenger did not score more.", e.Players[c.Challenged-1].playing(),
 			slices.Index(order, c.Challenged)+1, e.Name)
 	}
 	return ""

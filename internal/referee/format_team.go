@@ -391,7 +391,7 @@ func (teamMatch) PGNRound(ge *GameEvent) string {
 	return fmt.Sprintf("%d.%d", ge.Round, max(ge.Division, 1))
 }
 
-func (teamMatch) ResultNote(*Event, int64) string { return "" }
+func (teamMatch) ResultNote(*lang.Printer, *Event, int64) string { return "" }
 
 func (teamMatch) DrawsLots(*Event) bool { return false }
 
