@@ -31,10 +31,10 @@ func TestJoinAndWithdrawInTheSendersLanguage(t *testing.T) {
 	tests := []eventCase{
 		{name: "join a running event one plays in, German", lang: "de", line: "join autumn", event: autumn(EventRunning, carol, dan),
 			verdict: Rejected, detail: "event: join autumn: carol@example.org plays in it, running",
-			says: []string{"Sie spielen bereits in autumn, und es läuft.", `Senden Sie "standings autumn" für den aktuellen Stand.`}},
+			says: []string{"Sie spielen bereits in autumn; das Turnier läuft.", `Senden Sie "standings autumn" für den aktuellen Stand.`}},
 		{name: "join a finished event one played in, Russian", lang: "ru", line: "join autumn", event: autumn(EventFinished, carol, dan),
 			verdict: Rejected, detail: "event: join autumn: carol@example.org plays in it, finished",
-			says: []string{"Вы уже играете в autumn, и он закончился."}},
+			says: []string{"Вы уже играете в autumn; турнир закончился."}},
 		{name: "outside the rating limits, German", lang: "de", line: "join autumn", event: limited,
 			verdict: Rejected, detail: "event: join autumn: carol@example.org outside its rating limits",
 			says: []string{"Sie können autumn nicht beitreten: Ihre Wertungszahl in Schach ist 1500?, und das Turnier autumn verlangt mindestens 1600.",
