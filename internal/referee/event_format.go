@@ -49,10 +49,6 @@ func (e *Event) withdrawalRule(p *lang.Printer, w Withdrawal, you bool) string {
 	return e.Rules().WithdrawalRule(p, e, w, you)
 }
 
-// describe is the event's game, format, time and whether it is rated:
-// "Toto40, round robin, 3 days per move, rated".
-func (e *Event) describe() string { return e.describeAs(e.Rules().Title()) }
-
 // summary is one line on the event: variant, format, time, places or state.
 func (e *Event) summary() string { return e.summaryAs(e.Rules().Title()) }
 
