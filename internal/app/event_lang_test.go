@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"strings"
 	"testing"
 
+	"referee/internal/dice"
 	"referee/internal/referee"
 	"referee/internal/store"
 )
@@ -52,6 +54,65 @@ func TestEventPlayersLanguages(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("seat %d: languages %q, want %q", i+1, got[i], want[i])
+		}
+	}
+}
+
+// TestKnockoutMatchNoteInThePlayersLanguage (issue 42): the section on
+// the match that the end of a knockout game adds to its board mails is
+// in each reader's language, its title too: the match goes on, then is
+// tied after two games; an English player's stays English (the golden
+// files of TestTiedKnockoutMatchMails).
+func TestKnockoutMatchNoteInThePlayersLanguage(t *testing.T) {
+	ctx := context.Background()
+	a, _ := openLobby(t, referee.LobbyConfig{})
+	if err := a.Store().Update(ctx, func(tx *store.Tx) error {
+		if err := tx.SetLanguage("p01@example.org", "de", a.opts.Now()); err != nil {
+			return err
+		}
+		return tx.SetLanguage("p04@example.org", "ru", a.opts.Now())
+	}); err != nil {
+		t.Fatal(err)
+	}
+	seed := dice.Seed{7}
+	if _, err := a.CreateEvent(ctx, EventSpec{Name: "cup", Variant: "chess", Format: "ko", Players: entrants(4), Decider: "match", Seed: &seed}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := a.StartEvent(ctx, "cup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var match1 []referee.EventGame // seeds 1 and 4: p01 and p04
+	for _, g := range e.Games {
+		if g.Board == 1 {
+			match1 = append(match1, g)
+		}
+	}
+	steps := []struct {
+		result string
+		says   map[string][]string
+	}{
+		{"1-0", map[string][]string{
+			"p01@example.org": {"Der Wettkampf", "Runde 1, Wettkampf 1 von cup: p01@example.org 1, p04@example.org 0. Der Wettkampf geht weiter: 1 Partie läuft noch."},
+			"p04@example.org": {"Матч", "Тур 1, матч 1 турнира cup: p01@example.org 1, p04@example.org 0. Матч продолжается: ещё идёт 1 партия."},
+		}},
+		{"1-0", map[string][]string{
+			"p01@example.org": {"Der Wettkampf ist nach 2 Partien unentschieden: Zwei weitere Partien mit getauschten Farben entscheiden ihn."},
+			"p04@example.org": {"После 2 партий в матче ничья: его решат ещё две партии со сменой цвета."},
+		}},
+	}
+	for i, st := range steps {
+		before := mailCount(t, a)
+		finish(t, a, match1[i].GameID, st.result)
+		sent := sentSince(t, a, before)
+		for to, says := range st.says {
+			text := mailText(t, firstTo(t, sent, to, string(referee.KindGameEnd)))
+			flat := strings.Join(strings.Fields(text), " ")
+			for _, s := range says {
+				if !strings.Contains(flat, s) {
+					t.Errorf("game %d: the mail to %s lacks %q:\n%s", i+1, to, s, text)
+				}
+			}
 		}
 	}
 }

@@ -60,13 +60,12 @@ func (a *App) DecideJoin(ctx context.Context, name, address string, approve bool
 			return err
 		}
 		now := a.opts.Now().UTC().Truncate(time.Second)
-		subject, text := "Your request to join team "+req.Team+" is declined",
-			fmt.Sprintf("The organiser of %s did not take you into team %s.", se.Name, req.Team)
+		board := 0
 		if approve {
 			if e.Named(req.Address) {
 				return fmt.Errorf("%w: %s plays in %s already", ErrInput, req.Address, se.Name)
 			}
-			board := 1
+			board = 1
 			for _, p := range e.Players {
 				if p.Team == req.Team {
 					board = max(board, p.Board+1)
@@ -78,11 +77,12 @@ func (a *App) DecideJoin(ctx context.Context, name, address string, approve bool
 			if err := tx.SetTeam(se.ID, len(e.Players)+1, req.Team, board); err != nil {
 				return err
 			}
-			subject = "You play for team " + req.Team
-			text = fmt.Sprintf("The organiser of %s took you into team %s, on board %d. Your games start when the event starts; "+
-				"a mail lists them then.", se.Name, req.Team, board)
 		}
-		if err := a.queue(tx, 0, []referee.Mail{a.ref.Notice(req.Address, fmt.Sprintf("[%s] %s", se.Name, subject), text, now)}); err != nil {
+		code, err := tx.Language(req.Address) // the notice is in the player's language (issue 42)
+		if err != nil {
+			return err
+		}
+		if err := a.queue(tx, 0, []referee.Mail{a.ref.TeamRequestNotice(req.Address, code, se.Name, req.Team, board, approve, now)}); err != nil {
 			return err
 		}
 		return tx.Audit(nil, "event", fmt.Sprintf("event %s: %s's request to play for team %s %s", se.Name, req.Address, req.Team,

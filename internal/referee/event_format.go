@@ -66,16 +66,16 @@ func (e *Event) DrawsLots() bool { return e.Rules().DrawsLots(e) }
 // MatchNote is what the end of game id means beyond the game, for the
 // mails of that end: a knockout match's score and whether it goes on, is
 // tied or is won; "" when the format has nothing to add.
-func (e *Event) MatchNote(id int64) string { return e.Rules().ResultNote(e, id) }
+func (e *Event) MatchNote(id int64) string { return e.MatchNoteIn(nil, id) }
+
+// MatchNoteIn is MatchNote in p's language (nil: English), for the mails
+// of that end, each in its reader's language.
+func (e *Event) MatchNoteIn(p *lang.Printer, id int64) string { return e.Rules().ResultNote(p, e, id) }
 
 // withdrawalRule is the rule applied, in a sentence about the player.
 func (e *Event) withdrawalRule(p *lang.Printer, w Withdrawal, you bool) string {
 	return e.Rules().WithdrawalRule(p, e, w, you)
 }
-
-// describe is the event's game, format, time and whether it is rated:
-// "Toto40, round robin, 3 days per move, rated".
-func (e *Event) describe() string { return e.describeAs(e.Rules().Title()) }
 
 // summary is one line on the event: variant, format, time, places or state.
 func (e *Event) summary() string { return e.summaryAs(e.Rules().Title()) }

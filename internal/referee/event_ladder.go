@@ -17,48 +17,53 @@ func (r *Referee) ladderCommand(c *call) Outcome {
 		return r.noEvent(c, "ladder")
 	}
 	if e.Format != FormatLadder {
-		return r.refuse(c.env, c.m, fmt.Sprintf("ladder: %s is a %s", e.Name, e.Rules().Title()),
-			fmt.Sprintf("%s is a %s, not a ladder: there is no one to challenge in it.", e.Name, e.Rules().Title()),
-			fmt.Sprintf("Send \"standings %s\" for where it stands.", e.Name))
+		return r.refuseIn(c.env, c.m, fmt.Sprintf("ladder: %s is a %s", e.Name, e.Rules().Title()),
+			lang.M("%s is a %s, not a ladder: there is no one to challenge in it.", e.Name, formatTitleText(e.Rules().Title())),
+			lang.M("Send \"standings %s\" for where it stands.", e.Name))
 	}
 	seat := e.Seat(c.m.From)
 	if seat == 0 || e.Status != EventRunning {
-		return r.refuse(c.env, c.m, fmt.Sprintf("ladder %s: %s not on it", e.Name, c.m.From),
-			fmt.Sprintf("You are not on the ladder %s, or it is not running.", e.Name),
-			fmt.Sprintf("Send \"join %s\" to join it at the bottom, then challenge.", e.Name))
+		return r.refuseIn(c.env, c.m, fmt.Sprintf("ladder %s: %s not on it", e.Name, c.m.From),
+			lang.M("You are not on the ladder %s, or it is not running.", e.Name),
+			lang.M("Send \"join %s\" to join it at the bottom, then challenge.", e.Name))
 	}
 	if len(c.args) < 2 {
-		return r.refuse(c.env, c.m, "ladder: no address", fmt.Sprintf("\"ladder %s\" needs whom you challenge, or \"accept\".", e.Name),
-			fmt.Sprintf("Send \"ladder %s their@address\" to challenge, or \"ladder %s accept\" to take a challenge to you; "+
-				"\"standings %s\" shows the ladder.", e.Name, e.Name, e.Name))
+		return r.refuseIn(c.env, c.m, "ladder: no address", lang.M("\"ladder %s\" needs whom you challenge, or \"accept\".", e.Name),
+			lang.M("Send \"ladder %[1]s their@address\" to challenge, or \"ladder %[1]s accept\" to take a challenge to you; "+
+				"\"standings %[1]s\" shows the ladder.", e.Name))
 	}
 	s := e.ladderOf().Settings.WithDefaults()
+	sp := r.senderPrinter(c.env)
 	if strings.EqualFold(c.args[1], "accept") {
 		for _, ch := range e.ladderOf().Challenges {
 			if ch.Challenged == seat && ch.Pending() {
-				text := fmt.Sprintf("You accepted %s's challenge on %s. One mail lists the %s, then each game's opening mail follows.",
-					e.Players[ch.Challenger-1].playing(), e.Name, map[bool]string{true: "game", false: "two games"}[s.Games == 1])
+				text := sp.Sprintf("You accepted %s's challenge on %s. One mail lists the two games, then each game's opening mail follows.",
+					e.Players[ch.Challenger-1].playing(), e.Name)
+				if s.Games == 1 {
+					text = sp.Sprintf("You accepted %s's challenge on %s. One mail lists the game, then each game's opening mail follows.",
+						e.Players[ch.Challenger-1].playing(), e.Name)
+				}
 				return Outcome{Verdict: Applied, Detail: fmt.Sprintf("ladder %s: %s accepts challenge %d", e.Name, c.m.From, ch.ID),
 					Lobby: &LobbyChange{Ladder: &LadderChange{Event: e.Name, Accept: ch.ID}},
-					Mails: []Mail{r.lobbyLetter(c.m, c.env.Now, "ladder", "You accepted the challenge", wrap(text), "", "")}}
+					Mails: []Mail{r.lobbyLetterIn(sp, c.m, c.env.Now, "ladder", sp.Sprintf("You accepted the challenge"), wrap(text), "", "")}}
 			}
 		}
-		return r.refuse(c.env, c.m, fmt.Sprintf("ladder %s: nothing to accept", e.Name),
-			fmt.Sprintf("No challenge to you on %s waits for your answer.", e.Name), fmt.Sprintf("\"standings %s\" shows the ladder.", e.Name))
+		return r.refuseIn(c.env, c.m, fmt.Sprintf("ladder %s: nothing to accept", e.Name),
+			lang.M("No challenge to you on %s waits for your answer.", e.Name), lang.M("\"standings %s\" shows the ladder.", e.Name))
 	}
 	target := e.Seat(c.args[1])
 	if target == 0 {
-		return r.refuse(c.env, c.m, fmt.Sprintf("ladder %s: %s not on it", e.Name, c.args[1]),
-			fmt.Sprintf("%s is not on the ladder %s.", c.args[1], e.Name), fmt.Sprintf("\"standings %s\" shows who is.", e.Name))
+		return r.refuseIn(c.env, c.m, fmt.Sprintf("ladder %s: %s not on it", e.Name, c.args[1]),
+			lang.M("%s is not on the ladder %s.", c.args[1], e.Name), lang.M("\"standings %s\" shows who is.", e.Name))
 	}
-	if why := e.LadderChallengeRefusal(seat, target); why != "" {
-		return r.refuse(c.env, c.m, "ladder "+e.Name+": "+why, fmt.Sprintf("You cannot challenge %s now: %s.", c.args[1], why),
-			fmt.Sprintf("\"standings %s\" shows the ladder and who is playing whom.", e.Name))
+	if why := e.LadderChallengeRefusal(seat, target); why != nil {
+		return r.refuseIn(c.env, c.m, "ladder "+e.Name+": "+why.In(nil), lang.M("You cannot challenge %s now: %s.", c.args[1], why),
+			lang.M("\"standings %s\" shows the ladder and who is playing whom.", e.Name))
 	}
 	opp := e.Players[target-1].playing()
 	deadline := LadderChallenge{Created: c.env.Now}.Deadline(s)
-	mine := fmt.Sprintf("You challenged %s on %s. They have until %s to accept; if they do not, you take their place as if you had won.",
-		opp, e.Name, dateText(deadline))
+	mine := sp.Sprintf("You challenged %s on %s. They have until %s to accept; if they do not, you take their place as if you had won.",
+		opp, e.Name, dateFor(sp, deadline, time.UTC))
 	// The challenged is told in their language.
 	p := r.printerOfSeat(e, target)
 	follow := p.Sprintf("two games, colours swapped, follow")
@@ -73,7 +78,7 @@ func (r *Referee) ladderCommand(c *call) Outcome {
 		MessageID: r.messageID("ladder-challenge", e.Name, addr.Mailbox(opp), fmt.Sprint(seat), c.env.Now.UTC().String())}
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("ladder %s: %s challenges %s", e.Name, c.m.From, opp),
 		Lobby: &LobbyChange{Ladder: &LadderChange{Event: e.Name, Challenger: seat, Challenged: target}},
-		Mails: []Mail{r.lobbyLetter(c.m, c.env.Now, "ladder", "You challenged "+opp, wrap(mine), "", ""), notice}}
+		Mails: []Mail{r.lobbyLetterIn(sp, c.m, c.env.Now, "ladder", sp.Sprintf("You challenged %s", opp), wrap(mine), "", ""), notice}}
 }
 
 // LadderExpiredMails tell both players that challenge c was not accepted

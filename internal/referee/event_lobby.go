@@ -103,26 +103,35 @@ func (r *Referee) eventJoin(c *call) Outcome {
 				e.Name, e.describeIn(p, e.Rules().Title()), startIn(p, e))))
 		}
 		// Not "no such event": they play in it.
-		return r.refuse(c.env, c.m, fmt.Sprintf("event: join %s: %s plays in it, %s", e.Name, c.m.From, e.Status),
-			fmt.Sprintf("You already play in %s, which is %s.", e.Name, e.Status),
-			fmt.Sprintf("Send \"standings %s\" for where it stands.", e.Name))
+		what := lang.M("You already play in %s, which is %s.", e.Name, string(e.Status))
+		switch e.Status {
+		case EventRunning:
+			what = lang.M("You already play in %s, which is running.", e.Name)
+		case EventFinished:
+			what = lang.M("You already play in %s, which is finished.", e.Name)
+		case EventClosed:
+			what = lang.M("You already play in %s, which is closed.", e.Name)
+		}
+		return r.refuseIn(c.env, c.m, fmt.Sprintf("event: join %s: %s plays in it, %s", e.Name, c.m.From, e.Status),
+			what, lang.M("Send \"standings %s\" for where it stands.", e.Name))
 	}
-	if why := e.Limits.outside(c.env.Lobby.Ratings, e.Variant, "event "+e.Name); why != "" {
-		return r.refuse(c.env, c.m, fmt.Sprintf("event: join %s: %s outside its rating limits", e.Name, c.m.From),
-			fmt.Sprintf("You cannot join %s: %s.", e.Name, why),
-			fmt.Sprintf("Its organiser takes entries by mail only from players with %s in its game. \"rating\" shows your ratings; "+
-				"\"events\" lists the events you may join.", e.Limits.Text()))
+	if why := e.Limits.outsideText(c.env.Lobby.Ratings, e.Variant, lang.M("event %s", e.Name)); why != nil {
+		return r.refuseIn(c.env, c.m, fmt.Sprintf("event: join %s: %s outside its rating limits", e.Name, c.m.From),
+			lang.M("You cannot join %s: %s.", e.Name, why),
+			lang.M("Its organiser takes entries by mail only from players with %s in its game. \"rating\" shows your ratings; "+
+				"\"events\" lists the events you may join.", limitsText(e.Limits)))
 	}
 	if !c.env.Lobby.Seen {
 		if _, err := addr.Player(c.m.From); err != nil {
 			return Outcome{Verdict: Ignored, Detail: fmt.Sprintf("event: join %s: %s is no player's address (%v): not answered", e.Name, c.m.From, err)}
 		}
 		if !r.proved(c.m, joinProof(e)...) {
-			return r.askProof(c, "join", fmt.Sprintf("event %s: join from %s, an address not seen here, waits for its proof", e.Name, c.m.From),
-				"Confirm your entry to "+e.Name,
-				fmt.Sprintf("The referee at %s received a request to enter %s (%s) for this address, which has not played here before. "+
-					"The entry counts once you confirm it.", r.cfg.Address, e.Name, e.describe()),
-				"join "+e.Name, "nothing happens, and you are not entered.", joinProof(e)...)
+			p := r.senderPrinter(c.env)
+			return r.askProofIn(p, c, "join", fmt.Sprintf("event %s: join from %s, an address not seen here, waits for its proof", e.Name, c.m.From),
+				p.Sprintf("Confirm your entry to %s", e.Name),
+				p.Sprintf("The referee at %s received a request to enter %s (%s) for this address, which has not played here before. "+
+					"The entry counts once you confirm it.", r.cfg.Address, e.Name, e.describeIn(p, e.Rules().Title())),
+				"join "+e.Name, p.Sprintf("nothing happens, and you are not entered."), joinProof(e)...)
 		}
 	}
 	if e.hasTeams() {
@@ -211,51 +220,53 @@ func (r *Referee) eventWithdraw(c *call) Outcome {
 	if seat == 0 {
 		return r.noEvent(c, "withdraw")
 	}
-	p := e.Players[seat-1]
+	pl := e.Players[seat-1]
 	switch {
 	case e.Status == EventOpen:
-		return r.refuse(c.env, c.m, fmt.Sprintf("event: withdraw %s: not started", e.Name),
-			fmt.Sprintf("%s has not started yet: there is nothing to withdraw from.", e.Name),
-			fmt.Sprintf("Send \"leave %s\" to leave it before it starts.", e.Name))
+		return r.refuseIn(c.env, c.m, fmt.Sprintf("event: withdraw %s: not started", e.Name),
+			lang.M("%s has not started yet: there is nothing to withdraw from.", e.Name),
+			lang.M("Send \"leave %s\" to leave it before it starts.", e.Name))
 	case e.Status != EventRunning:
-		return r.refuse(c.env, c.m, fmt.Sprintf("event: withdraw %s: %s", e.Name, e.Status),
-			fmt.Sprintf("%s is over: there is nothing to withdraw from.", e.Name), "Send \"standings "+e.Name+"\" for its crosstable.")
-	case p.Withdrawn != NotWithdrawn:
-		return r.refuse(c.env, c.m, fmt.Sprintf("event: withdraw %s: already withdrawn", e.Name),
-			fmt.Sprintf("You have already withdrawn from %s.", e.Name), "Send \"standings "+e.Name+"\" for its crosstable.")
+		return r.refuseIn(c.env, c.m, fmt.Sprintf("event: withdraw %s: %s", e.Name, e.Status),
+			lang.M("%s is over: there is nothing to withdraw from.", e.Name), lang.M("Send \"standings %s\" for its crosstable.", e.Name))
+	case pl.Withdrawn != NotWithdrawn:
+		return r.refuseIn(c.env, c.m, fmt.Sprintf("event: withdraw %s: already withdrawn", e.Name),
+			lang.M("You have already withdrawn from %s.", e.Name), lang.M("Send \"standings %s\" for its crosstable.", e.Name))
 	}
+	p := r.senderPrinter(c.env)
 	completed, total := e.SeatGames(seat)
 	kind := e.WithdrawalKind(seat)
 	var rule, done string
 	switch {
 	case kind == WithdrawnAnnulled && 2*completed < total:
-		rule = fmt.Sprintf("You have completed %d of your %d games, fewer than half: all your games would be annulled and "+
+		rule = p.Sprintf("You have completed %d of your %d games, fewer than half: all your games would be annulled and "+
+			"removed from the scores.", completed, total)
+		done = p.Sprintf("You have completed %d of your %d games, fewer than half: all your games are annulled and "+
 			"removed from the scores.", completed, total)
 	case kind == WithdrawnLost && 2*completed >= total:
-		rule = fmt.Sprintf("You have completed %d of your %d games, at least half: your unfinished games would be lost, "+
+		rule = p.Sprintf("You have completed %d of your %d games, at least half: your unfinished games would be lost, "+
+			"and your results so far stay.", completed, total)
+		done = p.Sprintf("You have completed %d of your %d games, at least half: your unfinished games are lost, "+
 			"and your results so far stay.", completed, total)
 	default:
 		// Not ICCF's half rule over all the event's games (a knockout
 		// match is lost whatever its games, a league counts its
 		// season's): the format's rule, in its words.
-		done = e.withdrawalRule(nil, Withdrawal{Seat: seat, Kind: kind, How: ByMail}, true)
-		rule = "If you withdraw now, this rule applies: " + done
-	}
-	if done == "" {
-		done = strings.NewReplacer(" would be ", " are ").Replace(rule)
+		done = e.withdrawalRule(p, Withdrawal{Seat: seat, Kind: kind, How: ByMail}, true)
+		rule = p.Sprintf("If you withdraw now, this rule applies: %s", done)
 	}
 	if len(c.args) < 2 || c.args[1] != "confirm" {
-		return r.lobbyAnswer(c.m, c.env, "withdraw", "Withdraw from "+e.Name+"?", wrap(rule)+"\n\n"+
-			wrap(fmt.Sprintf("To withdraw, send \"withdraw %s confirm\". Anything else keeps you in the event.", e.Name)))
+		return r.lobbyAnswerIn(p, c.m, c.env, "withdraw", p.Sprintf("Withdraw from %s?", e.Name), wrap(rule)+"\n\n"+
+			wrap(p.Sprintf("To withdraw, send \"withdraw %s confirm\". Anything else keeps you in the event.", e.Name)))
 	}
 	text := wrap(done) + "\n"
-	if games := e.withdrawnGames(Withdrawal{Seat: seat, Kind: kind, How: ByMail}); games != "" {
-		text += "\nYour games:\n" + games + "\n"
+	if games := e.withdrawnGamesIn(p, Withdrawal{Seat: seat, Kind: kind, How: ByMail}); games != "" {
+		text += "\n" + p.Sprintf("Your games:") + "\n" + games + "\n"
 	}
-	text += "\n" + wrap("Your opponents are told, each in one mail.") + "\n"
+	text += "\n" + wrap(p.Sprintf("Your opponents are told, each in one mail.")) + "\n"
 	return Outcome{Verdict: Applied, Detail: fmt.Sprintf("event %s: %s withdrew", e.Name, c.m.From),
-		Lobby: &LobbyChange{Event: &EventChange{Name: e.Name, Withdraw: p.playing()}},
-		Mails: []Mail{r.lobbyLetter(c.m, c.env.Now, "withdraw", "You withdrew from "+e.Name, text, "", "")}}
+		Lobby: &LobbyChange{Event: &EventChange{Name: e.Name, Withdraw: pl.playing()}},
+		Mails: []Mail{r.lobbyLetterIn(p, c.m, c.env.Now, "withdraw", p.Sprintf("You withdrew from %s", e.Name), text, "", "")}}
 }
 
 // Summary is the event in one line: name, variant, format, time, places.

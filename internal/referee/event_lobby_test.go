@@ -38,6 +38,7 @@ func autumn(status EventStatus, players ...string) *Event {
 type eventCase struct {
 	name  string
 	from  string // carol when ""
+	lang  string // the sender's language; "" for English
 	line  string
 	event *Event
 	// lobby changes the sender's lobby view (by default: may challenge,
@@ -64,7 +65,7 @@ func (tt eventCase) run(t *testing.T, r *Referee) Outcome {
 	if tt.lobby != nil {
 		tt.lobby(lb)
 	}
-	out := r.Handle(Inbound{Mail: observeMail(from, tt.line)}, nil, Env{Now: lobbyNow, Lobby: lb})
+	out := r.Handle(Inbound{Mail: observeMail(from, tt.line)}, nil, Env{Now: lobbyNow, Lobby: lb, Language: tt.lang})
 	if out.Verdict != tt.verdict || out.Detail != tt.detail {
 		t.Fatalf("%s, recorded as %q; want %s, %q", out.Verdict, out.Detail, tt.verdict, tt.detail)
 	}

@@ -194,9 +194,10 @@ func (r *Referee) WithdrawalMails(e *Event, w Withdrawal, now time.Time) []Mail 
 	return out
 }
 
-// withdrawnGames lists the games of w's player that w changes, for the
-// player's own answer to "withdraw EVENT confirm": one line a game.
-func (e *Event) withdrawnGames(w Withdrawal) string {
+// withdrawnGamesIn lists the games of w's player that w changes, for the
+// player's own answer to "withdraw EVENT confirm": one line a game, in
+// p's language.
+func (e *Event) withdrawnGamesIn(p *lang.Printer, w Withdrawal) string {
 	var lines []string
 	season := e.season()
 	for _, g := range e.Games {
@@ -207,7 +208,7 @@ func (e *Event) withdrawnGames(w Withdrawal) string {
 		if g.Black == w.Seat {
 			opp, mc = g.White, rules.Black
 		}
-		lines = append(lines, fateLine(nil, g, e.Players[opp-1].playing(), mc, gameFate(nil, g, w, true)))
+		lines = append(lines, fateLine(p, g, e.Players[opp-1].playing(), mc, gameFate(p, g, w, true)))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -65,8 +65,9 @@ type Format interface {
 	Place(ge *GameEvent) lang.Text
 	PGNRound(ge *GameEvent) string
 	// ResultNote is what the end of game id means beyond the game (a
-	// knockout's match score), for the mails of that end; "" for none.
-	ResultNote(e *Event, id int64) string
+	// knockout's match score), for the mails of that end, in p's
+	// language (nil: English); "" for none.
+	ResultNote(p *lang.Printer, e *Event, id int64) string
 	// DrawsLots says whether e may draw lots (then its mails announce the
 	// lots' commitment and reveal their seed).
 	DrawsLots(e *Event) bool

@@ -2,12 +2,12 @@ package referee
 
 import (
 	"fmt"
-	"referee/internal/lang"
 	"slices"
 	"strings"
 
 	"referee/internal/dice"
 	"referee/internal/event"
+	"referee/internal/lang"
 )
 
 // The knockout: each round a two-game match with colours swapped; a tied
@@ -30,6 +30,12 @@ type Match struct {
 	// ("on points", "more wins with Black", "by lot: roll 3", ...).
 	Winner int
 	How    string
+	// how is How's kind, blackWins the winner's and loser's wins with
+	// Black and roll the lot's roll where How names them: How in the
+	// reader's language (howIn) without parsing it.
+	how       howKind
+	blackWins [2]int
+	roll      int
 	// MoreGames: the match is tied after all its games and the decider is
 	// another two-game match, not yet started.
 	MoreGames bool
@@ -105,10 +111,10 @@ func (e *Event) decide(m *Match, withdrawn map[int]bool) {
 	}
 	switch {
 	case withdrawn[m.A] && !withdrawn[m.B]:
-		m.Winner, m.How = m.B, "by withdrawal"
+		m.Winner, m.How, m.how = m.B, "by withdrawal", byWithdrawal
 		return
 	case withdrawn[m.B] && !withdrawn[m.A]:
-		m.Winner, m.How = m.A, "by withdrawal"
+		m.Winner, m.How, m.how = m.A, "by withdrawal", byWithdrawal
 		return
 	}
 	if !over {
@@ -117,10 +123,10 @@ func (e *Event) decide(m *Match, withdrawn map[int]bool) {
 	// How never repeats the score: every text shows it beside.
 	switch {
 	case m.ScoreA > m.ScoreB:
-		m.Winner, m.How = m.A, "on points"
+		m.Winner, m.How, m.how = m.A, "on points", onPoints
 		return
 	case m.ScoreB > m.ScoreA:
-		m.Winner, m.How = m.B, "on points"
+		m.Winner, m.How, m.how = m.B, "on points", onPoints
 		return
 	}
 	switch e.Decider {
@@ -143,6 +149,7 @@ func (e *Event) decide(m *Match, withdrawn map[int]bool) {
 				m.Winner = m.B
 			}
 			m.How = fmt.Sprintf("tied, more wins with Black: %d to %d", max(a, b), min(a, b))
+			m.how, m.blackWins = moreBlackWins, [2]int{max(a, b), min(a, b)}
 			return
 		}
 	}
@@ -152,6 +159,33 @@ func (e *Event) decide(m *Match, withdrawn map[int]bool) {
 		m.Winner = m.B
 	}
 	m.How = fmt.Sprintf("tied, by lot: roll %d of %s, odd for the first-named player", roll, LotName(e.Name, m.Round, m.Number))
+	m.how, m.roll = byLot, roll
+}
+
+// howKind is how a knockout match was won (Match.How).
+type howKind int
+
+// The ways a match is won.
+const (
+	byWithdrawal howKind = iota + 1
+	onPoints
+	moreBlackWins
+	byLot
+)
+
+// howIn is m.How in p's language (nil: English).
+func (e *Event) howIn(p *lang.Printer, m Match) string {
+	switch m.how {
+	case byWithdrawal:
+		return p.Sprintf("by withdrawal")
+	case onPoints:
+		return p.Sprintf("on points")
+	case moreBlackWins:
+		return p.Sprintf("tied, more wins with Black: %d to %d", m.blackWins[0], m.blackWins[1])
+	case byLot:
+		return p.Sprintf("tied, by lot: roll %d of %s, odd for the first-named player", m.roll, LotName(e.Name, m.Round, m.Number))
+	}
+	return m.How
 }
 
 // DrawsLots: only the deciders black and lot may draw a lot.
@@ -174,25 +208,29 @@ func (e *Event) matchOf(id int64) (Match, bool) {
 // ResultNote is what the end of game id means for its match: the match's
 // score, and whether it goes on, is tied and goes to its decider, or is
 // won.
-func (knockout) ResultNote(e *Event, id int64) string {
+func (knockout) ResultNote(p *lang.Printer, e *Event, id int64) string {
 	m, ok := e.matchOf(id)
 	if !ok {
 		return ""
 	}
 	name := func(s int) string { return e.Players[s-1].playing() }
-	what := fmt.Sprintf("Round %d, match %d of %s: %s %s, %s %s.", m.Round, m.Number, e.Name,
+	what := p.Sprintf("Round %d, match %d of %s: %s %s, %s %s.", m.Round, m.Number, e.Name,
 		name(m.A), event.Points(m.ScoreA), name(m.B), event.Points(m.ScoreB))
 	switch {
 	case m.Winner != 0:
-		what += fmt.Sprintf(" %s wins the match (%s)", name(m.Winner), m.How)
 		if len(e.Players) == 2<<(m.Round-1) && len(e.Matches()[m.Round-1]) == 1 {
-			what += fmt.Sprintf(" and with it %s.", e.Name)
+			what += " " + p.Sprintf("%s wins the match (%s) and with it %s.", name(m.Winner), e.howIn(p, m), e.Name)
 		} else {
-			what += fmt.Sprintf(" and goes through to round %d.", m.Round+1)
+			what += " " + p.Sprintf("%s wins the match (%s) and goes through to round %d.", name(m.Winner), e.howIn(p, m), m.Round+1)
 		}
 	case m.MoreGames:
-		what += fmt.Sprintf(" The match is tied after %s: two more games, colours swapped, decide it. "+
-			"Their mails follow, each with its own reply address.", plural(len(m.Games), "game"))
+		if p == nil { // English without the catalog's plural forms
+			what += fmt.Sprintf(" The match is tied after %s: two more games, colours swapped, decide it. "+
+				"Their mails follow, each with its own reply address.", plural(len(m.Games), "game"))
+			break
+		}
+		what += " " + p.Sprintf("The match is tied after %d games: two more games, colours swapped, decide it. "+
+			"Their mails follow, each with its own reply address.", len(m.Games))
 	default:
 		left := 0
 		for _, g := range m.Games {
@@ -200,7 +238,11 @@ func (knockout) ResultNote(e *Event, id int64) string {
 				left++
 			}
 		}
-		what += fmt.Sprintf(" The match goes on: %s still in play.", plural(left, "game"))
+		if p == nil {
+			what += fmt.Sprintf(" The match goes on: %s still in play.", plural(left, "game"))
+			break
+		}
+		what += " " + p.Sprintf("The match goes on: %d games still in play.", left)
 	}
 	return what
 }
@@ -230,28 +272,31 @@ func (e *Event) Champion() int {
 
 // BracketText is a knockout's state: each round's matches with their
 // scores and winners.
-func (e *Event) BracketText() string {
+func (e *Event) BracketText() string { return e.BracketTextIn(nil) }
+
+// BracketTextIn is BracketText in p's language (nil: English).
+func (e *Event) BracketTextIn(p *lang.Printer) string {
 	var b strings.Builder
 	for r, round := range e.Matches() {
-		fmt.Fprintf(&b, "Round %d:\n", r+1)
+		b.WriteString(p.Sprintf("Round %d:", r+1) + "\n")
 		for _, m := range round {
 			name := func(s int) string {
-				p := e.Players[s-1]
-				n := p.playing()
-				if p.Withdrawn != NotWithdrawn {
-					n += " (w)"
+				pl := e.Players[s-1]
+				n := pl.playing()
+				if pl.Withdrawn != NotWithdrawn {
+					n += " " + p.Sprintf("(w)")
 				}
 				return n
 			}
-			fmt.Fprintf(&b, "  match %d: %s v %s  %s-%s", m.Number, name(m.A), name(m.B), event.Points(m.ScoreA), event.Points(m.ScoreB))
+			b.WriteString("  " + p.Sprintf("match %d: %s v %s  %s-%s", m.Number, name(m.A), name(m.B), event.Points(m.ScoreA), event.Points(m.ScoreB)))
 			b.WriteString("\n")
 			// The outcome on a line of its own: the lines stay within a
 			// mail's width whatever the addresses.
 			switch {
 			case m.Winner != 0:
-				b.WriteString(indent(wrapAt(fmt.Sprintf("-> %s (%s)", e.Players[m.Winner-1].playing(), m.How), 66), "           ") + "\n")
+				b.WriteString(indent(wrapAt("-> "+p.Sprintf("%s (%s)", e.Players[m.Winner-1].playing(), e.howIn(p, m)), 66), "           ") + "\n")
 			case m.MoreGames:
-				b.WriteString("           -> tied: two more games\n")
+				b.WriteString("           -> " + p.Sprintf("tied: two more games") + "\n")
 			}
 		}
 	}
@@ -262,7 +307,7 @@ func (e *Event) BracketText() string {
 // lots' commitment, the winner and, once it is over, the seed.
 func (knockout) Standings(p *lang.Printer, e *Event) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\n%s\n", e.summaryIn(p, knockout{}.Title()), e.BracketText())
+	fmt.Fprintf(&b, "%s\n\n%s\n", e.summaryIn(p, knockout{}.Title()), e.BracketTextIn(p))
 	b.WriteString(wrap(p.Sprintf("Each match is two games, colours swapped; a tied match goes to %s.", deciderIn(p, e.Decider))) + "\n")
 	if e.Commitment != "" && (knockout{}).DrawsLots(e) {
 		b.WriteString("\n" + p.Sprintf("Lots are drawn as die rolls (docs/dice.md) from a seed whose SHA-256\ncommitment is\n%s", e.Commitment) + "\n")

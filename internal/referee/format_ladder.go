@@ -170,37 +170,37 @@ func (e *Event) LadderLastPlayed(seat int) time.Time {
 	return last
 }
 
-// LadderChallengeRefusal says why seat may not challenge target now, or
-// "": both on the ladder, target at most Reach places above, neither with
-// MaxGames challenges pending or in play, no challenge between them
-// undecided.
-func (e *Event) LadderChallengeRefusal(seat, target int) string {
+// LadderChallengeRefusal says why seat may not challenge target now, in
+// the reader's language, or nil: both on the ladder, target at most Reach
+// places above, neither with MaxGames challenges pending or in play, no
+// challenge between them undecided.
+func (e *Event) LadderChallengeRefusal(seat, target int) lang.Text {
 	s := e.ladderOf().Settings.WithDefaults()
 	order := e.LadderOrder()
 	i, j := slices.Index(order, target), slices.Index(order, seat)
 	switch {
 	case j < 0:
-		return "you are not on the ladder"
+		return lang.M("you are not on the ladder")
 	case i < 0:
-		return fmt.Sprintf("%s is not on the ladder", e.Players[target-1].playing())
+		return lang.M("%s is not on the ladder", e.Players[target-1].playing())
 	case seat == target:
-		return "you cannot challenge yourself"
+		return lang.M("you cannot challenge yourself")
 	case i > j:
-		return fmt.Sprintf("%s is below you (place %d, you are %d): challenge players above you", e.Players[target-1].playing(), i+1, j+1)
+		return lang.M("%s is below you (place %d, you are %d): challenge players above you", e.Players[target-1].playing(), i+1, j+1)
 	case j-i > s.Reach:
-		return fmt.Sprintf("%s is %d places above you (place %d, you are %d), and this ladder lets you challenge at most %d places up",
+		return lang.M("%s is %d places above you (place %d, you are %d), and this ladder lets you challenge at most %d places up",
 			e.Players[target-1].playing(), j-i, i+1, j+1, s.Reach)
 	case e.LadderBusy(seat) >= s.MaxGames:
-		return fmt.Sprintf("you have %d challenges pending or in play, the most this ladder allows", e.LadderBusy(seat))
+		return lang.M("you have %d challenges pending or in play, the most this ladder allows", e.LadderBusy(seat))
 	case e.LadderBusy(target) >= s.MaxGames:
-		return fmt.Sprintf("%s has %d challenges pending or in play, the most this ladder allows", e.Players[target-1].playing(), e.LadderBusy(target))
+		return lang.M("%s has %d challenges pending or in play, the most this ladder allows", e.Players[target-1].playing(), e.LadderBusy(target))
 	}
 	for _, c := range e.ladderOf().Challenges {
 		if decided, _, _ := e.challengeResult(c); !decided && (c.Challenger == seat && c.Challenged == target || c.Challenger == target && c.Challenged == seat) {
-			return fmt.Sprintf("a challenge between you and %s is not decided yet", e.Players[target-1].playing())
+			return lang.M("a challenge between you and %s is not decided yet", e.Players[target-1].playing())
 		}
 	}
-	return ""
+	return nil
 }
 
 type ladder struct{}
@@ -255,24 +255,27 @@ func (f ladder) Standings(p *lang.Printer, e *Event) string {
 	s := e.ladderOf().Settings.WithDefaults()
 	fmt.Fprintf(&b, "%s\n\n", e.summaryIn(p, f.Title()))
 	for i, seat := range e.LadderOrder() {
-		fmt.Fprintf(&b, "%3d  %s%s\n", i+1, e.Players[seat-1].label(), e.ladderBusyText(seat))
+		fmt.Fprintf(&b, "%3d  %s%s\n", i+1, e.Players[seat-1].label(), e.ladderBusyIn(p, seat))
 	}
-	b.WriteString("\n" + wrap(fmt.Sprintf("Challenge a player at most %d places above you with \"ladder %s ADDRESS\"; the challenged "+
-		"accepts with \"ladder %s accept\" within %d days, or loses the challenge. A challenge is %s. A challenger who scores more "+
-		"takes the place, and everyone between moves down one.%s", s.Reach, e.Name, e.Name, s.AcceptDays,
-		map[int]string{1: "one game", 2: "two games, colours swapped"}[s.Games], idleText(s))) + "\n")
+	games := p.Sprintf("two games, colours swapped")
+	if s.Games == 1 {
+		games = p.Sprintf("one game")
+	}
+	rule := p.Sprintf("Challenge a player at most %d places above you with \"ladder %s ADDRESS\"; the challenged "+
+		"accepts with \"ladder %s accept\" %s, or loses the challenge. A challenge is %s. A challenger who scores more "+
+		"takes the place, and everyone between moves down one.", s.Reach, e.Name, e.Name, p.Sprintf("within %d days", s.AcceptDays), games)
+	if s.IdleWeeks != 0 {
+		rule += " " + p.Sprintf("A player without a ladder game for %d weeks drops to the bottom.", s.IdleWeeks)
+	}
+	b.WriteString("\n" + wrap(rule) + "\n")
 	return b.String()
 }
 
-func idleText(s LadderSettings) string {
-	if s.IdleWeeks == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" A player without a ladder game for %d weeks drops to the bottom.", s.IdleWeeks)
-}
-
 // ladderBusyText is what seat is doing: " (playing b, challenged by c)".
-func (e *Event) ladderBusyText(seat int) string {
+func (e *Event) ladderBusyText(seat int) string { return e.ladderBusyIn(nil, seat) }
+
+// ladderBusyIn is ladderBusyText in p's language (nil: English).
+func (e *Event) ladderBusyIn(p *lang.Printer, seat int) string {
 	var parts []string
 	for _, c := range e.ladderOf().Challenges {
 		decided, _, _ := e.challengeResult(c)
@@ -281,13 +284,13 @@ func (e *Event) ladderBusyText(seat int) string {
 		}
 		switch {
 		case c.Challenger == seat && c.Pending():
-			parts = append(parts, "challenges "+e.Players[c.Challenged-1].label())
+			parts = append(parts, p.Sprintf("challenges %s", e.Players[c.Challenged-1].label()))
 		case c.Challenged == seat && c.Pending():
-			parts = append(parts, "challenged by "+e.Players[c.Challenger-1].label())
+			parts = append(parts, p.Sprintf("challenged by %s", e.Players[c.Challenger-1].label()))
 		case c.Challenger == seat:
-			parts = append(parts, "playing "+e.Players[c.Challenged-1].label())
+			parts = append(parts, p.Sprintf("playing %s", e.Players[c.Challenged-1].label()))
 		case c.Challenged == seat:
-			parts = append(parts, "playing "+e.Players[c.Challenger-1].label())
+			parts = append(parts, p.Sprintf("playing %s", e.Players[c.Challenger-1].label()))
 		}
 	}
 	if len(parts) == 0 {
@@ -350,7 +353,7 @@ func (ladder) PGNRound(ge *GameEvent) string { return fmt.Sprint(ge.Round) }
 
 // ResultNote says what the end of a challenge's last game did to the
 // ladder.
-func (ladder) ResultNote(e *Event, id int64) string {
+func (ladder) ResultNote(p *lang.Printer, e *Event, id int64) string {
 	var g EventGame
 	for _, x := range e.Games {
 		if x.GameID == id {
@@ -383,9 +386,9 @@ func (ladder) ResultNote(e *Event, id int64) string {
 		order := e.LadderOrder()
 		who := e.Players[c.Challenger-1].playing()
 		if won {
-			return fmt.Sprintf("%s won the challenge and takes place %d of %s.", who, slices.Index(order, c.Challenger)+1, e.Name)
+			return p.Sprintf("%s won the challenge and takes place %d of %s.", who, slices.Index(order, c.Challenger)+1, e.Name)
 		}
-		return fmt.Sprintf("%s keeps place %d of %s: the challenger did not score more.", e.Players[c.Challenged-1].playing(),
+		return p.Sprintf("%s keeps place %d of %s: the challenger did not score more.", e.Players[c.Challenged-1].playing(),
 			slices.Index(order, c.Challenged)+1, e.Name)
 	}
 	return ""

@@ -510,6 +510,6 @@ func (league) PGNRound(ge *GameEvent) string {
 	return fmt.Sprintf("%d.%d", max(ge.Season, 1), ge.Round)
 }
 
-func (league) ResultNote(*Event, int64) string { return "" }
+func (league) ResultNote(*lang.Printer, *Event, int64) string { return "" }
 
 func (league) DrawsLots(*Event) bool { return false }

@@ -184,6 +184,6 @@ func (roundRobin) Place(ge *GameEvent) lang.Text {
 
 func (roundRobin) PGNRound(ge *GameEvent) string { return fmt.Sprint(ge.Round) }
 
-func (roundRobin) ResultNote(*Event, int64) string { return "" }
+func (roundRobin) ResultNote(*lang.Printer, *Event, int64) string { return "" }
 
 func (roundRobin) DrawsLots(*Event) bool { return false }

@@ -5,6 +5,7 @@ import (
 	"referee/internal/lang"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"referee/internal/event"
 )
@@ -261,17 +262,23 @@ func (f teamMatch) Standings(p *lang.Printer, e *Event) string {
 	matches, table := e.teamTable()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\n", e.summaryIn(p, f.Title()))
-	fmt.Fprintf(&b, "  Rank  %-20s  %4s  %6s  %s\n", "Team", "MP", "GP", "Matches")
+	// The headings in the reader's language; a column is as wide as its
+	// heading where that is wider than the English widths (fmt counts
+	// runes, not bytes).
+	rank, name, mp, gp, played := p.Sprintf("Rank"), p.Sprintf("Team"), p.Sprintf("MP"), p.Sprintf("GP"), p.Sprintf("Matches")
+	wr, wn, wm, wg := max(4, utf8.RuneCountInString(rank)), max(20, utf8.RuneCountInString(name)),
+		max(4, utf8.RuneCountInString(mp)), max(6, utf8.RuneCountInString(gp))
+	fmt.Fprintf(&b, "  %-*s  %-*s  %*s  %*s  %s\n", wr, rank, wn, name, wm, mp, wg, gp, played)
 	for _, t := range table {
-		fmt.Fprintf(&b, "  %4d  %-20s  %4d  %6s  %d\n", t.rank, t.team, t.mp, event.Points(t.gp), t.played)
+		fmt.Fprintf(&b, "  %*d  %-*s  %*d  %*s  %d\n", wr, t.rank, wn, t.team, wm, t.mp, wg, event.Points(t.gp), t.played)
 	}
 	b.WriteString("\n")
 	for _, m := range matches {
-		state := ""
+		line := p.Sprintf("Round %d, match %d: %s %s - %s %s", m.round, m.number, m.a, event.Points(m.scoreA), event.Points(m.scoreB), m.b)
 		if !m.over {
-			state = " (under way)"
+			line = p.Sprintf("Round %d, match %d: %s %s - %s %s (under way)", m.round, m.number, m.a, event.Points(m.scoreA), event.Points(m.scoreB), m.b)
 		}
-		fmt.Fprintf(&b, "Round %d, match %d: %s %s - %s %s%s\n", m.round, m.number, m.a, event.Points(m.scoreA), event.Points(m.scoreB), m.b, state)
+		b.WriteString(line + "\n")
 		for _, g := range e.Games {
 			if g.Round != m.round || g.Division != m.number {
 				continue
@@ -279,33 +286,40 @@ func (f teamMatch) Standings(p *lang.Printer, e *Event) string {
 			res := g.Result
 			switch {
 			case g.Status == StatusActive:
-				res = "running"
+				res = p.Sprintf("running")
 			case g.Status == StatusAborted:
-				res = "aborted"
+				res = p.Sprintf("aborted")
 			}
-			fmt.Fprintf(&b, "  board %d, game %d: %s - %s  %s\n", g.Board, g.Leg, e.Players[g.White-1].label(), e.Players[g.Black-1].label(), res)
+			b.WriteString("  " + p.Sprintf("board %d, game %d: %s - %s  %s", g.Board, g.Leg, e.Players[g.White-1].label(), e.Players[g.Black-1].label(), res) + "\n")
 		}
 	}
-	b.WriteString("\n" + wrap("Each board plays two games, colours swapped. A match's score is its game points; a match won counts "+
-		"2 match points (MP), a drawn one 1; teams are ranked by match points, then game points (GP).") + "\n")
+	b.WriteString("\n" + wrap(p.Sprintf("Each board plays two games, colours swapped. A match's score is its game points; a match won counts "+
+		"2 match points (MP), a drawn one 1; teams are ranked by match points, then game points (GP).")) + "\n")
 	if f.Over(e) {
 		if w := f.Winners(e); len(w) > 0 {
 			b.WriteString("\n" + wrap(e.winnerIn(p, w)) + "\n")
 		} else {
-			b.WriteString("\nThe first place is shared: " + sharedFirst(table) + ".\n")
+			b.WriteString("\n" + p.Sprintf("The first place is shared: %s.", sharedFirst(p, table)) + "\n")
 		}
 	}
 	return b.String()
 }
 
-func sharedFirst(table []teamStanding) string {
-	var names []string
+// sharedFirst names the teams that share the first place: "team A and
+// team B", in p's language.
+func sharedFirst(p *lang.Printer, table []teamStanding) string {
+	s := ""
 	for _, t := range table {
-		if t.rank == 1 {
-			names = append(names, "team "+t.team)
+		if t.rank != 1 {
+			continue
+		}
+		if s == "" {
+			s = p.Sprintf("team %s", t.team)
+		} else {
+			s = p.Sprintf("%s and %s", s, p.Sprintf("team %s", t.team))
 		}
 	}
-	return strings.Join(names, " and ")
+	return s
 }
 
 func (f teamMatch) StandingsHTML(e *Event) string {
@@ -377,7 +391,7 @@ func (teamMatch) PGNRound(ge *GameEvent) string {
 	return fmt.Sprintf("%d.%d", ge.Round, max(ge.Division, 1))
 }
 
-func (teamMatch) ResultNote(*Event, int64) string { return "" }
+func (teamMatch) ResultNote(*lang.Printer, *Event, int64) string { return "" }
 
 func (teamMatch) DrawsLots(*Event) bool { return false }
 

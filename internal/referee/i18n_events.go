@@ -42,6 +42,13 @@ func formatTitle(p *lang.Printer, title string) string {
 	return title
 }
 
+// formatTitleText is a format's title written later in the reader's
+// language (formatTitle).
+type formatTitleText string
+
+// In is the title in p's language.
+func (t formatTitleText) In(p *lang.Printer) string { return formatTitle(p, string(t)) }
+
 // ratedIn is "rated" or "casual" in p's language.
 func (e *Event) ratedIn(p *lang.Printer) string {
 	if e.Rated {
@@ -78,7 +85,7 @@ func (e *Event) summaryIn(p *lang.Printer, title string) string {
 		if e.Places > 0 {
 			s = p.Sprintf("%s; %s left of %d", s, placesIn(p, e.Places-len(e.Players)), e.Places)
 			if e.Limits.Any() {
-				s = p.Sprintf("%s; entry by mail: %s", s, e.Limits.Text())
+				s = p.Sprintf("%s; entry by mail: %s", s, e.Limits.TextIn(p))
 			}
 		}
 		if !e.Starts.IsZero() {

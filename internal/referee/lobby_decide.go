@@ -162,8 +162,8 @@ func (r *Referee) challenge(c *call) Outcome {
 func (r *Referee) offer(c *call, ch Challenge, v rules.Variant, no refusal, lead []lang.Text) Outcome {
 	m, lc, lb, now := c.m, r.lobbyCfg(), c.env.Lobby, c.env.Now
 	date := func(t time.Time) lang.Text { return dateAt{t, zoneLocation(c.env.Zone)} }
-	if why := lc.outsideLimits(lb.Ratings, ch.Variant); why != "" {
-		return no("challenger outside the rating limits", lang.Raw(why+"."), lang.M("\"rating\" shows your ratings; the organiser sets these limits."))
+	if why := lc.outsideLimitsText(lb.Ratings, ch.Variant); why != nil {
+		return no("challenger outside the rating limits", lang.Join("", why, lang.Raw(".")), lang.M("\"rating\" shows your ratings; the organiser sets these limits."))
 	}
 	switch {
 	case ch.Opponent != "" && addr.SameMailbox(ch.Opponent, m.From):
@@ -328,7 +328,7 @@ func (r *Referee) invitation(c *call, word string) Outcome {
 		return out
 	}
 	// accept
-	if why := lc.outsideLimits(lb.Ratings, ch.Variant); why != "" {
+	if why := lc.outsideLimitsText(lb.Ratings, ch.Variant); why != nil {
 		return no("taker outside the rating limits", lang.M("You could not take challenge %d: %s.", ch.ID, why),
 			lang.M("\"rating\" shows your ratings; challenges in another game may be open to you (\"open\" lists them)."))
 	}

@@ -438,8 +438,6 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-func dateText(t time.Time) string { return t.UTC().Format("Mon 2 Jan 2006 15:04 MST") }
-
 func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }

@@ -226,28 +226,37 @@ func (l RatingLimits) Any() bool {
 
 // Text describes l in words ("rating 1400 to 1800, reliability at least
 // 90%"), "" when it bounds nothing.
-func (l RatingLimits) Text() string {
+func (l RatingLimits) Text() string { return l.TextIn(nil) }
+
+// TextIn is Text in p's language (nil: English).
+func (l RatingLimits) TextIn(p *lang.Printer) string {
 	var parts []string
 	switch {
 	case l.MinRating > 0 && l.MaxRating > 0:
-		parts = append(parts, fmt.Sprintf("rating %.0f to %.0f", l.MinRating, l.MaxRating))
+		parts = append(parts, p.Sprintf("rating %.0f to %.0f", l.MinRating, l.MaxRating))
 	case l.MinRating > 0:
-		parts = append(parts, fmt.Sprintf("rating at least %.0f", l.MinRating))
+		parts = append(parts, p.Sprintf("rating at least %.0f", l.MinRating))
 	case l.MaxRating > 0:
-		parts = append(parts, fmt.Sprintf("rating at most %.0f", l.MaxRating))
+		parts = append(parts, p.Sprintf("rating at most %.0f", l.MaxRating))
 	}
 	if l.MinReliability > 0 {
-		parts = append(parts, fmt.Sprintf("reliability at least %.0f%%", 100*l.MinReliability))
+		parts = append(parts, p.Sprintf("reliability at least %.0f%%", 100*l.MinReliability))
 	}
 	return strings.Join(parts, ", ")
 }
 
-// outside says why a player whose ratings are ratings is outside l in
-// variant, or "" when they are within; who sets the limits ("the
-// organiser", "event autumn").
-func (l RatingLimits) outside(ratings []rating.Standing, variant, who string) (why string) {
+// limitsText is l's Text written later in the reader's language.
+type limitsText RatingLimits
+
+// In is the limits in p's language.
+func (t limitsText) In(p *lang.Printer) string { return RatingLimits(t).TextIn(p) }
+
+// outsideText says why a player whose ratings are ratings is outside l
+// in variant, in the reader's language, or nil when they are within; who
+// sets the limits ("the organiser", "event autumn").
+func (l RatingLimits) outsideText(ratings []rating.Standing, variant string, who lang.Text) lang.Text {
 	if !l.Any() {
-		return ""
+		return nil
 	}
 	s := rating.Standing{Variant: variant, Rating: rating.Default().Initial}
 	for _, x := range ratings {
@@ -255,20 +264,51 @@ func (l RatingLimits) outside(ratings []rating.Standing, variant, who string) (w
 			s = x
 		}
 	}
-	title := variant
-	if v, err := rules.Lookup(variant); err == nil {
-		title = v.Title()
-	}
+	why := limitReason{l: l, s: s, who: who}
 	switch {
 	case l.MinRating > 0 && s.R < l.MinRating:
-		return fmt.Sprintf("your %s rating is %s, and %s asks for at least %.0f", title, s.Rating, who, l.MinRating)
+		why.kind = belowMin
 	case l.MaxRating > 0 && s.R > l.MaxRating:
-		return fmt.Sprintf("your %s rating is %s, and %s allows at most %.0f", title, s.Rating, who, l.MaxRating)
+		why.kind = aboveMax
 	case l.MinReliability > 0 && s.Reliability() < l.MinReliability:
-		return fmt.Sprintf("your reliability in %s is %.0f%% (%d of %d rated games lost on time or abandoned), and %s asks for at least %.0f%%",
-			title, 100*s.Reliability(), s.LostOnTime+s.Abandoned, s.Games, who, 100*l.MinReliability)
+		why.kind = unreliable
+	default:
+		return nil
 	}
-	return ""
+	return why
+}
+
+// The ways a player is outside rating limits.
+const (
+	belowMin = iota + 1
+	aboveMax
+	unreliable
+)
+
+// limitReason says why a player (standing s) is outside the limits l that
+// who sets, in the reader's language.
+type limitReason struct {
+	l    RatingLimits
+	s    rating.Standing
+	who  lang.Text
+	kind int
+}
+
+// In is the reason in p's language (nil: English).
+func (w limitReason) In(p *lang.Printer) string {
+	title := w.s.Variant
+	if v, err := rules.Lookup(w.s.Variant); err == nil {
+		title = variantTitle(p, v)
+	}
+	who := w.who.In(p)
+	switch w.kind {
+	case belowMin:
+		return p.Sprintf("your %s rating is %s, and %s asks for at least %.0f", title, w.s.Rating.String(), who, w.l.MinRating)
+	case aboveMax:
+		return p.Sprintf("your %s rating is %s, and %s allows at most %.0f", title, w.s.Rating.String(), who, w.l.MaxRating)
+	}
+	return p.Sprintf("your reliability in %s is %.0f%% (%d of %d rated games lost on time or abandoned), and %s asks for at least %.0f%%",
+		title, 100*w.s.Reliability(), w.s.LostOnTime+w.s.Abandoned, w.s.Games, who, 100*w.l.MinReliability)
 }
 
 // limits are the organiser's limits on challenges.
@@ -279,8 +319,8 @@ func (lc LobbyConfig) limits() RatingLimits {
 // ratingLimits reports whether the organiser limits who may play by rating.
 func (lc LobbyConfig) ratingLimits() bool { return lc.limits().Any() }
 
-// outsideLimits says why the sender, whose ratings are ratings, may not
-// play variant under the organiser's rating limits, or "" when they may.
-func (lc LobbyConfig) outsideLimits(ratings []rating.Standing, variant string) (why string) {
-	return lc.limits().outside(ratings, variant, "the organiser")
+// outsideLimitsText is outsideLimits written later in the reader's
+// language, or nil when the sender may play.
+func (lc LobbyConfig) outsideLimitsText(ratings []rating.Standing, variant string) lang.Text {
+	return lc.limits().outsideText(ratings, variant, lang.M("the organiser"))
 }
