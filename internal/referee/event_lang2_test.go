@@ -115,6 +115,9 @@ func TestObserveEventRefusalsInTheSendersLanguage(t *testing.T) {
 		{"over, German", "de", "observe autumn", 0, Lobby{MayObserve: true, Event: event(EventFinished, 0)}, Rejected, "", []string{
 			`Ihre Anfrage "observe autumn" wurde nicht ausgeführt: das Turnier autumn ist beendet: Es stehen keine Partien mehr aus.`,
 			`Senden Sie "standings autumn" für die Abschlusstabelle.`}},
+		{"policy, German", "de", "observe autumn", 0, Lobby{Event: event(EventRunning, 2)}, Rejected, "", []string{
+			`Ihre Anfrage "observe autumn" wurde nicht ausgeführt: Der Veranstalter hat Ihre Adresse aus dem Kreis derer entfernt`,
+			`Wenden Sie sich an den Veranstalter ("referee player add ADDRESS" lässt Sie wieder zu).`}},
 		{"again, Russian", "ru", "observe autumn", 0, Lobby{MayObserve: true, EventObserved: true, Event: event(EventRunning, 2)}, Rejected, "", []string{
 			`Ваш запрос "observe autumn" не выполнен: вы уже следите за турниром autumn.`,
 			`Отправьте "unobserve autumn" на referee@example.test, чтобы прекратить.`}},

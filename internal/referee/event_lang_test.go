@@ -146,6 +146,11 @@ func TestStandingsInTheSendersLanguage(t *testing.T) {
 				t.Errorf("%s: the answer lacks %q:\n%s", tt.from, s, m.Text)
 			}
 		}
+		// Its HTML part is in the same language (the table's headings).
+		want := map[string]string{"de": "<th>Spieler</th>", "ru": "<th>Игрок</th>", "": "<th>Player</th>"}[tt.code]
+		if !strings.Contains(m.HTML, want) {
+			t.Errorf("%s: the HTML part lacks %q:\n%s", tt.from, want, m.HTML)
+		}
 	}
 }
 

@@ -204,7 +204,7 @@ func (r *Referee) eventStandings(c *call) Outcome {
 	}
 	p := r.senderPrinter(c.env)
 	out := r.lobbyAnswerIn(p, c.m, c.env, "standings", p.Sprintf("Standings of %s", e.Name), e.StandingsIn(p))
-	out.Mails[0].HTML = e.StandingsHTML()
+	out.Mails[0].HTML = e.StandingsHTMLIn(p)
 	return out
 }
 

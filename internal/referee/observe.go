@@ -132,13 +132,6 @@ func MaskAddress(a string) string {
 	return local[:keep] + "…@" + domain
 }
 
-// observeRefusal says why the organiser's policy (--observers) refuses
-// the sender's "observe", and what to do, in English (observeRefusalIn).
-func (r *Referee) observeRefusal(game string) (what, todo string) {
-	w, t := r.observeRefusalIn(game)
-	return w.In(nil), t.In(nil)
-}
-
 // observeRefusalIn says why the organiser's policy (--observers) refuses
 // the sender's "observe", and what to do: the command that lets them in,
 // written in the reader's language. game is the game's number, or "" for

@@ -34,10 +34,8 @@ func (r *Referee) observeEvent(c *call) Outcome {
 		return r.refuseIn(env, m, "observe: "+detail, lang.M("Your request %q was not carried out: %s", line, what), todo)
 	}
 	if !env.Lobby.MayObserve {
-		// The policy's reasons are observe.go's, in English.
-		what, todo := r.observeRefusal("")
-		return r.refuse(env, m, "observe: sender not allowed under --observers "+lc.Observers,
-			fmt.Sprintf("Your request %q was not carried out: %s", line, what), todo)
+		what, todo := r.observeRefusalIn("")
+		return no("sender not allowed under --observers "+lc.Observers, what, todo)
 	}
 	if e.Status != EventOpen && e.Status != EventRunning {
 		what := lang.M("the event %s is %s: it has no games to come.", e.Name, string(e.Status))

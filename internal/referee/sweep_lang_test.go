@@ -1,0 +1,96 @@
+package referee
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"referee/internal/mail/reader"
+	"referee/internal/rules"
+)
+
+// englishWords are words a German text never holds outside quotes.
+var englishWords = regexp.MustCompile(`\b(the|your|you|is|not|and|of|with|which|this|has|have|send|game|move)\b`)
+
+// quoted are the parts of a text that may be English in any language: a
+// quoted command or line, an address, a URL, a PGN header.
+var quoted = regexp.MustCompile(`"[^"\n]*"|“[^”]*”|„[^“]*“|\S+@\S+|https?://\S+|\[[A-Za-z]+ "[^"]*"\]`)
+
+// englishIn is the place in text that reads as English outside its
+// quotes (a quote may run over a line's end), or "".
+func englishIn(text string) string {
+	flat := quoted.ReplaceAllString(strings.Join(strings.Fields(text), " "), " ")
+	if loc := englishWords.FindStringIndex(flat); loc != nil {
+		return flat[max(0, loc[0]-40):min(len(flat), loc[1]+40)]
+	}
+	return ""
+}
+
+// TestEveryAnswerInTheSendersLanguage sweeps the commands a German
+// player may send, in a game and outside one, right or wrong, and fails
+// on an answer with a line of English outside quotes (issue 42: every
+// mail to a player is in their language). It checks the frame and the
+// reasons as the commands reach them with a small lobby view; the tests
+// of each command check their texts word for word.
+func TestEveryAnswerInTheSendersLanguage(t *testing.T) {
+	lobbyLines := []string{
+		"help", "vacation from 2027-01-10 5", "vacation from 2020-01-01 5", "vacation from x 5", "vacation list",
+		"vacation cancel 9", "vacation 5", "challenge chess bob@example.org", "challenge klingon", "challenge chess bob@localhost",
+		"open", "games", "record 99", "observe 99", "observe autumn", "unobserve 99", "unobserve autumn", "rating",
+		"rating bob@example.org chess", "top chess", "top klingon", "mail digest 18:00", "mail digest 25:00", "mail each",
+		"mail sometimes", "timezone Europe/Berlin", "timezone Mars/Base", "language", "language klingon", "figurines",
+		"figurines maybe", "name", "name Carol K", "name clear", "variants", "events", "join autumn", "leave autumn",
+		"ladder autumn bob@example.org", "replace autumn a b c", "standings autumn", "withdraw autumn", "start", "frobnicate",
+	}
+	r := lobbyReferee(t, LobbyConfig{})
+	for _, line := range lobbyLines {
+		m := &reader.Mail{From: "carol@example.org", MessageID: "<l@example.org>", Subject: "x", Action: line}
+		out := r.Handle(Inbound{Mail: m}, nil, Env{Now: lobbyNow, Language: "de", Lobby: lobbyIn(nil)})
+		for _, mail := range out.Mails {
+			if mail.To != "carol@example.org" {
+				continue
+			}
+			if l := englishIn(mail.Subject + "\n" + textOf(t, mail)); l != "" {
+				t.Errorf("lobby %q (%s): English in the German answer: %q", line, out.Verdict, l)
+			}
+		}
+	}
+	gameLines := []string{
+		"help", "board", "moves", "draw", "takeback", "resign", "observers", "private", "vacation 3", "if e5 Nf3",
+		"Ke5", "e9", "pass", "Sf3", "Nc3 Nf3", "rating", "timezone Europe/Berlin", "name", "hello there, how are you",
+	}
+	for _, line := range gameLines {
+		rg, g := newGame(t, rules.Chess())
+		g.Players[rules.White].Language = "de"
+		out := actIn(t, rg, g, rules.White, line, "de")
+		for _, mail := range out.Mails {
+			if mail.To != g.Players[rules.White].Address {
+				continue
+			}
+			// The subject quotes the player's own line.
+			if l := englishIn(strings.ReplaceAll(mail.Subject, line, "") + "\n" + textOf(t, mail)); l != "" {
+				t.Errorf("game %q (%s): English in the German answer: %q", line, out.Verdict, l)
+			}
+		}
+	}
+	// Each variant's refusals, in its phases' first position: its rules'
+	// own reasons.
+	for _, v := range rules.Variants() {
+		for _, line := range []string{"pass", "Ke5", "a1<>h1", "K@e1", "Qd4", "e4", "reroll", "roll", "O-O", "5254", "N@b3", "Sf3", "z9"} {
+			rg, g := newGame(t, v)
+			g.Players[rules.White].Language = "de"
+			out := actIn(t, rg, g, rules.White, line, "de")
+			if out.Verdict != Rejected {
+				continue
+			}
+			for _, mail := range out.Mails {
+				if mail.To != g.Players[rules.White].Address {
+					continue
+				}
+				if l := englishIn(strings.ReplaceAll(mail.Subject, line, "") + "\n" + textOf(t, mail)); l != "" {
+					t.Errorf("%s %q: English in the German answer: %q", v.Name(), line, l)
+				}
+			}
+		}
+	}
+}
