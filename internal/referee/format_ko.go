@@ -467,7 +467,7 @@ func (knockout) Announce(p *lang.Printer, e *Event, seat int, first EventGame, g
 					e.Players[opp-1].playing(), event.Points(m.ScoreA), event.Points(m.ScoreB), gamesCount(p, len(m.Games)-games), e.Name)) + "\n\n",
 		}
 	case round == 1:
-		head := p.Sprintf("%s (%s) has started.", e.Name, e.describeIn(p, knockout{}.Title())) + "\n\n" +
+		head := wrap(p.Sprintf("%s (%s) has started.", e.Name, e.describeIn(p, knockout{}.Title()))) + "\n\n" +
 			wrap(p.Sprintf("Your first-round match is below: two games at once, colours swapped; a tied match goes to %s. "+
 				"Each game's opening mail follows.", deciderIn(p, e.Decider))) + "\n\n"
 		if e.Commitment != "" && (knockout{}).DrawsLots(e) {

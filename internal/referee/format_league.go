@@ -460,7 +460,7 @@ func (league) TakesEntries() bool { return true }
 
 func (f league) Announce(p *lang.Printer, e *Event, seat int, first EventGame, _ int) Announcement {
 	s, d := max(first.Season, 1), max(first.Division, 1)
-	head := p.Sprintf("%s (%s): season %d has started.", e.Name, e.describeIn(p, f.Title()), s) + "\n\n"
+	head := wrap(p.Sprintf("%s (%s): season %d has started.", e.Name, e.describeIn(p, f.Title()), s)) + "\n\n"
 	where := p.Sprintf("You play in division %d", d)
 	if s > 1 {
 		from := 0

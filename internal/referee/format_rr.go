@@ -164,7 +164,7 @@ func (roundRobin) TakesEntries() bool { return false }
 func (f roundRobin) Announce(p *lang.Printer, e *Event, _ int, _ EventGame, _ int) Announcement {
 	a := Announcement{
 		Subject: p.Sprintf("[%s] The event has started: your games", e.Name),
-		Head: p.Sprintf("%s (%s) has started.", e.Name, e.describeIn(p, f.title)) + "\n\n" +
+		Head: wrap(p.Sprintf("%s (%s) has started.", e.Name, e.describeIn(p, f.title))) + "\n\n" +
 			wrap(p.Sprintf("Your games are below, all under way at once, as in a correspondence section. Each game's opening mail "+
 				"follows; reply to it (or to the address below) with your moves.")) + "\n\n",
 	}

@@ -372,7 +372,7 @@ func (f teamMatch) Announce(pr *lang.Printer, e *Event, seat int, first EventGam
 			opps = append(opps, pr.Sprintf("team %s", t.name))
 		}
 	}
-	head := pr.Sprintf("%s (%s) has started.", e.Name, e.describeIn(pr, f.Title())) + "\n\n" +
+	head := wrap(pr.Sprintf("%s (%s) has started.", e.Name, e.describeIn(pr, f.Title()))) + "\n\n" +
 		wrap(pr.Sprintf("You play board %[1]d for team %[2]s against %[3]s: two games against each opponent on your board, colours "+
 			"swapped, all at once. Your games are below; each game's opening mail follows.", p.Board, p.Team, strings.Join(opps, ", "))) + "\n\n"
 	return Announcement{Subject: pr.Sprintf("[%s] The match has started: your games on board %d", e.Name, p.Board), Head: head}
