@@ -239,14 +239,6 @@ func staleText(g *Game, action string, seen int) (what, todo lang.Text) {
 		lang.M("Check the board, then reply to THIS mail with your action.")
 }
 
-// pluralVerb is "1 has been" or "3 have been".
-func pluralVerb(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 // limitNotice is what the last refusal before the limit adds: until when
 // further refusals in the game go unanswered, and that a legal move is
 // always answered. The count drops below the limit an hour after the
