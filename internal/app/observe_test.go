@@ -183,6 +183,6 @@ func TestObserveInTheSpectatorsLanguage(t *testing.T) {
 		}
 	}
 	_, late := lastTo(t, a, eve)
-	says(t, "the delayed spectator mail", late, "Weiß zog e4. Diese Partie wird mit 1 Zug Verzögerung gezeigt.")
+	says(t, "the delayed spectator mail", late, "Weiß zog e4. Diese Partie wird um 1 Zug verzögert gezeigt.")
 	says(t, "the delayed spectator mail", late, "Sie verfolgen die Partie #1")
 }

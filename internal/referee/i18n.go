@@ -68,11 +68,19 @@ type sanText struct {
 // In is the move in p's language's letters.
 func (s sanText) In(p *lang.Printer) string { return notation.WriteIn(s.v, s.san, p.ReaderTag()) }
 
-// variantTitle is v's title in p's language (orthodox chess; the other
-// variants' names are their own).
+// variantTitle is v's title in p's language: orthodox chess and the
+// three chess games named for their board's surface (toroidal,
+// cylindrical, Klein); the other variants' names are their own.
 func variantTitle(p *lang.Printer, v rules.Variant) string {
-	if v.Title() == "Chess" {
+	switch v.Title() {
+	case "Chess":
 		return p.Sprintf("Chess")
+	case "Toroidal chess":
+		return p.Sprintf("Toroidal chess")
+	case "Cylindrical chess":
+		return p.Sprintf("Cylindrical chess")
+	case "Klein chess":
+		return p.Sprintf("Klein chess")
 	}
 	return v.Title()
 }

@@ -146,8 +146,15 @@ func (t titleText) In(p *lang.Printer) string { return variantTitle(p, t.v) }
 // (партия в шахматы). Where the sentence names the variant alone, it
 // has its title (variantTitle).
 func ofGame(p *lang.Printer, v rules.Variant) string {
-	if v.Title() == "Chess" {
+	switch v.Title() {
+	case "Chess":
 		return p.Sprintf("of Chess")
+	case "Toroidal chess":
+		return p.Sprintf("of Toroidal chess")
+	case "Cylindrical chess":
+		return p.Sprintf("of Cylindrical chess")
+	case "Klein chess":
+		return p.Sprintf("of Klein chess")
 	}
 	return p.Sprintf("of %s", v.Title())
 }
