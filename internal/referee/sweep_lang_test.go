@@ -1,11 +1,15 @@
 package referee
 
 import (
+	"maps"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"referee/internal/mail/reader"
+	"referee/internal/notation"
 	"referee/internal/rules"
 )
 
@@ -89,6 +93,91 @@ func TestEveryAnswerInTheSendersLanguage(t *testing.T) {
 				}
 				if l := englishIn(strings.ReplaceAll(mail.Subject, line, "") + "\n" + textOf(t, mail)); l != "" {
 					t.Errorf("%s %q: English in the German answer: %q", v.Name(), line, l)
+				}
+			}
+		}
+	}
+}
+
+// latinWord is a word of Latin letters, four or more.
+var latinWord = regexp.MustCompile(`\b[A-Za-z][a-z]{3,}\b`)
+
+// latinAllowed are the Latin words a Russian text may hold: the names of
+// games, standards and sections that are the same in every language.
+var latinAllowed = map[string]bool{"Toto": true, "Cuarenta": true, "Chec": true, "Wizard": true, "Checker": true,
+	"HMAC": true, "seed": true, "Glicko": true, "docs": true, "dice": true,
+	// The English term a translation glosses, as the mail's own lines
+	// write it (a conditional tree's "commitment").
+	"commitment": true, "nonce": true,
+	// The colours a challenge takes, as typed.
+	"random": true, "white": true, "black": true,
+	// The variants' own pieces, named in English beside their Russian
+	// name in the short rules ("Страж (Guard)"), as the rule book names them.
+	"Guard": true, "Hawk": true, "General": true, "Chariot": true, "Horse": true, "Elephant": true, "Camel": true, "Frog": true}
+
+// TestEveryAnswerInRussian is the sweep of TestEveryAnswerInTheSendersLanguage
+// for a reader of Russian: no word of Latin letters outside quotes, but
+// the names that stay.
+func TestEveryAnswerInRussian(t *testing.T) {
+	// The names a player types (variants, commands) and the languages'
+	// own names stay as they are.
+	allowed := maps.Clone(latinAllowed)
+	for _, v := range rules.Variants() {
+		allowed[v.Name()] = true
+	}
+	for _, c := range Commands() {
+		for _, f := range strings.FieldsFunc(strings.Join(c.Words, " ")+" "+c.Args, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			allowed[f] = true
+		}
+	}
+	for _, v := range rules.Variants() {
+		if variantTitle(nil, v) == v.Title() { // a proper name, the same in every language
+			for _, f := range strings.FieldsFunc(v.Title(), func(r rune) bool { return !unicode.IsLetter(r) }) {
+				allowed[f] = true
+			}
+		}
+	}
+	for _, l := range notation.Languages() {
+		allowed[l.Native] = true
+	}
+	tag := regexp.MustCompile(`\[[a-z0-9]+ #[0-9]+\]`)
+	latinIn := func(text string) string {
+		flat := quoted.ReplaceAllString(tag.ReplaceAllString(strings.Join(strings.Fields(text), " "), " "), " ")
+		for _, loc := range latinWord.FindAllStringIndex(flat, -1) {
+			// A word that runs on in letters beyond ASCII ("Português") is
+			// part of a longer word, not an English one.
+			next, _ := utf8.DecodeRuneInString(flat[loc[1]:])
+			if !allowed[flat[loc[0]:loc[1]]] && !unicode.IsLetter(next) {
+				return flat[max(0, loc[0]-40):min(len(flat), loc[1]+40)]
+			}
+		}
+		return ""
+	}
+	r := lobbyReferee(t, LobbyConfig{})
+	for _, line := range []string{"help", "vacation list", "vacation from 2020-01-01 5", "challenge chess bob@example.org",
+		"challenge klingon", "open", "games", "rating", "top chess", "mail each", "timezone Mars/Base", "language",
+		"figurines", "name", "variants", "events", "frobnicate"} {
+		m := &reader.Mail{From: "carol@example.org", MessageID: "<l@example.org>", Subject: "x", Action: line}
+		out := r.Handle(Inbound{Mail: m}, nil, Env{Now: lobbyNow, Language: "ru", Lobby: lobbyIn(nil)})
+		for _, mail := range out.Mails {
+			if mail.To == "carol@example.org" {
+				if l := latinIn(strings.ReplaceAll(mail.Subject, "Re: x", "") + "\n" + textOf(t, mail)); l != "" {
+					t.Errorf("lobby %q (%s): Latin words in the Russian answer: %q", line, out.Verdict, l)
+				}
+			}
+		}
+	}
+	for _, v := range rules.Variants() {
+		for _, line := range []string{"help", "board", "draw", "pass", "Ke5", "e4", "z9"} {
+			rg, g := newGame(t, v)
+			g.Players[rules.White].Language = "ru"
+			out := actIn(t, rg, g, rules.White, line, "ru")
+			for _, mail := range out.Mails {
+				if mail.To != g.Players[rules.White].Address {
+					continue
+				}
+				if l := latinIn(strings.ReplaceAll(mail.Subject, line, "") + "\n" + textOf(t, mail)); l != "" {
+					t.Errorf("%s %q: Latin words in the Russian answer: %q", v.Name(), line, l)
 				}
 			}
 		}

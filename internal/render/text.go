@@ -102,7 +102,7 @@ func textIn(lp *lang.Printer, p rules.Position, viewer rules.Color) string {
 		if seam > 0 && i+1 < len(ranks) {
 			next := ranks[i+1]
 			if (r == seam && next == seam-1) || (r == seam-1 && next == seam) {
-				sb.WriteString("    +" + strings.Repeat("~~~+", len(files)) + "  twisted seam\n")
+				sb.WriteString("    +" + strings.Repeat("~~~+", len(files)) + "  " + lp.Sprintf("twisted seam") + "\n")
 			}
 		}
 	}
