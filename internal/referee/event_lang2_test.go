@@ -335,7 +335,7 @@ func TestTeamRequestNoticeInThePlayersLanguage(t *testing.T) {
 			subject, text = "[cup] You play for team Tigers", "The organiser of cup took you into team Tigers, on board 3. "+
 				"Your games start when the event starts; a mail lists them then."
 		}
-		got, want := r.TeamRequestNotice(carol, "", "cup", "Tigers", 3, approved, lobbyNow), r.Notice(carol, subject, text, lobbyNow)
+		got, want := r.TeamRequestNotice(carol, "", "cup", "Tigers", 3, approved, lobbyNow), r.notice(carol, subject, text, lobbyNow)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("approved %v: in English\n%+v\nwant\n%+v", approved, got, want)
 		}

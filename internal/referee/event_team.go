@@ -106,13 +106,13 @@ func (r *Referee) teamJoin(c *call, e *Event) Outcome {
 		lang.M("Send \"join %[1]s TEAM\", e.g. \"join %[1]s %[2]s\".", e.Name, names[0]))
 }
 
-// Notice is a short mail of the organiser's decision to a player (a team
+// notice is a short mail of the organiser's decision to a player (a team
 // request approved or declined): text, then the footer.
-func (r *Referee) Notice(to, subject, text string, now time.Time) Mail {
+func (r *Referee) notice(to, subject, text string, now time.Time) Mail {
 	return r.noticeIn(r.english(), to, subject, subject, text, now)
 }
 
-// noticeIn is Notice with the footer in p's language; salt names the mail
+// noticeIn is notice with the footer in p's language; salt names the mail
 // in its Message-ID (the English subject: the same in every language).
 func (r *Referee) noticeIn(p *lang.Printer, to, subject, salt, text string, now time.Time) Mail {
 	return Mail{Kind: KindNotice, To: to, Subject: subject, Text: wrap(text) + "\n" + lobbyFooterIn(p, r.cfg.Address), Date: now,

@@ -102,12 +102,12 @@ func TestCaptainReplace(t *testing.T) {
 	}
 }
 
-// TestNotice: the organiser's decision on a team request reaches the
+// TestNotice: notice, the organiser's decision on a team request reaches the
 // player as a short notice: the subject given, the text wrapped, then the
 // referee's footer.
 func TestNotice(t *testing.T) {
 	r := lobbyReferee(t, LobbyConfig{})
-	m := r.Notice(carol, "[cup] Your request is approved",
+	m := r.notice(carol, "[cup] Your request is approved",
 		"The organiser approved your request: you play for team Tigers in cup, on the board the organiser gives you when the event starts.", lobbyNow)
 	want := "The organiser approved your request: you play for team Tigers in cup, on\nthe board the organiser gives you when the event starts.\n" +
 		"\n-- \nThe referee at referee@example.test. Send \"help\" to it for how to play.\n"
