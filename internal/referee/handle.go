@@ -547,7 +547,7 @@ func reasonOf(p *lang.Printer, pos rules.Position, err error) string {
 	if len(ne.Candidates) > 0 {
 		written := make([]lang.Text, len(ne.Candidates))
 		for i, c := range ne.Candidates {
-			written[i] = lang.Raw(candidateIn(pos, c, p.Code()))
+			written[i] = lang.Raw(candidateIn(pos, c, p.ReaderTag()))
 		}
 		cands = rules.OrList(written...)
 	}
@@ -581,7 +581,8 @@ func reasonOf(p *lang.Printer, pos rules.Position, err error) string {
 
 // candidateIn is the candidate move c of an ambiguous text at pos (as
 // the notation reader wrote it, read as one move by a player of the
-// language code) in the reader's piece letters (notation.WriteIn), where
+// language tag code, lang.Tag) in the reader's piece letters or
+// figurines (notation.WriteIn), where
 // the player's reply with it is read as the same move; c itself where it
 // would not be (a Dutch "Pc3" is a knight's move and a pawn's) or where
 // there is no position to check it in.

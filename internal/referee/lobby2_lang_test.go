@@ -415,6 +415,8 @@ func TestAmbiguousMoveInTheReadersLetters(t *testing.T) {
 		// one move.
 		{"nl", "Pc3", `Uw zet "Pc3" (partij #5, zet 3) is niet gespeeld: hij past bij meer dan één reglementaire zet (P is in het Nederlands: paard, en P is in het Engels: pion): Nc3 of c3. Antwoord met de zet die u bedoelt, geschreven zoals hier.`, "Nc3", "Nc3"},
 		{"ru", "Кd2", `Ваш ход "Кd2" (партия #5, ход 3) не сделан: он подходит к нескольким допустимым ходам (К — это конь (язык записи: русский)): ♘bd2 или ♘fd2. Ответьте тем, который вы имеете в виду, записанным как здесь.`, "♘bd2", "Nbd2"},
+		// A reader of figurines (lang.Tag) gets them in the candidates.
+		{"de-x-fig", "Sd2", `Ihr Zug "Sd2" (Partie #5, Zug 3) wurde nicht ausgeführt: Er passt auf mehr als einen regelgemäßen Zug (S steht auf Deutsch für Springer): ♘bd2 oder ♘fd2. Antworten Sie mit dem gemeinten Zug, so geschrieben wie hier.`, "♘fd2", "Nfd2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.code, func(t *testing.T) {
