@@ -37,7 +37,11 @@ func New(cfg Config) *Referee {
 		cfg.Name = "Referee"
 	}
 	cfg.Address = strings.ToLower(strings.TrimSpace(cfg.Address))
-	return &Referee{cfg: cfg, cmds: commandTable(), cat: lang.MustLoad()}
+	cat := cfg.Catalog
+	if cat == nil {
+		cat = lang.MustLoad()
+	}
+	return &Referee{cfg: cfg, cmds: commandTable(), cat: cat}
 }
 
 // Config returns the core's configuration.

@@ -121,7 +121,7 @@ func TestFormatsPlayToTheEnd(t *testing.T) {
 			if !strings.Contains(e.StandingsText(), text) {
 				t.Errorf("standings lack %q:\n%s", text, e.StandingsText())
 			}
-			r := New(Config{Address: "referee@example.org"})
+			r := New(Config{Catalog: testCatalog(), Address: "referee@example.org"})
 			for _, m := range r.EventEndMails(e, nil, nil, time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)) {
 				if !strings.Contains(m.Subject, "p1@example.test") {
 					t.Errorf("end mail to %s: subject %q does not name the winner", m.To, m.Subject)
@@ -183,7 +183,7 @@ func TestANewFormatIsOneTypeAndOneLine(t *testing.T) {
 			t.Errorf("standings lack %q:\n%s", want, std)
 		}
 	}
-	r := New(Config{Address: "referee@example.org"})
+	r := New(Config{Catalog: testCatalog(), Address: "referee@example.org"})
 	g := &Game{ID: 1, Players: [2]Player{{Address: "ann@example.test"}, {Address: "ben@example.test"}}}
 	e.Games[0].GameID = 1
 	mail := r.EventStartMail(e, 1, []*Game{g}, time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC))

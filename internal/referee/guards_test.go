@@ -100,10 +100,10 @@ func TestEveryRefusalOfTheCoreHolds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := New(Config{Address: "referee@example.test", Key: key, RequireAuth: tt.auth, TrustedAuthServ: "mx.example.test"})
+			r := New(Config{Catalog: testCatalog(), Address: "referee@example.test", Key: key, RequireAuth: tt.auth, TrustedAuthServ: "mx.example.test"})
 			g := &Game{ID: 5, Variant: rules.Chess(), Status: StatusActive, Start: rules.Chess().Start().String(),
 				Players: [2]Player{{Address: alice, Secret: "aaaaaaaaaa"}, {Address: bob, Secret: "bbbbbbbbbb"}}}
-			setup := New(Config{Address: "referee@example.test", Key: key})
+			setup := New(Config{Catalog: testCatalog(), Address: "referee@example.test", Key: key})
 			if out := act(t, setup, g, rules.White, "e4"); out.Verdict != Applied {
 				t.Fatalf("e4: %v %s", out.Verdict, out.Detail)
 			}

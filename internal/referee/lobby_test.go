@@ -19,7 +19,7 @@ func lobbyReferee(t *testing.T, lc LobbyConfig) *Referee {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(Config{Address: "referee@example.test", Key: key, Lobby: lc})
+	return New(Config{Catalog: testCatalog(), Address: "referee@example.test", Key: key, Lobby: lc})
 }
 
 // plain is a plain-text mail's headers (as fields) and body.

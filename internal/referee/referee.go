@@ -12,6 +12,7 @@ import (
 
 	"referee/internal/dice"
 	"referee/internal/game"
+	"referee/internal/lang"
 	"referee/internal/mail/reader"
 	"referee/internal/render"
 	"referee/internal/rules"
@@ -19,6 +20,9 @@ import (
 
 // Config is what the core needs to know about its deployment.
 type Config struct {
+	// Catalog holds the texts in each language; nil loads the embedded
+	// one (lang.MustLoad), which takes tens of milliseconds.
+	Catalog *lang.Catalog
 	// Address is the referee's own address, e.g. referee@example.test;
 	// players reply to plus-addresses built from it.
 	Address string

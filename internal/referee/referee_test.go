@@ -3,10 +3,12 @@ package referee
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"referee/internal/dice"
+	"referee/internal/lang"
 	"referee/internal/mail/reader"
 	"referee/internal/rules"
 )
@@ -17,7 +19,7 @@ func newGame(t *testing.T, v rules.Variant) (*Referee, *Game) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := New(Config{Address: "referee@example.test", Key: key})
+	r := New(Config{Catalog: testCatalog(), Address: "referee@example.test", Key: key})
 	g := &Game{ID: 5, Variant: v, Status: StatusActive, Start: v.Start().String(),
 		Players: [2]Player{{Address: "alice@example.test", Secret: "aaaaaaaaaa"}, {Address: "bob@example.test", Secret: "bbbbbbbbbb"}}}
 	return r, g
@@ -610,3 +612,8 @@ func TestDeploymentListsAreReadable(t *testing.T) {
 		t.Errorf("the legal-move list:\n%s", text)
 	}
 }
+
+// testCatalog is the embedded catalog, loaded once for the package's
+// tests: each load takes tens of milliseconds, and the tests make
+// thousands of referees.
+var testCatalog = sync.OnceValue(lang.MustLoad)

@@ -215,7 +215,7 @@ func TestOtherRefusalsInTheReadersLanguage(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				r := New(Config{Address: "referee@example.test", Key: key})
+				r := New(Config{Catalog: testCatalog(), Address: "referee@example.test", Key: key})
 				_, g := newGame(t, rules.Chess())
 				g.Players[rules.White].Language = code
 				out := tt.run(t, r, g, code)
