@@ -17,6 +17,7 @@ import (
 
 	"referee/internal/dice"
 	"referee/internal/game"
+	"referee/internal/lang"
 	"referee/internal/letters"
 	"referee/internal/mail/addr"
 	"referee/internal/mail/dkimcheck"
@@ -41,6 +42,9 @@ const (
 type Options struct {
 	DB      string // database path
 	Address string // the referee's own address ("" for read-only commands)
+	// Catalog holds the mails' texts in each language; nil loads the
+	// embedded one (see referee.Config).
+	Catalog *lang.Catalog
 	// RequireAuth, TrustedAuthServ and AuthMode: see referee.Config.
 	RequireAuth     bool
 	TrustedAuthServ string
@@ -142,7 +146,7 @@ func Open(ctx context.Context, o Options) (*App, error) {
 		st.Close()
 		return nil, err
 	}
-	ref := referee.New(referee.Config{Address: o.Address, Key: key, IDSalt: salt, RequireAuth: o.RequireAuth, TrustedAuthServ: o.TrustedAuthServ,
+	ref := referee.New(referee.Config{Catalog: o.Catalog, Address: o.Address, Key: key, IDSalt: salt, RequireAuth: o.RequireAuth, TrustedAuthServ: o.TrustedAuthServ,
 		AuthMode: o.AuthMode, Lobby: o.Lobby, Variants: variants})
 	return &App{st: st, key: key, ref: ref, letters: letters.Writer{From: ref.Config().Address, Name: ref.Config().Name, Pictures: &render.Painter{Keep: pictureBytes(o.PictureBytes)}}, opts: o, log: o.Logger, limits: o.Limits,
 		dkim: checker, positions: newPositions(o.PositionCache)}, nil

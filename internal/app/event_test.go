@@ -729,7 +729,7 @@ func BenchmarkStartEvent16(b *testing.B) {
 	ctx := context.Background()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		a, err := Open(ctx, Options{DB: b.TempDir() + "/r.db", Address: "referee@example.test"})
+		a, err := Open(ctx, Options{Catalog: testCatalog(), DB: b.TempDir() + "/r.db", Address: "referee@example.test"})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -90,7 +90,7 @@ func TestRequireAuthDKIM(t *testing.T) {
 	srv := dkimtest.Start(t, zone)
 	for _, mode := range []string{referee.AuthDKIM, referee.AuthEither} {
 		t.Run(mode, func(t *testing.T) {
-			a, err := Open(ctx, Options{DB: filepath.Join(t.TempDir(), "r.db"), Address: "referee@example.test",
+			a, err := Open(ctx, Options{Catalog: testCatalog(), DB: filepath.Join(t.TempDir(), "r.db"), Address: "referee@example.test",
 				RequireAuth: true, AuthMode: mode, TrustedAuthServ: "mx.example.test", DNS: srv.Addr})
 			if err != nil {
 				t.Fatal(err)

@@ -22,7 +22,7 @@ func (c *clock) Now() time.Time { return c.now }
 func openLobby(t *testing.T, lc referee.LobbyConfig) (*App, *clock) {
 	t.Helper()
 	c := &clock{now: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)}
-	a, err := Open(context.Background(), Options{DB: filepath.Join(t.TempDir(), "r.db"), Address: "referee@example.test",
+	a, err := Open(context.Background(), Options{Catalog: testCatalog(), DB: filepath.Join(t.TempDir(), "r.db"), Address: "referee@example.test",
 		Now: c.Now, Lobby: lc})
 	if err != nil {
 		t.Fatal(err)

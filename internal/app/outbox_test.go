@@ -57,7 +57,7 @@ func BenchmarkRender(b *testing.B) {
 	}{{"kept", 0}, {"drawn", -1}} {
 		b.Run("picture="+c.name, func(b *testing.B) {
 			ctx := context.Background()
-			a, err := Open(ctx, Options{DB: b.TempDir() + "/r.db", Address: "referee@example.test", PictureBytes: c.bytes})
+			a, err := Open(ctx, Options{Catalog: testCatalog(), DB: b.TempDir() + "/r.db", Address: "referee@example.test", PictureBytes: c.bytes})
 			if err != nil {
 				b.Fatal(err)
 			}

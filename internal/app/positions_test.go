@@ -20,7 +20,7 @@ func openPositions(t *testing.T) (*App, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "r.db")
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
-	a, err := Open(context.Background(), Options{DB: path, Address: "referee@example.test",
+	a, err := Open(context.Background(), Options{Catalog: testCatalog(), DB: path, Address: "referee@example.test",
 		Now: func() time.Time { now = now.Add(time.Minute); return now }})
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +181,7 @@ func TestStaleKeptPositionIsNeverUsed(t *testing.T) {
 func TestPositionCacheIsBounded(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
-	a, err := Open(ctx, Options{DB: filepath.Join(t.TempDir(), "r.db"), Address: "referee@example.test", PositionCache: 2,
+	a, err := Open(ctx, Options{Catalog: testCatalog(), DB: filepath.Join(t.TempDir(), "r.db"), Address: "referee@example.test", PositionCache: 2,
 		Now: func() time.Time { now = now.Add(time.Minute); return now }})
 	if err != nil {
 		t.Fatal(err)

@@ -9,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"referee/internal/lang"
 	"referee/internal/mail/dkimsign"
 	"referee/internal/referee"
 	"referee/internal/rules"
@@ -21,7 +23,7 @@ import (
 func openTest(t *testing.T) *App {
 	t.Helper()
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
-	a, err := Open(context.Background(), Options{DB: filepath.Join(t.TempDir(), "r.db"), Address: "referee@example.test",
+	a, err := Open(context.Background(), Options{Catalog: testCatalog(), DB: filepath.Join(t.TempDir(), "r.db"), Address: "referee@example.test",
 		Now: func() time.Time { now = now.Add(time.Minute); return now }})
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +147,7 @@ func TestQueuedMailIsDKIMSigned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := Open(ctx, Options{DB: filepath.Join(t.TempDir(), "r.db"), Address: "referee@example.test", DKIM: signer})
+	a, err := Open(ctx, Options{Catalog: testCatalog(), DB: filepath.Join(t.TempDir(), "r.db"), Address: "referee@example.test", DKIM: signer})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +280,7 @@ func TestInboundLogNamesTheMailNotItsSecret(t *testing.T) {
 	ctx := context.Background()
 	var logBuf strings.Builder
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
-	a, err := Open(ctx, Options{DB: filepath.Join(t.TempDir(), "r.db"), Address: "referee@example.test",
+	a, err := Open(ctx, Options{Catalog: testCatalog(), DB: filepath.Join(t.TempDir(), "r.db"), Address: "referee@example.test",
 		Now: func() time.Time { now = now.Add(time.Minute); return now }, Logger: slog.New(slog.NewTextHandler(&logBuf, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -313,3 +315,7 @@ func TestInboundLogNamesTheMailNotItsSecret(t *testing.T) {
 		t.Errorf("the log holds a Message-ID or a reply secret:\n%s", logBuf.String())
 	}
 }
+
+// testCatalog is the embedded catalog, loaded once for the package's
+// tests (each load takes tens of milliseconds).
+var testCatalog = sync.OnceValue(lang.MustLoad)

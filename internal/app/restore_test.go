@@ -19,7 +19,7 @@ func TestReplyAfterARestore(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
-	opts := Options{DB: filepath.Join(dir, "r.db"), Address: "referee@example.test",
+	opts := Options{Catalog: testCatalog(), DB: filepath.Join(dir, "r.db"), Address: "referee@example.test",
 		Now: func() time.Time { now = now.Add(time.Minute); return now }}
 	a, err := Open(ctx, opts)
 	if err != nil {

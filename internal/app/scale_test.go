@@ -24,7 +24,7 @@ func BenchmarkScale(b *testing.B) {
 	moves := apptest.Moves(40)
 	for _, n := range []int{100, 10000} {
 		ctx := context.Background()
-		a, err := Open(ctx, Options{DB: filepath.Join(b.TempDir(), "r.db"), Address: "referee@example.test"})
+		a, err := Open(ctx, Options{Catalog: testCatalog(), DB: filepath.Join(b.TempDir(), "r.db"), Address: "referee@example.test"})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func BenchmarkFinishedGameSize(b *testing.B) {
 	ctx := context.Background()
 	for range b.N {
 		db := filepath.Join(b.TempDir(), "r.db")
-		a, err := Open(ctx, Options{DB: db, Address: "referee@example.test"})
+		a, err := Open(ctx, Options{Catalog: testCatalog(), DB: db, Address: "referee@example.test"})
 		if err != nil {
 			b.Fatal(err)
 		}

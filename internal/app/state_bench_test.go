@@ -119,7 +119,7 @@ func benchMoveAtPly(b *testing.B, miss bool) {
 	for _, ply := range []int{10, 200} {
 		b.Run(fmt.Sprintf("ply=%d", ply), func(b *testing.B) {
 			ctx := context.Background()
-			a, err := Open(ctx, Options{DB: filepath.Join(b.TempDir(), "r.db"), Address: "referee@example.test"})
+			a, err := Open(ctx, Options{Catalog: testCatalog(), DB: filepath.Join(b.TempDir(), "r.db"), Address: "referee@example.test"})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -158,7 +158,7 @@ func BenchmarkTick(b *testing.B) {
 	b.Run(fmt.Sprintf("games=%d", games), func(b *testing.B) {
 		ctx := context.Background()
 		now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
-		a, err := Open(ctx, Options{DB: filepath.Join(b.TempDir(), "r.db"), Address: "referee@example.test",
+		a, err := Open(ctx, Options{Catalog: testCatalog(), DB: filepath.Join(b.TempDir(), "r.db"), Address: "referee@example.test",
 			Now: func() time.Time { return now }})
 		if err != nil {
 			b.Fatal(err)

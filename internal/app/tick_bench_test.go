@@ -30,7 +30,7 @@ func BenchmarkTickDue(b *testing.B) {
 			now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 			dir := b.TempDir()
 			template := filepath.Join(dir, "template.db")
-			a, err := Open(ctx, Options{DB: template, Address: "referee@example.test", Now: func() time.Time { return now }})
+			a, err := Open(ctx, Options{Catalog: testCatalog(), DB: template, Address: "referee@example.test", Now: func() time.Time { return now }})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -71,7 +71,7 @@ func BenchmarkTickDue(b *testing.B) {
 				b.StopTimer()
 				db := filepath.Join(dir, fmt.Sprintf("run%d.db", i))
 				copyFile(b, template, db)
-				a, err := Open(ctx, Options{DB: db, Address: "referee@example.test", Now: func() time.Time { return now }})
+				a, err := Open(ctx, Options{Catalog: testCatalog(), DB: db, Address: "referee@example.test", Now: func() time.Time { return now }})
 				if err != nil {
 					b.Fatal(err)
 				}

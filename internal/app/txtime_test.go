@@ -21,7 +21,7 @@ import (
 // (go test -run XXX -bench MoveTx ./internal/app/)
 func BenchmarkMoveTx(b *testing.B) {
 	ctx := context.Background()
-	a, err := Open(ctx, Options{DB: filepath.Join(b.TempDir(), "r.db"), Address: "referee@example.test"})
+	a, err := Open(ctx, Options{Catalog: testCatalog(), DB: filepath.Join(b.TempDir(), "r.db"), Address: "referee@example.test"})
 	if err != nil {
 		b.Fatal(err)
 	}

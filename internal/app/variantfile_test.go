@@ -34,7 +34,7 @@ castlingQueensideFile = c
 func openWithVariants(t *testing.T, db, file string) (*App, error) {
 	t.Helper()
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
-	return Open(context.Background(), Options{DB: db, Address: "referee@example.test", VariantsFile: file,
+	return Open(context.Background(), Options{Catalog: testCatalog(), DB: db, Address: "referee@example.test", VariantsFile: file,
 		Now: func() time.Time { now = now.Add(time.Minute); return now }})
 }
 
@@ -182,7 +182,7 @@ func TestFileVariantChallengeByMail(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &clock{now: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)}
-	a, err := Open(ctx, Options{DB: filepath.Join(dir, "r.db"), Address: "referee@example.test", Now: c.Now, VariantsFile: file})
+	a, err := Open(ctx, Options{Catalog: testCatalog(), DB: filepath.Join(dir, "r.db"), Address: "referee@example.test", Now: c.Now, VariantsFile: file})
 	if err != nil {
 		t.Fatal(err)
 	}
