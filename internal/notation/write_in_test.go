@@ -157,14 +157,17 @@ func TestWriteInReadsBack(t *testing.T) {
 	tags = append(tags, "", "x-fig")
 	for _, v := range rules.Variants() {
 		pos := v.Start()
-		for ply := 0; ply < 6 && !pos.Result().Over; ply++ {
+		for ply := 0; ply < 4 && !pos.Result().Over; ply++ {
 			legal := pos.Legal()
 			for _, m := range legal {
 				san := SAN(pos, m)
 				for _, tag := range tags {
 					w := WriteIn(v, san, tag)
+					if w == san {
+						continue // SAN itself: the reading tests read it
+					}
 					r, err := ReadFor(pos, w, Options{Language: tag})
-					if w != san && (err != nil || r.Move != m) {
+					if err != nil || r.Move != m {
 						// WriteIn's letters are the reader's, but a mail's
 						// example must read back: ExampleIn makes sure.
 						ex := ExampleIn(pos, m, tag)
