@@ -3,6 +3,7 @@ package notation
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"referee/internal/lang"
 	"referee/internal/rules"
@@ -150,12 +151,32 @@ type note struct {
 // told apart by it.
 func (n note) english() string { return rules.English(n.text) }
 
-// newLetters builds the reader of o's language (an unknown code reads as
+// newLetters is the reader of o's language (an unknown code reads as
 // none set).
 func newLetters(o Options) *letters {
+	code, _ := lang.SplitTag(o.Language)
+	all := readers()
+	if lt, ok := all[code]; ok {
+		return lt
+	}
+	return all[""]
+}
+
+// readers are the letter readers of each language, and of none (""),
+// built once: nothing changes them after (a board mail writes every move
+// of its record through one, at 50 µs a build).
+var readers = sync.OnceValue(func() map[string]*letters {
+	m := map[string]*letters{"": buildLetters("")}
+	for _, l := range Languages() {
+		m[l.Code] = buildLetters(l.Code)
+	}
+	return m
+})
+
+// buildLetters builds the reader of the language code.
+func buildLetters(code string) *letters {
 	lt := &letters{shared: map[string]sharedLetter{}}
 	conflict := map[string]bool{}
-	code, _ := lang.SplitTag(o.Language)
 	for _, l := range Languages() {
 		if l.Code == code {
 			lang := l
@@ -261,7 +282,7 @@ func (lt *letters) piece(v rules.Variant, b *rules.Board, x string, asWritten bo
 		l, _ := LookupLanguage(c)
 		names = append(names, languageText(l))
 	}
-	n := note{text: lang.M("%s is the %s in %s", written(x), rules.PieceWord(orthodoxName(sh.piece)), rules.AndList(names...)), langs: sh.codes}
+	n := note{text: lang.M("%s is the %s in %s", written(x), rules.PieceWord(orthodoxName(sh.piece)), rules.AndList(names...)), langs: slices.Clip(sh.codes)}
 	if latin && (!isOrthodox(v, y) || !hasPiece(v, y)) {
 		return x[0], note{} // "Sc3" in Cuarenta: no knight there, refused as the letter S as before
 	}
@@ -490,10 +511,11 @@ func WriteIn(v rules.Variant, san, tag string) string {
 	if code == "en" && !asked {
 		return san
 	}
-	l, ok := LookupLanguage(code)
-	if !ok || l.Code != code {
+	lt, ok := readers()[code]
+	if !ok || lt.lang == nil {
 		return san
 	}
+	l := *lt.lang
 	figurines := asked
 	for _, x := range l.Letters {
 		for _, r := range x {
@@ -502,7 +524,6 @@ func WriteIn(v rules.Variant, san, tag string) string {
 			}
 		}
 	}
-	lt := newLetters(Options{Language: l.Code})
 	var b strings.Builder
 	for i := 0; i < len(san); i++ {
 		c := san[i]
