@@ -18,7 +18,7 @@ import (
 // LanguageChange sets a player's language.
 type LanguageChange struct {
 	Address string // addr.Mailbox of the player
-	Code    string // a code of notation.Languages
+	Code    string // a code of notation.Languages, as a lang.Tag ("de-x-fig" with figurines)
 }
 
 // lettersText says which letters a language reads, with the pieces' names
