@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"html"
 	"maps"
 	"regexp"
 	"slices"
@@ -189,6 +190,28 @@ func TestEveryAnswerInRussian(t *testing.T) {
 				if l := latinIn(strings.ReplaceAll(mail.Subject, line, "") + "\n" + textOf(t, mail)); l != "" {
 					t.Errorf("%s %q: Latin words in the Russian answer: %q", v.Name(), line, l)
 				}
+			}
+		}
+	}
+}
+
+// TestEveryStandingsInTheReadersLanguage: the standings of an event of
+// each format (a round robin running and finished, a knockout, a ladder,
+// a team match), as text and as the mail's HTML part, hold no English
+// for a reader of each language written in Latin letters.
+func TestEveryStandingsInTheReadersLanguage(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	tags := regexp.MustCompile(`<[^>]*>`)
+	events := map[string]*Event{"round robin": langEvent(), "finished round robin": tiedEvent(), "knockout": koOf(langEvent()),
+		"ladder": club([]string{"a@example.test", "b@example.test", "c@example.test"}), "team match": cup()}
+	for code, own := range sweepLanguages {
+		p := r.printer(code)
+		for name, e := range events {
+			if l := englishIn(e.StandingsIn(p), own...); l != "" {
+				t.Errorf("%s: the %s's standings: English in %q", code, name, l)
+			}
+			if l := englishIn(html.UnescapeString(tags.ReplaceAllString(e.StandingsHTMLIn(p), " ")), own...); l != "" {
+				t.Errorf("%s: the %s's standings in HTML: English in %q", code, name, l)
 			}
 		}
 	}
