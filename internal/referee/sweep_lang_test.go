@@ -216,3 +216,29 @@ func TestEveryStandingsInTheReadersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryStartMailInThePlayersLanguage: the start mail of an event of
+// each format (a round robin, a knockout, a team match), to a player of
+// each language written in Latin letters, holds no English.
+func TestEveryStartMailInThePlayersLanguage(t *testing.T) {
+	r := lobbyReferee(t, LobbyConfig{})
+	for code, own := range sweepLanguages {
+		for name, e := range map[string]*Event{"round robin": langEvent(), "knockout": koOf(langEvent()), "team match": cup()} {
+			for i := range e.Players {
+				e.Players[i].Language = code
+			}
+			var games []*Game
+			for _, eg := range e.Games {
+				if eg.White != 1 && eg.Black != 1 {
+					continue
+				}
+				games = append(games, &Game{ID: eg.GameID, Variant: rules.Chess(), Players: [2]Player{
+					{Address: e.Players[eg.White-1].Address, Secret: "wwwwwwwwww"}, {Address: e.Players[eg.Black-1].Address, Secret: "bbbbbbbbbb"}}})
+			}
+			m := r.EventStartMail(e, 1, games, lobbyNow)
+			if l := englishIn(m.Subject+"\n"+m.Text, own...); l != "" {
+				t.Errorf("%s: the %s's start mail: English in %q", code, name, l)
+			}
+		}
+	}
+}
