@@ -193,6 +193,34 @@ func TestEveryAnswerInRussian(t *testing.T) {
 			}
 		}
 	}
+	// An event of each format: its standings, and its start mail to a
+	// Russian player (the teams' names are the organiser's).
+	allowed["Lions"], allowed["Tigers"], allowed["club"] = true, true, true
+	tags := regexp.MustCompile(`<[^>]*>`)
+	p := r.printer("ru")
+	for name, e := range map[string]*Event{"round robin": langEvent(), "finished round robin": tiedEvent(), "knockout": koOf(langEvent()),
+		"ladder": club([]string{"a@example.test", "b@example.test", "c@example.test"}), "team match": cup()} {
+		if l := latinIn(e.StandingsIn(p) + "\n" + html.UnescapeString(tags.ReplaceAllString(e.StandingsHTMLIn(p), " "))); l != "" {
+			t.Errorf("the %s's standings: Latin words in the Russian text: %q", name, l)
+		}
+		if e.Format == FormatLadder {
+			continue
+		}
+		for i := range e.Players {
+			e.Players[i].Language = "ru"
+		}
+		var games []*Game
+		for _, eg := range e.Games {
+			if eg.White == 1 || eg.Black == 1 {
+				games = append(games, &Game{ID: eg.GameID, Variant: rules.Chess(), Players: [2]Player{
+					{Address: e.Players[eg.White-1].Address, Secret: "wwwwwwwwww"}, {Address: e.Players[eg.Black-1].Address, Secret: "bbbbbbbbbb"}}})
+			}
+		}
+		m := r.EventStartMail(e, 1, games, lobbyNow)
+		if l := latinIn(m.Subject + "\n" + m.Text); l != "" {
+			t.Errorf("the %s's start mail: Latin words in the Russian text: %q", name, l)
+		}
+	}
 }
 
 // TestEveryStandingsInTheReadersLanguage: the standings of an event of
