@@ -96,14 +96,33 @@ func TestLoopKeepsTheSessionBetweenPasses(t *testing.T) {
 	done := make(chan struct{})
 	go func() { ob.Loop(ctx, time.Hour, nudge); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
+	// recorded reports whether the outbox holds the mail to as sent: the
+	// server counts a mail when it reads its text, before it answers 250,
+	// and the outbox records it only once it has the answer.
+	recorded := func(to string) bool {
+		all, err := s.Outbox(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range all {
+			if o.To == to && o.Sent != nil {
+				return true
+			}
+		}
+		return false
+	}
 	pass := func(to string, want int) {
 		t.Helper()
 		queue(t, s, to)
 		nudge <- struct{}{}
 		deadline := time.Now().Add(10 * time.Second)
-		for b.sent() < want {
+		for b.sent() < want || !recorded(to) {
 			if time.Now().After(deadline) {
-				t.Fatalf("%d mails accepted, want %d", b.sent(), want)
+				all, _ := s.Outbox(context.Background())
+				for _, o := range all {
+					t.Logf("%s: sent %v, %d attempts, last error %q, next %v", o.To, o.Sent, o.Attempts, o.LastError, o.NextAttempt)
+				}
+				t.Fatalf("%d mails accepted, want %d; recorded as sent: %v", b.sent(), want, recorded(to))
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
@@ -195,6 +214,70 @@ func TestOutboxBatchOverOneSession(t *testing.T) {
 	for _, o := range all {
 		if st := o.State(now); st != want[o.To] {
 			t.Errorf("%s: state %q, want %q (last error %q)", o.To, st, want[o.To], o.LastError)
+		}
+	}
+}
+
+// dropSession is a session of a server that drops its connection when a
+// second mail begins on it: a server closing a kept connection at the
+// worst moment, after the client's last check and before its next mail.
+type dropSession struct {
+	batchSession
+	c     *smtp.Conn
+	mails int
+}
+
+func (s *dropSession) Mail(from string, o *smtp.MailOptions) error {
+	if s.mails++; s.mails > 1 {
+		s.c.Close()
+		return &smtp.SMTPError{Code: 421, Message: "closing for the test"}
+	}
+	return s.batchSession.Mail(from, o)
+}
+
+// dropServer serves dropSessions.
+type dropServer struct{ batchServer }
+
+func (d *dropServer) NewSession(c *smtp.Conn) (smtp.Session, error) {
+	d.conns.Add(1)
+	return &dropSession{batchSession: batchSession{b: &d.batchServer}, c: c}, nil
+}
+
+// TestSendAgainOnANewSessionWhenTheKeptOneDrops: a mail whose kept
+// session broke before the mail was offered (at RSET or MAIL: nothing of
+// it reached the server) goes at once over a new session, in the same
+// attempt, not after the 30 s of a retry; each mail is accepted once.
+func TestSendAgainOnANewSessionWhenTheKeptOneDrops(t *testing.T) {
+	d := &dropServer{}
+	srv := smtp.NewServer(d)
+	srv.Domain = "localhost"
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
+	queue(t, s, "alice@example.test", "bob@example.test", "carol@example.test")
+	ob := &daemon.Outbox{Store: s, Sender: smtpout.New(smtpout.Config{Addr: ln.Addr().String(), TLS: "none", Timeout: 5 * time.Second}),
+		Log: discard(), Now: time.Now, Connections: 1}
+	n, err := ob.Flush(context.Background())
+	if err != nil || n != 3 {
+		t.Fatalf("Flush sent %d, %v; want 3", n, err)
+	}
+	if got := d.sent(); got != 3 {
+		t.Errorf("the server accepted %d mails, want 3 (each once)", got)
+	}
+	if c := d.conns.Load(); c != 3 {
+		t.Errorf("%d sessions, want 3 (one a mail: each drops at the next)", c)
+	}
+	all, err := s.Outbox(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range all {
+		if o.Sent == nil || o.Attempts != 1 || o.LastError != "" {
+			t.Errorf("%s: sent %v after %d attempts (last error %q); want sent at the first", o.To, o.Sent, o.Attempts, o.LastError)
 		}
 	}
 }

@@ -403,6 +403,7 @@ func (c *sessionConn) send(ctx context.Context, from string, to []string, raw []
 			c.close()
 		}
 	}
+	kept := c.s != nil
 	if c.s == nil {
 		s, err := c.opener.Open(ctx)
 		if err != nil {
@@ -411,6 +412,19 @@ func (c *sessionConn) send(ctx context.Context, from string, to []string, raw []
 		c.s = s
 	}
 	err := c.s.Send(ctx, from, to, raw)
+	if err != nil && kept && c.s.Broken() && !c.s.Offered() && ctx.Err() == nil {
+		// The server dropped the session kept from the last mail (as
+		// servers drop connections, between a NOOP and the next mail
+		// too) before this one was offered: nothing of it reached the
+		// server, so a new session sends it now, not after a retry's wait.
+		c.close()
+		s, oerr := c.opener.Open(ctx)
+		if oerr != nil {
+			return oerr
+		}
+		c.s = s
+		err = c.s.Send(ctx, from, to, raw)
+	}
 	if err != nil && !c.s.Broken() {
 		// Servers that tarpit (Postfix's smtpd_error_sleep_time and
 		// soft_error_limit) answer each command of a session more slowly

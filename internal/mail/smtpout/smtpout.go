@@ -149,6 +149,10 @@ type Session struct {
 	sc   *smtp.Client
 	sent int   // transactions begun
 	bad  error // why the connection can no longer be used, or nil
+	// offered is whether the last Send reached the message's text (the
+	// server took DATA): before that, a failed Send left nothing of the
+	// message with the server.
+	offered bool
 }
 
 // Open connects, says EHLO, starts TLS and logs in as configured, and
@@ -274,6 +278,7 @@ func (s *Session) Send(ctx context.Context, from string, to []string, raw []byte
 
 func (s *Session) transaction(ctx context.Context, from string, to []string, raw []byte) error {
 	c, sc := s.c, s.sc
+	s.offered = false
 	if s.sent++; s.sent > 1 {
 		if err := sc.Reset(); err != nil {
 			return c.fail(ctx, "RSET", err)
@@ -298,6 +303,7 @@ func (s *Session) transaction(ctx context.Context, from string, to []string, raw
 	if err != nil {
 		return c.fail(ctx, "DATA", err)
 	}
+	s.offered = true
 	if _, err := w.Write(raw); err != nil {
 		w.Close()
 		return c.fail(ctx, "sending the message text after DATA", err)
@@ -337,6 +343,12 @@ func (s *Session) Noop(ctx context.Context) error {
 // Broken reports whether the session can no longer send (the connection
 // failed or the server closed it); open a new one to go on.
 func (s *Session) Broken() bool { return s.bad != nil }
+
+// Offered reports whether the last Send got as far as the message's text
+// (the server answered DATA). A Send that failed before had the server
+// hold nothing of the message: sending it again, over a new session,
+// cannot deliver it twice.
+func (s *Session) Offered() bool { return s.offered }
 
 // Close ends the session (QUIT when it is still usable) and closes the
 // connection. Messages already accepted stay accepted whatever QUIT says.
