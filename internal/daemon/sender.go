@@ -123,9 +123,12 @@ func (o *Outbox) Loop(ctx context.Context, every time.Duration, nudge <-chan str
 // until an operator says so (referee outbox --retry), except an answer to a
 // stranger, which is dropped. A session that cannot send at all (the login
 // refused, the server unreachable: smtpout.IsBlocked) blocks sending: the
-// message waits, and no other is tried until the block's retry time. Any
-// other failure schedules a retry with exponential backoff (30 s doubling,
-// at most 1 h), for as long as it takes. With an SMTP sender, the messages
+// message waits, and no other is tried until the block's retry time. A
+// kept session the server dropped before the message was offered is
+// replaced at once, and the message sent over the new one in the same
+// attempt (sessionConn.send). Any other failure schedules a retry with
+// exponential backoff (30 s doubling, at most 1 h), for as long as it
+// takes. With an SMTP sender, the messages
 // of one pass go over Connections connections side by side (see above; a
 // new one when one breaks, or after RefusalsPerSession refusals); each
 // message's outcome is its own.
