@@ -293,6 +293,29 @@ func (p *Printer) Code() string {
 	return p.code
 }
 
+// Error is an error whose reason is a Text, written in each reader's
+// language (an address refused, a time control, a name); Error() is its
+// English. Err is what caused it, when anything did.
+type Error struct {
+	Why Text
+	Err error
+}
+
+// Error is the reason in English.
+func (e *Error) Error() string { return e.Why.In(nil) }
+
+// Unwrap is the error that caused e, or nil.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Why is err's reason for a reader: the Text of the *Error it is or
+// wraps, else its own (English) words.
+func Why(err error) Text {
+	if e, ok := errors.AsType[*Error](err); ok {
+		return e.Why
+	}
+	return Raw(err.Error())
+}
+
 // Figurines reports whether p's reader asked for the moves in figurines.
 func (p *Printer) Figurines() bool { return p != nil && p.figurines }
 

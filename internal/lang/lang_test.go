@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -297,5 +298,36 @@ func TestPrinter(t *testing.T) {
 	}
 	if got := Join(" ", Raw("a"), nil, M(""), Raw("b")).In(nil); got != "a b" {
 		t.Errorf("Join: %q", got)
+	}
+}
+
+// TestWhy: an error's reason for a reader is the Text of the *Error it
+// is or wraps (written in the reader's language), else its own words;
+// its Error() is the English, and it unwraps to its cause.
+func TestWhy(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	de := c.Printer("de")
+	cause := fmt.Errorf("net: closed")
+	e := &Error{Why: M("king"), Err: cause}
+	for _, tc := range []struct {
+		err    error
+		de, en string
+	}{
+		{e, "König", "king"},
+		{fmt.Errorf("reading the name: %w", e), "König", "reading the name: king"},
+		{cause, "net: closed", "net: closed"},
+	} {
+		if got := Why(tc.err).In(de); got != tc.de {
+			t.Errorf("Why(%v) in German = %q, want %q", tc.err, got, tc.de)
+		}
+		if got := tc.err.Error(); got != tc.en {
+			t.Errorf("Error() = %q, want %q", got, tc.en)
+		}
+	}
+	if !errors.Is(e, cause) {
+		t.Error("the Error does not unwrap to its cause")
 	}
 }

@@ -47,7 +47,7 @@ func (r *Referee) captainReplace(c *call) Outcome {
 	if a, err := addr.Player(newcomer); err != nil {
 		// The address's fault in English: addr's words.
 		return r.refuseIn(c.env, c.m, fmt.Sprintf("replace %s: %s is no player's address", e.Name, newcomer),
-			lang.M("%q cannot take the board: %s.", newcomer, errText(err)), usage)
+			lang.M("%q cannot take the board: %s.", newcomer, lang.Why(err)), usage)
 	} else if addr.SameMailbox(a, r.cfg.Address) {
 		return r.refuseIn(c.env, c.m, fmt.Sprintf("replace %s: the referee's address", e.Name),
 			lang.M("The referee does not play: it cannot take the board."), usage)

@@ -1,7 +1,6 @@
 package referee
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -26,22 +25,6 @@ func (r *Referee) english() *lang.Printer { return r.cat.Printer(lang.English) }
 
 // Catalog is the core's message catalog, for writing queued mails.
 func (r *Referee) Catalog() *lang.Catalog { return r.cat }
-
-// textError is an error whose reason is a text for the reader's
-// language; Error is its English.
-type textError struct{ t lang.Text }
-
-// Error is the reason in English.
-func (e textError) Error() string { return e.t.In(nil) }
-
-// errorText is an error's reason in the reader's language where it is a
-// textError, else its own (English) words.
-func errorText(err error) lang.Text {
-	if te, ok := errors.AsType[textError](err); ok {
-		return te.t
-	}
-	return lang.Raw(err.Error())
-}
 
 // sideName is "White" or "Black" in p's language, as a word alone (in a
 // sentence, the side has its own message: grammar differs by side).

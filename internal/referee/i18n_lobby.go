@@ -1,7 +1,6 @@
 package referee
 
 import (
-	"errors"
 	"strings"
 	"time"
 
@@ -34,21 +33,6 @@ func (r *Referee) printerOf(env Env, address string) *lang.Printer {
 // timeSyntax is timecontrol.Syntax, the ways a challenge writes its time,
 // in the reader's language (a test keeps the key equal to the constant).
 func timeSyntax() lang.Text { return timecontrol.SyntaxText() }
-
-// errText is why err was refused, in the reader's language where the
-// error carries its text (an address's, a time control's), else as the
-// error says it.
-func errText(err error) lang.Text {
-	var ae *addr.Error
-	if errors.As(err, &ae) {
-		return ae.Why
-	}
-	var te *timecontrol.Error
-	if errors.As(err, &te) {
-		return te.Why
-	}
-	return lang.Raw(err.Error())
-}
 
 // codesText lists the codes the "language" command takes, each with its
 // language's name: in English "en English, de German, ...", in another

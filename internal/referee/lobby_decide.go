@@ -131,14 +131,14 @@ func (r *Referee) challenge(c *call) Outcome {
 			}
 			o, err := addr.Player(strings.Trim(a, "<>,;"))
 			if err != nil {
-				return no("bad address "+a, lang.M("%q is not a mail address the referee sends invitations to: %s.", a, errText(err)),
+				return no("bad address "+a, lang.M("%q is not a mail address the referee sends invitations to: %s.", a, lang.Why(err)),
 					lang.M("Write the opponent's address like bob@example.org: %s.", challengeSyntax()))
 			}
 			ch.Opponent = o
 		case timecontrol.LooksLike(a):
 			c, err := ParseTimeControl(a)
 			if err != nil {
-				return no("bad time "+a, sentenceText{errText(err)}, lang.M("Write the time as %s.", timeSyntax()))
+				return no("bad time "+a, sentenceText{lang.Why(err)}, lang.M("Write the time as %s.", timeSyntax()))
 			}
 			ch.TimeControl = c.Control
 		case a == "random" || a == "white" || a == "black":

@@ -34,7 +34,7 @@ func parseHour(s string) (string, error) {
 	}
 	t, err := time.Parse("15:04", s)
 	if err != nil {
-		return "", textError{lang.M("%q is not a time of day; write it as HH:MM, e.g. \"mail digest 18:00\"", s)}
+		return "", &lang.Error{Why: lang.M("%q is not a time of day; write it as HH:MM, e.g. \"mail digest 18:00\"", s)}
 	}
 	return t.Format("15:04"), nil
 }
@@ -66,7 +66,7 @@ func (r *Referee) mailSetting(c *call) Outcome {
 	case len(c.args) == 2 && c.args[0] == "digest":
 		var err error
 		if at, err = parseHour(c.args[1]); err != nil {
-			return r.refuseIn(env, m, "mail digest: "+c.args[1], sentenceText{errorText(err)}, lang.M("Send e.g. \"mail digest 18:00\", or \"mail each\"."))
+			return r.refuseIn(env, m, "mail digest: "+c.args[1], sentenceText{lang.Why(err)}, lang.M("Send e.g. \"mail digest 18:00\", or \"mail each\"."))
 		}
 		zone := env.Zone
 		if zone == "" {

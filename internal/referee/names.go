@@ -1,7 +1,6 @@
 package referee
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -46,21 +45,12 @@ var reservedNames = map[string]bool{"white": true, "black": true, "referee": tru
 // "www.x"): a name holds no address of any kind.
 var domainRE = regexp.MustCompile(`(?i)[\p{L}\p{N}-]\.[\p{L}]{2,}|://|^www\.`)
 
-// NameError is why CleanName refused a name, as a text written in each
-// reader's language; Error is its English.
-type NameError struct {
-	// Text says what is wrong and what may be used.
-	Text lang.Text
-}
-
-// Error is the reason in English.
-func (e *NameError) Error() string { return e.Text.In(nil) }
-
-// nameError is the error of CleanName that says t.
-func nameError(t lang.Text) error { return &NameError{Text: t} }
+// nameError is the error of CleanName that says t: what is wrong and
+// what may be used, in each reader's language.
+func nameError(t lang.Text) error { return &lang.Error{Why: t} }
 
 // CleanName checks a display name as the player wrote it and returns it
-// as it is shown (runs of spaces made one), or an error (a *NameError)
+// as it is shown (runs of spaces made one), or an error (a *lang.Error)
 // that says what is wrong and what may be used.
 func CleanName(s string) (string, error) {
 	name := strings.Join(strings.Fields(s), " ")
@@ -161,11 +151,7 @@ func (r *Referee) setName(c *call) Outcome {
 	}
 	name, err := CleanName(nameWords(m.Action))
 	if err != nil {
-		var why lang.Text = lang.Raw(err.Error())
-		if ne, ok := errors.AsType[*NameError](err); ok {
-			why = ne.Text
-		}
-		return r.refuseIn(env, m, "name: "+firstWords(nameWords(m.Action), 6), lang.M("Your name was not changed: %s.", why),
+		return r.refuseIn(env, m, "name: "+firstWords(nameWords(m.Action), 6), lang.M("Your name was not changed: %s.", lang.Why(err)),
 			lang.M("Send \"name\" and the name you want, e.g. \"name Ann Smith\"."))
 	}
 	if owner := env.Lobby.NameOwner; owner != "" && !addr.SameMailbox(owner, m.From) && NameKey(name) != NameKey(current) {

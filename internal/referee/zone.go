@@ -2,10 +2,11 @@ package referee
 
 import (
 	"fmt"
-	"referee/internal/lang"
 	"strings"
 	"time"
 	_ "time/tzdata" // the zone names load on any machine, with or without /usr/share/zoneinfo
+
+	"referee/internal/lang"
 )
 
 // zoneLocation loads an IANA zone name; "" and names that no longer load
@@ -50,7 +51,7 @@ func parseZone(s string) (string, error) {
 			return name, nil
 		}
 	}
-	return "", textError{lang.M("%q is not a time zone the referee knows; write a zone name as in the tz database, e.g. \"timezone Europe/Berlin\", \"timezone America/New_York\" or \"timezone UTC\"", s)}
+	return "", &lang.Error{Why: lang.M("%q is not a time zone the referee knows; write a zone name as in the tz database, e.g. \"timezone Europe/Berlin\", \"timezone America/New_York\" or \"timezone UTC\"", s)}
 }
 
 // whenIn writes t for a player in loc: "Mon 26 Oct 13:00 CET".
@@ -73,7 +74,7 @@ func (r *Referee) timezone(c *call) Outcome {
 	}
 	zone, err := parseZone(arg)
 	if err != nil {
-		return r.refuseIn(env, m, "timezone: unknown "+arg, sentenceText{errorText(err)}, lang.M("Send e.g. \"timezone Europe/Berlin\"."))
+		return r.refuseIn(env, m, "timezone: unknown "+arg, sentenceText{lang.Why(err)}, lang.M("Send e.g. \"timezone Europe/Berlin\"."))
 	}
 	shown := zone
 	if shown == "" {

@@ -78,13 +78,6 @@ func SyntaxText() lang.Text {
 	return lang.M(`days per move ("3d"), Fischer ("10d+1d"), capped Fischer ("30d+1d/45d": 30 days, 1 more per move, never more than 45) or a block ("10/50d": 10 moves in 50 days, unused time carried over)`)
 }
 
-// Error is a time control that does not read (Parse): Error() is its
-// English text, Why the same in each reader's language.
-type Error struct {
-	Why lang.Text
-}
-
-func (e *Error) Error() string { return e.Why.In(nil) }
-
-// fail is the *Error of the text why.
-func fail(why lang.Text) error { return &Error{Why: why} }
+// fail is the error of a time control that does not read (Parse): a
+// *lang.Error, its reason in each reader's language.
+func fail(why lang.Text) error { return &lang.Error{Why: why} }

@@ -12,17 +12,8 @@ import (
 	"referee/internal/lang"
 )
 
-// Error is an address the referee does not take: Error() is the reason in
-// English, Why the same in each reader's language (issue 42).
-type Error struct {
-	Why lang.Text
-	err error // net/mail's, when it could not parse the address
-}
-
-func (e *Error) Error() string { return e.Why.In(nil) }
-
-// Unwrap is net/mail's error, when there is one.
-func (e *Error) Unwrap() error { return e.err }
+// The errors of this package are *lang.Errors: their reason in each
+// reader's language (issue 42), their Error() the English.
 
 // Canonical returns the bare address of s ("Alice <Alice@Example.org>" or
 // "alice@example.org") in the referee's spelling: lower case, and a local
@@ -32,7 +23,7 @@ func (e *Error) Unwrap() error { return e.err }
 func Canonical(s string) (string, error) {
 	a, err := mail.ParseAddress(strings.TrimSpace(s))
 	if err != nil {
-		return "", &Error{Why: lang.M("%q is not a mail address (%s): write it like alice@example.org", short(s), err.Error()), err: err}
+		return "", &lang.Error{Why: lang.M("%q is not a mail address (%s): write it like alice@example.org", short(s), err.Error()), Err: err}
 	}
 	return FromParsed(a.Address)
 }
@@ -42,7 +33,7 @@ func Canonical(s string) (string, error) {
 func FromParsed(bare string) (string, error) {
 	at := strings.LastIndexByte(bare, '@')
 	if at <= 0 || at == len(bare)-1 {
-		return "", &Error{Why: lang.M("an address needs a local part, an @ and a domain")}
+		return "", &lang.Error{Why: lang.M("an address needs a local part, an @ and a domain")}
 	}
 	local, domain := bare[:at], strings.ToLower(bare[at+1:])
 	local = strings.ToLower(local)
@@ -72,21 +63,21 @@ const (
 func check(local, domain string) error {
 	a := local + "@" + domain
 	if len(local) > MaxLocal {
-		return &Error{Why: lang.M("the part before the @ of %s is %d characters long, over the %d that mail servers must accept (RFC 5321): use a shorter address",
+		return &lang.Error{Why: lang.M("the part before the @ of %s is %d characters long, over the %d that mail servers must accept (RFC 5321): use a shorter address",
 			short(a), len(local), MaxLocal)}
 	}
 	if len(domain) > MaxDomain {
-		return &Error{Why: lang.M("the domain of %s is %d characters long, over the %d allowed (RFC 5321): use a real mail domain", short(a), len(domain), MaxDomain)}
+		return &lang.Error{Why: lang.M("the domain of %s is %d characters long, over the %d allowed (RFC 5321): use a real mail domain", short(a), len(domain), MaxDomain)}
 	}
 	if len(a)+2 > MaxPath {
-		return &Error{Why: lang.M("the address %s is %d characters long, over the %d allowed (RFC 5321): use a shorter address", short(a), len(a), MaxPath-2)}
+		return &lang.Error{Why: lang.M("the address %s is %d characters long, over the %d allowed (RFC 5321): use a shorter address", short(a), len(a), MaxPath-2)}
 	}
 	if strings.HasPrefix(domain, "[") {
-		return &Error{Why: lang.M("%s names a host by its IP address (%s), not a mail domain: use the address at the player's mail domain", short(a), domain)}
+		return &lang.Error{Why: lang.M("%s names a host by its IP address (%s), not a mail domain: use the address at the player's mail domain", short(a), domain)}
 	}
 	for _, label := range strings.Split(domain, ".") {
 		if why := checkLabel(label); why != nil {
-			return &Error{Why: lang.M("the domain %q of %s is not a valid mail domain: %s", short(domain), short(a), why)}
+			return &lang.Error{Why: lang.M("the domain %q of %s is not a valid mail domain: %s", short(domain), short(a), why)}
 		}
 	}
 	return nil
@@ -212,7 +203,7 @@ func Player(s string) (string, error) {
 		return "", err
 	}
 	if why := notMailDomain(Domain(a)); why != nil {
-		return "", &Error{Why: lang.M("%s is not a player's mail address: its domain %s; write the address at the player's mail domain, like alice@example.org", short(a), why)}
+		return "", &lang.Error{Why: lang.M("%s is not a player's mail address: its domain %s; write the address at the player's mail domain, like alice@example.org", short(a), why)}
 	}
 	return a, nil
 }
