@@ -123,7 +123,7 @@ func legend(lp *lang.Printer, p rules.Position) []string {
 		for _, c := range n.PieceLetters() {
 			parts = append(parts, fmt.Sprintf("%c %s", c, pieceName(lp, n.PieceName(c))))
 		}
-		out = append(out, wrapLine(lp.Sprintf("Pieces: %s. Upper case White, lower case Black.", strings.Join(parts, ", ")), 76)...)
+		out = append(out, lp.Sprintf("Pieces: %s. Upper case White, lower case Black.", strings.Join(parts, ", ")))
 	}
 	hasHoles, hasDown := false, false
 	for sq := rules.Square(0); int(sq) < b.Size(); sq++ {
@@ -144,7 +144,7 @@ func legend(lp *lang.Printer, p rules.Position) []string {
 		if t, ok := v.(interface{ MarkLegendText() lang.Text }); ok {
 			legend = t.MarkLegendText().In(lp)
 		}
-		out = append(out, wrapLine(legend, 76)...)
+		out = append(out, legend)
 	}
 	last := string(rune('a' + b.Width() - 1))
 	switch {
@@ -156,7 +156,7 @@ func legend(lp *lang.Printer, p rules.Position) []string {
 		out = append(out, lp.Sprintf("The board wraps sideways: file %s is next to file a.", last))
 	}
 	if s := b.KleinSeam(); s > 0 {
-		out = append(out, wrapLine(lp.Sprintf("Crossing the seam between ranks %d and %d mirrors the file (a<->%s, b<->%c, ...).", s, s+1, last, 'a'+b.Width()-2), 76)...)
+		out = append(out, lp.Sprintf("Crossing the seam between ranks %d and %d mirrors the file (a<->%s, b<->%c, ...).", s, s+1, last, 'a'+b.Width()-2))
 	}
 	if h := p.Hand(rules.White); len(h) > 0 || handVariant(p) {
 		out = append(out, lp.Sprintf("White's hand: %s", handString(lp, h)))
