@@ -1,11 +1,6 @@
 package referee
 
-import (
-	"fmt"
-	"strings"
-
-	"referee/internal/lang"
-)
+import "referee/internal/lang"
 
 // What an event's format decides, asked of the format (Event.Rules): the
 // core's callers and the app read an event through these, and never
@@ -34,29 +29,16 @@ func (e *Event) StandingsText() string { return e.StandingsIn(nil) }
 func (e *Event) tieNotes() []string { return e.tieNotesIn(nil) }
 
 // StandingsHTML is StandingsText as HTML, a crosstable as a table.
-func (e *Event) StandingsHTML() string { return e.Rules().StandingsHTML(e) }
+func (e *Event) StandingsHTML() string { return e.StandingsHTMLIn(nil) }
 
 // StandingsHTMLIn is StandingsHTML for a reader of p, the HTML part of a
-// standings or final mail beside StandingsIn: English as StandingsHTML
-// writes it; in another language a round robin's crosstable as a table
-// with its words translated, and any other format's standings as their
-// translated text in a <pre> (as a knockout's are in English too).
-func (e *Event) StandingsHTMLIn(p *lang.Printer) string {
-	if p.Code() == lang.English {
-		return e.StandingsHTML()
-	}
-	if f, ok := e.Rules().(roundRobin); ok {
-		t := e.Table()
-		var b strings.Builder
-		fmt.Fprintf(&b, "<p>%s</p>\n%s<p>%s</p>\n", escapeHTML(e.summaryIn(p, f.title)), t.HTMLIn(headingsIn(p)),
-			escapeHTML(p.Sprintf("Points: 1 a win, ½ a draw (“.” a game not yet over, “–” a game that counts for no one: annulled or aborted). "+
-				"Ties are broken by %s. %s marks a player who withdrew.", chainIn(p, t.Chain), p.Sprintf("(withdrew)"))))
-		if f.Over(e) {
-			fmt.Fprintf(&b, "<p><b>%s</b></p>\n", escapeHTML(e.winnerIn(p, f.Winners(e))))
-		}
-		return b.String()
-	}
-	return "<pre>" + escapeHTML(e.StandingsIn(p)) + "</pre>\n"
+// standings or final mail beside StandingsIn.
+func (e *Event) StandingsHTMLIn(p *lang.Printer) string { return e.Rules().StandingsHTML(p, e) }
+
+// standingsPre is the standings in p's language as preformatted HTML:
+// the HTML of a format whose markup has no words in p's language.
+func standingsPre(p *lang.Printer, f Format, e *Event) string {
+	return "<pre>" + escapeHTML(f.Standings(p, e)) + "</pre>\n"
 }
 
 // DrawsLots reports whether the event may draw a lot: only then do its

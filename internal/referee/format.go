@@ -43,11 +43,13 @@ type Format interface {
 	// Silent says whether seat's losses on time make them withdrawn.
 	Silent(e *Event, seat int) bool
 	// Standings is the text of "standings NAME" in p's language (nil:
-	// English), and as HTML; TieNotes say how the ties on points were
+	// English), and StandingsHTML the same as HTML (English: the web
+	// pages' and the mails' rich markup; another language, where the
+	// format has no markup in it, the text in a <pre>); TieNotes say how the ties on points were
 	// broken (none where there are no points to tie) in w's words, name
 	// giving each seat's name.
 	Standings(p *lang.Printer, e *Event) string
-	StandingsHTML(e *Event) string
+	StandingsHTML(p *lang.Printer, e *Event) string
 	TieNotes(e *Event, w event.TieWords, name func(seat int) string) []string
 	// Layout is how a page shows the standings.
 	Layout() Layout

@@ -439,9 +439,7 @@ func (knockout) WithdrawalRule(p *lang.Printer, _ *Event, _ Withdrawal, _ bool) 
 // match.
 func (knockout) Silent(*Event, int) bool { return false }
 
-func (k knockout) StandingsHTML(e *Event) string {
-	return "<pre>" + escapeHTML(k.Standings(nil, e)) + "</pre>\n"
-}
+func (k knockout) StandingsHTML(p *lang.Printer, e *Event) string { return standingsPre(p, k, e) }
 
 // TieNotes: none; a tied match goes to its decider, which its line says.
 func (knockout) TieNotes(*Event, event.TieWords, func(int) string) []string { return nil }

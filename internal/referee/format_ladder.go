@@ -299,7 +299,10 @@ func (e *Event) ladderBusyIn(p *lang.Printer, seat int) string {
 	return "  (" + strings.Join(parts, ", ") + ")"
 }
 
-func (f ladder) StandingsHTML(e *Event) string {
+func (f ladder) StandingsHTML(p *lang.Printer, e *Event) string {
+	if p.Code() != lang.English {
+		return standingsPre(p, f, e)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "<p>%s</p>\n<ol class=\"ladder\">\n", escapeHTML(e.summaryAs(f.Title())))
 	for _, seat := range e.LadderOrder() {

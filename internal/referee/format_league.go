@@ -404,7 +404,10 @@ func (f league) Standings(p *lang.Printer, e *Event) string {
 	return b.String()
 }
 
-func (f league) StandingsHTML(e *Event) string {
+func (f league) StandingsHTML(p *lang.Printer, e *Event) string {
+	if p.Code() != lang.English {
+		return standingsPre(p, f, e)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "<p>%s</p>\n", escapeHTML(e.summaryAs(f.Title())))
 	for s := e.season(); s >= 1; s-- {

@@ -141,9 +141,19 @@ func (f roundRobin) Standings(p *lang.Printer, e *Event) string {
 	return b.String()
 }
 
-func (f roundRobin) StandingsHTML(e *Event) string {
+func (f roundRobin) StandingsHTML(p *lang.Printer, e *Event) string {
 	t := e.Table()
 	var b strings.Builder
+	if p.Code() != lang.English {
+		// The table with its words in p's language.
+		fmt.Fprintf(&b, "<p>%s</p>\n%s<p>%s</p>\n", escapeHTML(e.summaryIn(p, f.title)), t.HTMLIn(headingsIn(p)),
+			escapeHTML(p.Sprintf("Points: 1 a win, ½ a draw (“.” a game not yet over, “–” a game that counts for no one: annulled or aborted). "+
+				"Ties are broken by %s. %s marks a player who withdrew.", chainIn(p, t.Chain), p.Sprintf("(withdrew)"))))
+		if f.Over(e) {
+			fmt.Fprintf(&b, "<p><b>%s</b></p>\n", escapeHTML(e.winnerIn(p, f.Winners(e))))
+		}
+		return b.String()
+	}
 	fmt.Fprintf(&b, "<p>%s</p>\n%s<p>Points: 1 a win, &frac12; a draw (&ldquo;.&rdquo; a game not yet over, &ldquo;&ndash;&rdquo; a game "+
 		"that counts for no one: annulled or aborted). Ties are broken by %s. "+
 		"(withdrew) marks a player who withdrew.</p>\n", escapeHTML(e.summaryAs(f.title)), t.HTML(), escapeHTML(chainText(t.Chain)))

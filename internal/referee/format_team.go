@@ -322,7 +322,10 @@ func sharedFirst(p *lang.Printer, table []teamStanding) string {
 	return s
 }
 
-func (f teamMatch) StandingsHTML(e *Event) string {
+func (f teamMatch) StandingsHTML(p *lang.Printer, e *Event) string {
+	if p.Code() != lang.English {
+		return standingsPre(p, f, e)
+	}
 	matches, table := e.teamTable()
 	var b strings.Builder
 	fmt.Fprintf(&b, "<p>%s</p>\n<div class=\"wide\"><table class=\"cross\">\n<thead><tr><th scope=\"col\">Rank</th>"+
