@@ -90,7 +90,10 @@ func TestLoopKeepsTheSessionBetweenPasses(t *testing.T) {
 
 	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
 	ob := &daemon.Outbox{Store: s, Sender: smtpout.New(smtpout.Config{Addr: ln.Addr().String(), TLS: "none", Timeout: 5 * time.Second}),
-		Log: discard(), Now: time.Now, KeepOpen: time.Hour}
+		Log: discard(), Now: time.Now, KeepOpen: time.Hour,
+		// One connection: with more, a pass that starts while the last one
+		// still collects its outcome takes the other, and opens it.
+		Connections: 1}
 	ctx, cancel := context.WithCancel(context.Background())
 	nudge := make(chan struct{}, 1)
 	done := make(chan struct{})
